@@ -1,0 +1,8 @@
+import { Schema } from "effect"
+import { Int64Id } from "./Int64Id"
+
+export const TenantId = Int64Id.pipe(Schema.brand("TenantId"))
+export type TenantId = typeof TenantId.Type
+
+export const AppId = Int64Id.pipe(Schema.brand("AppId"))
+export type AppId = typeof AppId.Type

@@ -1,0 +1,7 @@
+export * from "./ConfirmationRule"
+export * from "./Entropy"
+export * from "./Ids"
+export * from "./Int64Id"
+export * from "./Network"
+export * from "./SecretBox"
+export * from "./Tenant"
