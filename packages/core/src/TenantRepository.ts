@@ -1,0 +1,47 @@
+import { Context, type Effect, type Option } from "effect"
+import type { ConfirmationRule } from "./ConfirmationRule"
+import type { AppId, TenantId } from "./Ids"
+import type { Network } from "./Network"
+import type { Sealed } from "./SecretBox"
+import type { TenantStatus, TenantWithApps } from "./Tenant"
+import type { TenantHasNoApp, TenantNameTaken, TenantNotFound } from "./TenantErrors"
+
+export interface NewAppCredential {
+  readonly network: Network
+  readonly secret: Sealed
+  readonly webhookKey: Sealed
+  readonly confirmationRule: ConfirmationRule
+}
+
+/** What authentication needs about one app: its sealed secret and its tenant's availability. */
+export interface StoredCredential {
+  readonly appId: AppId
+  readonly tenantId: TenantId
+  readonly network: Network
+  readonly secret: Sealed
+  readonly webhookKey: Sealed
+  readonly confirmationRule: ConfirmationRule
+  readonly tenantStatus: TenantStatus
+  readonly tenantExpiresAt: Date | null
+}
+
+/**
+ * Port: tenants and their per-network app credentials. Storage failures are defects
+ * (the caller cannot repair them); the typed errors are the operator's mistakes.
+ */
+export class TenantRepository extends Context.Tag("@collector/core/TenantRepository")<
+  TenantRepository,
+  {
+    readonly create: (name: string, apps: ReadonlyArray<NewAppCredential>) => Effect.Effect<TenantWithApps, TenantNameTaken>
+    readonly list: Effect.Effect<ReadonlyArray<TenantWithApps>>
+    /** Finds a tenant by its ID or, failing that, by its name. */
+    readonly find: (reference: string) => Effect.Effect<TenantWithApps, TenantNotFound>
+    readonly setStatus: (id: TenantId, status: TenantStatus) => Effect.Effect<void>
+    readonly setExpiry: (id: TenantId, expiresAt: Date | null) => Effect.Effect<void>
+    /** Replaces the app secret and revokes every access token issued under the old one. */
+    readonly replaceSecret: (id: TenantId, network: Network, secret: Sealed) => Effect.Effect<AppId, TenantHasNoApp>
+    readonly replaceWebhookKey: (id: TenantId, network: Network, key: Sealed) => Effect.Effect<AppId, TenantHasNoApp>
+    readonly setConfirmationRule: (id: TenantId, network: Network, rule: ConfirmationRule) => Effect.Effect<void, TenantHasNoApp>
+    readonly credential: (appId: AppId) => Effect.Effect<Option.Option<StoredCredential>>
+  }
+>() {}

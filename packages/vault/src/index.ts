@@ -1,0 +1,5 @@
+export * as AesGcmSecretBox from "./AesGcmSecretBox"
+export * from "./MasterKey"
+export * from "./MasterKeyConfig"
+export * from "./MasterKeyring"
+export * as NodeEntropy from "./NodeEntropy"
