@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto"
 import pg from "pg"
 import { inject } from "vitest"
 import { DatabaseAtUrl } from "../Database"
+import "./ProvidedContext"
 
 const withAdmin = <A>(f: (client: pg.Client) => Promise<A>) =>
   Effect.promise(async () => {

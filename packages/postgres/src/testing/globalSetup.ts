@@ -4,12 +4,8 @@ import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 import type { TestProject } from "vitest/node"
 import { acquireEmbeddedDatabase } from "../EmbeddedDatabase"
+import "./ProvidedContext"
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    databaseAdminUrl: string
-  }
-}
 
 const freePort = () =>
   new Promise<number>((done, fail) => {

@@ -1,0 +1,23 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import * as Errors from "./ApiErrors"
+import { AuthApi } from "./groups/AuthApi"
+import { SystemApi } from "./groups/SystemApi"
+
+/** The one definition of the tenant contract: server, OpenAPI document and SDK derive from it. */
+export class ContractApi extends HttpApi.make("collector")
+  .add(SystemApi)
+  .add(AuthApi)
+  .addError(Errors.InvalidArgument)
+  .addError(Errors.Unauthenticated)
+  .addError(Errors.TenantUnavailable)
+  .addError(Errors.NotFound)
+  .addError(Errors.MethodNotAllowed)
+  .addError(Errors.Conflict)
+  .addError(Errors.PayloadTooLarge)
+  .addError(Errors.RateLimited)
+  .addError(Errors.InternalError)
+  .addError(Errors.ServiceUnavailable)
+  .addError(Errors.RequestTimeout)
+  .annotate(OpenApi.Title, "TRC20 USDT wallet and collection service")
+  .annotate(OpenApi.Version, "6.0.0")
+{}

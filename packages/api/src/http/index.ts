@@ -1,0 +1,4 @@
+export * from "./CanonicalQuery"
+export * from "./ParamsDigest"
+export * from "./Signature"
+export * from "./StrictJsonBody"

@@ -1,0 +1,35 @@
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { ContractApi } from "@collector/api"
+import { PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
+import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { Authenticator } from "./gate/Authenticator"
+import { AuthenticatedLive, SignedLive } from "./gate/CallerMiddleware"
+import { DecodeErrorsLive } from "./gate/DecodeErrors"
+import { RequestGate } from "./gate/RequestGate"
+import { AuthHandlers } from "./handlers/AuthHandlers"
+import { SystemHandlers } from "./handlers/SystemHandlers"
+
+const Repositories = Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore)
+
+const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
+  Layer.provide([SystemHandlers, AuthHandlers]),
+  Layer.provide([AuthenticatedLive, SignedLive, DecodeErrorsLive])
+)
+
+/**
+ * The HTTP API on whatever HttpServer is provided. Needs the database (SqlClient), the master
+ * keyring and the gate settings from the caller; everything else is assembled here.
+ */
+export const ApiLayer = HttpApiBuilder.serve((app) => Effect.flatMap(RequestGate, (gate) => gate.handle(app))).pipe(
+  Layer.provide(ApiLive),
+  Layer.provide(RequestGate.Default),
+  Layer.provide(Authenticator.Default),
+  Layer.provide([Repositories, NodeEntropy.layer, AesGcmSecretBox.layer])
+)
+
+/** The HTTP API on a Node server at `port`; the HttpServer stays visible (tests read its port). */
+export const ApiServerLive = (port: number, host = "0.0.0.0") =>
+  ApiLayer.pipe(HttpServer.withLogAddress, Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host })))

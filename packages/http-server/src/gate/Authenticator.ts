@@ -1,0 +1,110 @@
+import { type CurrentApp, canonicalString, verifySignature } from "@collector/api"
+import {
+  AccessTokenRepository,
+  type AppId,
+  isCanonicalPositiveInt64,
+  isTenantAvailable,
+  SecretBox,
+  type StoredCredential,
+  TenantRepository
+} from "@collector/core"
+import { Clock, Data, Duration, Effect, Option } from "effect"
+import { createHash } from "node:crypto"
+import type { AuthKind } from "./RouteTable"
+import { Gate } from "./GateSettings"
+
+export class AuthRejected extends Data.TaggedError("AuthRejected")<{ readonly status: 401 | 403 }> {}
+
+export interface SignedRequest {
+  readonly auth: Exclude<AuthKind, "none">
+  readonly method: string
+  readonly path: string
+  readonly canonicalQuery: string
+  readonly body: Uint8Array
+  readonly appId: string
+  readonly timestamp: string
+  readonly sign: string
+  /** The text after `Bearer `; empty for the token operation. */
+  readonly accessToken: string
+}
+
+interface ResolvedCredential {
+  readonly stored: StoredCredential
+  readonly secret: string
+}
+
+export const hashToken = (token: string): Uint8Array => createHash("sha256").update(token, "utf8").digest()
+
+const decoder = new TextDecoder()
+const canonicalTimestamp = /^(0|[1-9][0-9]{0,15})$/
+
+/**
+ * Checks the signature headers, the token and the tenant. Every failure of the first two is the
+ * same 401 with no hint of which part failed; an unavailable tenant is 403 once the caller has
+ * proved it holds the secret.
+ */
+export class Authenticator extends Effect.Service<Authenticator>()("@collector/http-server/Authenticator", {
+  effect: Effect.gen(function*() {
+    const tenants = yield* TenantRepository
+    const tokens = yield* AccessTokenRepository
+    const box = yield* SecretBox
+    const settings = yield* Gate
+    const ttl = Duration.toMillis(settings.credentialCacheTtl)
+    const cache = new Map<string, { readonly at: number; readonly value: Option.Option<ResolvedCredential> }>()
+
+    const lookup = (appId: string) =>
+      tenants.credential(appId as AppId).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.succeedNone,
+          onSome: (stored) =>
+            box.open(stored.secret).pipe(
+              Effect.map((bytes) => Option.some({ stored, secret: decoder.decode(bytes) })),
+              // A secret sealed under an unknown master key cannot authenticate anyone.
+              Effect.catchAll((error) => Effect.as(Effect.logError("cannot open an app secret", error.reason), Option.none()))
+            )
+        }))
+      )
+
+    const resolve = (appId: string, now: number) => {
+      const hit = cache.get(appId)
+      if (hit !== undefined && now - hit.at < ttl) return Effect.succeed(hit.value)
+      return Effect.tap(lookup(appId), (value) => Effect.sync(() => cache.set(appId, { at: now, value })))
+    }
+
+    const reject401 = Effect.fail(new AuthRejected({ status: 401 }))
+
+    const authenticate = (request: SignedRequest) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        if (!isCanonicalPositiveInt64(request.appId)) return yield* reject401
+        if (!canonicalTimestamp.test(request.timestamp)) return yield* reject401
+        if (Math.abs(Number(request.timestamp) - Math.floor(now / 1000)) > settings.timestampWindowSeconds) return yield* reject401
+        const credential = yield* resolve(request.appId, now)
+        if (Option.isNone(credential)) return yield* reject401
+        const canonical = canonicalString({
+          method: request.method,
+          path: request.path,
+          appId: request.appId,
+          timestamp: request.timestamp,
+          accessToken: request.accessToken,
+          canonicalQuery: request.canonicalQuery,
+          body: request.body
+        })
+        if (!verifySignature(credential.value.secret, canonical, request.sign)) return yield* reject401
+        if (request.auth === "bearer") {
+          const token = yield* tokens.find(hashToken(request.accessToken))
+          if (
+            Option.isNone(token) || token.value.appId !== credential.value.stored.appId ||
+            token.value.expiresAt.getTime() <= now
+          ) return yield* reject401
+        }
+        const stored = credential.value.stored
+        if (!isTenantAvailable({ status: stored.tenantStatus, expiresAt: stored.tenantExpiresAt }, new Date(now))) {
+          return yield* Effect.fail(new AuthRejected({ status: 403 }))
+        }
+        return { appId: stored.appId, tenantId: stored.tenantId, network: stored.network } satisfies CurrentApp["Type"]
+      })
+
+    return { authenticate } as const
+  })
+}) {}

@@ -1,0 +1,85 @@
+import type { HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Data, Effect } from "effect"
+
+export class BodyTooLarge extends Data.TaggedError("BodyTooLarge") {}
+export class BodyUnreadable extends Data.TaggedError("BodyUnreadable") {}
+
+/** Reads the raw body bytes (the signature covers them), stopping past `limit`. */
+export const readRawBody = (request: HttpServerRequest.HttpServerRequest, limit: number) =>
+  Effect.async<Uint8Array, BodyTooLarge | BodyUnreadable>((resume) => {
+    const source = NodeHttpServerRequest.toIncomingMessage(request)
+    const declared = Number(source.headers["content-length"] ?? "0")
+    if (Number.isFinite(declared) && declared > limit) {
+      resume(Effect.fail(new BodyTooLarge()))
+      return
+    }
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let done = false
+    const finish = (result: Effect.Effect<Uint8Array, BodyTooLarge | BodyUnreadable>) => {
+      if (done) return
+      done = true
+      source.off("data", onData)
+      source.off("end", onEnd)
+      source.off("error", onError)
+      resume(result)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) finish(Effect.fail(new BodyTooLarge()))
+      else chunks.push(chunk)
+    }
+    const onEnd = () => finish(Effect.succeed(new Uint8Array(Buffer.concat(chunks))))
+    const onError = () => finish(Effect.fail(new BodyUnreadable()))
+    source.on("data", onData)
+    source.on("end", onEnd)
+    source.on("error", onError)
+    return Effect.sync(() => {
+      done = true
+      source.off("data", onData)
+      source.off("end", onEnd)
+      source.off("error", onError)
+    })
+  })
+
+/** How many times each header name (lower case) was sent; Node merges or drops repeats. */
+export const headerCounts = (request: HttpServerRequest.HttpServerRequest): ReadonlyMap<string, number> => {
+  const raw = NodeHttpServerRequest.toIncomingMessage(request).rawHeaders
+  const counts = new Map<string, number>()
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase()
+    counts.set(name, (counts.get(name) ?? 0) + 1)
+  }
+  return counts
+}
+
+/** The header's single value as sent, or undefined when it is absent or repeated. */
+export const singleHeader = (request: HttpServerRequest.HttpServerRequest, counts: ReadonlyMap<string, number>, name: string) =>
+  counts.get(name) === 1 ? NodeHttpServerRequest.toIncomingMessage(request).headers[name] as string | undefined : undefined
+
+/** The request's target split into path and raw query, keeping whether a `?` was present. */
+export const splitTarget = (url: string) => {
+  const mark = url.indexOf("?")
+  return mark === -1
+    ? { path: url, hasQuery: false, rawQuery: "" }
+    : { path: url.slice(0, mark), hasQuery: true, rawQuery: url.slice(mark + 1) }
+}
+
+/**
+ * The same request with its body already read: the HttpApi decoder reads `json`/`text` from
+ * here instead of the consumed socket stream.
+ */
+export const withBufferedBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  raw: Uint8Array,
+  parsed: unknown
+): HttpServerRequest.HttpServerRequest => {
+  const text = new TextDecoder().decode(raw)
+  const buffer = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer
+  return Object.create(request, {
+    text: { get: () => Effect.succeed(text) },
+    json: { get: () => Effect.succeed(parsed) },
+    arrayBuffer: { get: () => Effect.succeed(buffer) }
+  })
+}

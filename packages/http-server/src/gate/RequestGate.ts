@@ -1,0 +1,173 @@
+import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { parseCanonicalQuery, parseStrictJsonBody } from "@collector/api"
+import { Cause, Clock, Effect, Exit, Option } from "effect"
+import { randomBytes } from "node:crypto"
+import { Authenticator } from "./Authenticator"
+import { errorResponse } from "./ErrorResponse"
+import { Gate } from "./GateSettings"
+import { makeRateLimiter } from "./RateLimiter"
+import { headerCounts, readRawBody, singleHeader, splitTarget, withBufferedBody } from "./RawRequest"
+import { currentApp, currentBody, currentTraceId } from "./RequestContext"
+import { matchRoute } from "./RouteTable"
+
+const jsonContentType = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i
+const signatureHeaders = ["x-app-id", "x-timestamp", "x-sign"] as const
+
+/**
+ * Every request passes here in a fixed order: in-flight slot (503), deadline (504), route
+ * (404/405), request format and size (400/413), signature, token and tenant (401/403), rate
+ * (429); then the typed handlers run. The envelope headers go on every response.
+ */
+export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-server/RequestGate", {
+  effect: Effect.gen(function*() {
+    const settings = yield* Gate
+    const authenticator = yield* Authenticator
+    const rateLimit = makeRateLimiter(settings.ratePerSecond, settings.rateBurst)
+    let inFlight = 0
+
+    const admit = (app: HttpApp.Default, traceId: string) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const { hasQuery, path, rawQuery } = splitTarget(request.url)
+        const match = matchRoute(request.method, path)
+        if (match._tag === "Unknown") return errorResponse("ROUTE_NOT_FOUND", `route not found: ${path}`, traceId)
+        if (match._tag === "WrongMethod") {
+          return errorResponse("METHOD_NOT_ALLOWED", `method ${request.method} not allowed on ${path}`, traceId)
+        }
+        const route = match.route
+        const invalid = (message: string) => errorResponse("INVALID_ARGUMENT", message, traceId)
+        const counts = headerCounts(request)
+        if (counts.has("idempotency-key")) return invalid("invalid request: the Idempotency-Key header is not accepted; send request_id in the body")
+        if (counts.has("x-app-secret")) return invalid("invalid request: an app secret is never accepted in a request")
+
+        let canonicalQuery = ""
+        if (request.method === "POST" && hasQuery) return invalid("invalid request: POST accepts no query string")
+        if (hasQuery) {
+          const query = parseCanonicalQuery(rawQuery)
+          if (!query.ok) {
+            return invalid(query.reason === "repeated_key" ? `invalid request: repeated query key "${query.key}"` : "invalid request: malformed query string")
+          }
+          canonicalQuery = query.canonical
+        }
+
+        const body = yield* Effect.either(readRawBody(request, settings.maxBodyBytes))
+        if (body._tag === "Left") {
+          return body.left._tag === "BodyTooLarge"
+            ? errorResponse("PAYLOAD_TOO_LARGE", `request body exceeds ${settings.maxBodyBytes} bytes`, traceId, { connection: "close" })
+            : invalid("invalid request: the body could not be read")
+        }
+        const raw = body.right
+        let served = request
+        let parsedBody: Record<string, unknown> = {}
+        const takesBody = request.method === "POST" && route.auth !== "signed"
+        if (!takesBody && raw.length > 0) {
+          return invalid(request.method === "GET" ? "invalid request: GET requests must have an empty body" : "invalid request: this operation accepts no body")
+        }
+        if (takesBody) {
+          if (!jsonContentType.test(request.headers["content-type"] ?? "")) return invalid("invalid request: Content-Type must be application/json")
+          const parsed = parseStrictJsonBody(raw)
+          if (!parsed.ok) return invalid(parsed.message)
+          parsedBody = parsed.value
+          served = withBufferedBody(request, raw, parsed.value)
+        }
+        if (route.auth === "signed" && hasQuery) return invalid("invalid request: the token operation accepts no query string")
+
+        let authenticated = Option.none<Effect.Effect.Success<ReturnType<typeof authenticator.authenticate>>>()
+        if (route.auth !== "none") {
+          const unauthorized = errorResponse("TOKEN_INVALID_OR_EXPIRED", "token invalid or expired", traceId)
+          const [appId, timestamp, sign] = signatureHeaders.map((name) => singleHeader(request, counts, name))
+          if (appId === undefined || timestamp === undefined || sign === undefined) return unauthorized
+          const authorizations = counts.get("authorization") ?? 0
+          let accessToken = ""
+          if (route.auth === "signed") {
+            if (authorizations > 0) return unauthorized
+          } else {
+            const header = singleHeader(request, counts, "authorization")
+            if (header === undefined || !header.startsWith("Bearer ") || header.length === 7) return unauthorized
+            accessToken = header.slice(7)
+          }
+          const result = yield* Effect.either(authenticator.authenticate({
+            auth: route.auth,
+            method: request.method,
+            path,
+            canonicalQuery,
+            body: raw,
+            appId,
+            timestamp,
+            sign,
+            accessToken
+          }))
+          if (result._tag === "Left") {
+            return result.left.status === 403
+              ? errorResponse("TENANT_UNAVAILABLE", "tenant unavailable: disabled, deleted or expired", traceId)
+              : unauthorized
+          }
+          const verdict = rateLimit(result.right.appId, yield* Clock.currentTimeMillis)
+          if (!verdict.allowed) {
+            return errorResponse("RATE_LIMITED", "too many requests", traceId, { "retry-after": String(verdict.retryAfterSeconds) })
+          }
+          authenticated = Option.some(result.right)
+        }
+        return yield* app.pipe(
+          Effect.provideService(HttpServerRequest.HttpServerRequest, served),
+          Effect.locally(currentApp, authenticated),
+          Effect.locally(currentBody, parsedBody)
+        )
+      })
+
+    const handle = (app: HttpApp.Default) =>
+      Effect.gen(function*() {
+        const traceId = randomBytes(16).toString("hex")
+        const started = yield* Clock.currentTimeMillis
+        const request = yield* HttpServerRequest.HttpServerRequest
+        let response: HttpServerResponse.HttpServerResponse
+        if (inFlight >= settings.maxInFlight) {
+          response = errorResponse("SERVICE_UNAVAILABLE", "service busy: all in-flight slots are taken", traceId, { "retry-after": "1" })
+        } else {
+          inFlight++
+          const exit = yield* admit(app, traceId).pipe(
+            Effect.locally(currentTraceId, traceId),
+            Effect.timeoutTo({
+              duration: settings.requestDeadline,
+              onSuccess: Option.some,
+              onTimeout: () => Option.none()
+            }),
+            Effect.ensuring(Effect.sync(() => inFlight--)),
+            Effect.exit
+          )
+          response = Exit.match(exit, {
+            onSuccess: Option.getOrElse(() => errorResponse("REQUEST_TIMEOUT", "request deadline exceeded", traceId)),
+            onFailure: (cause) => {
+              if (!Cause.isInterruptedOnly(cause)) {
+                Effect.runFork(Effect.logError("request failed", cause).pipe(Effect.annotateLogs("trace_id", traceId)))
+              }
+              return errorResponse("INTERNAL_ERROR", "internal error", traceId)
+            }
+          })
+        }
+        const path = splitTarget(request.url).path
+        const route = matchRoute(request.method, path)
+        const headers: Record<string, string> = {
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+          "x-trace-id": traceId
+        }
+        if (route._tag === "Found" && route.route.auth === "signed") headers.pragma = "no-cache"
+        const finished = yield* Clock.currentTimeMillis
+        const appId = request.headers["x-app-id"]
+        yield* Effect.logInfo("request").pipe(
+          Effect.annotateLogs({
+            trace_id: traceId,
+            app_id: appId !== undefined && /^[0-9]{1,19}$/.test(appId) ? appId : "",
+            method: request.method,
+            route: route._tag === "Found" ? route.route.path : "",
+            status: response.status,
+            duration_ms: finished - started
+          })
+        )
+        return HttpServerResponse.setHeaders(response, headers)
+      })
+
+    return { handle } as const
+  })
+}) {}

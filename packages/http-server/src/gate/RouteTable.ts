@@ -1,0 +1,39 @@
+import { HttpApi } from "@effect/platform"
+import { Authenticated, ContractApi, Signed } from "@collector/api"
+
+export type AuthKind = "none" | "signed" | "bearer"
+
+export interface Route {
+  readonly method: string
+  readonly path: string
+  readonly pattern: RegExp
+  readonly auth: AuthKind
+}
+
+const toPattern = (path: string) =>
+  new RegExp(`^${path.split("/").map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}$`)
+
+/** The served operations, read from the contract definition itself. */
+export const routes: ReadonlyArray<Route> = (() => {
+  const found: Array<Route> = []
+  HttpApi.reflect(ContractApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint, middleware }) => {
+      const auth: AuthKind = middleware.has(Authenticated as never) ? "bearer" : middleware.has(Signed as never) ? "signed" : "none"
+      found.push({ method: endpoint.method, path: endpoint.path, pattern: toPattern(endpoint.path), auth })
+    }
+  })
+  return found
+})()
+
+export type RouteMatch =
+  | { readonly _tag: "Found"; readonly route: Route }
+  | { readonly _tag: "WrongMethod" }
+  | { readonly _tag: "Unknown" }
+
+export const matchRoute = (method: string, path: string): RouteMatch => {
+  const onPath = routes.filter((r) => r.pattern.test(path))
+  if (onPath.length === 0) return { _tag: "Unknown" }
+  const route = onPath.find((r) => r.method === method)
+  return route === undefined ? { _tag: "WrongMethod" } : { _tag: "Found", route }
+}

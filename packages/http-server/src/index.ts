@@ -1,0 +1,2 @@
+export * from "./ApiServer"
+export * from "./gate/GateSettings"

@@ -1,0 +1,41 @@
+import { HttpServer } from "@effect/platform"
+import { TenantAdmin } from "@collector/core"
+import { PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
+import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
+import { Context, Effect, Layer, Logger } from "effect"
+import { randomBytes } from "node:crypto"
+import { ApiServerLive } from "../ApiServer"
+import { Gate, type GateSettings } from "../gate/GateSettings"
+
+/** Log lines the server wrote during a test, to check that no secret ever reaches them. */
+export class CapturedLogs extends Context.Tag("CapturedLogs")<CapturedLogs, { readonly lines: Array<string> }>() {}
+
+export class ServerUrl extends Context.Tag("ServerUrl")<ServerUrl, string>() {}
+
+/**
+ * A real API server on a random loopback port over a fresh real database, plus the operator's
+ * TenantAdmin on the same database, for end-to-end tests.
+ */
+export const TestServerLive = (settings: Partial<GateSettings> = {}) => {
+  const lines: Array<string> = []
+  const capture = Logger.replace(Logger.defaultLogger, Logger.map(Logger.jsonLogger, (line) => void lines.push(line)))
+  const Shared = Layer.mergeAll(
+    TestDatabaseLive,
+    MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) }),
+    Gate.layer(settings),
+    NodeEntropy.layer
+  )
+  const Url = Layer.effect(
+    ServerUrl,
+    Effect.map(HttpServer.HttpServer, (server) => `http://127.0.0.1:${(server.address as { port: number }).port}`)
+  )
+  const Admin = TenantAdmin.Default.pipe(
+    Layer.provide([PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, AesGcmSecretBox.layer])
+  )
+  return Layer.mergeAll(
+    Url.pipe(Layer.provide(ApiServerLive(0, "127.0.0.1"))),
+    Admin,
+    Layer.succeed(CapturedLogs, { lines })
+  ).pipe(Layer.provideMerge(Shared), Layer.provide(capture))
+}
