@@ -18,5 +18,5 @@ const ServiceLive = Layer.unwrapEffect(
 Layer.launch(ServiceLive).pipe(
   Effect.provide(Logger.json),
   Logger.withMinimumLogLevel(LogLevel.Info),
-  NodeRuntime.runMain
+  NodeRuntime.runMain({ disablePrettyLogger: true })
 )

@@ -106,7 +106,9 @@ const parseKeyFile = (file: string, text: string) =>
 const createKeyFile = (dataDir: string, file: string) =>
   Effect.tryPromise({
     try: async () => {
-      await mkdir(dataDir, { recursive: true, mode: 0o700 })
+      // The directory stays traversable: the embedded PostgreSQL runs as another OS user and keeps
+      // its cluster here too. The key file itself is 0600.
+      await mkdir(dataDir, { recursive: true, mode: 0o755 })
       const temp = join(dataDir, `.master.key.${process.pid}.${randomBytes(8).toString("hex")}.tmp`)
       const handle = await open(temp, "wx", 0o600)
       try {

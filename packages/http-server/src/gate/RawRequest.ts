@@ -67,19 +67,12 @@ export const splitTarget = (url: string) => {
 }
 
 /**
- * The same request with its body already read: the HttpApi decoder reads `json`/`text` from
- * here instead of the consumed socket stream.
+ * Makes the request answer `text`/`json` from the bytes the gate already read, so the HttpApi
+ * payload decoder does not wait on the consumed socket. The request object itself is primed
+ * (not wrapped): the platform marks the request it finds in context as handled and checks
+ * that mark on the original, so a wrapper would get its response written twice.
  */
-export const withBufferedBody = (
-  request: HttpServerRequest.HttpServerRequest,
-  raw: Uint8Array,
-  parsed: unknown
-): HttpServerRequest.HttpServerRequest => {
-  const text = new TextDecoder().decode(raw)
-  const buffer = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer
-  return Object.create(request, {
-    text: { get: () => Effect.succeed(text) },
-    json: { get: () => Effect.succeed(parsed) },
-    arrayBuffer: { get: () => Effect.succeed(buffer) }
-  })
+export const primeBufferedBody = (request: HttpServerRequest.HttpServerRequest, raw: Uint8Array) => {
+  // `textEffect` is the platform's own memo of the body text (pinned @effect/platform-node).
+  ;(request as unknown as { textEffect: Effect.Effect<string> }).textEffect = Effect.succeed(new TextDecoder().decode(raw))
 }

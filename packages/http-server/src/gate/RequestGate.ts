@@ -1,4 +1,4 @@
-import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { parseCanonicalQuery, parseStrictJsonBody } from "@collector/api"
 import { Cause, Clock, Effect, Exit, Option } from "effect"
 import { randomBytes } from "node:crypto"
@@ -6,7 +6,7 @@ import { Authenticator } from "./Authenticator"
 import { errorResponse } from "./ErrorResponse"
 import { Gate } from "./GateSettings"
 import { makeRateLimiter } from "./RateLimiter"
-import { headerCounts, readRawBody, singleHeader, splitTarget, withBufferedBody } from "./RawRequest"
+import { headerCounts, primeBufferedBody, readRawBody, singleHeader, splitTarget } from "./RawRequest"
 import { currentApp, currentBody, currentTraceId } from "./RequestContext"
 import { matchRoute } from "./RouteTable"
 
@@ -57,7 +57,6 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
             : invalid("invalid request: the body could not be read")
         }
         const raw = body.right
-        let served = request
         let parsedBody: Record<string, unknown> = {}
         const takesBody = request.method === "POST" && route.auth !== "signed"
         if (!takesBody && raw.length > 0) {
@@ -68,7 +67,7 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
           const parsed = parseStrictJsonBody(raw)
           if (!parsed.ok) return invalid(parsed.message)
           parsedBody = parsed.value
-          served = withBufferedBody(request, raw, parsed.value)
+          primeBufferedBody(request, raw)
         }
         if (route.auth === "signed" && hasQuery) return invalid("invalid request: the token operation accepts no query string")
 
@@ -109,7 +108,6 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
           authenticated = Option.some(result.right)
         }
         return yield* app.pipe(
-          Effect.provideService(HttpServerRequest.HttpServerRequest, served),
           Effect.locally(currentApp, authenticated),
           Effect.locally(currentBody, parsedBody)
         )
@@ -120,12 +118,23 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
         const traceId = randomBytes(16).toString("hex")
         const started = yield* Clock.currentTimeMillis
         const request = yield* HttpServerRequest.HttpServerRequest
+        const path = splitTarget(request.url).path
+        const route = matchRoute(request.method, path)
+        const headers: Record<string, string> = {
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+          "x-trace-id": traceId
+        }
+        if (route._tag === "Found" && route.route.auth === "signed") headers.pragma = "no-cache"
+        // A response from the handlers is written before it returns here, so the envelope headers
+        // must be added on the way out as well as to the gate's own responses below.
+        const withHeaders = HttpApp.withPreResponseHandler(app, (_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
         let response: HttpServerResponse.HttpServerResponse
         if (inFlight >= settings.maxInFlight) {
           response = errorResponse("SERVICE_UNAVAILABLE", "service busy: all in-flight slots are taken", traceId, { "retry-after": "1" })
         } else {
           inFlight++
-          const exit = yield* admit(app, traceId).pipe(
+          const exit = yield* admit(withHeaders, traceId).pipe(
             Effect.locally(currentTraceId, traceId),
             Effect.timeoutTo({
               duration: settings.requestDeadline,
@@ -145,14 +154,6 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
             }
           })
         }
-        const path = splitTarget(request.url).path
-        const route = matchRoute(request.method, path)
-        const headers: Record<string, string> = {
-          "cache-control": "no-store",
-          "x-content-type-options": "nosniff",
-          "x-trace-id": traceId
-        }
-        if (route._tag === "Found" && route.route.auth === "signed") headers.pragma = "no-cache"
         const finished = yield* Clock.currentTimeMillis
         const appId = request.headers["x-app-id"]
         yield* Effect.logInfo("request").pipe(

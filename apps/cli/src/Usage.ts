@@ -1,0 +1,16 @@
+export const usage = `Usage: npm run cli -- <command>
+
+Tenants (each tenant has one app credential per network; secrets are printed once):
+  tenant create --name <name> --networks nile,main [--json]
+  tenant list [--json]
+  tenant disable <tenant>
+  tenant enable <tenant>
+  tenant delete <tenant>
+  tenant expire <tenant> --at <RFC 3339 time | never>
+  tenant rotate-secret <tenant> --network <nile|main> [--json]
+  tenant rotate-webhook-key <tenant> --network <nile|main> [--json]
+  tenant set-confirmation <tenant> --network <nile|main> --rule <block_1|block_3|block_6|block_12|solidified>
+
+<tenant> is a tenant ID or a tenant name. The CLI uses the service's database: DATABASE_URL
+and MASTER_KEY when set, otherwise the embedded database and key under .data/ (shared with a
+running service).`

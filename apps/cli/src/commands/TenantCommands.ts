@@ -1,0 +1,136 @@
+import { allConfirmationRules, type ConfirmationRule, type Network, parseNetworkList, TenantAdmin, type TenantWithApps } from "@collector/core"
+import { Console, Effect, Redacted } from "effect"
+import { UsageError } from "../CliError"
+import { EnabledConfirmationRules } from "../ConfirmationRulesConfig"
+
+export interface Parsed {
+  readonly positionals: ReadonlyArray<string>
+  readonly values: Readonly<Record<string, string | boolean | undefined>>
+}
+
+const text = (parsed: Parsed, name: string) => {
+  const value = parsed.values[name]
+  return typeof value === "string" && value.trim() !== "" ? Effect.succeed(value.trim()) : Effect.fail(new UsageError({ message: `--${name} is required` }))
+}
+
+const tenantRef = (parsed: Parsed) =>
+  parsed.positionals[2] !== undefined ? Effect.succeed(parsed.positionals[2]) : Effect.fail(new UsageError({ message: "name the tenant: its ID or its name" }))
+
+const network = (parsed: Parsed) =>
+  Effect.flatMap(text(parsed, "network"), (value) =>
+    value === "nile" || value === "main" ? Effect.succeed(value as Network) : Effect.fail(new UsageError({ message: `--network must be nile or main, not "${value}"` })))
+
+const print = (parsed: Parsed, json: unknown, human: string) => Console.log(parsed.values.json === true ? JSON.stringify(json) : human)
+
+const describeTenant = (t: TenantWithApps) => ({
+  tenant_id: t.id,
+  name: t.name,
+  status: t.status,
+  expires_at: t.expiresAt?.toISOString() ?? null,
+  created_at: t.createdAt.toISOString(),
+  apps: t.apps.map((a) => ({ network: a.network, app_id: a.appId, confirmation_rule: a.confirmationRule }))
+})
+
+const create = (parsed: Parsed) =>
+  Effect.gen(function*() {
+    const name = yield* text(parsed, "name")
+    if (name.length > 200) return yield* new UsageError({ message: "--name must be at most 200 characters" })
+    const networks = parseNetworkList(yield* text(parsed, "networks"))
+    if (networks === undefined) return yield* new UsageError({ message: "--networks must be a comma-separated list of nile and main" })
+    const { credentials, tenant } = yield* (yield* TenantAdmin).create(name, networks)
+    const apps = credentials.map((c) => ({
+      network: c.network,
+      app_id: c.appId,
+      app_secret: Redacted.value(c.appSecret),
+      webhook_key: Redacted.value(c.webhookKey)
+    }))
+    yield* print(
+      parsed,
+      { tenant_id: tenant.id, name: tenant.name, apps },
+      [
+        `Tenant ${tenant.id} "${tenant.name}" created. The secrets below are shown once: store them now.`,
+        ...apps.map((a) => `  ${a.network}: app_id=${a.app_id} app_secret=${a.app_secret} webhook_key=${a.webhook_key}`)
+      ].join("\n")
+    )
+  })
+
+const list = (parsed: Parsed) =>
+  Effect.gen(function*() {
+    const tenants = (yield* (yield* TenantAdmin).list).map(describeTenant)
+    yield* print(
+      parsed,
+      tenants,
+      tenants.length === 0
+        ? "No tenants."
+        : tenants.map((t) =>
+          `${t.tenant_id}\t${t.name}\t${t.status}\texpires=${t.expires_at ?? "never"}\t` +
+          t.apps.map((a) => `${a.network}:${a.app_id}:${a.confirmation_rule}`).join(" ")
+        ).join("\n")
+    )
+  })
+
+const expire = (parsed: Parsed) =>
+  Effect.gen(function*() {
+    const reference = yield* tenantRef(parsed)
+    const at = yield* text(parsed, "at")
+    const when = at === "never" ? null : new Date(at)
+    if (when !== null && (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(at) || Number.isNaN(when.getTime()))) {
+      return yield* new UsageError({ message: "--at must be an RFC 3339 time with a zone (e.g. 2027-01-01T00:00:00Z) or never" })
+    }
+    yield* (yield* TenantAdmin).expire(reference, when)
+    yield* Console.log(when === null ? `Tenant ${reference} no longer expires.` : `Tenant ${reference} expires at ${when.toISOString()}.`)
+  })
+
+const setStatus = (verb: "disable" | "enable" | "remove", done: string) => (parsed: Parsed) =>
+  Effect.gen(function*() {
+    const reference = yield* tenantRef(parsed)
+    yield* (yield* TenantAdmin)[verb](reference)
+    yield* Console.log(`Tenant ${reference} ${done}.`)
+  })
+
+const rotateSecret = (parsed: Parsed) =>
+  Effect.gen(function*() {
+    const rotated = yield* (yield* TenantAdmin).rotateSecret(yield* tenantRef(parsed), yield* network(parsed))
+    const secret = Redacted.value(rotated.appSecret)
+    yield* print(
+      parsed,
+      { network: rotated.network, app_id: rotated.appId, app_secret: secret },
+      `New app_secret for app ${rotated.appId} (${rotated.network}), shown once; earlier access tokens are revoked:\n  ${secret}`
+    )
+  })
+
+const rotateWebhookKey = (parsed: Parsed) =>
+  Effect.gen(function*() {
+    const rotated = yield* (yield* TenantAdmin).rotateWebhookKey(yield* tenantRef(parsed), yield* network(parsed))
+    const key = Redacted.value(rotated.webhookKey)
+    yield* print(
+      parsed,
+      { network: rotated.network, app_id: rotated.appId, webhook_key: key },
+      `New webhook_key for app ${rotated.appId} (${rotated.network}), shown once:\n  ${key}`
+    )
+  })
+
+const setConfirmation = (parsed: Parsed) =>
+  Effect.gen(function*() {
+    const reference = yield* tenantRef(parsed)
+    const net = yield* network(parsed)
+    const rule = yield* text(parsed, "rule")
+    const enabled = yield* EnabledConfirmationRules
+    if (!(allConfirmationRules as ReadonlyArray<string>).includes(rule) || !enabled.includes(rule as ConfirmationRule)) {
+      return yield* new UsageError({ message: `--rule must be one of the enabled rules: ${enabled.join(", ")}` })
+    }
+    yield* (yield* TenantAdmin).setConfirmationRule(reference, net, rule as ConfirmationRule)
+    yield* Console.log(`Tenant ${reference} on ${net} now confirms deposits by ${rule}.`)
+  })
+
+export const tenantCommands = {
+  create,
+  list,
+  disable: setStatus("disable", "disabled"),
+  enable: setStatus("enable", "enabled"),
+  delete: setStatus("remove", "deleted"),
+  expire,
+  "rotate-secret": rotateSecret,
+  "rotate-webhook-key": rotateWebhookKey,
+  "set-confirmation": setConfirmation
+} as const
