@@ -2,11 +2,13 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import * as Errors from "./ApiErrors"
 import { AuthApi } from "./groups/AuthApi"
 import { SystemApi } from "./groups/SystemApi"
+import { WalletsApi } from "./groups/WalletsApi"
 
 /** The one definition of the tenant contract: server, OpenAPI document and SDK derive from it. */
 export class ContractApi extends HttpApi.make("collector")
   .add(SystemApi)
   .add(AuthApi)
+  .add(WalletsApi)
   .addError(Errors.InvalidArgument)
   .addError(Errors.Unauthenticated)
   .addError(Errors.TenantUnavailable)

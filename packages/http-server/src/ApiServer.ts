@@ -1,7 +1,9 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ContractApi } from "@collector/api"
-import { PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
+import { Wallets } from "@collector/core"
+import { PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
+import { LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
@@ -11,11 +13,14 @@ import { DecodeErrorsLive } from "./gate/DecodeErrors"
 import { RequestGate } from "./gate/RequestGate"
 import { AuthHandlers } from "./handlers/AuthHandlers"
 import { SystemHandlers } from "./handlers/SystemHandlers"
+import { WalletHandlers } from "./handlers/WalletHandlers"
 
-const Repositories = Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore)
+const Repositories = Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, PgWalletRepository)
+
+const Domain = Wallets.Default.pipe(Layer.provide(LocalWalletKeys.layer))
 
 const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
-  Layer.provide([SystemHandlers, AuthHandlers]),
+  Layer.provide([SystemHandlers, AuthHandlers, WalletHandlers]),
   Layer.provide([AuthenticatedLive, SignedLive, DecodeErrorsLive])
 )
 
@@ -27,6 +32,7 @@ export const ApiLayer = HttpApiBuilder.serve((app) => Effect.flatMap(RequestGate
   Layer.provide(ApiLive),
   Layer.provide(RequestGate.Default),
   Layer.provide(Authenticator.Default),
+  Layer.provide(Domain),
   Layer.provide([Repositories, NodeEntropy.layer, AesGcmSecretBox.layer])
 )
 

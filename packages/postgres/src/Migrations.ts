@@ -1,9 +1,11 @@
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import tenancy from "./migrations/0001_tenancy"
+import wallets from "./migrations/0002_wallets"
 
 const loader = Migrator.fromRecord({
-  "0001_tenancy": tenancy
+  "0001_tenancy": tenancy,
+  "0002_wallets": wallets
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -1,10 +1,14 @@
 import type { SqlError } from "@effect/sql/SqlError"
 
-const codeOf = (error: unknown): string | undefined => {
-  const cause = (error as SqlError | undefined)?.cause as { code?: unknown } | undefined
-  return typeof cause?.code === "string" ? cause.code : undefined
-}
+const pgErrorOf = (error: unknown): { code?: unknown; constraint?: unknown } | undefined =>
+  typeof error === "object" && error !== null && (error as { _tag?: string })._tag === "SqlError"
+    ? ((error as SqlError).cause as { code?: unknown; constraint?: unknown } | undefined)
+    : undefined
 
-/** PostgreSQL's `unique_violation` (23505), however deep the driver wrapped it. */
-export const isUniqueViolation = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && (error as { _tag?: string })._tag === "SqlError" && codeOf(error) === "23505"
+/** PostgreSQL's `unique_violation` (23505), optionally of one named constraint. */
+export const isUniqueViolation = (error: unknown): boolean => pgErrorOf(error)?.code === "23505"
+
+export const isUniqueViolationOf = (constraint: string) => (error: unknown): boolean => {
+  const pg = pgErrorOf(error)
+  return pg?.code === "23505" && pg.constraint === constraint
+}

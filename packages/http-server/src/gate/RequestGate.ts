@@ -42,6 +42,7 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
 
         let canonicalQuery = ""
         if (request.method === "POST" && hasQuery) return invalid("invalid request: POST accepts no query string")
+        if (!route.acceptsQuery && hasQuery) return invalid("invalid request: this operation accepts no query parameters")
         if (hasQuery) {
           const query = parseCanonicalQuery(rawQuery)
           if (!query.ok) {
@@ -69,7 +70,6 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
           parsedBody = parsed.value
           primeBufferedBody(request, raw)
         }
-        if (route.auth === "signed" && hasQuery) return invalid("invalid request: the token operation accepts no query string")
 
         let authenticated = Option.none<Effect.Effect.Success<ReturnType<typeof authenticator.authenticate>>>()
         if (route.auth !== "none") {
@@ -136,6 +136,9 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
           inFlight++
           const exit = yield* admit(withHeaders, traceId).pipe(
             Effect.locally(currentTraceId, traceId),
+            // The server runs this middleware uninterruptibly; without this the deadline (and a
+            // client going away) could not stop a request still waiting on its body or the database.
+            Effect.interruptible,
             Effect.timeoutTo({
               duration: settings.requestDeadline,
               onSuccess: Option.some,

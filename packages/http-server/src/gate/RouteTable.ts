@@ -1,5 +1,6 @@
 import { HttpApi } from "@effect/platform"
 import { Authenticated, ContractApi, Signed } from "@collector/api"
+import { Option } from "effect"
 
 export type AuthKind = "none" | "signed" | "bearer"
 
@@ -8,6 +9,8 @@ export interface Route {
   readonly path: string
   readonly pattern: RegExp
   readonly auth: AuthKind
+  /** Operations that declare no query parameters reject any query, even a bare `?`. */
+  readonly acceptsQuery: boolean
 }
 
 const toPattern = (path: string) =>
@@ -20,7 +23,13 @@ export const routes: ReadonlyArray<Route> = (() => {
     onGroup: () => {},
     onEndpoint: ({ endpoint, middleware }) => {
       const auth: AuthKind = middleware.has(Authenticated as never) ? "bearer" : middleware.has(Signed as never) ? "signed" : "none"
-      found.push({ method: endpoint.method, path: endpoint.path, pattern: toPattern(endpoint.path), auth })
+      found.push({
+        method: endpoint.method,
+        path: endpoint.path,
+        pattern: toPattern(endpoint.path),
+        auth,
+        acceptsQuery: Option.isSome(endpoint.urlParamsSchema)
+      })
     }
   })
   return found

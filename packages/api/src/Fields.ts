@@ -1,0 +1,29 @@
+import { isCanonicalPositiveInt64, isValidCustomId } from "@collector/core"
+import { Schema } from "effect"
+
+const utf8Length = (text: string) => new TextEncoder().encode(text).length
+
+/** The persistent idempotency key of a write: 16 to 128 UTF-8 bytes. */
+export const RequestId = Schema.String.pipe(
+  Schema.filter((s) => (utf8Length(s) >= 16 && utf8Length(s) <= 128) || "request_id must be 16 to 128 UTF-8 bytes"),
+  Schema.annotations({ description: "Persistent idempotency key, 16 to 128 UTF-8 bytes; a UUID is recommended." })
+)
+
+export const CustomId = Schema.String.pipe(
+  Schema.filter((s) => isValidCustomId(s) || "custom_id must be 1 to 32 characters with no leading or trailing whitespace"),
+  Schema.annotations({ description: "Tenant-defined ID, unique within the tenant and network; 1 to 32 characters." })
+)
+
+/** A path ID: canonical positive int64 text. */
+export const ObjectId = Schema.String.pipe(
+  Schema.filter((s) => isCanonicalPositiveInt64(s) || "id must be a positive integer ID (1 to 9223372036854775807, no leading zeros or sign)"),
+  Schema.annotations({ description: "Positive int64 as a decimal string." })
+)
+
+export const Amount = Schema.String.pipe(Schema.pattern(/^(0|[1-9][0-9]*)$/), Schema.annotations({ description: "Integer string in the smallest unit (6 decimals)." }))
+
+export const Timestamp = Schema.String.pipe(Schema.annotations({ description: "RFC 3339 time with zone." }))
+
+/** Strict object: unknown members are a 400, never silently dropped. */
+export const strict = <S extends Schema.Struct.Fields>(fields: S) =>
+  Schema.Struct(fields).annotations({ parseOptions: { onExcessProperty: "error" } })

@@ -1,0 +1,8 @@
+import type { TenantId } from "./Ids"
+import type { Network } from "./Network"
+
+/** Everything a tenant owns lives in one (tenant, network) scope; the other network is a stranger. */
+export interface TenantScope {
+  readonly tenantId: TenantId
+  readonly network: Network
+}

@@ -1,0 +1,31 @@
+import { Context, Data, type Effect } from "effect"
+import type { Sealed } from "./SecretBox"
+
+/** A freshly generated wallet: its public address and its private key, sealed at once. */
+export interface GeneratedWallet {
+  readonly address: string
+  readonly sealedKey: Sealed
+}
+
+/**
+ * Port: creates wallet key pairs. The private key never leaves the adapter unsealed, so the
+ * domain only ever holds an address and an opaque sealed blob.
+ */
+export class WalletKeys extends Context.Tag("@collector/core/WalletKeys")<
+  WalletKeys,
+  { readonly generate: Effect.Effect<GeneratedWallet> }
+>() {}
+
+export class SigningFailed extends Data.TaggedError("SigningFailed")<{ readonly reason: string }> {}
+
+/**
+ * Port: signs a transaction hash with a wallet's key. The local adapter opens the sealed key in
+ * memory for the one signature; a KMS or HSM adapter would hold the key itself.
+ */
+export class Signer extends Context.Tag("@collector/core/Signer")<
+  Signer,
+  {
+    /** Returns the 65-byte r || s || v signature of a 32-byte hash. */
+    readonly sign: (wallet: { readonly address: string; readonly sealedKey: Sealed }, hash: Uint8Array) => Effect.Effect<Uint8Array, SigningFailed>
+  }
+>() {}

@@ -1,0 +1,30 @@
+import { type ApiError, apiError } from "@collector/api"
+import { Effect, FiberRef } from "effect"
+import { currentTraceId } from "./gate/RequestContext"
+
+/** Domain failures that reach the HTTP boundary, by tag. */
+type DomainError = { readonly _tag: string; readonly message: string }
+
+const envelopeFor = (error: DomainError, traceId: string): ApiError => {
+  switch (error._tag) {
+    case "IdempotencyConflict":
+      return apiError("IDEMPOTENCY_CONFLICT", error.message, traceId)
+    case "CustomIdTaken":
+      return apiError("BUSINESS_CONFLICT", error.message, traceId)
+    case "WalletNotFound":
+      return apiError("RESOURCE_NOT_FOUND", "resource not found", traceId)
+    default:
+      // An unmapped typed failure is a programming error; never leak its text.
+      return apiError("INTERNAL_ERROR", "internal error", traceId)
+  }
+}
+
+/** The one place where domain errors become the contract's error envelope. */
+export const toEnvelope = <A, R>(effect: Effect.Effect<A, DomainError, R>): Effect.Effect<A, ApiError, R> =>
+  Effect.catchAll(effect, (error) =>
+    Effect.flatMap(FiberRef.get(currentTraceId), (traceId) => {
+      const envelope = envelopeFor(error, traceId)
+      return envelope.error_code === "INTERNAL_ERROR"
+        ? Effect.zipRight(Effect.logError("unmapped domain error", error._tag), Effect.fail(envelope))
+        : Effect.fail(envelope)
+    }))

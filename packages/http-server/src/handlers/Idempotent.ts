@@ -1,0 +1,14 @@
+import { paramsDigest } from "@collector/api"
+import { type IdempotencyKey, idempotent } from "@collector/core"
+import { Effect, FiberRef, type Schema } from "effect"
+import { currentBody } from "../gate/RequestContext"
+
+/**
+ * Runs a write once per (tenant, network, operation, request_id); the digest covers the body
+ * as the gate parsed it, without request_id, keys sorted.
+ */
+export const idempotentWrite = <A, AI, B, BI, E, R>(
+  key: Omit<IdempotencyKey, "requestId"> & { readonly requestId: string },
+  schemas: { readonly success: Schema.Schema<A, AI>; readonly rejection: Schema.Schema<B, BI> },
+  work: Effect.Effect<A, B | E, R>
+) => Effect.flatMap(FiberRef.get(currentBody), (body) => idempotent(key, paramsDigest(body), schemas, work))

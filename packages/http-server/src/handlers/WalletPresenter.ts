@@ -1,0 +1,27 @@
+import type { WalletIdentity as WireIdentity, WalletItem as WireItem } from "@collector/api"
+import type { Wallet, WalletIdentity } from "@collector/core"
+
+export const presentIdentity = (w: WalletIdentity): typeof WireIdentity.Type => ({
+  id: w.id,
+  address: w.address,
+  custom_id: w.customId,
+  chain: "TRON",
+  created_at: w.createdAt.toISOString(),
+  network: w.network
+})
+
+export const presentWallet = (w: Wallet): typeof WireItem.Type => ({
+  id: w.id,
+  address: w.address,
+  custom_id: w.customId,
+  chain: "TRON",
+  network: w.network,
+  collection_status: w.collectionStatus,
+  balance_usdt: w.balanceBlock === 0n ? null : w.balanceUsdt?.toString() ?? null,
+  balance_trx: w.balanceBlock === 0n ? null : w.balanceTrx?.toString() ?? null,
+  balance_block: w.balanceBlock.toString(),
+  destination: w.destination,
+  collected_usdt: w.collectedUsdt.toString(),
+  last_collected_at: w.lastCollectedAt?.toISOString() ?? null,
+  created_at: w.createdAt.toISOString()
+})

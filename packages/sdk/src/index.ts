@@ -1,0 +1,3 @@
+export * from "@collector/api/ApiErrors"
+export * from "./CollectorClient"
+export type { SdkConfig } from "./SdkConfig"

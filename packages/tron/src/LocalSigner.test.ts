@@ -1,0 +1,134 @@
+import { randomBytes } from "node:crypto"
+import { type GeneratedWallet, SecretBox, Signer, SigningFailed, WalletKeys } from "@collector/core"
+import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { describe, expect, it } from "@effect/vitest"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
+import { Effect, Either, Layer, Option } from "effect"
+import * as LocalSigner from "./LocalSigner"
+import * as LocalWalletKeys from "./LocalWalletKeys"
+import * as TronAddress from "./TronAddress"
+import * as TronSignature from "./TronSignature"
+
+const boxLayer = AesGcmSecretBox.layer.pipe(
+  Layer.provide(MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) }))
+)
+const testLayer = Layer.mergeAll(
+  LocalWalletKeys.layer.pipe(Layer.provide(boxLayer)),
+  LocalSigner.layer.pipe(Layer.provide(boxLayer)),
+  boxLayer
+)
+
+const generate = Effect.flatMap(WalletKeys, (keys) => keys.generate)
+const sign = (wallet: GeneratedWallet, hash: Uint8Array) => Effect.flatMap(Signer, (signer) => signer.sign(wallet, hash))
+const txHash = (text: string) => sha256(new TextEncoder().encode(text))
+
+/** Runs a signing expected to fail and returns its reason. */
+const failureReason = (effect: Effect.Effect<Uint8Array, SigningFailed, Signer>) =>
+  Effect.map(Effect.either(effect), (result) => {
+    expect(Either.isLeft(result)).toBe(true)
+    const error = Either.getLeft(result).pipe(Option.getOrThrow)
+    expect(error).toBeInstanceOf(SigningFailed)
+    return error.reason
+  })
+
+describe("LocalSigner", () => {
+  it.effect("signs a hash so that it verifies and recovers to the wallet's address", () =>
+    Effect.gen(function*() {
+      const box = yield* SecretBox
+      for (let i = 0; i < 10; i++) {
+        const wallet = yield* generate
+        const hash = txHash(`tx ${i}`)
+        const signature = yield* sign(wallet, hash)
+        expect(signature.length).toBe(65)
+        expect([0, 1]).toContain(signature[64])
+        expect(TronSignature.recoverAddress(hash, signature)).toEqual(Option.some(wallet.address))
+        const secretKey = yield* box.open(wallet.sealedKey)
+        expect(secp256k1.verify(signature.subarray(0, 64), hash, secp256k1.getPublicKey(secretKey), { prehash: false })).toBe(true)
+        // Deterministic (RFC 6979): the same hash gives the same signature.
+        expect(yield* sign(wallet, hash)).toEqual(signature)
+      }
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("signs with a known key exactly as the pure signer does", () =>
+    Effect.gen(function*() {
+      const box = yield* SecretBox
+      const secretKey = hexToBytes("097c8ba8a310f39a41a667d35a20000cd21d58c7322484b584c4ada8ebd3ec06")
+      const wallet = { address: "TLHx2Ta9WwtwDjgGxyeifHs5ipmJrJAbZ3", sealedKey: yield* box.seal(Uint8Array.from(secretKey)) }
+      const hash = txHash("known")
+      expect(yield* sign(wallet, hash)).toEqual(TronSignature.sign(secretKey, hash))
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("refuses to sign for an address that is not the sealed key's", () =>
+    Effect.gen(function*() {
+      const box = yield* SecretBox
+      const a = yield* generate
+      const b = yield* generate
+      const reason = yield* failureReason(sign({ address: b.address, sealedKey: a.sealedKey }, txHash("mix-up")))
+      expect(reason).toContain("does not belong")
+      const keyA = yield* box.open(a.sealedKey)
+      expect(reason).not.toContain(bytesToHex(keyA))
+      expect(reason).not.toContain(a.address)
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("refuses a tampered sealed key", () =>
+    Effect.gen(function*() {
+      const wallet = yield* generate
+      for (const index of [0, 20, wallet.sealedKey.blob.length - 1]) {
+        const blob = Uint8Array.from(wallet.sealedKey.blob)
+        blob[index] = blob[index]! ^ 0x01
+        const reason = yield* failureReason(sign({ ...wallet, sealedKey: { ...wallet.sealedKey, blob } }, txHash("t")))
+        expect(reason).toContain("could not be opened")
+      }
+      const reason = yield* failureReason(sign({ ...wallet, sealedKey: { ...wallet.sealedKey, keyId: "unknown" } }, txHash("t")))
+      expect(reason).toContain("could not be opened")
+      // Truncated blob.
+      yield* failureReason(sign({ ...wallet, sealedKey: { ...wallet.sealedKey, blob: wallet.sealedKey.blob.subarray(0, 20) } }, txHash("t")))
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("refuses sealed bytes that are not a secp256k1 key", () =>
+    Effect.gen(function*() {
+      const box = yield* SecretBox
+      const wallet = yield* generate
+      const n = secp256k1.Point.CURVE().n
+      for (const bytes of [new Uint8Array(16).fill(7), new Uint8Array(32), hexToBytes(n.toString(16)), new Uint8Array(33).fill(1)]) {
+        const reason = yield* failureReason(sign({ address: wallet.address, sealedKey: yield* box.seal(bytes) }, txHash("x")))
+        expect(reason).toContain("not a secp256k1 key")
+      }
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("refuses a hash that is not 32 bytes", () =>
+    Effect.gen(function*() {
+      const wallet = yield* generate
+      for (const length of [0, 31, 33, 64]) {
+        const reason = yield* failureReason(sign(wallet, new Uint8Array(length).fill(1)))
+        expect(reason).toContain("32 bytes")
+      }
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("zeroes the opened key after signing and after a refusal", () =>
+    Effect.gen(function*() {
+      const real = yield* SecretBox
+      const opened: Array<Uint8Array> = []
+      const spy: SecretBox["Type"] = {
+        seal: real.seal,
+        open: (sealed) => Effect.tap(real.open(sealed), (key) => Effect.sync(() => opened.push(key)))
+      }
+      const signer = yield* Effect.provide(Signer, LocalSigner.layer.pipe(Layer.provide(Layer.succeed(SecretBox, spy))))
+      const a = yield* generate
+      const b = yield* generate
+      const hash = txHash("zero")
+      const signature = yield* signer.sign(a, hash)
+      yield* Effect.either(signer.sign({ address: b.address, sealedKey: a.sealedKey }, hash))
+      expect(opened.length).toBe(2)
+      for (const key of opened) expect(key.every((byte) => byte === 0)).toBe(true)
+      // The signature was made before zeroing, with the real key.
+      expect(TronSignature.recoverAddress(hash, signature)).toEqual(Option.some(a.address))
+    }).pipe(Effect.provide(testLayer)))
+
+  it("derives the same address the signer checks against", () => {
+    const secretKey = secp256k1.utils.randomSecretKey()
+    expect(TronAddress.isValidTronAddress(TronAddress.fromSecretKey(secretKey))).toBe(true)
+  })
+})

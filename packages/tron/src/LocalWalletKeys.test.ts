@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto"
+import { SecretBox, WalletKeys } from "@collector/core"
+import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import * as LocalWalletKeys from "./LocalWalletKeys"
+import * as TronAddress from "./TronAddress"
+
+const boxLayer = AesGcmSecretBox.layer.pipe(
+  Layer.provide(MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) }))
+)
+const keysLayer = Layer.merge(LocalWalletKeys.layer.pipe(Layer.provide(boxLayer)), boxLayer)
+
+/** True when `needle` occurs anywhere in `haystack` as a contiguous run. */
+const contains = (haystack: Uint8Array, needle: Uint8Array): boolean =>
+  Buffer.from(haystack).indexOf(Buffer.from(needle)) !== -1
+
+describe("LocalWalletKeys", () => {
+  it.effect("generates 100 distinct valid wallets whose sealed keys open to the address's key", () =>
+    Effect.gen(function*() {
+      const keys = yield* WalletKeys
+      const box = yield* SecretBox
+      const wallets = yield* Effect.replicateEffect(keys.generate, 100)
+      expect(new Set(wallets.map((w) => w.address)).size).toBe(100)
+      const secretKeys = new Set<string>()
+      for (const wallet of wallets) {
+        expect(TronAddress.isValidTronAddress(wallet.address)).toBe(true)
+        const secretKey = yield* box.open(wallet.sealedKey)
+        expect(secretKey.length).toBe(32)
+        expect(TronAddress.fromSecretKey(secretKey)).toBe(wallet.address)
+        // The sealed blob must not carry the key in clear, nor any 8-byte run of it.
+        expect(contains(wallet.sealedKey.blob, secretKey)).toBe(false)
+        for (let i = 0; i + 8 <= 32; i += 8) expect(contains(wallet.sealedKey.blob, secretKey.subarray(i, i + 8))).toBe(false)
+        secretKeys.add(Buffer.from(secretKey).toString("hex"))
+      }
+      expect(secretKeys.size).toBe(100)
+    }).pipe(Effect.provide(keysLayer)))
+
+  it.effect("zeroes the plaintext key it handed to SecretBox.seal", () =>
+    Effect.gen(function*() {
+      const real = yield* SecretBox
+      const handed: Array<Uint8Array> = []
+      const copies: Array<Uint8Array> = []
+      const spy: SecretBox["Type"] = {
+        seal: (plaintext) => {
+          handed.push(plaintext)
+          copies.push(Uint8Array.from(plaintext))
+          return real.seal(plaintext)
+        },
+        open: real.open
+      }
+      const wallet = yield* Effect.flatMap(WalletKeys, (k) => k.generate).pipe(
+        Effect.provide(LocalWalletKeys.layer.pipe(Layer.provide(Layer.succeed(SecretBox, spy))))
+      )
+      expect(handed.length).toBe(1)
+      expect(copies[0]!.some((b) => b !== 0)).toBe(true)
+      expect(handed[0]!.every((b) => b === 0)).toBe(true)
+      // The zeroing happened after sealing: the sealed copy still opens to the real key.
+      expect(yield* real.open(wallet.sealedKey)).toEqual(copies[0])
+    }).pipe(Effect.provide(boxLayer)))
+})
