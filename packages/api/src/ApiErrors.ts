@@ -2,11 +2,11 @@ import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
 /** Every error response has this shape, whatever its status; `code` equals the HTTP status. */
-const envelopeFields = (status: number) => ({
+const envelopeFields = (status: number, ...errorCodes: [string, ...Array<string>]) => ({
   // A literal per status, so that a decoder can never take one class for another.
   code: Schema.Literal(status),
   message: Schema.String,
-  error_code: Schema.String,
+  error_code: Schema.Literal(...errorCodes),
   trace_id: Schema.String.pipe(Schema.pattern(/^[0-9a-f]{32}$/))
 })
 
@@ -19,17 +19,17 @@ export type ErrorEnvelope = {
 
 // Plain classes (not TaggedError) so no `_tag` reaches the wire; one class per status so that
 // the typed client picks the decoder by status.
-export class InvalidArgument extends Schema.Class<InvalidArgument>("InvalidArgument")(envelopeFields(400), HttpApiSchema.annotations({ status: 400, description: "INVALID_ARGUMENT: bad parameter or request format" })) {}
-export class Unauthenticated extends Schema.Class<Unauthenticated>("Unauthenticated")(envelopeFields(401), HttpApiSchema.annotations({ status: 401, description: "TOKEN_INVALID_OR_EXPIRED: signature, time window or token invalid" })) {}
-export class TenantUnavailable extends Schema.Class<TenantUnavailable>("TenantUnavailable")(envelopeFields(403), HttpApiSchema.annotations({ status: 403, description: "TENANT_UNAVAILABLE: tenant disabled, deleted or expired" })) {}
-export class NotFound extends Schema.Class<NotFound>("NotFound")(envelopeFields(404), HttpApiSchema.annotations({ status: 404, description: "RESOURCE_NOT_FOUND or ROUTE_NOT_FOUND" })) {}
-export class MethodNotAllowed extends Schema.Class<MethodNotAllowed>("MethodNotAllowed")(envelopeFields(405), HttpApiSchema.annotations({ status: 405, description: "METHOD_NOT_ALLOWED: wrong method for the path" })) {}
-export class Conflict extends Schema.Class<Conflict>("Conflict")(envelopeFields(409), HttpApiSchema.annotations({ status: 409, description: "BUSINESS_CONFLICT or IDEMPOTENCY_CONFLICT" })) {}
-export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(envelopeFields(413), HttpApiSchema.annotations({ status: 413, description: "PAYLOAD_TOO_LARGE: body exceeds the configured size limit" })) {}
-export class RateLimited extends Schema.Class<RateLimited>("RateLimited")(envelopeFields(429), HttpApiSchema.annotations({ status: 429, description: "RATE_LIMITED: too many requests; Retry-After gives seconds" })) {}
-export class InternalError extends Schema.Class<InternalError>("InternalError")(envelopeFields(500), HttpApiSchema.annotations({ status: 500, description: "INTERNAL_ERROR" })) {}
-export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(envelopeFields(503), HttpApiSchema.annotations({ status: 503, description: "SERVICE_UNAVAILABLE: all in-flight slots are taken; Retry-After is 1" })) {}
-export class RequestTimeout extends Schema.Class<RequestTimeout>("RequestTimeout")(envelopeFields(504), HttpApiSchema.annotations({ status: 504, description: "REQUEST_TIMEOUT: the request deadline passed" })) {}
+export class InvalidArgument extends Schema.Class<InvalidArgument>("InvalidArgument")(envelopeFields(400, "INVALID_ARGUMENT"), HttpApiSchema.annotations({ status: 400, description: "INVALID_ARGUMENT: bad parameter or request format" })) {}
+export class Unauthenticated extends Schema.Class<Unauthenticated>("Unauthenticated")(envelopeFields(401, "TOKEN_INVALID_OR_EXPIRED"), HttpApiSchema.annotations({ status: 401, description: "TOKEN_INVALID_OR_EXPIRED: signature, time window or token invalid" })) {}
+export class TenantUnavailable extends Schema.Class<TenantUnavailable>("TenantUnavailable")(envelopeFields(403, "TENANT_UNAVAILABLE"), HttpApiSchema.annotations({ status: 403, description: "TENANT_UNAVAILABLE: tenant disabled, deleted or expired" })) {}
+export class NotFound extends Schema.Class<NotFound>("NotFound")(envelopeFields(404, "RESOURCE_NOT_FOUND", "ROUTE_NOT_FOUND"), HttpApiSchema.annotations({ status: 404, description: "RESOURCE_NOT_FOUND or ROUTE_NOT_FOUND" })) {}
+export class MethodNotAllowed extends Schema.Class<MethodNotAllowed>("MethodNotAllowed")(envelopeFields(405, "METHOD_NOT_ALLOWED"), HttpApiSchema.annotations({ status: 405, description: "METHOD_NOT_ALLOWED: wrong method for the path" })) {}
+export class Conflict extends Schema.Class<Conflict>("Conflict")(envelopeFields(409, "BUSINESS_CONFLICT", "IDEMPOTENCY_CONFLICT"), HttpApiSchema.annotations({ status: 409, description: "BUSINESS_CONFLICT or IDEMPOTENCY_CONFLICT" })) {}
+export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(envelopeFields(413, "PAYLOAD_TOO_LARGE"), HttpApiSchema.annotations({ status: 413, description: "PAYLOAD_TOO_LARGE: body exceeds the configured size limit" })) {}
+export class RateLimited extends Schema.Class<RateLimited>("RateLimited")(envelopeFields(429, "RATE_LIMITED"), HttpApiSchema.annotations({ status: 429, description: "RATE_LIMITED: too many requests; Retry-After gives seconds" })) {}
+export class InternalError extends Schema.Class<InternalError>("InternalError")(envelopeFields(500, "INTERNAL_ERROR"), HttpApiSchema.annotations({ status: 500, description: "INTERNAL_ERROR" })) {}
+export class ServiceUnavailable extends Schema.Class<ServiceUnavailable>("ServiceUnavailable")(envelopeFields(503, "SERVICE_UNAVAILABLE"), HttpApiSchema.annotations({ status: 503, description: "SERVICE_UNAVAILABLE: all in-flight slots are taken; Retry-After is 1" })) {}
+export class RequestTimeout extends Schema.Class<RequestTimeout>("RequestTimeout")(envelopeFields(504, "REQUEST_TIMEOUT"), HttpApiSchema.annotations({ status: 504, description: "REQUEST_TIMEOUT: the request deadline passed" })) {}
 
 export const errorClassByStatus = {
   400: InvalidArgument,
@@ -68,5 +68,5 @@ export type ErrorCode = keyof typeof errorCodes
 
 export const apiError = (errorCode: ErrorCode, message: string, traceId: string): ApiError => {
   const status = errorCodes[errorCode]
-  return new errorClassByStatus[status]({ code: status as never, message, error_code: errorCode, trace_id: traceId })
+  return new errorClassByStatus[status]({ code: status as never, message, error_code: errorCode as never, trace_id: traceId })
 }
