@@ -55,8 +55,16 @@ export const make = (keyring: MasterKeyring["Type"]): SecretBox["Type"] => ({
           )
           decipher.setAAD(aad(key.value.id))
           decipher.setAuthTag(blob.subarray(blob.length - tagLength))
-          const plaintext = Buffer.concat([decipher.update(blob.subarray(nonceLength, blob.length - tagLength)), decipher.final()])
-          return Uint8Array.from(plaintext)
+          const head = decipher.update(blob.subarray(nonceLength, blob.length - tagLength))
+          const tail = decipher.final()
+          // A fresh array for the caller; the decipher's own buffers (possibly slices of Node's
+          // shared pool) are wiped so that no copy of a private key outlives this call.
+          const plaintext = new Uint8Array(head.length + tail.length)
+          plaintext.set(head)
+          plaintext.set(tail, head.length)
+          head.fill(0)
+          tail.fill(0)
+          return plaintext
         },
         // Node's message ("Unsupported state or unable to authenticate data") adds nothing
         // and is not ours to promise is free of detail, so the reason is fixed text.
