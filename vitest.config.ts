@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    reporters: ["default", "./test-support/SummaryReporter.ts"],
     globalSetup: ["packages/postgres/src/testing/globalSetup.ts"]
   }
 })

@@ -1,0 +1,16 @@
+import { PgAccessTokenRepository, PgTenantRepository } from "@collector/postgres"
+import { AesGcmSecretBox } from "@collector/vault"
+import { Layer } from "effect"
+import { Authenticator } from "../gate/Authenticator"
+import type { GateSettings } from "../gate/GateSettings"
+import { TestServerLive } from "./TestServer"
+
+/**
+ * The test server plus a second, directly callable Authenticator (with the access-token
+ * repository) over the same database, for checks no served route can reach yet.
+ */
+export const AuthenticatorTestLive = (settings: Partial<GateSettings> = {}) =>
+  Authenticator.Default.pipe(
+    Layer.provideMerge(Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, AesGcmSecretBox.layer)),
+    Layer.provideMerge(TestServerLive(settings))
+  )
