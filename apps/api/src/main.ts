@@ -15,8 +15,11 @@ const ServiceLive = Layer.unwrapEffect(
   })
 )
 
-Layer.launch(ServiceLive).pipe(
+const LogLevelConfig = Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+
+Effect.flatMap(LogLevelConfig, (level) => Logger.withMinimumLogLevel(Layer.launch(ServiceLive), level)).pipe(
+  // No span exporter is configured, and span bookkeeping was a large share of each request.
+  Effect.withTracerEnabled(false),
   Effect.provide(Logger.json),
-  Logger.withMinimumLogLevel(LogLevel.Info),
   NodeRuntime.runMain({ disablePrettyLogger: true })
 )

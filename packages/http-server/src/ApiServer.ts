@@ -7,6 +7,7 @@ import { LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
+import { AccessLog } from "./gate/AccessLog"
 import { Authenticator } from "./gate/Authenticator"
 import { AuthenticatedLive, SignedLive } from "./gate/CallerMiddleware"
 import { DecodeErrorsLive } from "./gate/DecodeErrors"
@@ -37,5 +38,9 @@ export const ApiLayer = HttpApiBuilder.serve((app) => Effect.flatMap(RequestGate
 )
 
 /** The HTTP API on a Node server at `port`; the HttpServer stays visible (tests read its port). */
-export const ApiServerLive = (port: number, host = "0.0.0.0") =>
-  ApiLayer.pipe(HttpServer.withLogAddress, Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host })))
+export const ApiServerLive = (port: number, host = "0.0.0.0", accessLog: Layer.Layer<AccessLog> = AccessLog.stdout) =>
+  ApiLayer.pipe(
+    HttpServer.withLogAddress,
+    Layer.provide(accessLog),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host }))
+  )

@@ -50,7 +50,11 @@ export class Authenticator extends Effect.Service<Authenticator>()("@collector/h
     const box = yield* SecretBox
     const settings = yield* Gate
     const ttl = Duration.toMillis(settings.credentialCacheTtl)
+    // Both caches live under a second, so status changes and revocations apply within one;
+    // they are dropped whole when they grow past a bound (random app IDs cannot fill memory).
     const cache = new Map<string, { readonly at: number; readonly value: Option.Option<ResolvedCredential> }>()
+    const tokenCache = new Map<string, { readonly under: ResolvedCredential; readonly appId: string; readonly expiresAt: number }>()
+    const bound = 100_000
 
     const lookup = (appId: string) =>
       tenants.credential(appId as AppId).pipe(
@@ -68,7 +72,29 @@ export class Authenticator extends Effect.Service<Authenticator>()("@collector/h
     const resolve = (appId: string, now: number) => {
       const hit = cache.get(appId)
       if (hit !== undefined && now - hit.at < ttl) return Effect.succeed(hit.value)
-      return Effect.tap(lookup(appId), (value) => Effect.sync(() => cache.set(appId, { at: now, value })))
+      return Effect.tap(lookup(appId), (value) =>
+        Effect.sync(() => {
+          if (cache.size >= bound) cache.clear()
+          cache.set(appId, { at: now, value })
+        }))
+    }
+
+    /**
+     * The token's app and expiry. A cached token is trusted only under the very credential
+     * read it was checked with, so it is re-read whenever the credential is (a rotation
+     * deletes tokens). Only known tokens are cached, never misses.
+     */
+    const findToken = (token: string, credential: ResolvedCredential) => {
+      const hash = hashToken(token)
+      const key = Buffer.from(hash).toString("hex")
+      const hit = tokenCache.get(key)
+      if (hit !== undefined && hit.under === credential) return Effect.succeed(Option.some(hit))
+      return Effect.map(tokens.find(hash), Option.map((found) => {
+        const entry = { under: credential, appId: found.appId as string, expiresAt: found.expiresAt.getTime() }
+        if (tokenCache.size >= bound) tokenCache.clear()
+        tokenCache.set(key, entry)
+        return entry
+      }))
     }
 
     const reject401 = Effect.fail(new AuthRejected({ status: 401 }))
@@ -92,11 +118,10 @@ export class Authenticator extends Effect.Service<Authenticator>()("@collector/h
         })
         if (!verifySignature(credential.value.secret, canonical, request.sign)) return yield* reject401
         if (request.auth === "bearer") {
-          const token = yield* tokens.find(hashToken(request.accessToken))
-          if (
-            Option.isNone(token) || token.value.appId !== credential.value.stored.appId ||
-            token.value.expiresAt.getTime() <= now
-          ) return yield* reject401
+          const token = yield* findToken(request.accessToken, credential.value)
+          if (Option.isNone(token) || token.value.appId !== credential.value.stored.appId || token.value.expiresAt <= now) {
+            return yield* reject401
+          }
         }
         const stored = credential.value.stored
         if (!isTenantAvailable({ status: stored.tenantStatus, expiresAt: stored.tenantExpiresAt }, new Date(now))) {

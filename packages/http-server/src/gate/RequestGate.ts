@@ -1,8 +1,10 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { parseCanonicalQuery, parseStrictJsonBody } from "@collector/api"
-import { Cause, Clock, Effect, Exit, Option } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, FiberRef, LogLevel, Option } from "effect"
 import { randomBytes } from "node:crypto"
+import { AccessLog } from "./AccessLog"
 import { Authenticator } from "./Authenticator"
+import { withDeadline } from "./Deadline"
 import { errorResponse } from "./ErrorResponse"
 import { Gate } from "./GateSettings"
 import { makeRateLimiter } from "./RateLimiter"
@@ -22,7 +24,9 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
   effect: Effect.gen(function*() {
     const settings = yield* Gate
     const authenticator = yield* Authenticator
+    const accessLog = yield* AccessLog
     const rateLimit = makeRateLimiter(settings.ratePerSecond, settings.rateBurst)
+    const deadlineMillis = Duration.toMillis(settings.requestDeadline)
     let inFlight = 0
 
     const admit = (app: HttpApp.Default, traceId: string) =>
@@ -42,12 +46,12 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
 
         let canonicalQuery = ""
         if (request.method === "POST" && hasQuery) return invalid("invalid request: POST accepts no query string")
-        if (!route.acceptsQuery && hasQuery) return invalid("invalid request: this operation accepts no query parameters")
         if (hasQuery) {
           const query = parseCanonicalQuery(rawQuery)
           if (!query.ok) {
             return invalid(query.reason === "repeated_key" ? `invalid request: repeated query key "${query.key}"` : "invalid request: malformed query string")
           }
+          if (!route.acceptsQuery) return invalid("invalid request: this operation accepts no query parameters")
           canonicalQuery = query.canonical
         }
 
@@ -134,19 +138,10 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
           response = errorResponse("SERVICE_UNAVAILABLE", "service busy: all in-flight slots are taken", traceId, { "retry-after": "1" })
         } else {
           inFlight++
-          const exit = yield* admit(withHeaders, traceId).pipe(
-            Effect.locally(currentTraceId, traceId),
-            // The server runs this middleware uninterruptibly; without this the deadline (and a
-            // client going away) could not stop a request still waiting on its body or the database.
-            Effect.interruptible,
-            Effect.timeoutTo({
-              duration: settings.requestDeadline,
-              onSuccess: Option.some,
-              onTimeout: () => Option.none()
-            }),
-            Effect.ensuring(Effect.sync(() => inFlight--)),
-            Effect.exit
-          )
+          const exit = yield* withDeadline(
+            admit(withHeaders, traceId).pipe(Effect.locally(currentTraceId, traceId)),
+            deadlineMillis
+          ).pipe(Effect.ensuring(Effect.sync(() => inFlight--)), Effect.exit)
           response = Exit.match(exit, {
             onSuccess: Option.getOrElse(() => errorResponse("REQUEST_TIMEOUT", "request deadline exceeded", traceId)),
             onFailure: (cause) => {
@@ -159,8 +154,8 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
         }
         const finished = yield* Clock.currentTimeMillis
         const appId = request.headers["x-app-id"]
-        yield* Effect.logInfo("request").pipe(
-          Effect.annotateLogs({
+        if (LogLevel.greaterThanEqual(LogLevel.Info, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) {
+          accessLog.write({
             trace_id: traceId,
             app_id: appId !== undefined && /^[0-9]{1,19}$/.test(appId) ? appId : "",
             method: request.method,
@@ -168,7 +163,7 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
             status: response.status,
             duration_ms: finished - started
           })
-        )
+        }
         return HttpServerResponse.setHeaders(response, headers)
       })
 

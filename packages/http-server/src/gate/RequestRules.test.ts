@@ -115,4 +115,20 @@ layer(TestServerLive(), { excludeTestServices: true })("request rules", (it) => 
       }
       expectOk(yield* call({ method: "GET", target: "/healthz" }))
     }))
+
+  it.effect("names a repeated query key (also after percent-decoding) and a malformed query", () =>
+    Effect.gen(function*() {
+      for (const [query, message] of [
+        ["a=1&a=2", 'invalid request: repeated query key "a"'],
+        ["page=1&%70age=2", 'invalid request: repeated query key "page"'],
+        ["a=%zz", "invalid request: malformed query string"],
+        ["a=1&&b=2", "invalid request: malformed query string"]
+      ] as const) {
+        const res = yield* call({ method: "GET", target: `/healthz?${query}` })
+        expectError(res, 400, "INVALID_ARGUMENT")
+        expect(res.json.message).toBe(message)
+      }
+      const unknown = yield* call({ method: "GET", target: "/healthz?verbose=1" })
+      expect(unknown.json.message).toBe("invalid request: this operation accepts no query parameters")
+    }))
 })

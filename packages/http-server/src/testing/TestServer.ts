@@ -6,6 +6,7 @@ import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collect
 import { Context, Effect, Layer, Logger } from "effect"
 import { randomBytes } from "node:crypto"
 import { ApiServerLive } from "../ApiServer"
+import { AccessLog } from "../gate/AccessLog"
 import { Gate, type GateSettings } from "../gate/GateSettings"
 
 /** Log lines the server wrote during a test, to check that no secret ever reaches them. */
@@ -34,7 +35,7 @@ export const TestServerLive = (settings: Partial<GateSettings> = {}) => {
     Layer.provide([PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, AesGcmSecretBox.layer])
   )
   return Layer.mergeAll(
-    Url.pipe(Layer.provide(ApiServerLive(0, "127.0.0.1"))),
+    Url.pipe(Layer.provide(ApiServerLive(0, "127.0.0.1", AccessLog.to((line) => void lines.push(line))))),
     Admin,
     Layer.succeed(CapturedLogs, { lines })
   ).pipe(Layer.provideMerge(Shared), Layer.provide(capture))

@@ -1,0 +1,90 @@
+/**
+ * Requests per second and p50/p99 latency of signed API operations, beside a bare Node HTTP
+ * server measured in the same run on the same machine. Run with `npm run bench`.
+ */
+import { canonicalString, sign } from "@collector/api"
+import { randomBytes, randomUUID } from "node:crypto"
+import { rmSync } from "node:fs"
+import { cpus, totalmem } from "node:os"
+import { resolve } from "node:path"
+import { load, type LoadResult } from "./support/Load"
+import { freePort, runTs, startTs, stopAll, waitForHttp } from "./support/Processes"
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
+const root = resolve(import.meta.dirname, "..")
+
+const signed = (app: { appId: string; secret: string }, method: string, path: string, token: string, body = "") => {
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  const canonical = canonicalString({ method, path, appId: app.appId, timestamp, accessToken: token, canonicalQuery: "", body: new TextEncoder().encode(body) })
+  const headers: Record<string, string> = { "x-app-id": app.appId, "x-timestamp": timestamp, "x-sign": sign(app.secret, canonical) }
+  if (token !== "") headers.authorization = `Bearer ${token}`
+  if (body !== "") headers["content-type"] = "application/json"
+  return headers
+}
+
+const main = async () => {
+  const dataDir = resolve(root, ".data", `bench-${process.pid}`)
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    MASTER_KEY: randomBytes(32).toString("base64"),
+    EMBEDDED_PG_PORT: String(await freePort()),
+    // Throughput is measured here, not the per-app rate limit (an operator setting).
+    API_RATE_PER_SECOND: "100000000",
+    API_RATE_BURST: "100000000",
+    API_MAX_IN_FLIGHT: "100000"
+  }
+  const barePort = await freePort()
+  const floorPort = await freePort()
+  const apiPort = await freePort()
+  startTs(resolve(root, "bench/support/BareServer.ts"), { PORT: String(barePort) })
+  startTs(resolve(root, "bench/support/MinimalEffectServer.ts"), { PORT: String(floorPort) })
+  startTs(resolve(root, "apps/api/src/main.ts"), { ...env, PORT: String(apiPort) })
+  const bareUrl = `http://127.0.0.1:${barePort}`
+  const floorUrl = `http://127.0.0.1:${floorPort}`
+  const apiUrl = `http://127.0.0.1:${apiPort}`
+  await waitForHttp(bareUrl)
+  await waitForHttp(floorUrl)
+  await waitForHttp(`${apiUrl}/healthz`)
+
+  const created = JSON.parse(await runTs(resolve(root, "apps/cli/src/main.ts"), env, ["tenant", "create", "--name", "bench", "--networks", "nile", "--json"]))
+  const app = { appId: created.apps[0].app_id as string, secret: created.apps[0].app_secret as string }
+  const tokenPath = "/open/v1/auth/token"
+  const tokenRes = await fetch(`${apiUrl}${tokenPath}`, { method: "POST", headers: signed(app, "POST", tokenPath, "") })
+  const token = (await tokenRes.json()).data.access_token as string
+  const walletBody = JSON.stringify({ custom_id: "bench-wallet", request_id: randomUUID() })
+  const wallet = await (await fetch(`${apiUrl}/open/v1/wallets`, { method: "POST", headers: signed(app, "POST", "/open/v1/wallets", token, walletBody), body: walletBody })).json()
+  const walletPath = `/open/v1/wallets/${wallet.data.id}`
+
+  // Warm up both servers (JIT, connection pools) before measuring.
+  await load("warm-up", bareUrl, { method: "GET", path: "/" }, 2, connections)
+  await load("warm-up", floorUrl, { method: "GET", path: "/" }, 2, connections)
+  await load("warm-up", apiUrl, { method: "GET", path: walletPath, headers: signed(app, "GET", walletPath, token) }, 2, connections)
+
+  // A signature stays valid for 300 s, so one signed request can be replayed for the whole run.
+  const results: Array<LoadResult> = []
+  results.push(await load("bare node http (reference)", bareUrl, { method: "GET", path: "/" }, seconds, connections))
+  results.push(await load("one-route Effect HTTP server (framework floor)", floorUrl, { method: "GET", path: "/" }, seconds, connections))
+  results.push(await load("POST /open/v1/auth/token (signed)", apiUrl, { method: "POST", path: tokenPath, headers: signed(app, "POST", tokenPath, "") }, seconds, connections))
+  results.push(await load("GET /open/v1/wallets/{id} (signed + bearer)", apiUrl, { method: "GET", path: walletPath, headers: signed(app, "GET", walletPath, token) }, seconds, connections))
+
+  const reference = results[0]!.rps
+  console.log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`)
+  console.log(`load: autocannon, ${connections} connections, ${seconds} s per row, database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded PostgreSQL"}\n`)
+  console.log("| operation | req/s | p50 ms | p99 ms | non-2xx | vs bare |")
+  console.log("|---|---:|---:|---:|---:|---:|")
+  for (const r of results) {
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${((r.rps / reference) * 100).toFixed(1)}% |`)
+  }
+  process.exitCode = results.some((r) => r.non2xx > 0) ? 1 : 0
+  // Stop the servers (the API stops its embedded PostgreSQL) before removing its data.
+  stopAll()
+  await new Promise((r) => setTimeout(r, 3000))
+  rmSync(dataDir, { recursive: true, force: true })
+  process.exit()
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
