@@ -1,15 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 
-export const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const server = createServer()
-    server.once("error", fail)
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port
-      server.close(() => done(port))
-    })
-  })
+export { freePort } from "@collector/postgres/testing/FreePort"
 
 const children: Array<ChildProcess> = []
 export const stopAll = () => children.forEach((c) => c.kill("SIGTERM"))

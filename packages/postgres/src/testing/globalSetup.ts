@@ -1,21 +1,11 @@
 import { Effect, Exit, Redacted, Scope } from "effect"
 import { mkdirSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 import type { TestProject } from "vitest/node"
 import { acquireEmbeddedDatabase } from "../EmbeddedDatabase"
+import { freePort } from "./FreePort"
 import "./ProvidedContext"
 
-
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const server = createServer()
-    server.once("error", fail)
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port
-      server.close(() => done(port))
-    })
-  })
 
 /**
  * One PostgreSQL server for the whole test run: the one named by `DATABASE_URL`, or an embedded
