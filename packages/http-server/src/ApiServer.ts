@@ -10,7 +10,7 @@ import { createServer } from "node:http"
 import { AccessLog } from "./gate/AccessLog"
 import { Authenticator } from "./gate/Authenticator"
 import { AuthenticatedLive, SignedLive } from "./gate/CallerMiddleware"
-import { DecodeErrorsLive } from "./gate/DecodeErrors"
+import { ContractErrorsLive } from "./gate/ContractErrors"
 import { RequestGate } from "./gate/RequestGate"
 import { AuthHandlers } from "./handlers/AuthHandlers"
 import { SystemHandlers } from "./handlers/SystemHandlers"
@@ -22,7 +22,7 @@ const Domain = Wallets.Default.pipe(Layer.provide(LocalWalletKeys.layer))
 
 const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
   Layer.provide([SystemHandlers, AuthHandlers, WalletHandlers]),
-  Layer.provide([AuthenticatedLive, SignedLive, DecodeErrorsLive])
+  Layer.provide([AuthenticatedLive, SignedLive, ContractErrorsLive])
 )
 
 /**

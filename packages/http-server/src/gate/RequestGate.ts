@@ -142,14 +142,12 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
             admit(withHeaders, traceId).pipe(Effect.locally(currentTraceId, traceId)),
             deadlineMillis
           ).pipe(Effect.ensuring(Effect.sync(() => inFlight--)), Effect.exit)
+          if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
+            yield* Effect.logError("request failed", exit.cause).pipe(Effect.annotateLogs("trace_id", traceId))
+          }
           response = Exit.match(exit, {
             onSuccess: Option.getOrElse(() => errorResponse("REQUEST_TIMEOUT", "request deadline exceeded", traceId)),
-            onFailure: (cause) => {
-              if (!Cause.isInterruptedOnly(cause)) {
-                Effect.runFork(Effect.logError("request failed", cause).pipe(Effect.annotateLogs("trace_id", traceId)))
-              }
-              return errorResponse("INTERNAL_ERROR", "internal error", traceId)
-            }
+            onFailure: () => errorResponse("INTERNAL_ERROR", "internal error", traceId)
           })
         }
         const finished = yield* Clock.currentTimeMillis
