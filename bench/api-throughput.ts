@@ -8,7 +8,7 @@ import { rmSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 import { resolve } from "node:path"
 import { load, type LoadResult } from "./support/Load"
-import { freePort, runTs, startTs, stopAll, waitForHttp } from "./support/Processes"
+import { freePort, runTs, startTs, stopAll, waitForHttp } from "../test-support/Processes"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
@@ -37,9 +37,9 @@ const main = async () => {
   const barePort = await freePort()
   const floorPort = await freePort()
   const apiPort = await freePort()
-  startTs(resolve(root, "bench/support/BareServer.ts"), { PORT: String(barePort) })
-  startTs(resolve(root, "bench/support/MinimalEffectServer.ts"), { PORT: String(floorPort) })
-  startTs(resolve(root, "apps/api/src/main.ts"), { ...env, PORT: String(apiPort) })
+  startTs("bench/support/BareServer.ts", { PORT: String(barePort) })
+  startTs("bench/support/MinimalEffectServer.ts", { PORT: String(floorPort) })
+  startTs("apps/api/src/main.ts", { ...env, PORT: String(apiPort) })
   const bareUrl = `http://127.0.0.1:${barePort}`
   const floorUrl = `http://127.0.0.1:${floorPort}`
   const apiUrl = `http://127.0.0.1:${apiPort}`
@@ -47,7 +47,7 @@ const main = async () => {
   await waitForHttp(floorUrl)
   await waitForHttp(`${apiUrl}/healthz`)
 
-  const created = JSON.parse(await runTs(resolve(root, "apps/cli/src/main.ts"), env, ["tenant", "create", "--name", "bench", "--networks", "nile", "--json"]))
+  const created = JSON.parse((await runTs("apps/cli/src/main.ts", env, ["tenant", "create", "--name", "bench", "--networks", "nile", "--json"])).stdout)
   const app = { appId: created.apps[0].app_id as string, secret: created.apps[0].app_secret as string }
   const tokenPath = "/open/v1/auth/token"
   const tokenRes = await fetch(`${apiUrl}${tokenPath}`, { method: "POST", headers: signed(app, "POST", tokenPath, "") })

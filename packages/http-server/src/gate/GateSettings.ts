@@ -1,4 +1,4 @@
-import { Config, Context, Duration, Effect, Layer } from "effect"
+import { Config, Context, Duration, Layer } from "effect"
 
 /** Operator limits of decisions.md, each a setting with the contract's default. */
 export interface GateSettings {
@@ -40,5 +40,5 @@ export const GateSettingsConfig: Config.Config<GateSettings> = Config.all({
 
 export class Gate extends Context.Tag("@collector/http-server/GateSettings")<Gate, GateSettings>() {
   static readonly layer = (overrides: Partial<GateSettings> = {}) => Layer.succeed(Gate, { ...defaultGateSettings, ...overrides })
-  static readonly layerFromConfig = Layer.effect(Gate, Effect.orDie(GateSettingsConfig))
+  static readonly layerFromConfig = Layer.effect(Gate, GateSettingsConfig)
 }

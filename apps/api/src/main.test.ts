@@ -1,0 +1,80 @@
+import { describe, expect, it } from "@effect/vitest"
+import { canonicalString, sign } from "@collector/api"
+import { Effect } from "effect"
+import type { ChildProcess } from "node:child_process"
+import { rmSync, statSync } from "node:fs"
+import { connect } from "node:net"
+import { resolve } from "node:path"
+import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes"
+
+const requestToken = async (baseUrl: string, appId: string, secret: string) => {
+  const path = "/open/v1/auth/token"
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  const canonical = canonicalString({ method: "POST", path, appId, timestamp, accessToken: "", canonicalQuery: "", body: new Uint8Array() })
+  return fetch(`${baseUrl}${path}`, { method: "POST", headers: { "x-app-id": appId, "x-timestamp": timestamp, "x-sign": sign(secret, canonical) } })
+}
+
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    if (child.exitCode !== null) return done()
+    child.once("exit", () => done())
+    child.kill("SIGTERM")
+  })
+
+const answers = (port: number) =>
+  new Promise<boolean>((done) => {
+    const socket = connect(port, "127.0.0.1")
+    socket.once("connect", () => (socket.destroy(), done(true)))
+    socket.once("error", () => done(false))
+  })
+
+describe("service start", () => {
+  it.live("on embedded defaults: starts its own PostgreSQL, shares it with the CLI, and keeps data across restarts", () =>
+    Effect.promise(async () => {
+      const dataDir = resolve(repositoryRoot, ".data", `start-test-${process.pid}`)
+      rmSync(dataDir, { recursive: true, force: true })
+      const pgPort = await freePort()
+      const env = { DATABASE_URL: undefined, MASTER_KEY: undefined, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) }
+      const start = async () => {
+        const port = await freePort()
+        const child = startTs("apps/api/src/main.ts", { ...env, PORT: String(port) })
+        await waitForHttp(`http://127.0.0.1:${port}/healthz`)
+        return { child, url: `http://127.0.0.1:${port}` }
+      }
+      try {
+        const first = await start()
+        expect(statSync(resolve(dataDir, "master.key")).mode & 0o777).toBe(0o600)
+        // The operator CLI runs while the service does, on the same embedded database.
+        const created = await runTs("apps/cli/src/main.ts", env, ["tenant", "create", "--name", "acme", "--networks", "nile", "--json"])
+        expect(created.code, created.stderr).toBe(0)
+        const app = JSON.parse(created.stdout).apps[0]
+        expect((await requestToken(first.url, app.app_id, app.app_secret)).status).toBe(200)
+        expect(await answers(pgPort)).toBe(true)
+        await stopped(first.child)
+        // The service started the database, so it stops it too.
+        expect(await answers(pgPort)).toBe(false)
+        const second = await start()
+        expect((await requestToken(second.url, app.app_id, app.app_secret)).status).toBe(200)
+        await stopped(second.child)
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true })
+      }
+    }), { timeout: 120_000 })
+
+  it.live("refuses to start with a readable reason", () =>
+    Effect.promise(async () => {
+      const url = "postgres://postgres@127.0.0.1:5432/postgres"
+      const cases: ReadonlyArray<readonly [Record<string, string | undefined>, RegExp]> = [
+        [{ DATABASE_URL: url, MASTER_KEY: undefined }, /^service cannot start: MASTER_KEY is required when DATABASE_URL is set/],
+        [{ DATABASE_URL: url, MASTER_KEY: "c2hvcnQ=" }, /^service cannot start: MASTER_KEY .*32 bytes/],
+        [{ DATABASE_URL: url, MASTER_KEY: Buffer.alloc(32, 1).toString("base64"), PORT: "http" }, /^service cannot start: Invalid data at PORT/],
+        [{ DATABASE_URL: url, MASTER_KEY: Buffer.alloc(32, 1).toString("base64"), API_RATE_BURST: "0" }, /API_RATE_BURST must be a positive integer/]
+      ]
+      for (const [env, message] of cases) {
+        const run = await runTs("apps/api/src/main.ts", { PORT: String(await freePort()), ...env })
+        expect(run.code).toBe(1)
+        expect(run.stderr.trim()).toMatch(message)
+        expect(run.stderr).not.toContain("c2hvcnQ=")
+      }
+    }), { timeout: 120_000 })
+})

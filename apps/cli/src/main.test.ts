@@ -1,0 +1,109 @@
+import { describe, expect, it } from "@effect/vitest"
+import { freshDatabaseUrl } from "@collector/postgres/testing/TestDatabase"
+import { Effect, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
+import pg from "pg"
+import { runTs } from "../../../test-support/Processes"
+
+const cliIn = (env: Record<string, string>) => (...args: Array<string>) => Effect.promise(() => runTs("apps/cli/src/main.ts", env, args))
+
+const withDatabase = Effect.map(freshDatabaseUrl, ({ url }) => {
+  const env = { DATABASE_URL: Redacted.value(url), MASTER_KEY: randomBytes(32).toString("base64") }
+  return { env, cli: cliIn(env), url: Redacted.value(url) }
+})
+
+const query = (url: string, text: string) =>
+  Effect.promise(async () => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      return (await client.query(text)).rows
+    } finally {
+      await client.end()
+    }
+  })
+
+describe("operator CLI", () => {
+  it.scoped("tenant create --json prints exactly the tenant and each network's credentials, once", () =>
+    Effect.gen(function*() {
+      const { cli, url } = yield* withDatabase
+      const run = yield* cli("tenant", "create", "--name", "acme", "--networks", "nile,main", "--json")
+      expect(run.code, run.stderr).toBe(0)
+      const out = JSON.parse(run.stdout)
+      expect(Object.keys(out)).toEqual(["tenant_id", "name", "apps"])
+      expect(out.name).toBe("acme")
+      expect(out.tenant_id).toMatch(/^[1-9][0-9]*$/)
+      expect(out.apps.map((a: { network: string }) => a.network)).toEqual(["nile", "main"])
+      for (const app of out.apps) {
+        expect(Object.keys(app)).toEqual(["network", "app_id", "app_secret", "webhook_key"])
+        expect(app.app_id).toMatch(/^[1-9][0-9]*$/)
+        expect(app.app_secret.length).toBeGreaterThanOrEqual(43)
+        expect(Buffer.from(app.webhook_key, "base64").length).toBe(32)
+      }
+      // Stored sealed only: neither secret appears in the rows.
+      const rows = yield* query(url, "SELECT encode(secret_sealed, 'escape') AS s, encode(webhook_key_sealed, 'hex') AS w FROM apps")
+      const stored = JSON.stringify(rows)
+      for (const app of out.apps) {
+        expect(stored).not.toContain(app.app_secret)
+        expect(stored).not.toContain(Buffer.from(app.webhook_key, "base64").toString("hex"))
+      }
+      const listed = JSON.parse((yield* cli("tenant", "list", "--json")).stdout)
+      expect(JSON.stringify(listed)).not.toContain(out.apps[0].app_secret)
+    }), { timeout: 60_000 })
+
+  it.scoped("manages status, expiry, confirmation rule and rotations", () =>
+    Effect.gen(function*() {
+      const { cli } = yield* withDatabase
+      const created = JSON.parse((yield* cli("tenant", "create", "--name", "beta", "--networks", "nile", "--json")).stdout)
+      const status = () => Effect.map(cli("tenant", "list", "--json"), (r) => JSON.parse(r.stdout)[0])
+      expect((yield* cli("tenant", "disable", "beta")).code).toBe(0)
+      expect((yield* status()).status).toBe("disabled")
+      expect((yield* cli("tenant", "enable", created.tenant_id)).code).toBe(0)
+      expect((yield* status()).status).toBe("active")
+      expect((yield* cli("tenant", "expire", "beta", "--at", "2030-01-01T00:00:00Z")).code).toBe(0)
+      expect((yield* status()).expires_at).toBe("2030-01-01T00:00:00.000Z")
+      expect((yield* cli("tenant", "expire", "beta", "--at", "never")).code).toBe(0)
+      expect((yield* status()).expires_at).toBeNull()
+      expect((yield* cli("tenant", "set-confirmation", "beta", "--network", "nile", "--rule", "block_12")).code).toBe(0)
+      expect((yield* status()).apps[0].confirmation_rule).toBe("block_12")
+      const rotated = JSON.parse((yield* cli("tenant", "rotate-secret", "beta", "--network", "nile", "--json")).stdout)
+      expect(rotated.app_id).toBe(created.apps[0].app_id)
+      expect(rotated.app_secret).not.toBe(created.apps[0].app_secret)
+      const rekeyed = JSON.parse((yield* cli("tenant", "rotate-webhook-key", "beta", "--network", "nile", "--json")).stdout)
+      expect(rekeyed.webhook_key).not.toBe(created.apps[0].webhook_key)
+      expect((yield* cli("tenant", "delete", "beta")).code).toBe(0)
+      expect((yield* status()).status).toBe("deleted")
+      // A deleted tenant frees its name.
+      expect((yield* cli("tenant", "create", "--name", "beta", "--networks", "nile", "--json")).code).toBe(0)
+    }), { timeout: 90_000 })
+
+  it.scoped("says what is wrong, with exit 2 for usage and 1 for refusals", () =>
+    Effect.gen(function*() {
+      const { cli } = yield* withDatabase
+      yield* cli("tenant", "create", "--name", "gamma", "--networks", "nile", "--json")
+      const cases: ReadonlyArray<readonly [Array<string>, number, RegExp]> = [
+        [["tenant", "create", "--name", "gamma", "--networks", "nile"], 1, /already exists/],
+        [["tenant", "create", "--name", "delta", "--networks", "nile,mars"], 2, /--networks/],
+        [["tenant", "create", "--networks", "nile"], 2, /--name is required/],
+        [["tenant", "disable", "nobody"], 1, /no tenant matches "nobody"/],
+        [["tenant", "expire", "gamma", "--at", "tomorrow"], 2, /RFC 3339/],
+        [["tenant", "set-confirmation", "gamma", "--network", "nile", "--rule", "block_2"], 2, /--rule must be one of/],
+        [["tenant", "rotate-secret", "gamma", "--network", "main"], 1, /no app credential on network main/],
+        [["tenant", "frobnicate"], 2, /unknown command/],
+        [["tenant", "list", "--bogus"], 2, /bogus/]
+      ]
+      for (const [args, code, message] of cases) {
+        const run = yield* cli(...args)
+        expect({ args, code: run.code }).toEqual({ args, code })
+        expect(run.stderr).toMatch(message)
+      }
+    }), { timeout: 90_000 })
+
+  it.scoped("refuses to run on DATABASE_URL without MASTER_KEY", () =>
+    Effect.gen(function*() {
+      const { env } = yield* withDatabase
+      const run = yield* Effect.promise(() => runTs("apps/cli/src/main.ts", { ...env, MASTER_KEY: undefined as never }, ["tenant", "list"]))
+      expect(run.code).toBe(1)
+      expect(run.stderr).toMatch(/MASTER_KEY is required when DATABASE_URL is set/)
+    }), { timeout: 60_000 })
+})

@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { resolve } from "node:path"
+
+export { freePort } from "@collector/postgres/testing/FreePort"
+
+export const repositoryRoot = resolve(import.meta.dirname, "..")
+
+const children: Array<ChildProcess> = []
+export const stopAll = () => children.forEach((c) => c.kill("SIGTERM"))
+process.on("exit", stopAll)
+
+/** The environment of a child: ours, minus what the test decides, plus its own settings. */
+const childEnv = (env: Record<string, string | undefined>) => {
+  const merged: Record<string, string | undefined> = { ...process.env, ...env }
+  for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
+  return merged as NodeJS.ProcessEnv
+}
+
+/** Starts a TypeScript entry point of the repository as its own process (its own CPU share). */
+export const startTs = (entry: string, env: Record<string, string | undefined>, options: { readonly output?: "ignore" | "pipe" } = {}) => {
+  const child = spawn(process.execPath, ["--import", "tsx", resolve(repositoryRoot, entry)], {
+    env: childEnv(env),
+    stdio: ["ignore", options.output ?? "ignore", options.output === "pipe" ? "pipe" : "inherit"]
+  })
+  children.push(child)
+  return child
+}
+
+export interface Finished {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs a TypeScript entry point to the end and returns its exit code and output. */
+export const runTs = (entry: string, env: Record<string, string | undefined>, args: ReadonlyArray<string> = []) =>
+  new Promise<Finished>((done) => {
+    const child = spawn(process.execPath, ["--import", "tsx", resolve(repositoryRoot, entry), ...args], {
+      env: childEnv(env),
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d) => (stdout += d))
+    child.stderr.on("data", (d) => (stderr += d))
+    child.on("exit", (code) => done({ code, stdout, stderr }))
+  })
+
+export const waitForHttp = async (url: string, timeoutMs = 60_000) => {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url)
+      if (res.status < 500) return
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`${url} did not come up`)
+}
