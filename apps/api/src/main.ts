@@ -9,7 +9,7 @@ const ServiceLive = Layer.unwrapEffect(
   Effect.gen(function*() {
     const dataDir = resolve(yield* Config.string("DATA_DIR").pipe(Config.withDefault(".data")))
     const port = yield* Config.port("PORT").pipe(Config.withDefault(8080))
-    return ApiServerLive(port).pipe(
+    return ApiServerLive({ port }).pipe(
       Layer.provide([DatabaseLive(dataDir), MasterKeyring.layerFromConfig(dataDir), Gate.layerFromConfig])
     )
   })

@@ -1,6 +1,8 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import * as Errors from "./ApiErrors"
 import { AuthApi } from "./groups/AuthApi"
+import { DashboardApi } from "./groups/DashboardApi"
+import { SettingsApi } from "./groups/SettingsApi"
 import { SystemApi } from "./groups/SystemApi"
 import { WalletsApi } from "./groups/WalletsApi"
 
@@ -8,7 +10,9 @@ import { WalletsApi } from "./groups/WalletsApi"
 export class ContractApi extends HttpApi.make("collector")
   .add(SystemApi)
   .add(AuthApi)
+  .add(DashboardApi)
   .add(WalletsApi)
+  .add(SettingsApi)
   .addError(Errors.InvalidArgument)
   .addError(Errors.Unauthenticated)
   .addError(Errors.TenantUnavailable)

@@ -28,10 +28,20 @@ describe("contract document", () => {
     expect(doc.info.version).toBe("6.0.0")
     expect(operations(doc as never)).toEqual([
       "GET /healthz",
+      "GET /open/v1/dashboard",
+      "GET /open/v1/settings/addresses",
+      "GET /open/v1/settings/automation",
+      "GET /open/v1/settings/webhook",
+      "GET /open/v1/wallets",
       "GET /open/v1/wallets/{id}",
       "GET /openapi.json",
       "POST /open/v1/auth/token",
-      "POST /open/v1/wallets"
+      "POST /open/v1/settings/addresses/collection",
+      "POST /open/v1/settings/automation",
+      "POST /open/v1/settings/webhook",
+      "POST /open/v1/wallets",
+      "POST /open/v1/wallets/preview",
+      "POST /open/v1/wallets/selection"
     ])
   })
 

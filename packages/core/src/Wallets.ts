@@ -3,6 +3,7 @@ import type { WalletId } from "./Ids"
 import type { TenantScope } from "./Scope"
 import { WalletNotFound } from "./WalletErrors"
 import { WalletKeys } from "./WalletKeys"
+import type { WalletFilters, WalletQuery } from "./WalletQuery"
 import { WalletRepository } from "./WalletRepository"
 
 /** Wallet use cases: a wallet's key is generated and sealed by the WalletKeys port alone. */
@@ -14,6 +15,27 @@ export class Wallets extends Effect.Service<Wallets>()("@collector/core/Wallets"
       create: (scope: TenantScope, customId: string) =>
         Effect.flatMap(keys.generate, (generated) =>
           repo.insert(scope, { customId, address: generated.address, sealedKey: generated.sealedKey })),
+      /** A page, and which wallets of the page or of `selected` cannot start a sweep now. */
+      list: (scope: TenantScope, query: WalletQuery, selected: ReadonlyArray<WalletId>) =>
+        Effect.gen(function*() {
+          const page = yield* repo.list(scope, query)
+          const unavailable = yield* repo.unavailable(scope, [...new Set([...page.items.map((w) => w.id), ...selected])])
+          return { page, unavailable }
+        }),
+      select: (scope: TenantScope, filters: WalletFilters) =>
+        Effect.gen(function*() {
+          const ids = yield* repo.selectIds(scope, filters)
+          return { ids, unavailable: yield* repo.unavailable(scope, ids) }
+        }),
+      preview: (scope: TenantScope, ids: ReadonlyArray<WalletId>) =>
+        Effect.gen(function*() {
+          const wallets = yield* repo.findMany(scope, ids)
+          const found = new Set(wallets.map((w) => w.id as string))
+          const unavailable = new Set<string>(yield* repo.unavailable(scope, wallets.map((w) => w.id)))
+          const notFound = [...new Set(ids)].filter((id) => !found.has(id)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+          return { wallets, unavailable, notFound }
+        }),
+      summary: (scope: TenantScope) => repo.summary(scope),
       get: (scope: TenantScope, id: WalletId) =>
         Effect.flatMap(repo.find(scope, id), Option.match({
           onNone: () => Effect.fail(new WalletNotFound({ walletId: id })),

@@ -1,11 +1,12 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ContractApi } from "@collector/api"
-import { Wallets } from "@collector/core"
-import { PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
+import { SettingsService, Wallets, type WebhookTargets } from "@collector/core"
+import { DnsWebhookTargets } from "@collector/outbound"
+import { PgAccessTokenRepository, PgIdempotencyStore, PgSettingsRepository, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
 import { LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
-import { Effect, Layer } from "effect"
+import { type ConfigError, Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { AccessLog } from "./gate/AccessLog"
 import { Authenticator } from "./gate/Authenticator"
@@ -13,15 +14,20 @@ import { AuthenticatedLive, SignedLive } from "./gate/CallerMiddleware"
 import { ContractErrorsLive } from "./gate/ContractErrors"
 import { RequestGate } from "./gate/RequestGate"
 import { AuthHandlers } from "./handlers/AuthHandlers"
+import { DashboardHandlers } from "./handlers/DashboardHandlers"
+import { SettingsHandlers } from "./handlers/SettingsHandlers"
 import { SystemHandlers } from "./handlers/SystemHandlers"
 import { WalletHandlers } from "./handlers/WalletHandlers"
 
-const Repositories = Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, PgWalletRepository)
+const Repositories = Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, PgWalletRepository, PgSettingsRepository)
 
-const Domain = Wallets.Default.pipe(Layer.provide(LocalWalletKeys.layer))
+const Domain = Layer.mergeAll(
+  Wallets.Default.pipe(Layer.provide(LocalWalletKeys.layer)),
+  SettingsService.Default
+)
 
 const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
-  Layer.provide([SystemHandlers, AuthHandlers, WalletHandlers]),
+  Layer.provide([SystemHandlers, AuthHandlers, DashboardHandlers, WalletHandlers, SettingsHandlers]),
   Layer.provide([AuthenticatedLive, SignedLive, ContractErrorsLive])
 )
 
@@ -37,10 +43,19 @@ export const ApiLayer = HttpApiBuilder.serve((app) => Effect.flatMap(RequestGate
   Layer.provide([Repositories, NodeEntropy.layer, AesGcmSecretBox.layer])
 )
 
-/** The HTTP API on a Node server at `port`; the HttpServer stays visible (tests read its port). */
-export const ApiServerLive = (port: number, host = "0.0.0.0", accessLog: Layer.Layer<AccessLog> = AccessLog.stdout) =>
+export interface ApiServerOptions {
+  readonly port: number
+  readonly host?: string
+  readonly accessLog?: Layer.Layer<AccessLog>
+  /** How webhook URLs are checked at save; DNS with public addresses only by default. */
+  readonly webhookTargets?: Layer.Layer<WebhookTargets, ConfigError.ConfigError>
+}
+
+/** The HTTP API on a Node server; the HttpServer stays visible (tests read its port). */
+export const ApiServerLive = (options: ApiServerOptions) =>
   ApiLayer.pipe(
     HttpServer.withLogAddress,
-    Layer.provide(accessLog),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host }))
+    Layer.provide(options.accessLog ?? AccessLog.stdout),
+    Layer.provide(options.webhookTargets ?? DnsWebhookTargets.layerFromConfig),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "0.0.0.0" }))
   )

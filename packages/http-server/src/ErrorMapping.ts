@@ -13,18 +13,28 @@ const envelopeFor = (error: DomainError, traceId: string): ApiError => {
       return apiError("BUSINESS_CONFLICT", error.message, traceId)
     case "WalletNotFound":
       return apiError("RESOURCE_NOT_FOUND", "resource not found", traceId)
+    case "SettingRejected":
+      return apiError("INVALID_ARGUMENT", error.message, traceId)
     default:
       // An unmapped typed failure is a programming error; never leak its text.
       return apiError("INTERNAL_ERROR", "internal error", traceId)
   }
 }
 
+const isEnvelope = (error: DomainError | ApiError): error is ApiError => "error_code" in error
+
 /** The one place where domain errors become the contract's error envelope. */
-export const toEnvelope = <A, R>(effect: Effect.Effect<A, DomainError, R>): Effect.Effect<A, ApiError, R> =>
+export const toEnvelope = <A, R>(effect: Effect.Effect<A, DomainError | ApiError, R>): Effect.Effect<A, ApiError, R> =>
   Effect.catchAll(effect, (error) =>
-    Effect.flatMap(FiberRef.get(currentTraceId), (traceId) => {
-      const envelope = envelopeFor(error, traceId)
-      return envelope.error_code === "INTERNAL_ERROR"
-        ? Effect.zipRight(Effect.logError("unmapped domain error", error._tag), Effect.fail(envelope))
-        : Effect.fail(envelope)
-    }))
+    isEnvelope(error)
+      ? Effect.fail(error)
+      : Effect.flatMap(FiberRef.get(currentTraceId), (traceId) => {
+        const envelope = envelopeFor(error, traceId)
+        return envelope.error_code === "INTERNAL_ERROR"
+          ? Effect.zipRight(Effect.logError("unmapped domain error", error._tag), Effect.fail(envelope))
+          : Effect.fail(envelope)
+      }))
+
+/** A 400 for a parameter the schemas cannot judge alone (bounds, formats, ranges). */
+export const invalidArgument = (message: string) =>
+  Effect.flatMap(FiberRef.get(currentTraceId), (traceId) => Effect.fail(apiError("INVALID_ARGUMENT", message, traceId)))

@@ -2,10 +2,12 @@ import { Migrator, SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import tenancy from "./migrations/0001_tenancy"
 import wallets from "./migrations/0002_wallets"
+import settingsAndWalletIndexes from "./migrations/0003_settings_and_wallet_indexes"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
-  "0002_wallets": wallets
+  "0002_wallets": wallets,
+  "0003_settings_and_wallet_indexes": settingsAndWalletIndexes
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -2,8 +2,15 @@ import { SqlClient } from "@effect/sql"
 import { CustomIdTaken, type Network, type Wallet, type WalletId, WalletRepository } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 import { isUniqueViolationOf } from "./SqlErrors"
+import { walletOrder, walletWhere } from "./WalletFilterSql"
+
+const walletColumns = `w.id, w.network, w.address, w.custom_id, w.balance_usdt::text, w.balance_trx::text, w.balance_block,
+  w.collected_usdt::text, w.last_collected_at, w.created_at,
+  coalesce((SELECT s.collection_address FROM tenant_settings s WHERE s.tenant_id = w.tenant_id AND s.network = w.network), '')
+    AS destination`
 
 interface WalletRow {
+  readonly destination: string
   readonly id: string
   readonly network: Network
   readonly address: string
@@ -26,7 +33,7 @@ const toWallet = (row: WalletRow): Wallet => ({
   balanceUsdt: row.balance_usdt === null ? null : BigInt(row.balance_usdt),
   balanceTrx: row.balance_trx === null ? null : BigInt(row.balance_trx),
   balanceBlock: BigInt(row.balance_block),
-  destination: "",
+  destination: row.destination,
   collectedUsdt: BigInt(row.collected_usdt),
   lastCollectedAt: row.last_collected_at,
   createdAt: row.created_at
@@ -34,6 +41,9 @@ const toWallet = (row: WalletRow): Wallet => ({
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const columns = sql.unsafe(walletColumns)
+  const toWallets = (rows: ReadonlyArray<WalletRow>) => rows.map(toWallet)
+  const idsText = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
   return WalletRepository.of({
     insert: (scope, wallet) =>
       sql.withTransaction(
@@ -52,12 +62,58 @@ export const make = Effect.gen(function*() {
         Effect.catchTag("SqlError", Effect.die)
       ),
     find: (scope, id) =>
-      sql<WalletRow>`
-        SELECT id, network, address, custom_id, balance_usdt::text, balance_trx::text, balance_block, collected_usdt::text,
-               last_collected_at, created_at
-        FROM wallets WHERE id = ${id} AND tenant_id = ${scope.tenantId} AND network = ${scope.network}`.pipe(
+      sql<WalletRow>`SELECT ${columns} FROM wallets w WHERE w.id = ${id} AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}`.pipe(
         Effect.orDie,
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWallet))
+      ),
+    findByAddress: (scope, address) =>
+      sql<WalletRow>`SELECT ${columns} FROM wallets w WHERE w.address = ${address} AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWallet))
+      ),
+    list: (scope, query) =>
+      Effect.gen(function*() {
+        const where = walletWhere(sql, scope, query.filters)
+        const [rows, counted] = yield* Effect.all([
+          sql<WalletRow>`SELECT ${columns} FROM wallets w WHERE ${where} ORDER BY ${walletOrder(sql, query)}
+            LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
+          sql<{ n: string }>`SELECT count(*)::text AS n FROM wallets w WHERE ${where}`
+        ], { concurrency: 2 })
+        return { items: toWallets(rows), total: Number(counted[0]!.n) }
+      }).pipe(Effect.orDie),
+    selectIds: (scope, filters) =>
+      sql<{ id: string }>`SELECT w.id::text AS id FROM wallets w WHERE ${walletWhere(sql, scope, filters)} ORDER BY w.id ASC`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map((r) => r.id as WalletId))
+      ),
+    findMany: (scope, ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : sql<WalletRow>`SELECT ${columns} FROM wallets w
+            WHERE w.id = ANY(${idsText(ids)}::bigint[]) AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
+            ORDER BY w.id ASC`.pipe(Effect.orDie, Effect.map(toWallets)),
+    unavailable: (scope, ids) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : sql<{ id: string }>`
+            SELECT w.id::text AS id FROM wallets w
+            JOIN tenant_settings s ON s.tenant_id = w.tenant_id AND s.network = w.network AND s.collection_wallet_id = w.id
+            WHERE w.id = ANY(${idsText(ids)}::bigint[]) AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
+            ORDER BY w.id ASC`.pipe(Effect.orDie, Effect.map((rows) => rows.map((r) => r.id as WalletId))),
+    summary: (scope) =>
+      sql<{ wallets: string; unsynced: string; usdt: string; trx: string; collected: string }>`
+        SELECT count(*)::text AS wallets, count(*) FILTER (WHERE balance_block = 0)::text AS unsynced,
+               coalesce(sum(balance_usdt), 0)::text AS usdt, coalesce(sum(balance_trx), 0)::text AS trx,
+               coalesce(sum(collected_usdt), 0)::text AS collected
+        FROM wallets WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`.pipe(
+        Effect.orDie,
+        Effect.map(([r]) => ({
+          walletCount: Number(r!.wallets),
+          unsyncedWalletCount: Number(r!.unsynced),
+          balanceUsdt: BigInt(r!.usdt),
+          balanceTrx: BigInt(r!.trx),
+          collectedUsdt: BigInt(r!.collected)
+        }))
       )
   })
 })

@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { ContractApi, CurrentApp, WalletIdentity as WireIdentity } from "@collector/api"
+import { ContractApi, CurrentApp, parseWalletFilters, parseWalletListQuery, WalletIdentity as WireIdentity } from "@collector/api"
 import { CustomIdTaken, type WalletId, Wallets } from "@collector/core"
-import { Effect } from "effect"
-import { toEnvelope } from "../ErrorMapping"
+import { Effect, Either } from "effect"
+import { invalidArgument, toEnvelope } from "../ErrorMapping"
 import { idempotentWrite } from "./Idempotent"
-import { presentIdentity, presentWallet } from "./WalletPresenter"
+import { presentIdentity, presentPreview, presentWallet } from "./WalletPresenter"
 
 export const WalletHandlers = HttpApiBuilder.group(ContractApi, "wallets", (handlers) =>
   Effect.gen(function*() {
@@ -18,6 +18,41 @@ export const WalletHandlers = HttpApiBuilder.group(ContractApi, "wallets", (hand
             { success: WireIdentity, rejection: CustomIdTaken },
             Effect.map(wallets.create(app, payload.custom_id), presentIdentity)
           )
+        }).pipe(toEnvelope))
+      .handle("listWallets", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const app = yield* CurrentApp
+          const parsed = parseWalletListQuery(urlParams)
+          if (Either.isLeft(parsed)) return yield* invalidArgument(parsed.left)
+          const { page, unavailable } = yield* wallets.list(app, parsed.right.query, parsed.right.selected)
+          return {
+            network: app.network,
+            items: page.items.map(presentWallet),
+            total: page.total,
+            page: parsed.right.query.page,
+            page_size: parsed.right.query.pageSize,
+            unavailable_wallet_ids: unavailable
+          }
+        }).pipe(toEnvelope))
+      .handle("selectWallets", ({ payload }) =>
+        Effect.gen(function*() {
+          const app = yield* CurrentApp
+          const filters = parseWalletFilters(payload.filters ?? {})
+          if (Either.isLeft(filters)) return yield* invalidArgument(filters.left)
+          const { ids, unavailable } = yield* wallets.select(app, filters.right)
+          return { network: app.network, wallet_ids: ids, total: ids.length, unavailable_wallet_ids: unavailable }
+        }).pipe(toEnvelope))
+      .handle("previewWallets", ({ payload }) =>
+        Effect.gen(function*() {
+          const app = yield* CurrentApp
+          const { notFound, unavailable, wallets: found } = yield* wallets.preview(app, payload.wallet_ids as ReadonlyArray<WalletId>)
+          return {
+            network: app.network,
+            items: found.map((w) =>
+              presentPreview(w, w.collectionStatus === "collecting" ? "collecting" : unavailable.has(w.id) ? "collection_address" : "")
+            ),
+            not_found_ids: notFound
+          }
         }).pipe(toEnvelope))
       .handle("getWallet", ({ path }) =>
         Effect.gen(function*() {

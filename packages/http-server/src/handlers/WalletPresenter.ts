@@ -1,4 +1,4 @@
-import type { WalletIdentity as WireIdentity, WalletItem as WireItem } from "@collector/api"
+import type { PreviewItem, WalletIdentity as WireIdentity, WalletItem as WireItem } from "@collector/api"
 import type { Wallet, WalletIdentity } from "@collector/core"
 
 export const presentIdentity = (w: WalletIdentity): typeof WireIdentity.Type => ({
@@ -24,4 +24,16 @@ export const presentWallet = (w: Wallet): typeof WireItem.Type => ({
   collected_usdt: w.collectedUsdt.toString(),
   last_collected_at: w.lastCollectedAt?.toISOString() ?? null,
   created_at: w.createdAt.toISOString()
+})
+
+export const presentPreview = (w: Wallet, unavailableReason: "" | "collecting" | "collection_address"): typeof PreviewItem.Type => ({
+  id: w.id,
+  address: w.address,
+  custom_id: w.customId,
+  collection_status: w.collectionStatus,
+  balance_usdt: w.balanceBlock === 0n ? null : w.balanceUsdt?.toString() ?? null,
+  balance_trx: w.balanceBlock === 0n ? null : w.balanceTrx?.toString() ?? null,
+  balance_block: w.balanceBlock.toString(),
+  available: unavailableReason === "",
+  unavailable_reason: unavailableReason
 })

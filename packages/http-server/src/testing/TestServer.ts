@@ -5,7 +5,9 @@ import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Context, Effect, Layer, Logger } from "effect"
 import { randomBytes } from "node:crypto"
+import { DnsWebhookTargets } from "@collector/outbound"
 import { ApiServerLive } from "../ApiServer"
+import { testResolver } from "./TestResolver"
 import { AccessLog } from "../gate/AccessLog"
 import { Gate, type GateSettings } from "../gate/GateSettings"
 
@@ -35,7 +37,12 @@ export const TestServerLive = (settings: Partial<GateSettings> = {}) => {
     Layer.provide([PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, AesGcmSecretBox.layer])
   )
   return Layer.mergeAll(
-    Url.pipe(Layer.provide(ApiServerLive(0, "127.0.0.1", AccessLog.to((line) => void lines.push(line))))),
+    Url.pipe(Layer.provide(ApiServerLive({
+      port: 0,
+      host: "127.0.0.1",
+      accessLog: AccessLog.to((line) => void lines.push(line)),
+      webhookTargets: DnsWebhookTargets.layer({ lookup: testResolver })
+    }))),
     Admin,
     Layer.succeed(CapturedLogs, { lines })
   ).pipe(Layer.provideMerge(Shared), Layer.provide(capture))

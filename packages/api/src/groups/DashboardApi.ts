@@ -1,0 +1,39 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authenticated } from "../Authenticated"
+import { Ok } from "../Envelope"
+import { Amount, Timestamp } from "../Fields"
+import { Network } from "./WalletsApi"
+
+export const EngineEntry = Schema.Struct({
+  component: Schema.String,
+  status: Schema.String,
+  detail: Schema.String,
+  updated_at: Timestamp
+})
+
+export const Dashboard = Schema.Struct({
+  wallet_count: Schema.Int,
+  unsynced_wallet_count: Schema.Int,
+  balance_usdt: Amount,
+  balance_trx: Amount,
+  collected_usdt: Amount,
+  deposit_usdt: Amount,
+  pending_tasks: Schema.Int,
+  engine: Schema.Array(EngineEntry),
+  network: Network
+})
+
+export class DashboardApi extends HttpApiGroup.make("dashboard")
+  .add(
+    HttpApiEndpoint.get("getDashboard", "/open/v1/dashboard")
+      .addSuccess(Ok(Dashboard))
+      .annotate(OpenApi.Summary, "Account overview")
+      .annotate(
+        OpenApi.Description,
+        "Computed from stored state. Balances are the sum of synchronised balances (unsynced wallets count as 0). engine lists the " +
+          "service components with status ok, degraded or down; it says nothing about any transfer."
+      )
+  )
+  .middleware(Authenticated)
+{}

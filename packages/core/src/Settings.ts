@@ -1,0 +1,48 @@
+import type { WalletId } from "./Ids"
+
+/** Where sweeps send USDT: an external TRON address or one of the tenant's own wallets. */
+export interface CollectionSetting {
+  /** Empty while unbound. */
+  readonly address: string
+  /** Set when the address is one of the tenant's wallets (then that wallet is unavailable). */
+  readonly walletId: WalletId | null
+  readonly updatedAt: Date | null
+}
+
+/** The automatic collection policy, and the fee caps every sweep of the scope obeys. */
+export interface AutomationPolicy {
+  readonly enabled: boolean
+  /** Sweep a wallet once its synchronised USDT balance reaches this (smallest unit). */
+  readonly threshold: bigint
+  readonly intervalMinutes: number
+  /** Most TRX (SUN) a wallet may burn for its energy shortfall in one sweep. */
+  readonly maxWalletTrxFee: bigint
+  /** Most a sweep may pay an energy provider (SUN), activation included. */
+  readonly maxRentalCost: bigint
+  readonly rentalAllowed: boolean
+  readonly updatedAt: Date | null
+}
+
+export interface WebhookConfig {
+  readonly url: string
+  readonly enabled: boolean
+  readonly updatedAt: Date | null
+}
+
+export interface TenantSettings {
+  readonly collection: CollectionSetting
+  readonly automation: AutomationPolicy
+  readonly webhook: WebhookConfig
+}
+
+export const defaultAutomationPolicy: AutomationPolicy = {
+  enabled: false,
+  threshold: 100_000_000n,
+  intervalMinutes: 60,
+  maxWalletTrxFee: 15_000_000n,
+  maxRentalCost: 10_000_000n,
+  rentalAllowed: false,
+  updatedAt: null
+}
+
+export const automationIntervalBounds = { min: 5, max: 10_080 } as const

@@ -1,0 +1,40 @@
+import type { Wallet } from "./Wallet"
+
+/** Filters of the wallet list and selection; every bound is inclusive, absent means none. */
+export interface WalletFilters {
+  /** Case-insensitive contains match; `%` matches any run and `_` one character. */
+  readonly address?: string
+  readonly usdtMin?: bigint
+  readonly usdtMax?: bigint
+  readonly trxMin?: bigint
+  readonly trxMax?: bigint
+  readonly hideZero?: boolean
+  readonly hideZeroTrx?: boolean
+  /** RFC 3339 text, passed to the database as is (microsecond precision). */
+  readonly lastCollectedFrom?: string
+  readonly lastCollectedTo?: string
+}
+
+export type WalletSort = "created_at" | "balance_usdt" | "balance_trx" | "last_collected_at" | "collected_usdt"
+
+export interface WalletQuery {
+  readonly filters: WalletFilters
+  readonly sort: WalletSort
+  readonly order: "asc" | "desc"
+  readonly page: number
+  readonly pageSize: number
+}
+
+export interface WalletPage {
+  readonly items: ReadonlyArray<Wallet>
+  readonly total: number
+}
+
+export interface WalletSummary {
+  readonly walletCount: number
+  readonly unsyncedWalletCount: number
+  readonly balanceUsdt: bigint
+  readonly balanceTrx: bigint
+  readonly collectedUsdt: bigint
+}
+

@@ -1,0 +1,3 @@
+export * from "./WebhookTargets"
+export * from "./WebhookUrl"
+export * from "./WebhookUrlRejected"

@@ -1,0 +1,103 @@
+import { isIP } from "node:net"
+import { parseWebhookUrl, type ResolvedTarget, WebhookTargets, WebhookUrlRejected } from "@collector/core/webhook/index"
+import { Config, Duration, Effect, Layer } from "effect"
+import { type Lookup, type LookupAddress, systemLookup } from "./Lookup"
+import { isPublicUnicast } from "./PublicAddress"
+
+export interface Options {
+  /**
+   * Operator setting for tests and private deployments: skip the public-address check.
+   * The syntactic rules (https, port 443, no user info, no fragment) still apply.
+   */
+  readonly allowPrivateTargets?: boolean
+  /** The resolver; the system resolver unless a test supplies a fixed table. */
+  readonly lookup?: Lookup
+  /** How long one resolution may take before the URL counts as unresolvable. */
+  readonly lookupTimeout?: Duration.DurationInput
+}
+
+export const defaultLookupTimeout: Duration.Duration = Duration.seconds(5)
+
+const rejected = (reason: string) => new WebhookUrlRejected({ reason })
+
+const errorCode = (error: unknown): string | undefined =>
+  typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined
+
+/**
+ * Resolves with a deadline. The system resolver cannot be cancelled: on timeout the lookup
+ * keeps its libuv thread until the OS gives up, but the caller is released at once.
+ */
+const resolve = (lookup: Lookup, timeout: Duration.Duration, host: string) =>
+  Effect.tryPromise({
+    try: () => lookup(host),
+    catch: (error) => rejected(`webhook URL host ${host} could not be resolved (${errorCode(error) ?? "lookup failed"})`)
+  }).pipe(
+    Effect.timeoutFail({
+      duration: timeout,
+      onTimeout: () => rejected(`webhook URL host ${host} could not be resolved within ${Duration.format(timeout)}`)
+    })
+  )
+
+/**
+ * Checks a webhook URL and returns the addresses to deliver to. IP-literal hosts are judged
+ * directly; names are resolved once and every answer must be public, because the delivery
+ * may connect to any of them and a name that mixes public and private answers is the
+ * classic DNS-rebinding setup. One bad answer rejects the whole URL.
+ */
+export const make = (options: Options = {}): WebhookTargets["Type"] => {
+  const allowPrivateTargets = options.allowPrivateTargets ?? false
+  const lookup = options.lookup ?? systemLookup
+  const timeout = Duration.decode(options.lookupTimeout ?? defaultLookupTimeout)
+  return {
+    resolvePublic: (text) =>
+      Effect.gen(function*() {
+        const url = yield* parseWebhookUrl(text)
+        const literal = url.hostKind !== "domain"
+        const answers: ReadonlyArray<LookupAddress> = literal
+          ? [{ address: url.host, family: isIP(url.host) }]
+          : yield* resolve(lookup, timeout, url.host)
+        const targets: Array<ResolvedTarget> = []
+        for (const address of new Set(answers.map((answer) => answer.address))) {
+          // Re-derived from the text rather than trusted from the resolver.
+          const family = isIP(address)
+          if (family !== 4 && family !== 6) {
+            return yield* rejected(`webhook URL host ${url.host} resolves to an invalid address`)
+          }
+          if (!allowPrivateTargets && !isPublicUnicast(address)) {
+            return yield* rejected(
+              literal
+                ? `webhook URL host ${url.host} is not a public address`
+                : `webhook URL host ${url.host} resolves to non-public address ${address}`
+            )
+          }
+          targets.push({ host: url.host, address, family, port: 443 })
+        }
+        if (targets.length === 0) return yield* rejected(`webhook URL host ${url.host} has no addresses`)
+        return targets
+      })
+  }
+}
+
+export const layer = (options: Options = {}): Layer.Layer<WebhookTargets> => Layer.succeed(WebhookTargets, make(options))
+
+/** `WEBHOOK_ALLOW_PRIVATE_TARGETS`: off unless set to a true boolean. */
+export const AllowPrivateTargetsConfig: Config.Config<boolean> = Config.boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(
+  Config.withDefault(false)
+)
+
+/**
+ * The production layer: the system resolver, with private targets allowed only when the
+ * operator says so. Warns at start-up when they are, since it weakens SSRF protection.
+ */
+export const layerFromConfig = Layer.effect(
+  WebhookTargets,
+  Effect.gen(function*() {
+    const allowPrivateTargets = yield* AllowPrivateTargetsConfig
+    if (allowPrivateTargets) {
+      yield* Effect.logWarning(
+        "WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may be delivered to private, loopback and other non-public addresses"
+      )
+    }
+    return make({ allowPrivateTargets })
+  })
+)
