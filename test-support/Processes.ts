@@ -17,8 +17,12 @@ const childEnv = (env: Record<string, string | undefined>) => {
 }
 
 /** Starts a TypeScript entry point of the repository as its own process (its own CPU share). */
-export const startTs = (entry: string, env: Record<string, string | undefined>, options: { readonly output?: "ignore" | "pipe" } = {}) => {
-  const child = spawn(process.execPath, ["--import", "tsx", resolve(repositoryRoot, entry)], {
+export const startTs = (
+  entry: string,
+  env: Record<string, string | undefined>,
+  options: { readonly output?: "ignore" | "pipe"; readonly nodeArgs?: ReadonlyArray<string> } = {}
+) => {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", resolve(repositoryRoot, entry)], {
     env: childEnv(env),
     stdio: ["ignore", options.output ?? "ignore", options.output === "pipe" ? "pipe" : "inherit"]
   })

@@ -15,14 +15,15 @@ export interface LoadRequest {
   readonly body?: string
 }
 
-/** Drives one request shape at full speed for `seconds`, from this process. */
-export const load = (name: string, baseUrl: string, request: LoadRequest, seconds: number, connections: number) =>
+/** Drives one request shape for `seconds`, at full speed or at `rate` requests per second overall. */
+export const load = (name: string, baseUrl: string, request: LoadRequest, seconds: number, connections: number, rate?: number) =>
   new Promise<LoadResult>((done, fail) => {
     autocannon(
       {
         url: baseUrl,
         connections,
         duration: seconds,
+        ...(rate === undefined ? {} : { overallRate: rate }),
         requests: [{ method: request.method, path: request.path, headers: request.headers ?? {}, body: request.body }]
       },
       (error, result) => {

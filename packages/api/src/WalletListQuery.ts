@@ -1,6 +1,6 @@
 import { isCanonicalPositiveInt64, type WalletFilters, type WalletId, type WalletQuery, type WalletSort } from "@collector/core"
 import { Either } from "effect"
-import { rfc3339Micros } from "./Rfc3339"
+import { compareInstants, parseRfc3339, postgresTimestamp, type Rfc3339Instant } from "./Rfc3339"
 
 const maxAmount = 2n ** 256n - 1n
 const sorts: ReadonlyArray<WalletSort> = ["created_at", "balance_usdt", "balance_trx", "last_collected_at", "collected_usdt"]
@@ -25,11 +25,11 @@ const flag = (raw: Raw, key: string): Either.Either<boolean | undefined, string>
   return text === "true" ? Either.right(true) : text === "false" ? Either.right(false) : fail(`${key} must be true or false`)
 }
 
-const time = (raw: Raw, key: string): Either.Either<{ text: string; micros: bigint } | undefined, string> => {
+const time = (raw: Raw, key: string): Either.Either<Rfc3339Instant | undefined, string> => {
   const text = given(raw, key)
   if (text === undefined) return Either.right(undefined)
-  const micros = rfc3339Micros(text)
-  return micros === undefined ? fail(`${key} must be an RFC 3339 time with a zone`) : Either.right({ text, micros })
+  const instant = parseRfc3339(text)
+  return instant === undefined ? fail(`${key} must be an RFC 3339 time with a zone`) : Either.right(instant)
 }
 
 /** The filters shared by the wallet list (query text) and the selection (JSON strings). */
@@ -39,7 +39,7 @@ export const parseWalletFilters = (raw: Raw): Either.Either<WalletFilters, strin
     if (address !== undefined && new TextEncoder().encode(address).length > 100) return yield* fail("address must be at most 100 UTF-8 bytes")
     const from = yield* time(raw, "last_collected_from")
     const to = yield* time(raw, "last_collected_to")
-    if (from !== undefined && to !== undefined && from.micros > to.micros) return yield* fail("last_collected_from exceeds last_collected_to")
+    if (from !== undefined && to !== undefined && compareInstants(from, to) > 0) return yield* fail("last_collected_from exceeds last_collected_to")
     return {
       address,
       usdtMin: yield* amount(raw, "usdt_min"),
@@ -48,8 +48,10 @@ export const parseWalletFilters = (raw: Raw): Either.Either<WalletFilters, strin
       trxMax: yield* amount(raw, "trx_max"),
       hideZero: yield* flag(raw, "hide_zero"),
       hideZeroTrx: yield* flag(raw, "hide_zero_trx"),
-      lastCollectedFrom: from?.text,
-      lastCollectedTo: to?.text
+      // Stored times are whole microseconds: a finer lower bound rounds up, an upper bound down;
+      // both go to the database in UTC, which it reads for every valid RFC 3339 time.
+      lastCollectedFrom: from === undefined ? undefined : postgresTimestamp(from.micros + (from.finer === "" ? 0n : 1n)),
+      lastCollectedTo: to === undefined ? undefined : postgresTimestamp(to.micros)
     } satisfies WalletFilters
   })
 

@@ -45,19 +45,25 @@ export const make = Effect.gen(function*() {
   const toWallets = (rows: ReadonlyArray<WalletRow>) => rows.map(toWallet)
   const idsText = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
   return WalletRepository.of({
+    // One statement (atomic on its own): the wallet and its sealed key land together or not at all.
     insert: (scope, wallet) =>
-      sql.withTransaction(
-        Effect.gen(function*() {
-          const [row] = yield* sql<{ id: string; created_at: Date }>`
-            INSERT INTO wallets (tenant_id, network, address, custom_id)
-            VALUES (${scope.tenantId}, ${scope.network}, ${wallet.address}, ${wallet.customId})
-            RETURNING id, created_at`
-          yield* sql`
-            INSERT INTO wallet_keys (wallet_id, key_id, sealed_key)
-            VALUES (${row!.id}, ${wallet.sealedKey.keyId}, ${wallet.sealedKey.blob})`
-          return { id: row!.id as WalletId, address: wallet.address, customId: wallet.customId, network: scope.network, createdAt: row!.created_at }
-        })
-      ).pipe(
+      sql<{ id: string; created_at: Date }>`
+        WITH inserted AS (
+          INSERT INTO wallets (tenant_id, network, address, custom_id)
+          VALUES (${scope.tenantId}, ${scope.network}, ${wallet.address}, ${wallet.customId})
+          RETURNING id, created_at
+        ), keyed AS (
+          INSERT INTO wallet_keys (wallet_id, key_id, sealed_key)
+          SELECT id, ${wallet.sealedKey.keyId}, ${wallet.sealedKey.blob} FROM inserted
+        )
+        SELECT id, created_at FROM inserted`.pipe(
+        Effect.map(([row]) => ({
+          id: row!.id as WalletId,
+          address: wallet.address,
+          customId: wallet.customId,
+          network: scope.network,
+          createdAt: row!.created_at
+        })),
         Effect.catchIf(isUniqueViolationOf("wallets_tenant_id_network_custom_id_key"), () => Effect.fail(new CustomIdTaken({ customId: wallet.customId }))),
         Effect.catchTag("SqlError", Effect.die)
       ),

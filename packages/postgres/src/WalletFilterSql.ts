@@ -23,14 +23,18 @@ export const walletWhere = (sql: SqlClient.SqlClient, scope: TenantScope, f: Wal
   return sql.and(clauses)
 }
 
-const sortColumns = {
-  created_at: "w.created_at",
-  balance_usdt: "w.balance_usdt",
-  balance_trx: "w.balance_trx",
-  last_collected_at: "w.last_collected_at",
-  collected_usdt: "w.collected_usdt"
+// Nullable keys say NULLS LAST; NOT NULL keys say nothing, so that ORDER BY matches the
+// indexes (created_at DESC, id DESC) exactly and a page is read from the index, not sorted.
+const sortKeys = {
+  created_at: { column: "w.created_at", nullable: false },
+  balance_usdt: { column: "w.balance_usdt", nullable: true },
+  balance_trx: { column: "w.balance_trx", nullable: true },
+  last_collected_at: { column: "w.last_collected_at", nullable: true },
+  collected_usdt: { column: "w.collected_usdt", nullable: false }
 } as const
 
 /** Ties by ID descending; nulls (unsynced balances, never collected) always last. */
-export const walletOrder = (sql: SqlClient.SqlClient, query: Pick<WalletQuery, "sort" | "order">): Statement.Fragment =>
-  sql.unsafe(`${sortColumns[query.sort]} ${query.order === "asc" ? "ASC" : "DESC"} NULLS LAST, w.id DESC`)
+export const walletOrder = (sql: SqlClient.SqlClient, query: Pick<WalletQuery, "sort" | "order">): Statement.Fragment => {
+  const key = sortKeys[query.sort]
+  return sql.unsafe(`${key.column} ${query.order === "asc" ? "ASC" : "DESC"}${key.nullable ? " NULLS LAST" : ""}, w.id DESC`)
+}

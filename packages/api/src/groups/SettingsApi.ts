@@ -15,7 +15,10 @@ export const Addresses = Schema.Struct({
 
 export const SetCollectionRequest = strict({ address: TronAddress, request_id: RequestId })
 
-const PositiveAmount = Amount.pipe(Schema.filter((s) => s !== "0" || "must be greater than 0"))
+// Bounded like the wallet list's amounts: a longer integer would not even fit the database column.
+const maxAmount = 2n ** 256n - 1n
+const SettingAmount = Amount.pipe(Schema.filter((s) => BigInt(s) <= maxAmount || "must be at most 2^256-1"))
+const PositiveAmount = SettingAmount.pipe(Schema.filter((s) => s !== "0" || "must be greater than 0"))
 const IntervalMinutes = Schema.Int.pipe(Schema.between(5, 10_080, { message: () => "interval_minutes must be an integer from 5 to 10080" }))
 
 export const Automation = Schema.Struct({
@@ -33,8 +36,8 @@ export const SetAutomationRequest = strict({
   enabled: Schema.Boolean,
   threshold: PositiveAmount,
   interval_minutes: IntervalMinutes,
-  max_wallet_trx_fee: Amount,
-  max_rental_cost: Amount,
+  max_wallet_trx_fee: SettingAmount,
+  max_rental_cost: SettingAmount,
   rental_allowed: Schema.Boolean,
   request_id: RequestId
 })

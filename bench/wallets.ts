@@ -1,0 +1,155 @@
+/**
+ * Wallet creation rate beside bare key generation, and the signed wallet list at a million
+ * wallets beside a bare Node HTTP server, in one run. `npm run bench:wallets`
+ * (BENCH_WALLETS=1000000 by default; BENCH_SECONDS per load row).
+ */
+import { TenantAdmin, Wallets } from "@collector/core"
+import { acquireEmbeddedDatabase, DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
+import { LocalWalletKeys, TronAddress } from "@collector/tron"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
+import { secp256k1 } from "@noble/curves/secp256k1.js"
+import { Effect, Layer, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
+import { rmSync } from "node:fs"
+import { cpus, totalmem } from "node:os"
+import { resolve } from "node:path"
+import pg from "pg"
+import { freePort, repositoryRoot, startTs, stopAll, waitForHttp } from "../test-support/Processes"
+import { load, type LoadResult } from "./support/Load"
+import { fetchToken, signedHeaders } from "./support/Signing"
+import { loadWallets } from "./support/WalletLoad"
+
+const total = Number(process.env.BENCH_WALLETS ?? 1_000_000)
+const tenants = 10
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const connections = 32
+const masterKey = randomBytes(32)
+
+const log = (line: string) => console.log(line)
+
+const database = Effect.gen(function*() {
+  const configured = process.env.DATABASE_URL
+  const admin = configured ?? Redacted.value(yield* acquireEmbeddedDatabase({
+    directory: resolve(repositoryRoot, ".data", `bench-wallets-${process.pid}`),
+    port: yield* Effect.promise(freePort),
+    persistent: false
+  }))
+  const name = `bench_wallets_${process.pid}`
+  yield* Effect.promise(async () => {
+    const c = new pg.Client({ connectionString: admin })
+    await c.connect()
+    await c.query(`CREATE DATABASE ${name}`)
+    await c.end()
+  })
+  const url = new URL(admin)
+  url.pathname = `/${name}`
+  return url.toString()
+})
+
+const keygenRate = (n: number) => {
+  const started = performance.now()
+  for (let i = 0; i < n; i++) TronAddress.fromSecretKey(secp256k1.utils.randomSecretKey())
+  return n / ((performance.now() - started) / 1000)
+}
+
+const explain = async (client: pg.Client, label: string, text: string, params: Array<unknown>) => {
+  const rows = (await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${text}`, params)).rows.map((r) => r["QUERY PLAN"] as string)
+  log(`\nplan: ${label}`)
+  for (const line of rows) log(`    ${line}`)
+}
+
+const listTarget = (query: string) => `/open/v1/wallets${query === "" ? "" : `?${query}`}`
+
+const program = Effect.gen(function*() {
+  const url = yield* database
+  const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(masterKey) })
+  const Repos = Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, PgWalletRepository)
+  const Live = Layer.mergeAll(TenantAdmin.Default, Wallets.Default.pipe(Layer.provide(LocalWalletKeys.layer))).pipe(
+    Layer.provideMerge(Repos),
+    Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer]),
+    Layer.provide([keyring, DatabaseAtUrl(Redacted.make(url), 20)])
+  )
+  const { apps, keysPerSecond, walletsPerSecond } = yield* Effect.gen(function*() {
+    const admin = yield* TenantAdmin
+    const wallets = yield* Wallets
+    const created = yield* Effect.forEach(Array.from({ length: tenants }, (_, i) => `bench-${i}`), (name) => admin.create(name, ["nile"]))
+    const apps = created.map((c) => ({ tenantId: c.tenant.id, appId: c.credentials[0]!.appId, secret: Redacted.value(c.credentials[0]!.appSecret) }))
+    // Creation: bare key generation, then the whole path (key, seal, insert) through the service.
+    const keysPerSecond = keygenRate(5000)
+    const creations = 5000
+    const startedCreate = performance.now()
+    yield* Effect.forEach(
+      Array.from({ length: creations }, (_, i) => i),
+      (i) => wallets.create({ tenantId: apps[0]!.tenantId, network: "nile" }, `created-${i}`),
+      { concurrency: 16, discard: true }
+    )
+    return { apps, keysPerSecond, walletsPerSecond: creations / ((performance.now() - startedCreate) / 1000) }
+  }).pipe(Effect.provide(Live))
+  log(`creation: ${walletsPerSecond.toFixed(0)} wallets/s (key, AES-GCM seal, insert; 16 concurrent) beside ${keysPerSecond.toFixed(0)} bare key generations/s (${((walletsPerSecond / keysPerSecond) * 100).toFixed(0)}%)`)
+
+  return yield* Effect.promise(async () => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    const loadStarted = performance.now()
+    await loadWallets(client, apps.map((a) => a.tenantId), Math.floor(total / tenants), (done) => {
+      if (done % 100_000 === 0) log(`loaded ${done} wallets`)
+    })
+    await client.query("VACUUM ANALYZE wallets")
+    log(`loaded ${total} wallets across ${tenants} tenants in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s`)
+
+    const scope = [apps[1]!.tenantId, "nile"]
+    const sample = (await client.query("SELECT address FROM wallets WHERE tenant_id = $1 LIMIT 1 OFFSET 777", [scope[0]])).rows[0].address as string
+    const fragment = sample.slice(5, 9)
+    await explain(client, "default page (created_at desc)", `SELECT id FROM wallets w WHERE w.tenant_id = $1 AND w.network = $2 ORDER BY w.created_at DESC NULLS LAST, w.id DESC LIMIT 20`, scope)
+    await explain(client, "default page total", `SELECT count(*) FROM wallets w WHERE w.tenant_id = $1 AND w.network = $2`, scope)
+    await explain(client, `address contains "${fragment}", sort balance_usdt desc`, `SELECT id FROM wallets w WHERE w.tenant_id = $1 AND w.network = $2 AND lower(w.address) LIKE $3 ORDER BY w.balance_usdt DESC NULLS LAST, w.id DESC LIMIT 20`, [...scope, `%${fragment.toLowerCase()}%`])
+    await explain(client, "balance_usdt sort, no filter", `SELECT id FROM wallets w WHERE w.tenant_id = $1 AND w.network = $2 ORDER BY w.balance_usdt DESC NULLS LAST, w.id DESC LIMIT 20`, scope)
+    await client.end()
+
+    const env = { DATABASE_URL: url, MASTER_KEY: masterKey.toString("base64"), API_RATE_PER_SECOND: "100000000", API_RATE_BURST: "100000000", API_MAX_IN_FLIGHT: "100000" }
+    const apiPort = await freePort()
+    const barePort = await freePort()
+    // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API under this load.
+    startTs("apps/api/src/main.ts", { ...env, PORT: String(apiPort) }, { nodeArgs: process.env.BENCH_API_NODE_ARGS?.split(" ").filter((a) => a !== "") })
+    startTs("bench/support/BareServer.ts", { PORT: String(barePort) })
+    const apiUrl = `http://127.0.0.1:${apiPort}`
+    const bareUrl = `http://127.0.0.1:${barePort}`
+    await waitForHttp(`${apiUrl}/healthz`)
+    await waitForHttp(bareUrl)
+    const app = { appId: apps[1]!.appId, secret: apps[1]!.secret }
+    const token = await fetchToken(apiUrl, app)
+    const rows: Array<LoadResult & { readonly atRate?: number }> = []
+    const list = (name: string, query: string, rate?: number) =>
+      load(name, apiUrl, { method: "GET", path: listTarget(query), headers: signedHeaders(app, "GET", listTarget(query), token) }, seconds, connections, rate)
+    await load("warm-up", bareUrl, { method: "GET", path: "/" }, 2, connections)
+    await list("warm-up", "")
+    rows.push(await load("bare node http (reference)", bareUrl, { method: "GET", path: "/" }, seconds, connections))
+    for (const [name, query] of [
+      ["GET /open/v1/wallets (default page)", ""],
+      [`GET /open/v1/wallets?address=${fragment}&sort=balance_usdt`, `address=${fragment}&sort=balance_usdt`]
+    ] as const) {
+      const max = await list(`${name}, full speed`, query)
+      rows.push(max)
+      const half = Math.max(1, Math.floor(max.rps / 2))
+      rows.push({ ...(await list(`${name}, at half that rate`, query, half)), atRate: half })
+    }
+    const reference = rows[0]!.rps
+    log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${total} wallets, ${tenants} tenants; ${connections} connections, ${seconds} s per row`)
+    log("| operation | req/s | p50 ms | p99 ms | non-2xx | vs bare |")
+    log("|---|---:|---:|---:|---:|---:|")
+    for (const r of rows) log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${((r.rps / reference) * 100).toFixed(1)}% |`)
+    stopAll()
+    await new Promise((r) => setTimeout(r, 3000))
+  })
+})
+
+Effect.runPromise(Effect.scoped(program)).then(
+  () => {
+    rmSync(resolve(repositoryRoot, ".data", `bench-wallets-${process.pid}`), { recursive: true, force: true })
+    process.exit(0)
+  },
+  (e) => {
+    console.error(e)
+    process.exit(1)
+  }
+)
