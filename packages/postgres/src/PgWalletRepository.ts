@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { CustomIdTaken, type Network, type Wallet, type WalletId, WalletRepository } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 import { isUniqueViolationOf } from "./SqlErrors"
-import { walletOrder, walletWhere } from "./WalletFilterSql"
+import { hasFilters, walletOrder, walletWhere } from "./WalletFilterSql"
 
 const walletColumns = `w.id, w.network, w.address, w.custom_id, w.balance_usdt::text, w.balance_trx::text, w.balance_block,
   w.collected_usdt::text, w.last_collected_at, w.created_at,
@@ -55,6 +55,10 @@ export const make = Effect.gen(function*() {
         ), keyed AS (
           INSERT INTO wallet_keys (wallet_id, key_id, sealed_key)
           SELECT id, ${wallet.sealedKey.keyId}, ${wallet.sealedKey.blob} FROM inserted
+        ), counted AS (
+          INSERT INTO wallet_counts (tenant_id, network, shard, n)
+          SELECT ${scope.tenantId}, ${scope.network}, floor(random() * 16)::smallint, 1 FROM inserted
+          ON CONFLICT (tenant_id, network, shard) DO UPDATE SET n = wallet_counts.n + 1
         )
         SELECT id, created_at FROM inserted`.pipe(
         Effect.map(([row]) => ({
@@ -83,7 +87,10 @@ export const make = Effect.gen(function*() {
         const [rows, counted] = yield* Effect.all([
           sql<WalletRow>`SELECT ${columns} FROM wallets w WHERE ${where} ORDER BY ${walletOrder(sql, query)}
             LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
-          sql<{ n: string }>`SELECT count(*)::text AS n FROM wallets w WHERE ${where}`
+          hasFilters(query.filters)
+            ? sql<{ n: string }>`SELECT count(*)::text AS n FROM wallets w WHERE ${where}`
+            : sql<{ n: string }>`
+                SELECT coalesce(sum(n), 0)::text AS n FROM wallet_counts WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`
         ], { concurrency: 2 })
         return { items: toWallets(rows), total: Number(counted[0]!.n) }
       }).pipe(Effect.orDie),

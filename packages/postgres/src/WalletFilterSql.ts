@@ -7,6 +7,8 @@ import type { TenantScope, WalletFilters, WalletQuery } from "@collector/core"
  */
 const containsPattern = (text: string) => `%${text.toLowerCase().replaceAll("\\", "\\\\")}%`
 
+export const hasFilters = (f: WalletFilters) => Object.values(f).some((v) => v !== undefined)
+
 /** The WHERE clause of a wallet list or selection: the scope plus each filter present. */
 export const walletWhere = (sql: SqlClient.SqlClient, scope: TenantScope, f: WalletFilters): Statement.Fragment => {
   const clauses: Array<Statement.Fragment> = [sql`w.tenant_id = ${scope.tenantId}`, sql`w.network = ${scope.network}`]
