@@ -1,0 +1,37 @@
+import { Context, type Effect, type Option } from "effect"
+import type { BlockNotFound, ChainRejected, ChainUnavailable } from "./ChainErrors"
+import type {
+  AccountState,
+  BlockRef,
+  BlockTransfers,
+  BroadcastOutcome,
+  ChainParameters,
+  Receipt,
+  SignedTransaction,
+  UnsignedTransaction
+} from "./ChainModel"
+
+type Failure = ChainUnavailable | ChainRejected
+
+/**
+ * Port: one TRON network as the service needs it, in domain terms. An adapter talks to a
+ * java-tron node (or TronGrid); the simulated node speaks the same HTTP API.
+ */
+export interface ChainService {
+  readonly headBlock: Effect.Effect<BlockRef, Failure>
+  readonly solidifiedBlock: Effect.Effect<BlockRef, Failure>
+  /** The block's USDT Transfer logs from successful receipts: one or two node calls per block. */
+  readonly blockTransfers: (number: bigint) => Effect.Effect<BlockTransfers, Failure | BlockNotFound>
+  readonly account: (address: string) => Effect.Effect<AccountState, Failure>
+  readonly parameters: Effect.Effect<ChainParameters, Failure>
+  /** Energy a USDT transfer of `amount` from `from` to `to` would use now. */
+  readonly estimateTransferEnergy: (transfer: { readonly from: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<bigint, Failure>
+  readonly buildUsdtTransfer: (
+    transfer: { readonly from: string; readonly to: string; readonly amount: bigint; readonly feeLimit: bigint }
+  ) => Effect.Effect<UnsignedTransaction, Failure>
+  readonly broadcast: (transaction: SignedTransaction) => Effect.Effect<BroadcastOutcome, ChainUnavailable>
+  /** None while the transaction is unknown to the (solidified) node. */
+  readonly receipt: (txid: string) => Effect.Effect<Option.Option<Receipt>, Failure>
+}
+
+export class Chain extends Context.Tag("@collector/core/Chain")<Chain, ChainService>() {}

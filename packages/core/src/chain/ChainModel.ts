@@ -1,0 +1,87 @@
+/** A block as the scanner needs it: where it sits and what it builds on. */
+export interface BlockRef {
+  readonly number: bigint
+  /** 64 lowercase hex characters (java-tron's blockID). */
+  readonly hash: string
+  readonly parentHash: string
+  readonly timestamp: Date
+}
+
+/** One TRC20 Transfer log of the network's USDT contract in a successful receipt. */
+export interface UsdtTransfer {
+  readonly txid: string
+  /** Position of the log within its transaction receipt. */
+  readonly logIndex: number
+  /** Base58Check addresses. */
+  readonly from: string
+  readonly to: string
+  readonly amount: bigint
+  readonly contract: string
+}
+
+export interface BlockTransfers {
+  readonly block: BlockRef
+  readonly transfers: ReadonlyArray<UsdtTransfer>
+}
+
+/** An account at the solidified block; missing fields on the node mean zero. */
+export interface AccountState {
+  readonly address: string
+  /** False until the address has received TRX (or a TRC10 token). */
+  readonly activated: boolean
+  readonly trx: bigint
+  readonly usdt: bigint
+  readonly energyLimit: bigint
+  readonly energyUsed: bigint
+  readonly freeBandwidthLimit: bigint
+  readonly freeBandwidthUsed: bigint
+  readonly stakedBandwidthLimit: bigint
+  readonly stakedBandwidthUsed: bigint
+  /** The solidified block the figures are read at. */
+  readonly atBlock: bigint
+}
+
+export interface ChainParameters {
+  /** SUN per energy unit (`getEnergyFee`). */
+  readonly energyFee: bigint
+  /** SUN per bandwidth byte (`getTransactionFee`). */
+  readonly bandwidthFee: bigint
+  readonly freeBandwidthPerDay: bigint
+  /** SUN to create (activate) an account by a transfer (`getCreateNewAccountFeeInSystemContract` + `getCreateAccountFee`). */
+  readonly activationFee: bigint
+}
+
+/** A transaction built by the node or locally, not yet signed. */
+export interface UnsignedTransaction {
+  readonly txid: string
+  /** The exact protobuf bytes of raw_data, hex; the txid is their SHA-256. */
+  readonly rawDataHex: string
+  readonly expiration: Date
+  readonly feeLimit: bigint
+}
+
+export interface SignedTransaction extends UnsignedTransaction {
+  /** 65-byte r || s || v signatures, hex. */
+  readonly signatures: ReadonlyArray<string>
+}
+
+export type BroadcastOutcome =
+  | { readonly _tag: "Accepted" }
+  /** The node already has it: as good as accepted. */
+  | { readonly _tag: "Duplicate" }
+  | { readonly _tag: "Rejected"; readonly code: string; readonly message: string }
+
+export type ReceiptResult = "SUCCESS" | "OUT_OF_ENERGY" | "REVERT" | "OUT_OF_TIME" | "FAILED"
+
+export interface Receipt {
+  readonly txid: string
+  readonly blockNumber: bigint
+  readonly blockTime: Date
+  readonly result: ReceiptResult
+  /** Total SUN burned (energy plus bandwidth). */
+  readonly fee: bigint
+  readonly energyFee: bigint
+  readonly energyUsage: bigint
+  readonly bandwidthFee: bigint
+  readonly bandwidthUsage: bigint
+}

@@ -1,0 +1,3 @@
+export * from "./Chain"
+export * from "./ChainErrors"
+export * from "./ChainModel"
