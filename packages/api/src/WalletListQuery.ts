@@ -37,6 +37,8 @@ export const parseWalletFilters = (raw: Raw): Either.Either<WalletFilters, strin
   Either.gen(function*() {
     const address = given(raw, "address")
     if (address !== undefined && new TextEncoder().encode(address).length > 100) return yield* fail("address must be at most 100 UTF-8 bytes")
+    // PostgreSQL text cannot hold U+0000; no address contains it anyway.
+    if (address?.includes("\u0000")) return yield* fail("address must not contain U+0000")
     const from = yield* time(raw, "last_collected_from")
     const to = yield* time(raw, "last_collected_to")
     if (from !== undefined && to !== undefined && compareInstants(from, to) > 0) return yield* fail("last_collected_from exceeds last_collected_to")

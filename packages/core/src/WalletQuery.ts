@@ -10,7 +10,7 @@ export interface WalletFilters {
   readonly trxMax?: bigint
   readonly hideZero?: boolean
   readonly hideZeroTrx?: boolean
-  /** RFC 3339 text, passed to the database as is (microsecond precision). */
+  /** UTC timestamp text at microsecond precision (the API rounds `from` up and `to` down). */
   readonly lastCollectedFrom?: string
   readonly lastCollectedTo?: string
 }

@@ -76,3 +76,14 @@ export const primeBufferedBody = (request: HttpServerRequest.HttpServerRequest, 
   // `textEffect` is the platform's own memo of the body text (pinned @effect/platform-node).
   ;(request as unknown as { textEffect: Effect.Effect<string> }).textEffect = Effect.succeed(new TextDecoder().decode(raw))
 }
+
+/**
+ * The contract reads a `+` in the query as a plus sign (it stays one in the canonical query that
+ * is signed), while the platform's router decodes it as a space, as HTML forms do. Writing it as
+ * `%2B` in the URL the router reads keeps the handlers' parameters equal to what was signed
+ * (`2026-01-01T08:00:00+08:00` stays a valid time). Changed in place, like `primeBufferedBody`,
+ * because the platform expects the original request object in context.
+ */
+export const keepQueryPlusSigns = (request: HttpServerRequest.HttpServerRequest, path: string, rawQuery: string) => {
+  if (rawQuery.includes("+")) (request as unknown as { url: string }).url = `${path}?${rawQuery.replaceAll("+", "%2B")}`
+}

@@ -8,7 +8,7 @@ import { withDeadline } from "./Deadline"
 import { errorResponse } from "./ErrorResponse"
 import { Gate } from "./GateSettings"
 import { makeRateLimiter } from "./RateLimiter"
-import { headerCounts, primeBufferedBody, readRawBody, singleHeader, splitTarget } from "./RawRequest"
+import { headerCounts, keepQueryPlusSigns, primeBufferedBody, readRawBody, singleHeader, splitTarget } from "./RawRequest"
 import { currentApp, currentBody, currentTraceId } from "./RequestContext"
 import { matchRoute } from "./RouteTable"
 
@@ -53,6 +53,7 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
           }
           if (!route.acceptsQuery) return invalid("invalid request: this operation accepts no query parameters")
           canonicalQuery = query.canonical
+          keepQueryPlusSigns(request, path, rawQuery)
         }
 
         const body = yield* Effect.either(readRawBody(request, settings.maxBodyBytes))

@@ -112,6 +112,9 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       expectError(yield* create(body(" padded")), 400, "INVALID_ARGUMENT")
       expectError(yield* create(body("padded ")), 400, "INVALID_ARGUMENT")
       expectError(yield* create(body("")), 400, "INVALID_ARGUMENT")
+      // U+0000 cannot be stored in PostgreSQL text: a 400, never a 500.
+      expectError(yield* create(body("nul\u0000id")), 400, "INVALID_ARGUMENT")
+      expectError(yield* create(body("nul-rid", `${randomUUID()}\u0000`)), 400, "INVALID_ARGUMENT")
       // 16 and 128 UTF-8 bytes pass; 15 and 129 fail, with a two-byte character at the edge.
       expectOk(yield* create(body("rid-16", "é" + "a".repeat(14))))
       expectError(yield* create(body("rid-15", "é" + "a".repeat(13))), 400, "INVALID_ARGUMENT")

@@ -55,7 +55,8 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       expect([idsOf(middle), middle.total, middle.page, middle.page_size]).toEqual([ids.slice(10, 20), 25, 2, 10])
       expect(idsOf(yield* client.list({ page_size: "1" }))).toEqual([ids[0]])
       expect(idsOf(yield* client.list({ page_size: "100" }))).toEqual(ids)
-      for (const beyond of [{ page: "3" }, { page: "26", page_size: "1" }, { page: "999999999", page_size: "100" }]) {
+      const beyonds: ReadonlyArray<Record<string, string>> = [{ page: "3" }, { page: "26", page_size: "1" }, { page: "999999999", page_size: "100" }]
+      for (const beyond of beyonds) {
         const data = yield* client.list(beyond)
         expect([data.items, data.total, data.page], JSON.stringify(beyond)).toEqual([[], 25, Number(beyond.page)])
       }
@@ -69,7 +70,7 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
   it.effect("invalid paging is 400 `invalid request: invalid pagination`", () =>
     Effect.gen(function*() {
       const { client } = yield* tenantClients()
-      const bad = [
+      const bad: ReadonlyArray<Record<string, string>> = [
         { page: "0" }, { page: "-1" }, { page: "abc" }, { page: "1.5" }, { page: "+1" }, { page: " 1" },
         { page_size: "0" }, { page_size: "101" }, { page_size: "-5" }, { page_size: "1.5" }, { page_size: "ten" }
       ]

@@ -33,6 +33,9 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
         const data = yield* client.list(params)
         expect([idsOf(data), data.total], JSON.stringify(params)).toEqual([order(names), order(names).length])
       }
+      // A raw `+` in the query is a plus sign, as in the signature's canonical query, not a space.
+      expect(idsOf(expectOk(yield* client.get("/open/v1/wallets?last_collected_from=2026-01-01T08:00:00.123457+08:00")))).toEqual(order("w4,w2"))
+      expect(idsOf(expectOk(yield* client.get("/open/v1/wallets?last_collected_to=2026-01-01T08:00:00.123456+08:00")))).toEqual(order("w3"))
       // Sorting by collection time under a time filter: the filter already dropped the nulls.
       expect(idsOf(yield* client.list({ last_collected_from: "2000-01-01T00:00:00Z", sort: "last_collected_at", order: "asc" })))
         .toEqual(order("w3,w4,w2"))
@@ -54,7 +57,7 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       const malformed = [
         "2026-01-01", "2026-01-01T00:00:00", "2026-01-01 00:00:00Z", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z",
         "2026-01-01T24:00:00Z", "2026-01-01T00:00:00+0800", "2026-01-01T00:00:00.Z", "1767225600", "yesterday",
-        "2026-01-01T00:00:00+24:00", "2026-01-01T00:00:00+08:60"
+        "2026-01-01T00:00:00+24:00", "2026-01-01T00:00:00+08:60", "2026-01-01T00:00:00.1234567890Z"
       ]
       for (const text of malformed) {
         for (const key of ["last_collected_from", "last_collected_to"]) {
@@ -73,9 +76,9 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
         [{ last_collected_to: "9999-12-31T23:59:59.999999Z" }, "w4,w3,w2"],
         [{ last_collected_from: "0000-01-01T00:00:00+23:59", last_collected_to: "9999-12-31T23:59:59-23:59" }, "w4,w3,w2"],
         [{ last_collected_from: "0000-02-29T00:00:00Z", last_collected_to: "0000-03-01T00:00:00Z" }, ""],
-        [{ last_collected_from: "2026-01-01T00:00:00.1234560000000Z" }, "w4,w3,w2"],
-        [{ last_collected_from: "2026-01-01T00:00:00.1234560000001Z" }, "w4,w2"],
-        [{ last_collected_to: "2026-01-01T00:00:00.1234569999999Z" }, "w3"],
+        [{ last_collected_from: "2026-01-01T00:00:00.123456000Z" }, "w4,w3,w2"],
+        [{ last_collected_from: "2026-01-01T00:00:00.123456001Z" }, "w4,w2"],
+        [{ last_collected_to: "2026-01-01T00:00:00.123456999Z" }, "w3"],
         [{ last_collected_from: "2026-01-01T23:59:00+23:59" }, "w4,w3,w2"],
         [{ last_collected_to: "2025-12-31T00:01:00.123456-23:59" }, "w3"],
         [{ last_collected_to: "2025-12-31T00:01:00.123455-23:59" }, ""]
@@ -120,6 +123,11 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
         expect((yield* client.list({ address: ok })).total, ok).toBe(0)
       }
       expect((yield* client.list({ address: "" })).total).toBe(2)
+      // Text the database cannot hold is a bad parameter, not an internal error.
+      expectInvalid(yield* client.get("/open/v1/wallets?address=%00"), "invalid request: address must not contain U+0000")
+      expectInvalid(yield* client.get("/open/v1/wallets?address=T%00"), "invalid request: address must not contain U+0000")
+      expectInvalid(yield* client.post("/open/v1/wallets/selection", { filters: { address: "\u0000" } }), "invalid request: address must not contain U+0000")
+      expectInvalid(yield* client.get("/open/v1/wallets?address=%FF"), "invalid request: malformed query string")
     }))
 
   it.effect("selected_wallet_ids: at most 1000 canonical IDs; the collection wallet is unavailable on the page or when named", () =>
@@ -176,7 +184,8 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       const foreign = expectOk(yield* other.setCollection((yield* nile.list()).items[0].address))
       expect(foreign.collection_wallet_id).toBeNull()
       expectOk(yield* main.setCollection(onMain[0]!.address))
-      for (const params of [{}, { hide_zero: "true" }, { usdt_min: "0" }, { last_collected_from: "2000-01-01T00:00:00Z" }, { address: "T" }]) {
+      const filters: ReadonlyArray<Record<string, string>> = [{}, { hide_zero: "true" }, { usdt_min: "0" }, { last_collected_from: "2000-01-01T00:00:00Z" }, { address: "T" }]
+      for (const params of filters) {
         const data = yield* nile.list({ ...params, selected_wallet_ids: `${onMain[0]!.id},${theirs[0]!.id},${mine[0]}` })
         const expected = "address" in params || Object.keys(params).length === 0 ? mine : []
         expect([data.network, idsOf(data), data.total, data.unavailable_wallet_ids], JSON.stringify(params)).toEqual(["nile", expected, expected.length, []])
