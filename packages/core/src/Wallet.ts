@@ -15,6 +15,8 @@ export interface Wallet {
   readonly balanceBlock: bigint
   /** The tenant-wide collection address; empty when unbound. */
   readonly destination: string
+  /** This wallet is the collection address itself (so it cannot be swept). */
+  readonly isCollectionAddress: boolean
   readonly collectedUsdt: bigint
   readonly lastCollectedAt: Date | null
   readonly createdAt: Date

@@ -19,7 +19,10 @@ export class Wallets extends Effect.Service<Wallets>()("@collector/core/Wallets"
       list: (scope: TenantScope, query: WalletQuery, selected: ReadonlyArray<WalletId>) =>
         Effect.gen(function*() {
           const page = yield* repo.list(scope, query)
-          const unavailable = yield* repo.unavailable(scope, [...new Set([...page.items.map((w) => w.id), ...selected])])
+          const onPage = new Set<string>(page.items.map((w) => w.id))
+          const unavailableOnPage = page.items.filter((w) => w.isCollectionAddress || w.collectionStatus === "collecting").map((w) => w.id)
+          const unavailableSelected = yield* repo.unavailable(scope, selected.filter((id) => !onPage.has(id)))
+          const unavailable = [...unavailableOnPage, ...unavailableSelected].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0))
           return { page, unavailable }
         }),
       select: (scope: TenantScope, filters: WalletFilters) =>
@@ -31,9 +34,8 @@ export class Wallets extends Effect.Service<Wallets>()("@collector/core/Wallets"
         Effect.gen(function*() {
           const wallets = yield* repo.findMany(scope, ids)
           const found = new Set(wallets.map((w) => w.id as string))
-          const unavailable = new Set<string>(yield* repo.unavailable(scope, wallets.map((w) => w.id)))
           const notFound = [...new Set(ids)].filter((id) => !found.has(id)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
-          return { wallets, unavailable, notFound }
+          return { wallets, notFound }
         }),
       summary: (scope: TenantScope) => repo.summary(scope),
       get: (scope: TenantScope, id: WalletId) =>

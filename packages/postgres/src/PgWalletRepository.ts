@@ -6,11 +6,14 @@ import { hasFilters, walletOrder, walletWhere } from "./WalletFilterSql"
 
 const walletColumns = `w.id, w.network, w.address, w.custom_id, w.balance_usdt::text, w.balance_trx::text, w.balance_block,
   w.collected_usdt::text, w.last_collected_at, w.created_at,
-  coalesce((SELECT s.collection_address FROM tenant_settings s WHERE s.tenant_id = w.tenant_id AND s.network = w.network), '')
-    AS destination`
+  coalesce(s.collection_address, '') AS destination, coalesce(s.collection_wallet_id = w.id, false) AS is_collection`
+
+// Every wallet read joins its scope's settings row: the destination and whether the wallet is it.
+const walletsWithSettings = `wallets w LEFT JOIN tenant_settings s ON s.tenant_id = w.tenant_id AND s.network = w.network`
 
 interface WalletRow {
   readonly destination: string
+  readonly is_collection: boolean
   readonly id: string
   readonly network: Network
   readonly address: string
@@ -34,6 +37,7 @@ const toWallet = (row: WalletRow): Wallet => ({
   balanceTrx: row.balance_trx === null ? null : BigInt(row.balance_trx),
   balanceBlock: BigInt(row.balance_block),
   destination: row.destination,
+  isCollectionAddress: row.is_collection,
   collectedUsdt: BigInt(row.collected_usdt),
   lastCollectedAt: row.last_collected_at,
   createdAt: row.created_at
@@ -42,6 +46,7 @@ const toWallet = (row: WalletRow): Wallet => ({
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.unsafe(walletColumns)
+  const from = sql.unsafe(walletsWithSettings)
   const toWallets = (rows: ReadonlyArray<WalletRow>) => rows.map(toWallet)
   const idsText = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
   return WalletRepository.of({
@@ -72,27 +77,33 @@ export const make = Effect.gen(function*() {
         Effect.catchTag("SqlError", Effect.die)
       ),
     find: (scope, id) =>
-      sql<WalletRow>`SELECT ${columns} FROM wallets w WHERE w.id = ${id} AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}`.pipe(
+      sql<WalletRow>`SELECT ${columns} FROM ${from} WHERE w.id = ${id} AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}`.pipe(
         Effect.orDie,
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWallet))
       ),
     findByAddress: (scope, address) =>
-      sql<WalletRow>`SELECT ${columns} FROM wallets w WHERE w.address = ${address} AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}`.pipe(
+      sql<WalletRow>`SELECT ${columns} FROM ${from} WHERE w.address = ${address} AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}`.pipe(
         Effect.orDie,
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toWallet))
       ),
+    // One statement for the page and its total: the total rides on every row (a sharded counter
+    // without filters, a window count with them). Only a page past the end needs a second query.
     list: (scope, query) =>
       Effect.gen(function*() {
         const where = walletWhere(sql, scope, query.filters)
-        const [rows, counted] = yield* Effect.all([
-          sql<WalletRow>`SELECT ${columns} FROM wallets w WHERE ${where} ORDER BY ${walletOrder(sql, query)}
-            LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
-          hasFilters(query.filters)
-            ? sql<{ n: string }>`SELECT count(*)::text AS n FROM wallets w WHERE ${where}`
-            : sql<{ n: string }>`
-                SELECT coalesce(sum(n), 0)::text AS n FROM wallet_counts WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`
-        ], { concurrency: 2 })
-        return { items: toWallets(rows), total: Number(counted[0]!.n) }
+        const filtered = hasFilters(query.filters)
+        const totalColumn = filtered
+          ? sql`count(*) OVER ()`
+          : sql`(SELECT coalesce(sum(n), 0) FROM wallet_counts c WHERE c.tenant_id = ${scope.tenantId} AND c.network = ${scope.network})`
+        const rows = yield* sql<WalletRow & { total: string }>`
+          SELECT ${columns}, ${totalColumn}::text AS total FROM ${from} WHERE ${where}
+          ORDER BY ${walletOrder(sql, query)} LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`
+        if (rows.length > 0) return { items: toWallets(rows), total: Number(rows[0]!.total) }
+        const [counted] = filtered
+          ? yield* sql<{ n: string }>`SELECT count(*)::text AS n FROM wallets w WHERE ${where}`
+          : yield* sql<{ n: string }>`
+              SELECT coalesce(sum(n), 0)::text AS n FROM wallet_counts WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`
+        return { items: [], total: Number(counted!.n) }
       }).pipe(Effect.orDie),
     selectIds: (scope, filters) =>
       sql<{ id: string }>`SELECT w.id::text AS id FROM wallets w WHERE ${walletWhere(sql, scope, filters)} ORDER BY w.id ASC`.pipe(
@@ -102,7 +113,7 @@ export const make = Effect.gen(function*() {
     findMany: (scope, ids) =>
       ids.length === 0
         ? Effect.succeed([])
-        : sql<WalletRow>`SELECT ${columns} FROM wallets w
+        : sql<WalletRow>`SELECT ${columns} FROM ${from}
             WHERE w.id = ANY(${idsText(ids)}::bigint[]) AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
             ORDER BY w.id ASC`.pipe(Effect.orDie, Effect.map(toWallets)),
     unavailable: (scope, ids) =>

@@ -45,11 +45,11 @@ export const WalletHandlers = HttpApiBuilder.group(ContractApi, "wallets", (hand
       .handle("previewWallets", ({ payload }) =>
         Effect.gen(function*() {
           const app = yield* CurrentApp
-          const { notFound, unavailable, wallets: found } = yield* wallets.preview(app, payload.wallet_ids as ReadonlyArray<WalletId>)
+          const { notFound, wallets: found } = yield* wallets.preview(app, payload.wallet_ids as ReadonlyArray<WalletId>)
           return {
             network: app.network,
             items: found.map((w) =>
-              presentPreview(w, w.collectionStatus === "collecting" ? "collecting" : unavailable.has(w.id) ? "collection_address" : "")
+              presentPreview(w, w.collectionStatus === "collecting" ? "collecting" : w.isCollectionAddress ? "collection_address" : "")
             ),
             not_found_ids: notFound
           }
