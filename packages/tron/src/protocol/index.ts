@@ -1,0 +1,8 @@
+export * as BlockHeader from "./BlockHeader"
+export * as NodeTransaction from "./NodeTransaction"
+export * as Protobuf from "./Protobuf"
+export { ProtocolError } from "./ProtocolError"
+export * as RefBlock from "./RefBlock"
+export * as TransactionId from "./TransactionId"
+export * as TransactionRaw from "./TransactionRaw"
+export * as Trc20Call from "./Trc20Call"
