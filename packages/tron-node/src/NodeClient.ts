@@ -1,0 +1,111 @@
+import { ChainRejected, ChainUnavailable } from "@collector/core"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Data, Duration, Effect, Option, Redacted, Schedule } from "effect"
+import { parseLosslessJson } from "./LosslessJson"
+import type { NodeConfig } from "./NodeConfig"
+import { makeRequestBudget, type RequestBudget } from "./RequestBudget"
+
+/** `/wallet/*` goes to the full node, `/walletsolidity/*` to the solidity node. */
+export type NodePath = `/wallet/${string}` | `/walletsolidity/${string}`
+
+/** A request body: JSON without bigints, which `JSON.stringify` cannot write. */
+export type NodeBody = Readonly<Record<string, string | number | boolean>>
+
+export interface NodeClient {
+  /**
+   * POSTs a read and returns the parsed JSON (java-tron answers most errors with HTTP 200, so the
+   * body is the caller's to judge). Retried with backoff on 429, 5xx, timeouts and transport
+   * failures. Pass `once` for a request that must not be repeated behind the caller's back.
+   */
+  readonly post: (
+    path: NodePath,
+    body: NodeBody,
+    options?: { readonly once?: boolean }
+  ) => Effect.Effect<unknown, ChainUnavailable | ChainRejected>
+}
+
+/** One failed attempt; `retryable` failures may succeed when simply tried again. */
+class AttemptFailed extends Data.TaggedError("AttemptFailed")<{
+  readonly retryable: boolean
+  readonly error: ChainUnavailable | ChainRejected
+}> {}
+
+const unavailable = (retryable: boolean, reason: string) =>
+  new AttemptFailed({ retryable, error: new ChainUnavailable({ reason }) })
+
+/** A node's host: full and solidity APIs on one host (TronGrid) share one budget. */
+const originOf = (url: string) => new URL(url).origin
+
+export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const budgets = new Map<string, RequestBudget>()
+    for (const url of [config.fullNodeUrl, config.solidityUrl]) {
+      const origin = originOf(url)
+      if (!budgets.has(origin)) budgets.set(origin, yield* makeRequestBudget(config.requestsPerSecond))
+    }
+    const headers: Record<string, string> = { accept: "application/json" }
+    if (Option.isSome(config.apiKey)) headers["TRON-PRO-API-KEY"] = Redacted.value(config.apiKey.value)
+    const timeout = Duration.format(config.requestTimeout)
+
+    const attempt = (url: string, path: NodePath, body: NodeBody) =>
+      Effect.gen(function*() {
+        const request = HttpClientRequest.post(url).pipe(
+          HttpClientRequest.setHeaders(headers),
+          HttpClientRequest.bodyText(JSON.stringify(body), "application/json")
+        )
+        const response = yield* client.execute(request)
+        const text = yield* response.text
+        const status = response.status
+        if (status === 429 || status >= 500) return yield* unavailable(true, `${path}: HTTP ${status}`)
+        if (status < 200 || status >= 300) {
+          return yield* unavailable(false, `${path}: HTTP ${status} ${text.slice(0, 200)}`.trim())
+        }
+        return yield* Effect.try({
+          try: () => parseLosslessJson(text),
+          catch: () =>
+            new AttemptFailed({
+              retryable: false,
+              error: new ChainRejected({ reason: `${path} returned a body that is not JSON: ${text.slice(0, 200)}` })
+            })
+        })
+      }).pipe(
+        Effect.catchTags({
+          RequestError: (error) => unavailable(true, `${path}: ${error.message}`),
+          ResponseError: (error) => unavailable(true, `${path}: ${error.message}`)
+        }),
+        // The attempt is interrupted at the deadline, which aborts the fetch.
+        Effect.timeoutFail({ duration: config.requestTimeout, onTimeout: () => unavailable(true, `${path}: no reply within ${timeout}`) })
+      )
+
+    const retrySchedule = Schedule.exponential(config.retryBaseDelay, 2).pipe(
+      Schedule.jittered,
+      Schedule.intersect(Schedule.recurs(config.retries))
+    )
+
+    const post: NodeClient["post"] = (path, body, options) => Effect.suspend(() => {
+      const base = path.startsWith("/walletsolidity/") ? config.solidityUrl : config.fullNodeUrl
+      const budget = budgets.get(originOf(base))!
+      let attempts = 0
+      const once = budget.take.pipe(
+        Effect.zipRight(attempt(base + path, path, body)),
+        Effect.tapError((failure) =>
+          Effect.suspend(() => {
+            attempts++
+            return Effect.logDebug(`TRON ${config.network} node request failed`).pipe(
+              Effect.annotateLogs({ path, attempt: attempts, reason: failure.error.reason })
+            )
+          })
+        )
+      )
+      const tried = options?.once === true ? once : Effect.retry(once, { schedule: retrySchedule, while: (failure) => failure.retryable })
+      return tried.pipe(
+        Effect.mapError((failure) =>
+          attempts > 1 && failure.error._tag === "ChainUnavailable"
+            ? new ChainUnavailable({ reason: `${failure.error.reason} (after ${attempts} attempts)` })
+            : failure.error
+        )
+      )
+    })
+    return { post }
+  })

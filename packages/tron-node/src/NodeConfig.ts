@@ -1,0 +1,109 @@
+import type { Network } from "@collector/core"
+import { TronAddress } from "@collector/tron"
+import { Config, Duration, Option, Redacted } from "effect"
+
+/** How to reach the node of one network, and how hard to lean on it. */
+export interface NodeConfig {
+  readonly network: Network
+  /** Serves `/wallet/*` (head state). No trailing slash. */
+  readonly fullNodeUrl: string
+  /** Serves `/walletsolidity/*` (solidified state): the same host on TronGrid, port 8091 on a self-hosted node. */
+  readonly solidityUrl: string
+  /** Sent as `TRON-PRO-API-KEY`; TronGrid throttles keyless callers hard. */
+  readonly apiKey: Option.Option<Redacted.Redacted>
+  /** Base58Check address of the network's USDT contract. */
+  readonly usdtContract: string
+  /** Per attempt, including reading the body. */
+  readonly requestTimeout: Duration.Duration
+  /** Extra attempts for idempotent reads after 429, 5xx, timeouts and transport failures. */
+  readonly retries: number
+  /** First backoff; each further retry doubles it (jittered). */
+  readonly retryBaseDelay: Duration.Duration
+  /** Sustained requests per second per node host; also the burst size. */
+  readonly requestsPerSecond: number
+}
+
+const networkDefaults: Record<Network, { readonly url: string; readonly usdt: string }> = {
+  main: { url: "https://api.trongrid.io", usdt: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" },
+  nile: { url: "https://nile.trongrid.io", usdt: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf" }
+}
+
+/** The defaults of `network`; tests override single fields. */
+export const defaultNodeConfig = (network: Network, overrides: Partial<NodeConfig> = {}): NodeConfig => ({
+  network,
+  fullNodeUrl: networkDefaults[network].url,
+  solidityUrl: networkDefaults[network].url,
+  apiKey: Option.none(),
+  usdtContract: networkDefaults[network].usdt,
+  requestTimeout: Duration.seconds(10),
+  retries: 3,
+  retryBaseDelay: Duration.millis(250),
+  requestsPerSecond: 10,
+  ...overrides
+})
+
+/** Trailing slashes are dropped so that paths can be appended as they are. */
+const baseUrl = (name: string) =>
+  Config.string(name).pipe(
+    Config.map((text) => text.trim().replace(/\/+$/, "")),
+    Config.validate({
+      message: `${name} must be an http(s) URL such as https://api.trongrid.io or http://127.0.0.1:8090`,
+      validation: (text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)
+    })
+  )
+
+const usdtContract = (name: string, fallback: string) =>
+  Config.string(name).pipe(
+    Config.map((text) => text.trim()),
+    Config.validate({
+      message: `${name} must be a TRON Base58Check address (34 characters starting with T)`,
+      validation: TronAddress.isValidTronAddress
+    }),
+    Config.withDefault(fallback)
+  )
+
+/** An empty key counts as none, so `TRON_MAIN_API_KEY=` in an env file does not send an empty header. */
+const apiKey = (name: string) =>
+  Config.option(Config.redacted(name)).pipe(
+    Config.map(Option.filter((key) => Redacted.value(key).trim() !== ""))
+  )
+
+const integerAtLeast = (name: string, minimum: number, fallback: number, unit = "") =>
+  Config.integer(name).pipe(
+    Config.validate({
+      message: `${name} must be an integer of at least ${minimum}${unit}`,
+      validation: (n) => n >= minimum
+    }),
+    Config.withDefault(fallback)
+  )
+
+/**
+ * The node settings of `network` from the environment: `TRON_<NETWORK>_NODE_URL`,
+ * `TRON_<NETWORK>_SOLIDITY_URL` (defaults to the node URL, right for TronGrid; a self-hosted node
+ * serves it on port 8091), `TRON_<NETWORK>_API_KEY`, `TRON_<NETWORK>_USDT_CONTRACT`, and the shared
+ * `TRON_REQUEST_TIMEOUT_MS`, `TRON_REQUEST_RETRIES`, `TRON_REQUESTS_PER_SECOND`.
+ */
+export const nodeConfigFromEnv = (network: Network): Config.Config<NodeConfig> => {
+  const prefix = `TRON_${network.toUpperCase()}_`
+  const defaults = defaultNodeConfig(network)
+  const fullNodeUrl = baseUrl(`${prefix}NODE_URL`).pipe(Config.withDefault(defaults.fullNodeUrl))
+  return Config.all({
+    fullNodeUrl,
+    solidityUrl: Config.option(baseUrl(`${prefix}SOLIDITY_URL`)),
+    apiKey: apiKey(`${prefix}API_KEY`),
+    usdtContract: usdtContract(`${prefix}USDT_CONTRACT`, defaults.usdtContract),
+    requestTimeoutMs: integerAtLeast("TRON_REQUEST_TIMEOUT_MS", 1, Duration.toMillis(defaults.requestTimeout), " (milliseconds)"),
+    retries: integerAtLeast("TRON_REQUEST_RETRIES", 0, defaults.retries),
+    requestsPerSecond: Config.number("TRON_REQUESTS_PER_SECOND").pipe(
+      Config.validate({ message: "TRON_REQUESTS_PER_SECOND must be a number greater than 0", validation: (n) => n > 0 }),
+      Config.withDefault(defaults.requestsPerSecond)
+    )
+  }).pipe(
+    Config.map(({ requestTimeoutMs, solidityUrl, ...rest }) => ({
+      ...defaults,
+      ...rest,
+      solidityUrl: Option.getOrElse(solidityUrl, () => rest.fullNodeUrl),
+      requestTimeout: Duration.millis(requestTimeoutMs)
+    }))
+  )
+}

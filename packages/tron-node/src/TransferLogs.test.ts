@@ -1,0 +1,59 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either, Schema } from "effect"
+import { TransactionInfoList } from "./NodeResponses"
+import { fixture } from "./testing/FakeNode"
+import { transferTopic } from "./Trc20Abi"
+import { usdtTransfers } from "./TransferLogs"
+
+const usdt = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
+const decode = Schema.decodeUnknownSync(TransactionInfoList)
+const word = (hex: string) => hex.padStart(64, "0")
+const log = (address: string, from: string, to: string, amount: string) => ({
+  address,
+  topics: [transferTopic, word(from), word(to)],
+  data: word(amount)
+})
+const info = (id: string, result: string | undefined, logs: ReadonlyArray<unknown>) => ({
+  id: id.repeat(64),
+  blockNumber: 1,
+  receipt: result === undefined ? {} : { result },
+  log: logs
+})
+const usdtHex = "a614f803b6fd780986a42c78ec9c7f77e6ded13c"
+const alice = "e5079969b8e71d3c8604a106819aef82cea0c55a"
+const bob = "118f7b4382bea375ee420f1b211a4619f3ba78ad"
+
+describe("usdtTransfers", () => {
+  it("takes the Transfer logs of the recorded mainnet block", () => {
+    const transfers = Either.getOrThrow(usdtTransfers(decode(fixture("mainnet_gettransactioninfobyblocknum_84940364_partial.json")), usdt))
+    expect(transfers.map((t) => t.amount)).toEqual([500000000n, 23111110000n, 270550000n, 20000000n])
+    expect(transfers[0]).toEqual({
+      txid: "f52df87da4991d1cd8333f48526b2f55375a22e2705e9eaf7edce2a12e53827b",
+      logIndex: 0,
+      from: "TWrCqzeJMWvfEGyGVrRPTTERkWQLSgmMoY",
+      to: "TBa4Nb96tj4jUx85tcqvyWYyFi7mowHVLJ",
+      amount: 500000000n,
+      contract: usdt
+    })
+  })
+
+  it("skips failed receipts, receipts without a result, other contracts and other events; indexes logs within their transaction", () => {
+    const otherEvent = { address: usdtHex, topics: [word("01"), word(alice), word(bob)], data: word("05") }
+    const infos = decode([
+      info("a", "REVERT", [log(usdtHex, alice, bob, "10")]),
+      info("b", undefined, [log(usdtHex, alice, bob, "11")]),
+      info("c", "SUCCESS", [log("eca9bc828a3005b9a3b909f2cc5c2a54794de05f", alice, bob, "12"), otherEvent, log(usdtHex, bob, alice, "13")])
+    ])
+    const transfers = Either.getOrThrow(usdtTransfers(infos, usdt))
+    expect(transfers.map((t) => [t.txid.slice(0, 1), t.logIndex, t.amount])).toEqual([["c", 2, 0x13n]])
+  })
+
+  it("fails the block on a malformed USDT Transfer log rather than skipping a deposit", () => {
+    const short = { ...log(usdtHex, alice, bob, "10"), data: "10" }
+    expect(Either.getLeft(usdtTransfers(decode([info("d", "SUCCESS", [short])]), usdt))._tag).toBe("Some")
+    const twoTopics = { ...log(usdtHex, alice, bob, "10"), topics: [transferTopic, word(alice)] }
+    expect(usdtTransfers(decode([info("e", "SUCCESS", [twoTopics])]), usdt)).toEqual(
+      Either.left(`transaction ${"e".repeat(64)} log 0 is a malformed USDT Transfer log`)
+    )
+  })
+})

@@ -1,0 +1,183 @@
+import {
+  BlockNotFound,
+  type BlockRef,
+  Chain,
+  ChainRejected,
+  type ChainService,
+  ChainUnavailable,
+  type Network
+} from "@collector/core"
+import { TronAddress } from "@collector/tron"
+import type { HttpClient } from "@effect/platform"
+import { Effect, Either, Layer, Option, type Schema } from "effect"
+import { broadcastOutcome } from "./BroadcastResult"
+import { makeNodeClient, type NodeBody, type NodePath } from "./NodeClient"
+import { type NodeConfig, nodeConfigFromEnv } from "./NodeConfig"
+import { callNode, decodeReply, isUnknownObject } from "./NodeReply"
+import { toReceipt } from "./NodeReceipt"
+import {
+  AccountReply,
+  AccountResourceReply,
+  BlockReply,
+  ChainParametersReply,
+  TransactionInfo,
+  TransactionInfoList
+} from "./NodeResponses"
+import { signedTransactionHex } from "./TransactionBytes"
+import { usdtTransfers } from "./TransferLogs"
+import { makeUsdtCalls } from "./UsdtCalls"
+
+/**
+ * The Chain port over a java-tron node's HTTP API (or TronGrid). Blocks are read with
+ * `getblock` and `detail: false`: the header only, where `getnowblock` and `getblockbynum`
+ * (which has no `detail` switch) would ship every transaction of the block.
+ */
+
+const rejected = (reason: string) => new ChainRejected({ reason })
+
+const toBlockRef = (reply: BlockReply): BlockRef => ({
+  number: reply.block_header.raw_data.number,
+  hash: reply.blockID.toLowerCase(),
+  parentHash: reply.block_header.raw_data.parentHash.toLowerCase(),
+  timestamp: new Date(Number(reply.block_header.raw_data.timestamp))
+})
+
+/** java-tron sets an all-zero Merkle root on a block without transactions. */
+const hasTransactions = (reply: BlockReply) => /[1-9a-f]/i.test(reply.block_header.raw_data.txTrieRoot)
+
+const txidPattern = /^[0-9a-fA-F]{64}$/
+
+/** The parameters the port needs; a missing key means the node is not what we think it is. */
+const requiredParameters = [
+  "getEnergyFee",
+  "getTransactionFee",
+  "getFreeNetLimit",
+  "getCreateNewAccountFeeInSystemContract",
+  "getCreateAccountFee"
+] as const
+
+export const make = (config: NodeConfig): Effect.Effect<ChainService, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    // Config from the environment is validated already; this catches a hand-built one at startup.
+    if (!TronAddress.isValidTronAddress(config.usdtContract)) {
+      return yield* Effect.dieMessage(`USDT contract of ${config.network} is not a TRON address: ${config.usdtContract}`)
+    }
+    const node = yield* makeNodeClient(config)
+    const usdt = yield* makeUsdtCalls(node, config)
+    const call = <A, I>(path: NodePath, body: NodeBody, schema: Schema.Schema<A, I>) => callNode(node, path, body, schema)
+
+    const latestBlock = (path: NodePath) =>
+      node.post(path, { detail: false }).pipe(
+        Effect.filterOrFail((json) => !isUnknownObject(json), () => rejected(`${path}: the node has no block yet`)),
+        Effect.flatMap(decodeReply(BlockReply, path)),
+        Effect.map(toBlockRef)
+      )
+
+    /**
+     * Header first, receipts second, one after the other: should the node switch forks in
+     * between, the header is the older fork's and the next block's parentHash will not match it,
+     * so the scanner notices and rescans. The other order could pair a new header with old logs.
+     */
+    const blockTransfers: ChainService["blockTransfers"] = (number) =>
+      Effect.gen(function*() {
+        const blockPath = "/wallet/getblock"
+        const blockJson = yield* node.post(blockPath, { id_or_num: number.toString(), detail: false })
+        if (isUnknownObject(blockJson)) return yield* new BlockNotFound({ number })
+        const block = yield* decodeReply(BlockReply, blockPath)(blockJson)
+        if (block.block_header.raw_data.number !== number) {
+          return yield* rejected(`${blockPath}: asked for block ${number}, got ${block.block_header.raw_data.number}`)
+        }
+        const infoPath = "/wallet/gettransactioninfobyblocknum"
+        const infoJson = yield* node.post(infoPath, { num: Number(number) })
+        const infos = isUnknownObject(infoJson) ? [] : yield* decodeReply(TransactionInfoList, infoPath)(infoJson)
+        const stray = infos.find((info) => info.blockNumber !== number)
+        if (stray !== undefined) return yield* rejected(`${infoPath}: block ${number} lists ${stray.id} of block ${stray.blockNumber}`)
+        // A node behind a load balancer may serve the header before it has the receipts.
+        if (infos.length === 0 && hasTransactions(block)) {
+          return yield* new ChainUnavailable({ reason: `${infoPath}: no receipts yet for block ${number}, which has transactions` })
+        }
+        const transfers = yield* Either.mapLeft(usdtTransfers(infos, config.usdtContract), (reason) => rejected(`${infoPath}: ${reason}`))
+        return { block: toBlockRef(block), transfers }
+      })
+
+    /**
+     * Balances at the solidified block, whose number is read first: the figures are at least that
+     * recent. java-tron serves no `/walletsolidity/getaccountresource`, so the resource figures
+     * (energy and bandwidth, which regenerate and are only used to plan) are the head's.
+     */
+    const account: ChainService["account"] = (address) =>
+      Effect.gen(function*() {
+        if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
+        const atBlock = (yield* latestBlock("/walletsolidity/getblock")).number
+        const accountPath = "/walletsolidity/getaccount"
+        const [accountJson, resources, usdtBalance] = yield* Effect.all([
+          node.post(accountPath, { address, visible: true }),
+          call("/wallet/getaccountresource", { address, visible: true }, AccountResourceReply),
+          usdt.balanceOf(address)
+        ], { concurrency: "unbounded" })
+        const activated = !isUnknownObject(accountJson)
+        const trx = activated ? (yield* decodeReply(AccountReply, accountPath)(accountJson)).balance : 0n
+        return {
+          address,
+          activated,
+          trx,
+          usdt: usdtBalance,
+          energyLimit: resources.EnergyLimit,
+          energyUsed: resources.EnergyUsed,
+          freeBandwidthLimit: resources.freeNetLimit,
+          freeBandwidthUsed: resources.freeNetUsed,
+          stakedBandwidthLimit: resources.NetLimit,
+          stakedBandwidthUsed: resources.NetUsed,
+          atBlock
+        }
+      })
+
+    const parameters: ChainService["parameters"] = Effect.gen(function*() {
+      const path = "/wallet/getchainparameters"
+      const reply = yield* call(path, {}, ChainParametersReply)
+      const values = new Map(reply.chainParameter.map(({ key, value }) => [key, value]))
+      const missing = requiredParameters.filter((key) => !values.has(key))
+      if (missing.length > 0) return yield* rejected(`${path}: missing ${missing.join(", ")}`)
+      const value = (key: typeof requiredParameters[number]) => values.get(key)!
+      return {
+        energyFee: value("getEnergyFee"),
+        bandwidthFee: value("getTransactionFee"),
+        freeBandwidthPerDay: value("getFreeNetLimit"),
+        activationFee: value("getCreateNewAccountFeeInSystemContract") + value("getCreateAccountFee")
+      }
+    })
+
+    /** Sent once: after a timeout the transaction may or may not have been relayed, and only the caller can decide. */
+    const broadcast: ChainService["broadcast"] = (transaction) =>
+      node.post("/wallet/broadcasthex", { transaction: signedTransactionHex(transaction.rawDataHex, transaction.signatures) }, { once: true }).pipe(
+        Effect.catchTag("ChainRejected", (error) => Effect.fail(new ChainUnavailable({ reason: error.reason }))),
+        Effect.flatMap(broadcastOutcome)
+      )
+
+    const receipt: ChainService["receipt"] = (txid) =>
+      Effect.gen(function*() {
+        if (!txidPattern.test(txid)) return yield* rejected(`not a transaction id: ${txid}`)
+        const path = "/walletsolidity/gettransactioninfobyid"
+        const json = yield* node.post(path, { value: txid.toLowerCase() })
+        if (isUnknownObject(json)) return Option.none()
+        return Option.some(toReceipt(yield* decodeReply(TransactionInfo, path)(json)))
+      })
+
+    return {
+      headBlock: latestBlock("/wallet/getblock"),
+      solidifiedBlock: latestBlock("/walletsolidity/getblock"),
+      blockTransfers,
+      account,
+      parameters,
+      estimateTransferEnergy: usdt.estimateTransferEnergy,
+      buildUsdtTransfer: usdt.buildUsdtTransfer,
+      broadcast,
+      receipt
+    }
+  })
+
+/** The Chain of one network's node. */
+export const layer = (config: NodeConfig): Layer.Layer<Chain, never, HttpClient.HttpClient> => Layer.effect(Chain, make(config))
+
+/** The Chain of `network`, configured from the environment (see `nodeConfigFromEnv`). */
+export const layerFromEnv = (network: Network) => Layer.effect(Chain, Effect.flatMap(nodeConfigFromEnv(network), make))

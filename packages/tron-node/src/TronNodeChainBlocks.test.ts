@@ -1,0 +1,169 @@
+import { BlockNotFound, Chain, ChainRejected, ChainUnavailable } from "@collector/core"
+import { FetchHttpClient } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { fixture, fixtureText, fullNodeUrl, makeFakeNode, solidityUrl } from "./testing/FakeNode"
+import { chainWith, useFakeNodeServer } from "./testing/TestChain"
+import * as TronNodeChain from "./TronNodeChain"
+
+const server = useFakeNodeServer()
+
+const mainnetBlock = fixture("mainnet_getblockbynum_71723395_abridged.json")
+
+/**
+ * The recorded mainnet header renumbered to `number` (no header of block 84940364, whose
+ * receipts were recorded, was captured): the blockID starts with the block number.
+ */
+const headerOf = (number: bigint, txTrieRoot = mainnetBlock.block_header.raw_data.txTrieRoot) => {
+  const prefix = (n: bigint) => n.toString(16).padStart(16, "0")
+  return {
+    blockID: prefix(number) + mainnetBlock.blockID.slice(16),
+    block_header: {
+      ...mainnetBlock.block_header,
+      raw_data: {
+        ...mainnetBlock.block_header.raw_data,
+        number: Number(number),
+        parentHash: prefix(number - 1n) + mainnetBlock.block_header.raw_data.parentHash.slice(16),
+        txTrieRoot
+      }
+    }
+  }
+}
+
+describe("TronNodeChain blocks", () => {
+  it.live("reads the head with getblock detail=false from the full node", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", fixtureText("nile_getnowblock_66987627.header.json"))
+      const head = yield* (yield* chainWith("nile")).headBlock
+      expect(head).toEqual({
+        number: 66987627n,
+        hash: "0000000003fe266bf6b6d392f654dc2e5011601546ed04623d9fcc4e9d439a25",
+        parentHash: "0000000003fe266a65d5194c947f6f7a059d4646c8e9a5293226bc7fdcfc775e",
+        timestamp: new Date(1777445307000)
+      })
+      expect(node.seen[0]!.body).toEqual({ detail: false })
+    }))
+
+  it.live("reads the solidified block from the solidity node", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/walletsolidity/getblock", fixtureText("nile_getblockbynum_66987565.header.json"))
+      const block = yield* (yield* chainWith("nile")).solidifiedBlock
+      expect(block.number).toBe(66987565n)
+      expect(block.hash).toBe("0000000003fe262d52bfa4b2814f816fd2e57af5b98a33d60d8630a03a908e0e")
+      expect(node.seen[0]!.url).toBe(`${solidityUrl}/walletsolidity/getblock`)
+    }))
+
+  it.live("takes a block's USDT transfers from exactly two calls: header, then receipts", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", headerOf(84940364n))
+      node.on("/wallet/gettransactioninfobyblocknum", fixtureText("mainnet_gettransactioninfobyblocknum_84940364_partial.json"))
+      const { block, transfers } = yield* (yield* chainWith("main")).blockTransfers(84940364n)
+      expect(node.paths()).toEqual(["/wallet/getblock", "/wallet/gettransactioninfobyblocknum"])
+      expect(node.seen.map((r) => r.body)).toEqual([{ id_or_num: "84940364", detail: false }, { num: 84940364 }])
+      expect(block.number).toBe(84940364n)
+      expect(block.hash.startsWith("000000000510164c")).toBe(true)
+      // The two plain TRX transactions of the block carry no logs; all four USDT transfers succeeded.
+      expect(transfers.map((t) => [t.txid.slice(0, 8), t.logIndex, t.from, t.to, t.amount])).toEqual([
+        ["f52df87d", 0, "TWrCqzeJMWvfEGyGVrRPTTERkWQLSgmMoY", "TBa4Nb96tj4jUx85tcqvyWYyFi7mowHVLJ", 500000000n],
+        ["e3249346", 0, "TUsiiA8jqAEagjV78T1NvjQjLbME5pWCMA", "TQMXevvCisESgK479N4mG8TTkps1LCNiyb", 23111110000n],
+        ["fa59d11e", 0, "TY2p6ZaZvc1vbniAUndjCwDsBSD7HngE2h", "TJwzFM5gyU15uqWNeqGfyX7jEdvabNph7t", 270550000n],
+        ["90e42a06", 0, "TXFQoyP3ZnsbygNzeyfcJLrUveX5jp7vzQ", "TD7kfvnJnXYkxEgcPgPzmxXVMqACJP1Tja", 20000000n]
+      ])
+      expect(new Set(transfers.map((t) => t.contract))).toEqual(new Set(["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"]))
+    }))
+
+  it.live("accepts a node that ignores detail=false and sends the block's transactions", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", fixtureText("mainnet_getblockbynum_71723395_abridged.json"))
+      const usdtTx = mainnetBlock.transactions[1]
+      node.on("/wallet/gettransactioninfobyblocknum", [
+        { id: mainnetBlock.transactions[0].txID, blockNumber: 71723395, receipt: { net_usage: 268 } },
+        {
+          id: usdtTx.txID,
+          fee: 345000,
+          blockNumber: 71723395,
+          contract_address: "41a614f803b6fd780986a42c78ec9c7f77e6ded13c",
+          receipt: { energy_usage_total: 64285, net_fee: 345000, result: "SUCCESS" },
+          log: [{
+            address: "a614f803b6fd780986a42c78ec9c7f77e6ded13c",
+            topics: [
+              "ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef",
+              "0000000000000000000000005a274493e64a26e6bbf38e86d42192045f4e6881",
+              "0000000000000000000000003b9f381f7e5017f3966277d00a0ca5adfc563492"
+            ],
+            data: usdtTx.raw_data.contract[0].parameter.value.data.slice(72)
+          }]
+        }
+      ])
+      const { block, transfers } = yield* (yield* chainWith("main")).blockTransfers(71723395n)
+      expect(block).toEqual({
+        number: 71723395n,
+        hash: "0000000004466983e78b77fc3879e7ddbe1de5215ac7d55cd1ccbb6f59893230",
+        parentHash: "00000000044669824a0d4c8beabb227b089144f7104fbd226b1fee63727dd279",
+        timestamp: new Date(1745825274000)
+      })
+      expect(transfers).toHaveLength(1)
+      expect(transfers[0]!.amount).toBe(10_000_000n)
+      expect(transfers[0]!.txid).toBe(usdtTx.txID)
+    }))
+
+  it.live("is unavailable, not empty, when the node has a block with transactions but no receipts for it", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", fixtureText("mainnet_getblockbynum_71723395_abridged.json"))
+      node.on("/wallet/gettransactioninfobyblocknum", [])
+      const error = yield* (yield* chainWith()).blockTransfers(71723395n).pipe(Effect.flip)
+      expect(error).toBeInstanceOf(ChainUnavailable)
+      expect((error as ChainUnavailable).reason).toContain("no receipts yet for block 71723395")
+    }))
+
+  it.live("returns an empty block (all-zero Merkle root) with no transfers", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", headerOf(100n, "0".repeat(64)))
+      node.on("/wallet/gettransactioninfobyblocknum", [])
+      const { transfers } = yield* (yield* chainWith()).blockTransfers(100n)
+      expect(transfers).toEqual([])
+    }))
+
+  it.live("says BlockNotFound for {} and rejects a block of another number or a receipt of another block", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", (body: { id_or_num: string }) => (body.id_or_num === "999" ? {} : headerOf(5n)))
+      node.on("/wallet/gettransactioninfobyblocknum", [{ id: "ab".repeat(32), blockNumber: 7 }])
+      const chain = yield* chainWith()
+      expect(yield* chain.blockTransfers(999n).pipe(Effect.flip)).toEqual(new BlockNotFound({ number: 999n }))
+      expect(yield* chain.blockTransfers(6n).pipe(Effect.flip)).toEqual(
+        new ChainRejected({ reason: "/wallet/getblock: asked for block 6, got 5" })
+      )
+      const stray = yield* chain.blockTransfers(5n).pipe(Effect.flip)
+      expect((stray as ChainRejected).reason).toContain(`block 5 lists ${"ab".repeat(32)} of block 7`)
+    }))
+
+  it.live("rejects a reply of an unexpected shape, naming the endpoint", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", { blockID: 5 })
+      const error = yield* (yield* chainWith()).headBlock.pipe(Effect.flip)
+      expect(error._tag).toBe("ChainRejected")
+      expect(error.reason).toMatch(/^\/wallet\/getblock returned an unexpected reply/)
+    }))
+
+  it.live("is provided as the Chain service from the environment by layerFromEnv", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", fixtureText("nile_getnowblock_66987627.header.json"))
+      const env = new Map([["TRON_NILE_NODE_URL", fullNodeUrl], ["TRON_NILE_API_KEY", "nile-key"]])
+      const live = TronNodeChain.layerFromEnv("nile").pipe(
+        Layer.provide(FetchHttpClient.layer),
+        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(env)))
+      )
+      const head = yield* Effect.flatMap(Chain, (chain) => chain.headBlock).pipe(Effect.provide(live))
+      expect(head.number).toBe(66987627n)
+      expect(node.seen[0]!.headers.get("TRON-PRO-API-KEY")).toBe("nile-key")
+    }))
+})
