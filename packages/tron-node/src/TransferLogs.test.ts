@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
+import { Trc20Call } from "@collector/tron"
 import { Either, Schema } from "effect"
 import { TransactionInfoList } from "./NodeResponses"
 import { fixture } from "./testing/FakeNode"
-import { transferTopic } from "./Trc20Abi"
 import { usdtTransfers } from "./TransferLogs"
+
+const { transferTopic } = Trc20Call
 
 const usdt = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
 const decode = Schema.decodeUnknownSync(TransactionInfoList)
@@ -55,5 +57,34 @@ describe("usdtTransfers", () => {
     expect(usdtTransfers(decode([info("e", "SUCCESS", [twoTopics])]), usdt)).toEqual(
       Either.left(`transaction ${"e".repeat(64)} log 0 is a malformed USDT Transfer log`)
     )
+    // Trc20Call.decodeTransferLog answers None for a four-topic (ERC-721 style) log, as for any
+    // non-Transfer: from the USDT contract with the Transfer topic it still fails the block.
+    const fourTopics = { ...log(usdtHex, alice, bob, "10"), topics: [transferTopic, word(alice), word(bob), word("01")] }
+    expect(Either.isLeft(usdtTransfers(decode([info("f", "SUCCESS", [fourTopics])]), usdt))).toBe(true)
+  })
+
+  it("fails the block on an address topic whose upper 12 bytes are not zero (41-prefixed or dirty)", () => {
+    // The shared decoder's rule, stricter than the adapter's former one, which read the low 20 bytes.
+    for (const padding of ["00".repeat(11) + "41", "ff".repeat(12)]) {
+      const dirty = { ...log(usdtHex, alice, bob, "10"), topics: [transferTopic, padding + alice, word(bob)] }
+      expect(usdtTransfers(decode([info("a", "SUCCESS", [dirty])]), usdt)).toEqual(
+        Either.left(`transaction ${"a".repeat(64)} log 0 is a malformed USDT Transfer log`)
+      )
+      const dirtyTo = { ...log(usdtHex, alice, bob, "10"), topics: [transferTopic, word(alice), padding + bob] }
+      expect(Either.isLeft(usdtTransfers(decode([info("b", "SUCCESS", [dirtyTo])]), usdt))).toBe(true)
+    }
+  })
+
+  it("matches the contract in its 41-prefixed or upper-case form and the topic in upper case", () => {
+    const shouting = { address: `41${usdtHex.toUpperCase()}`, topics: [transferTopic.toUpperCase(), word(alice.toUpperCase()), word(bob)], data: word("0A") }
+    const transfers = Either.getOrThrow(usdtTransfers(decode([info("c", "SUCCESS", [shouting])]), usdt))
+    expect(transfers).toEqual([{
+      txid: "c".repeat(64),
+      logIndex: 0,
+      from: "TWrCqzeJMWvfEGyGVrRPTTERkWQLSgmMoY",
+      to: "TBa4Nb96tj4jUx85tcqvyWYyFi7mowHVLJ",
+      amount: 10n,
+      contract: usdt
+    }])
   })
 })

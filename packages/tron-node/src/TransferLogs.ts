@@ -1,8 +1,7 @@
 import type { UsdtTransfer } from "@collector/core"
-import { TronAddress } from "@collector/tron"
+import { Trc20Call, TronAddress } from "@collector/tron"
 import { Either, Option } from "effect"
 import type { TransactionInfo } from "./NodeResponses"
-import { addressFromWord, decodeUint256, transferTopic } from "./Trc20Abi"
 
 /** The 20-byte hex form a log `address` carries (java-tron prints it without the 41 prefix). */
 const logAddress = (address: string): string => {
@@ -14,8 +13,12 @@ const logAddress = (address: string): string => {
  * The USDT Transfer logs of a block's receipts. Only receipts whose `receipt.result` is SUCCESS
  * count: a reverted call keeps no logs on chain, and `contractResult` proves nothing. Logs rather
  * than call data are read so that `transferFrom` and transfers made by other contracts are seen.
- * A Transfer log of the USDT contract that cannot be decoded fails the whole block (Left): skipping
- * it would silently lose a deposit.
+ *
+ * A log is a USDT Transfer when the USDT contract emitted it with the Transfer signature as
+ * topics[0]; it is then decoded with Trc20Call.decodeTransferLog (exactly three topics, address
+ * topics with clean zero padding, a one-word amount). Where that decoder answers None for such a
+ * log, which it also does for "not an ERC-20 Transfer", the adapter does not skip the log: it
+ * fails the whole block (Left), because skipping it could silently lose a deposit.
  */
 export const usdtTransfers = (
   infos: ReadonlyArray<TransactionInfo>,
@@ -26,14 +29,11 @@ export const usdtTransfers = (
   for (const info of infos) {
     if (info.receipt.result !== "SUCCESS") continue
     for (const [logIndex, log] of info.log.entries()) {
-      if (logAddress(log.address) !== contractHex || log.topics[0]?.toLowerCase() !== transferTopic) continue
-      const from = addressFromWord(log.topics[1] ?? "")
-      const to = addressFromWord(log.topics[2] ?? "")
-      const amount = decodeUint256(log.data)
-      if (log.topics.length !== 3 || Option.isNone(from) || Option.isNone(to) || Option.isNone(amount)) {
-        return Either.left(`transaction ${info.id} log ${logIndex} is a malformed USDT Transfer log`)
-      }
-      transfers.push({ txid: info.id, logIndex, from: from.value, to: to.value, amount: amount.value, contract: usdtContract })
+      if (logAddress(log.address) !== contractHex || log.topics[0]?.toLowerCase() !== Trc20Call.transferTopic) continue
+      const transfer = Trc20Call.decodeTransferLog(log)
+      if (Option.isNone(transfer)) return Either.left(`transaction ${info.id} log ${logIndex} is a malformed USDT Transfer log`)
+      const { from, to, amount } = transfer.value
+      transfers.push({ txid: info.id, logIndex, from, to, amount, contract: usdtContract })
     }
   }
   return Either.right(transfers)

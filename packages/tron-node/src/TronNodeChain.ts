@@ -1,6 +1,7 @@
 import {
   BlockNotFound,
   type BlockRef,
+  type BroadcastOutcome,
   Chain,
   ChainRejected,
   type ChainService,
@@ -23,7 +24,7 @@ import {
   TransactionInfo,
   TransactionInfoList
 } from "./NodeResponses"
-import { signedTransactionHex } from "./TransactionBytes"
+import { signedTransactionHex } from "./SignedTransaction"
 import { usdtTransfers } from "./TransferLogs"
 import { makeUsdtCalls } from "./UsdtCalls"
 
@@ -147,12 +148,25 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
       }
     })
 
-    /** Sent once: after a timeout the transaction may or may not have been relayed, and only the caller can decide. */
+    /**
+     * Sent once: after a timeout the transaction may or may not have been relayed, and only the
+     * caller can decide. A transaction whose hex cannot be encoded is Rejected without a call: it
+     * cannot have been relayed, and a node would refuse it too.
+     */
     const broadcast: ChainService["broadcast"] = (transaction) =>
-      node.post("/wallet/broadcasthex", { transaction: signedTransactionHex(transaction.rawDataHex, transaction.signatures) }, { once: true }).pipe(
-        Effect.catchTag("ChainRejected", (error) => Effect.fail(new ChainUnavailable({ reason: error.reason }))),
-        Effect.flatMap(broadcastOutcome)
-      )
+      Option.match(signedTransactionHex(transaction.rawDataHex, transaction.signatures), {
+        onNone: () =>
+          Effect.succeed<BroadcastOutcome>({
+            _tag: "Rejected",
+            code: "MALFORMED_TRANSACTION",
+            message: "raw_data and signatures must be even-length hex"
+          }),
+        onSome: (hex) =>
+          node.post("/wallet/broadcasthex", { transaction: hex }, { once: true }).pipe(
+            Effect.catchTag("ChainRejected", (error) => Effect.fail(new ChainUnavailable({ reason: error.reason }))),
+            Effect.flatMap(broadcastOutcome)
+          )
+      })
 
     const receipt: ChainService["receipt"] = (txid) =>
       Effect.gen(function*() {

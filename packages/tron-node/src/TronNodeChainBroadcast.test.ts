@@ -4,7 +4,7 @@ import { Effect, Option } from "effect"
 import { HttpResponse } from "msw"
 import { fixture, fixtureText, makeFakeNode, solidityUrl } from "./testing/FakeNode"
 import { chainWith, hexOf, useFakeNodeServer } from "./testing/TestChain"
-import { signedTransactionHex } from "./TransactionBytes"
+import { signedTransactionHex } from "./SignedTransaction"
 
 const server = useFakeNodeServer()
 
@@ -23,7 +23,7 @@ describe("TronNodeChain broadcast and receipts", () => {
       const node = makeFakeNode(server)
       node.on("/wallet/broadcasthex", fixtureText("shasta_broadcasttransaction.response.json"))
       expect(yield* (yield* chainWith()).broadcast(signed)).toEqual({ _tag: "Accepted" })
-      expect(node.seen[0]!.body).toEqual({ transaction: signedTransactionHex(recorded.raw_data_hex, recorded.signature) })
+      expect(node.seen[0]!.body).toEqual({ transaction: Option.getOrThrow(signedTransactionHex(recorded.raw_data_hex, recorded.signature)) })
     }))
 
   it.live("maps DUP_TRANSACTION_ERROR to Duplicate and other codes to Rejected with the decoded message", () =>
@@ -63,6 +63,20 @@ describe("TronNodeChain broadcast and receipts", () => {
       expect(node.seen).toHaveLength(1)
       expect((yield* chain.broadcast(signed).pipe(Effect.flip))._tag).toBe("ChainUnavailable")
       expect(node.seen).toHaveLength(2)
+    }))
+
+  it.live("rejects a transaction whose hex cannot be encoded without sending anything", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/broadcasthex", fixtureText("shasta_broadcasttransaction.response.json"))
+      const chain = yield* chainWith()
+      expect(yield* chain.broadcast({ ...signed, signatures: ["not hex"] })).toEqual({
+        _tag: "Rejected",
+        code: "MALFORMED_TRANSACTION",
+        message: "raw_data and signatures must be even-length hex"
+      })
+      expect(yield* chain.broadcast({ ...signed, rawDataHex: signed.rawDataHex.slice(1) })).toMatchObject({ _tag: "Rejected" })
+      expect(node.seen).toHaveLength(0)
     }))
 
   it.live("reads receipts from the solidity node; {} is None", () =>

@@ -1,10 +1,23 @@
 import { ChainRejected } from "@collector/core"
+import { TransactionId, TransactionRaw } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { fixture, fixtureText, makeFakeNode } from "./testing/FakeNode"
 import { chainWith, hexOf, useFakeNodeServer } from "./testing/TestChain"
 
 const server = useFakeNodeServer()
+
+/** A triggersmartcontract reply for `raw_data`, consistent (bytes, JSON and txID agree) as a node would send it. */
+const builtReply = (raw: TransactionRaw.RawData) => {
+  const bytes = Either.getOrThrow(TransactionRaw.encodeRawData(raw))
+  return { result: { result: true }, transaction: { visible: false, txID: TransactionId.compute(bytes), raw_data: raw, raw_data_hex: Buffer.from(bytes).toString("hex") } }
+}
+
+/** A reply carrying `rawDataHex` as is, with its true txID. */
+const bytesReply = (rawDataHex: string, expiration = 1777447227000) => ({
+  result: { result: true },
+  transaction: { txID: TransactionId.compute(Buffer.from(rawDataHex, "hex")), raw_data: { expiration }, raw_data_hex: rawDataHex }
+})
 
 describe("TronNodeChain USDT transfers", () => {
   const nile = {
@@ -105,6 +118,72 @@ describe("TronNodeChain USDT transfers", () => {
       expect(error.reason).toContain("is not the hash of raw_data_hex")
     }))
 
+  it.live("refuses built bytes that are not a single TriggerSmartContract, or not raw_data at all", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      const recorded = fixture("nile_triggersmartcontract_transfer.response.json").transaction
+      const trx = fixture("mainnet_getblockbynum_71723395_abridged.json").transactions[0]
+      const replies: ReadonlyArray<unknown> = [
+        bytesReply(trx.raw_data_hex),
+        bytesReply(recorded.raw_data_hex.slice(0, 40)),
+        bytesReply("ff"),
+        // An unknown field (99, varint 1) appended: readable protobuf, but not what the codec models.
+        bytesReply(recorded.raw_data_hex + "980601")
+      ]
+      let i = 0
+      node.on("/wallet/triggersmartcontract", () => replies[i++])
+      const chain = yield* chainWith("nile")
+      const build = chain.buildUsdtTransfer({ ...nile, feeLimit: 100_000_000n }).pipe(Effect.flip, Effect.map((e) => e.reason))
+      expect(yield* build).toBe("/wallet/triggersmartcontract: raw_data_hex is not a single TriggerSmartContract")
+      for (let n = 0; n < 3; n++) {
+        expect(yield* build).toMatch(/^\/wallet\/triggersmartcontract: raw_data_hex is not a single TriggerSmartContract: /)
+      }
+      expect(node.seen).toHaveLength(4)
+    }))
+
+  it.live("refuses a built transfer whose call data names the recipient with a 41-prefixed word", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      const recorded = fixture("nile_triggersmartcontract_transfer.response.json").transaction
+      const value = recorded.raw_data.contract[0].parameter.value
+      // The same recipient to the USDT contract, which reads only the low 20 bytes; but not the bytes asked for.
+      const data = value.data.slice(0, 30) + "41" + value.data.slice(32)
+      const raw = { ...recorded.raw_data, contract: [{ ...recorded.raw_data.contract[0], parameter: { ...recorded.raw_data.contract[0].parameter, value: { ...value, data } } }] }
+      let reply: unknown = builtReply(raw)
+      node.on("/wallet/triggersmartcontract", () => reply)
+      const chain = yield* chainWith("nile")
+      expect((yield* chain.buildUsdtTransfer({ ...nile, feeLimit: 100_000_000n }).pipe(Effect.flip)).reason).toBe(
+        "/wallet/triggersmartcontract: the built transaction is not the requested transfer"
+      )
+      // Re-encoded from the recorded JSON, the unchanged transfer is accepted: the check above is about the data alone.
+      reply = builtReply(recorded.raw_data)
+      expect((yield* chain.buildUsdtTransfer({ ...nile, feeLimit: 100_000_000n })).txid).toBe(recorded.txID)
+    }))
+
+  it.live("refuses a built transfer with a call value, a token value or another fee limit", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      const recorded = fixture("nile_triggersmartcontract_transfer.response.json").transaction
+      const contract = recorded.raw_data.contract[0]
+      const withValue = (extra: object) => ({
+        ...recorded.raw_data,
+        contract: [{ ...contract, parameter: { ...contract.parameter, value: { ...contract.parameter.value, ...extra } } }]
+      })
+      const replies = [
+        builtReply(withValue({ call_value: 1 })),
+        builtReply(withValue({ call_token_value: 1, token_id: 1000001 })),
+        builtReply({ ...recorded.raw_data, fee_limit: 100_000_001 })
+      ]
+      let i = 0
+      node.on("/wallet/triggersmartcontract", () => replies[i++])
+      const chain = yield* chainWith("nile")
+      for (let n = 0; n < replies.length; n++) {
+        expect((yield* chain.buildUsdtTransfer({ ...nile, feeLimit: 100_000_000n }).pipe(Effect.flip)).reason).toBe(
+          "/wallet/triggersmartcontract: the built transaction is not the requested transfer"
+        )
+      }
+    }))
+
   it.live("reports builder errors of both HTTP-200 shapes, decoding hex messages", () =>
     Effect.gen(function*() {
       const node = makeFakeNode(server)
@@ -135,5 +214,10 @@ describe("TronNodeChain USDT transfers", () => {
         "cannot encode a transfer of -1 to TAkMvwVV7YfEEymVSP8y5e41bckH72o75d"
       )
       expect((yield* chain.buildUsdtTransfer({ ...nile, feeLimit: 0n }).pipe(Effect.flip)).reason).toBe("fee limit out of range: 0")
+      // Trc20Call would encode the `41…` hex form; the adapter takes Base58Check only.
+      expect((yield* chain.buildUsdtTransfer({ ...nile, to: "41088a2bfcb1c7271029fd69a66859d55560895884", feeLimit: 1n }).pipe(Effect.flip)).reason)
+        .toBe("cannot encode a transfer of 100 to 41088a2bfcb1c7271029fd69a66859d55560895884")
+      expect((yield* chain.estimateTransferEnergy({ ...nile, to: "088a2bfcb1c7271029fd69a66859d55560895884" }).pipe(Effect.flip)).reason)
+        .toBe("cannot encode a transfer of 100 to 088a2bfcb1c7271029fd69a66859d55560895884")
     }))
 })

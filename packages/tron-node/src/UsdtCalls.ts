@@ -1,14 +1,26 @@
 import { ChainRejected, type UnsignedTransaction } from "@collector/core"
-import { TronAddress } from "@collector/tron"
-import { Effect, Option, Ref, type Schema } from "effect"
+import { TransactionId, TransactionRaw, Trc20Call, TronAddress } from "@collector/tron"
+import { Effect, Either, Option, Ref, type Schema } from "effect"
 import type { NodeClient, NodeBody, NodePath } from "./NodeClient"
 import type { NodeConfig } from "./NodeConfig"
 import { callNode, decodeNodeText, describeFailure, type NodeFailure, returnFailure } from "./NodeReply"
 import { BuiltTransactionReply, ConstantCallReply, EstimateEnergyReply } from "./NodeResponses"
-import { addressWord, balanceOfSignature, decodeUint256, transferParameter, transferSelector, transferSignature } from "./Trc20Abi"
-import { readTriggerCall, txidOf } from "./TransactionBytes"
 
 type Transfer = { readonly from: string; readonly to: string; readonly amount: bigint }
+
+/** The `function_selector` texts the contract endpoints take (the node hashes them to the selector). */
+const transferSignature = "transfer(address,uint256)"
+const balanceOfSignature = "balanceOf(address)"
+
+/**
+ * Only Base58Check addresses go into call data. Trc20Call also takes the `41…` hex form; the
+ * adapter's inputs are Base58Check (`visible`), so hex there is refused rather than guessed at.
+ */
+const base58 = (address: string): Option.Option<string> =>
+  TronAddress.isValidTronAddress(address) ? Option.some(address) : Option.none()
+
+/** An int64 of decoded raw_data (a number, or a bigint beyond 2^53); absent is 0. */
+const int64 = (value: TransactionRaw.Int64 | undefined): bigint => BigInt(value ?? 0)
 
 const rejected = (reason: string) => new ChainRejected({ reason })
 
@@ -57,17 +69,20 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
     /** USDT balance at the solidified block. */
     const balanceOf = (address: string) =>
       Effect.gen(function*() {
-        const word = yield* required(addressWord(address), () => `not a TRON address: ${address}`)
+        const word = yield* required(
+          Option.flatMap(base58(address), (owner) => Either.getRight(Trc20Call.balanceOfParameter(owner))),
+          () => `not a TRON address: ${address}`
+        )
         const path = "/walletsolidity/triggerconstantcontract"
         const reply = yield* constantCall(path, callBody(address, balanceOfSignature, word))
-        return yield* required(decodeUint256(reply.constant_result[0] ?? ""), () => `${path}: balanceOf returned ${reply.constant_result[0] ?? "nothing"}`)
+        return yield* required(Trc20Call.decodeUint256(reply.constant_result[0] ?? ""), () => `${path}: balanceOf returned ${reply.constant_result[0] ?? "nothing"}`)
       })
 
     const transferBody = (transfer: Transfer) =>
       Effect.gen(function*() {
         yield* hex21(transfer.from)
         const parameter = yield* required(
-          transferParameter(transfer.to, transfer.amount),
+          Option.flatMap(base58(transfer.to), (to) => Either.getRight(Trc20Call.transferParameter(to, transfer.amount))),
           () => `cannot encode a transfer of ${transfer.amount} to ${transfer.to}`
         )
         return { parameter, body: callBody(transfer.from, transferSignature, parameter) }
@@ -95,7 +110,11 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
     /**
      * Has the node build the transfer, then reads the returned raw_data itself: the signer will
      * sign these bytes, so they must call USDT's transfer with exactly the requested recipient,
-     * amount and fee limit, and hash to the returned txid.
+     * amount and fee limit, and hash to the returned txid. The bytes are decoded with
+     * TransactionRaw, which refuses anything it does not model (other contract types, several
+     * contracts, unknown fields, non-canonical encodings). The call data must be byte for byte
+     * the canonical `transfer` call: a 41-prefixed address word, which Trc20Call.decodeTransfer
+     * would read as the same recipient, is still not what was asked for.
      */
     const buildUsdtTransfer = (transfer: Transfer & { readonly feeLimit: bigint }) =>
       Effect.gen(function*() {
@@ -109,20 +128,29 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
         const tx = yield* required(Option.fromNullable(reply.transaction), () => `${path} returned no transaction`)
         const rawDataHex = tx.raw_data_hex.toLowerCase()
         const txid = tx.txID.toLowerCase()
-        if (txidOf(rawDataHex) !== txid) return yield* rejected(`${path}: txID ${txid} is not the hash of raw_data_hex`)
-        const built = yield* required(readTriggerCall(rawDataHex), () => `${path}: raw_data_hex is not a single TriggerSmartContract`)
+        // The reply schema has checked raw_data_hex is even-length hex.
+        if (TransactionId.compute(Buffer.from(rawDataHex, "hex")) !== txid) {
+          return yield* rejected(`${path}: txID ${txid} is not the hash of raw_data_hex`)
+        }
+        const raw = yield* Either.mapLeft(
+          TransactionRaw.decodeRawDataHex(rawDataHex),
+          (error) => rejected(`${path}: raw_data_hex is not a single TriggerSmartContract: ${error.reason}`)
+        )
+        const contract = raw.contract[0]!
+        if (contract.type !== "TriggerSmartContract") return yield* rejected(`${path}: raw_data_hex is not a single TriggerSmartContract`)
+        const built = contract.parameter.value
         const expected = {
           owner: yield* hex21(transfer.from),
           contract: yield* hex21(config.usdtContract),
-          data: transferSelector + parameter
+          data: Trc20Call.transferSelector + parameter
         }
         if (
-          built.owner !== expected.owner || built.contract !== expected.contract || built.data !== expected.data ||
-          built.callValue !== 0n || built.tokenValue !== 0n || built.feeLimit !== feeLimit
+          built.owner_address !== expected.owner || built.contract_address !== expected.contract || (built.data ?? "") !== expected.data ||
+          int64(built.call_value) !== 0n || int64(built.call_token_value) !== 0n || int64(raw.fee_limit) !== feeLimit
         ) {
           return yield* rejected(`${path}: the built transaction is not the requested transfer`)
         }
-        return { txid, rawDataHex, expiration: new Date(Number(built.expiration)), feeLimit } satisfies UnsignedTransaction
+        return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit } satisfies UnsignedTransaction
       })
 
     return { balanceOf, estimateTransferEnergy, buildUsdtTransfer }
