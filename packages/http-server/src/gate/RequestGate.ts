@@ -1,7 +1,7 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { parseCanonicalQuery, parseStrictJsonBody } from "@collector/api"
 import { Cause, Clock, Duration, Effect, Exit, FiberRef, LogLevel, Option } from "effect"
-import { randomBytes } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { AccessLog } from "./AccessLog"
 import { Authenticator } from "./Authenticator"
 import { withDeadline } from "./Deadline"
@@ -10,7 +10,7 @@ import { Gate } from "./GateSettings"
 import { makeRateLimiter } from "./RateLimiter"
 import { headerCounts, keepQueryPlusSigns, primeBufferedBody, readRawBody, singleHeader, splitTarget } from "./RawRequest"
 import { currentApp, currentBody, currentTraceId } from "./RequestContext"
-import { matchRoute } from "./RouteTable"
+import { matchRoute, type RouteMatch } from "./RouteTable"
 
 const jsonContentType = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i
 const signatureHeaders = ["x-app-id", "x-timestamp", "x-sign"] as const
@@ -29,11 +29,10 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
     const deadlineMillis = Duration.toMillis(settings.requestDeadline)
     let inFlight = 0
 
-    const admit = (app: HttpApp.Default, traceId: string) =>
+    const admit = (app: HttpApp.Default, traceId: string, match: RouteMatch) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const { hasQuery, path, rawQuery } = splitTarget(request.url)
-        const match = matchRoute(request.method, path)
         if (match._tag === "Unknown") return errorResponse("ROUTE_NOT_FOUND", `route not found: ${path}`, traceId)
         if (match._tag === "WrongMethod") {
           return errorResponse("METHOD_NOT_ALLOWED", `method ${request.method} not allowed on ${path}`, traceId)
@@ -120,7 +119,8 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
 
     const handle = (app: HttpApp.Default) =>
       Effect.gen(function*() {
-        const traceId = randomBytes(16).toString("hex")
+        // 122 random bits from the runtime's pooled CSPRNG, as 32 lowercase hex characters.
+        const traceId = randomUUID().replaceAll("-", "")
         const started = yield* Clock.currentTimeMillis
         const request = yield* HttpServerRequest.HttpServerRequest
         const path = splitTarget(request.url).path
@@ -140,7 +140,7 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
         } else {
           inFlight++
           const exit = yield* withDeadline(
-            admit(withHeaders, traceId).pipe(Effect.locally(currentTraceId, traceId)),
+            admit(withHeaders, traceId, route).pipe(Effect.locally(currentTraceId, traceId)),
             deadlineMillis
           ).pipe(Effect.ensuring(Effect.sync(() => inFlight--)), Effect.exit)
           if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
