@@ -1,0 +1,75 @@
+import { available, increased, recovered } from "./ResourceWindow"
+import type { SimParameters } from "./SimConfig"
+
+/**
+ * An activated account, with the fields java-tron keeps for it. Only activated accounts exist
+ * on chain: an address that merely holds USDT has a balance in the contract's storage and no
+ * account at all. Usages are recorded values; what is left now follows from ResourceWindow.
+ */
+export interface SimAccount {
+  /** 21-byte hex (`41…`). */
+  readonly address: string
+  /** SUN. */
+  readonly balance: bigint
+  readonly createTime: number
+  readonly latestOperationTime: number
+  readonly freeNetUsage: bigint
+  readonly latestConsumeFreeTime: number
+  readonly energyUsage: bigint
+  readonly latestConsumeTimeForEnergy: number
+  /** SUN staked by others whose energy is delegated here (`acquired_delegated_frozenV2_balance_for_energy`). */
+  readonly delegatedEnergyBalance: bigint
+}
+
+export const newAccount = (address: string, now: number, balance = 0n): SimAccount => ({
+  address,
+  balance,
+  createTime: now,
+  latestOperationTime: now,
+  freeNetUsage: 0n,
+  latestConsumeFreeTime: 0,
+  energyUsage: 0n,
+  latestConsumeTimeForEnergy: 0,
+  delegatedEnergyBalance: 0n
+})
+
+const sunPerTrx = 1_000_000n
+
+/** java-tron's calculateGlobalEnergyLimit: whole staked TRX times the network's energy per TRX. */
+export const energyLimit = (account: SimAccount, parameters: SimParameters): bigint =>
+  ((account.delegatedEnergyBalance / sunPerTrx) * parameters.totalEnergyLimit) / parameters.totalEnergyWeight
+
+/** The SUN that must be staked (and delegated) for at least `energy` energy: how a provider sizes an order. */
+export const stakeForEnergy = (energy: bigint, parameters: SimParameters): bigint => {
+  const trx = (energy * parameters.totalEnergyWeight + parameters.totalEnergyLimit - 1n) / parameters.totalEnergyLimit
+  return trx * sunPerTrx
+}
+
+export const energyUsed = (account: SimAccount, now: number): bigint =>
+  recovered(account.energyUsage, account.latestConsumeTimeForEnergy, now)
+
+export const energyLeft = (account: SimAccount, parameters: SimParameters, now: number): bigint =>
+  available(energyLimit(account, parameters), account.energyUsage, account.latestConsumeTimeForEnergy, now)
+
+export const freeNetUsed = (account: SimAccount, now: number): bigint =>
+  recovered(account.freeNetUsage, account.latestConsumeFreeTime, now)
+
+export const freeNetLeft = (account: SimAccount, parameters: SimParameters, now: number): bigint =>
+  available(parameters.freeNetLimit, account.freeNetUsage, account.latestConsumeFreeTime, now)
+
+export const consumeFreeNet = (account: SimAccount, bytes: bigint, now: number): SimAccount => ({
+  ...account,
+  freeNetUsage: increased(account.freeNetUsage, account.latestConsumeFreeTime, bytes, now),
+  latestConsumeFreeTime: now,
+  latestOperationTime: now
+})
+
+export const consumeEnergy = (account: SimAccount, energy: bigint, now: number): SimAccount =>
+  energy === 0n ? account : {
+    ...account,
+    energyUsage: increased(account.energyUsage, account.latestConsumeTimeForEnergy, energy, now),
+    latestConsumeTimeForEnergy: now,
+    latestOperationTime: now
+  }
+
+export const adjustBalance = (account: SimAccount, delta: bigint): SimAccount => ({ ...account, balance: account.balance + delta })

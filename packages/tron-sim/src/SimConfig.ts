@@ -1,0 +1,118 @@
+import type { Network } from "@collector/core"
+import { TronAddress } from "@collector/tron"
+import { Option } from "effect"
+
+/**
+ * How a simulated TRON network is set up. The defaults are the figures of the real networks
+ * in late 2026 (see /work/shared/guides/tron.md); tests override single fields.
+ */
+
+/** The governance-controlled figures `getchainparameters` reports; the control surface changes some. */
+export interface SimParameters {
+  /** SUN per energy unit (`getEnergyFee`). */
+  readonly energyFee: bigint
+  /** SUN per bandwidth byte burned (`getTransactionFee`). */
+  readonly transactionFee: bigint
+  /** Free bandwidth per activated account per day (`getFreeNetLimit`). */
+  readonly freeNetLimit: bigint
+  /** Burned for the bandwidth of an account-creating transfer when the sender has no staked bandwidth (`getCreateAccountFee`). */
+  readonly createAccountFee: bigint
+  /** Charged by the TransferContract that creates an account (`getCreateNewAccountFeeInSystemContract`). */
+  readonly createNewAccountFeeInSystemContract: bigint
+  /** Upper bound of a transaction's fee_limit (`getMaxFeeLimit`). */
+  readonly maxFeeLimit: bigint
+  /** Network energy per day and total staked TRX for energy: together the energy one staked TRX yields. */
+  readonly totalEnergyLimit: bigint
+  readonly totalEnergyWeight: bigint
+  readonly totalNetLimit: bigint
+  readonly totalNetWeight: bigint
+}
+
+/** Energy of a USDT transfer. Totals include the dynamic-energy penalty, as receipts do. */
+export interface TransferEnergy {
+  /** Recipient already holds USDT (its balance slot is overwritten). */
+  readonly toHolder: bigint
+  /** Recipient's balance is zero (a fresh storage slot costs more). */
+  readonly toEmpty: bigint
+  /** The part of each total without the penalty (mainnet receipts: 64,285 total, 49,635 penalty). */
+  readonly toHolderBase: bigint
+  readonly toEmptyBase: bigint
+  /** A transfer that reverts (the sender lacks the amount); not measured, an order of magnitude. */
+  readonly reverted: bigint
+  /** `balanceOf`, as the recorded constant calls report it. */
+  readonly balanceOf: bigint
+}
+
+export interface GenesisAccount {
+  /** Base58Check. */
+  readonly address: string
+  /** SUN; an account listed here is activated even with 0. */
+  readonly trx?: bigint
+  readonly usdt?: bigint
+}
+
+export interface SimConfig {
+  readonly network: Network
+  /** Base58Check address of the TRC20 USDT contract the simulator runs. */
+  readonly usdtContract: string
+  /** Everything "random" (witness keys, system signatures) is derived from it: same seed, same chain. */
+  readonly seed: string
+  /** Number of the first block; real networks are far past zero. */
+  readonly genesisNumber: bigint
+  readonly blockIntervalMs: number
+  /** Blocks between the head and the solidified block (19 distinct producers). */
+  readonly solidifyDepth: number
+  /** Built transactions expire this long after the head block's time (java-tron's default 60 s). */
+  readonly expirationMs: number
+  readonly parameters: SimParameters
+  readonly transferEnergy: TransferEnergy
+  /** `estimateenergy` is off unless a node operator enables it; tests switch it both ways. */
+  readonly estimateEnergy: boolean
+  readonly genesisAccounts: ReadonlyArray<GenesisAccount>
+}
+
+export const usdtContracts: Record<Network, string> = {
+  main: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+  nile: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
+}
+
+export const defaultParameters: SimParameters = {
+  energyFee: 100n,
+  transactionFee: 1000n,
+  freeNetLimit: 600n,
+  createAccountFee: 100_000n,
+  createNewAccountFeeInSystemContract: 1_000_000n,
+  maxFeeLimit: 15_000_000_000n,
+  // 10 energy per staked TRX: round figures near mainnet's (~9.5).
+  totalEnergyLimit: 180_000_000_000n,
+  totalEnergyWeight: 18_000_000_000n,
+  totalNetLimit: 43_200_000_000n,
+  totalNetWeight: 26_856_723_239n
+}
+
+export const defaultTransferEnergy: TransferEnergy = {
+  toHolder: 64_285n,
+  toEmpty: 130_285n,
+  toHolderBase: 14_650n,
+  toEmptyBase: 29_650n,
+  reverted: 9_000n,
+  balanceOf: 935n
+}
+
+export const defaultSimConfig = (network: Network = "nile", overrides: Partial<SimConfig> = {}): SimConfig => ({
+  network,
+  usdtContract: usdtContracts[network],
+  seed: "tron-sim",
+  genesisNumber: 1_000_000n,
+  blockIntervalMs: 3000,
+  solidifyDepth: 19,
+  expirationMs: 60_000,
+  parameters: defaultParameters,
+  transferEnergy: defaultTransferEnergy,
+  estimateEnergy: true,
+  genesisAccounts: [],
+  ...overrides
+})
+
+/** The USDT contract as 21-byte hex, the form transactions and state use. */
+export const usdtHex = (config: Pick<SimConfig, "usdtContract">): string => Option.getOrThrow(TronAddress.toHex(config.usdtContract))

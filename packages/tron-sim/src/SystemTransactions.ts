@@ -1,0 +1,88 @@
+import type { TransactionRaw } from "@collector/tron"
+import { Either, Option } from "effect"
+import { pendingWorld } from "./Broadcast"
+import { stakeForEnergy } from "./SimAccount"
+import { usdtHex } from "./SimConfig"
+import { SimControlError } from "./SimErrors"
+import { placeholderSignature } from "./Seeded"
+import { fromRawData } from "./SimTransaction"
+import { head, isKnown, type SimState } from "./SimState"
+import { delegateContract, rawFor, transferContract, triggerContract } from "./TransactionBuilder"
+import { mintData } from "./UsdtContract"
+import { account, isActivated, usdtBalance } from "./WorldState"
+
+/**
+ * The control surface's transactions: what other people do on the network (an exchange pays a
+ * deposit, a provider delegates energy, someone activates an address). They are real
+ * transactions with real bytes, added to the pending pool and mined like any other, so they
+ * appear in blocks, receipts and logs; they skip signature checks and fees because the
+ * simulator does not hold those senders' keys. Addresses are 21-byte hex.
+ */
+
+export interface Injected {
+  readonly state: SimState
+  readonly txid: string
+}
+
+const fail = (reason: string) => Either.left(new SimControlError({ reason }))
+
+/** Adds a system transaction; the timestamp is nudged by a millisecond until its txid is new. */
+export const inject = (state: SimState, contract: TransactionRaw.Contract, now: number, feeLimit?: bigint): Injected => {
+  for (let at = now;; at++) {
+    const tx = Either.getOrThrow(fromRawData(rawFor(state, contract, at, feeLimit), []))
+    if (isKnown(state, tx.txid)) continue
+    const signed = { ...tx, signatures: [placeholderSignature(state.config.seed, tx.txid)] }
+    const pending = { tx: signed, system: true, notBefore: head(state).number + 1n }
+    return { state: { ...state, pending: [...state.pending, pending] }, txid: tx.txid }
+  }
+}
+
+const positive = (amount: bigint, what: string) => (amount > 0n ? Either.void : fail(`${what} must be positive, got ${amount}`))
+
+/** New USDT for `to`, minted by the issuer (a Transfer log from the zero address). */
+export const mintUsdt = (state: SimState, to: string, amount: bigint, now: number): Either.Either<Injected, SimControlError> =>
+  Either.map(positive(amount, "amount"), () =>
+    inject(state, triggerContract({ owner_address: state.issuer.hex, contract_address: usdtHex(state.config), data: mintData(to, amount) }), now, 100_000_000n))
+
+/** A USDT transfer by `from`, which must hold the amount once the pending pool has run. */
+export const transferUsdt = (state: SimState, from: string, to: string, amount: bigint, now: number): Either.Either<Injected, SimControlError> =>
+  Either.gen(function*() {
+    yield* positive(amount, "amount")
+    const held = usdtBalance(pendingWorld(state, now), from)
+    if (held < amount) return yield* fail(`${from} holds ${held} USDT units, cannot send ${amount}`)
+    const data = "a9059cbb" + to.slice(2).padStart(64, "0") + amount.toString(16).padStart(64, "0")
+    return inject(state, triggerContract({ owner_address: from, contract_address: usdtHex(state.config), data }), now, 100_000_000n)
+  })
+
+/** A TRX transfer from `from` (the faucet when absent); activates the recipient if needed. */
+export const transferTrx = (state: SimState, from: Option.Option<string>, to: string, amount: bigint, now: number): Either.Either<Injected, SimControlError> =>
+  Either.gen(function*() {
+    yield* positive(amount, "amount")
+    const owner = Option.getOrElse(from, () => state.faucet.hex)
+    const sender = account(pendingWorld(state, now), owner)
+    if (Option.isSome(sender) && sender.value.balance < amount) return yield* fail(`${owner} holds ${sender.value.balance} SUN, cannot send ${amount}`)
+    if (owner === to) return yield* fail("cannot transfer TRX to the same address")
+    return inject(state, transferContract({ owner_address: owner, to_address: to, amount }), now)
+  })
+
+/** Activation as it happens on chain: someone sends the address TRX (1 SUN unless told otherwise). */
+export const activate = (state: SimState, address: string, trx: bigint, now: number): Either.Either<Injected, SimControlError> =>
+  isActivated(pendingWorld(state, now), address) ? fail(`${address} is already activated`) : transferTrx(state, Option.none(), address, trx, now)
+
+/**
+ * Energy rental: the provider stakes enough TRX for `energy` and delegates it (type 57).
+ * An inactive address cannot receive a delegation, as on chain.
+ */
+export const delegateEnergy = (
+  state: SimState,
+  to: string,
+  energy: bigint,
+  now: number,
+  type: "DelegateResourceContract" | "UnDelegateResourceContract" = "DelegateResourceContract"
+): Either.Either<Injected, SimControlError> =>
+  Either.gen(function*() {
+    yield* positive(energy, "energy")
+    if (!isActivated(pendingWorld(state, now), to)) return yield* fail(`${to} is not activated: it cannot receive delegated energy`)
+    const balance = stakeForEnergy(energy, state.parameters)
+    return inject(state, delegateContract(type, { owner_address: state.provider.hex, resource: "ENERGY", balance, receiver_address: to }), now)
+  })

@@ -1,0 +1,193 @@
+import { BlockNotFound } from "@collector/core"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { head, solidified } from "./SimState"
+import { adapterFor, signWith, startSimNode } from "./testing/SimNode"
+import { wallet } from "./testing/SimWallet"
+
+/**
+ * The production adapter (@collector/tron-node) against the simulator over real HTTP: what
+ * the service would see from a java-tron node, end to end.
+ */
+
+const service = wallet(1)
+const exchange = wallet(7)
+const fresh = wallet(8)
+const trx = (n: bigint) => n * 1_000_000n
+const usdt = (n: bigint) => n * 1_000_000n
+
+describe("TronNodeChain over the simulator", () => {
+  it.scopedLive("reads the head and the solidified block, 19 below it", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode()
+      const chain = yield* adapterFor(sim.url)
+      yield* sim.chain.mine(25)
+      const state = yield* sim.chain.state
+      const headBlock = yield* chain.headBlock
+      expect(headBlock).toEqual({
+        number: head(state).number,
+        hash: head(state).blockId,
+        parentHash: head(state).parentHash,
+        timestamp: new Date(head(state).timestamp)
+      })
+      const solid = yield* chain.solidifiedBlock
+      expect(solid.number).toBe(headBlock.number - 19n)
+      expect(solid.hash).toBe(solidified(state).blockId)
+    }))
+
+  it.scopedLive("sees a minted-then-transferred USDT deposit in blockTransfers", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode()
+      const chain = yield* adapterFor(sim.url)
+      const minted = yield* sim.chain.mintUsdt(exchange.address, usdt(1000n))
+      const [mintBlock] = yield* sim.chain.mine()
+      const deposit = yield* sim.chain.transferUsdt({ from: exchange.address, to: service.address, amount: usdt(25n) })
+      const [depositBlock] = yield* sim.chain.mine()
+      const [emptyBlock] = yield* sim.chain.mine()
+      const { block, transfers } = yield* chain.blockTransfers(depositBlock!.number)
+      expect(block.hash).toBe(depositBlock!.blockId)
+      expect(transfers).toEqual([{
+        txid: deposit,
+        logIndex: 0,
+        from: exchange.address,
+        to: service.address,
+        amount: usdt(25n),
+        contract: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
+      }])
+      const mint = yield* chain.blockTransfers(mintBlock!.number)
+      expect(mint.transfers).toEqual([expect.objectContaining({ txid: minted, from: "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb", to: exchange.address })])
+      expect((yield* chain.blockTransfers(emptyBlock!.number)).transfers).toEqual([])
+      expect(yield* chain.blockTransfers(emptyBlock!.number + 1n).pipe(Effect.flip)).toEqual(new BlockNotFound({ number: emptyBlock!.number + 1n }))
+    }))
+
+  it.scopedLive("reads accounts at the solidified block and the chain parameters", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode()
+      const chain = yield* adapterFor(sim.url)
+      yield* sim.chain.activate(service.address, trx(100n))
+      yield* sim.chain.mintUsdt(service.address, usdt(5n))
+      yield* sim.chain.mine()
+      yield* sim.chain.delegateEnergy(service.address, 65_000n)
+      yield* sim.chain.mine()
+      // Not solidified yet: the solidified state does not know the account.
+      expect(yield* chain.account(service.address)).toMatchObject({ activated: false, trx: 0n, usdt: 0n })
+      yield* sim.chain.mine(19)
+      const account = yield* chain.account(service.address)
+      expect(account).toEqual({
+        address: service.address,
+        activated: true,
+        trx: trx(100n),
+        usdt: usdt(5n),
+        energyLimit: 65_000n,
+        energyUsed: 0n,
+        freeBandwidthLimit: 600n,
+        freeBandwidthUsed: 0n,
+        stakedBandwidthLimit: 0n,
+        stakedBandwidthUsed: 0n,
+        atBlock: solidified(yield* sim.chain.state).number
+      })
+      expect(yield* chain.account(fresh.address)).toMatchObject({ activated: false, trx: 0n, usdt: 0n, freeBandwidthLimit: 0n })
+      expect(yield* chain.parameters).toEqual({ energyFee: 100n, bandwidthFee: 1000n, freeBandwidthPerDay: 600n, activationFee: 1_100_000n })
+      yield* sim.chain.setEnergyPrice(210n)
+      expect((yield* chain.parameters).energyFee).toBe(210n)
+    }))
+
+  it.scopedLive("estimates transfer energy with estimateenergy, and with triggerconstantcontract where it is off", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode({
+        genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(10n) }, { address: exchange.address, usdt: 1n }]
+      })
+      const chain = yield* adapterFor(sim.url)
+      const toFresh = { from: service.address, to: fresh.address, amount: usdt(1n) }
+      const toHolder = { from: service.address, to: exchange.address, amount: usdt(1n) }
+      expect(yield* chain.estimateTransferEnergy(toFresh)).toBe(130_285n)
+      expect(yield* chain.estimateTransferEnergy(toHolder)).toBe(64_285n)
+      yield* sim.chain.setEstimateEnergy(false)
+      const fallback = yield* adapterFor(sim.url)
+      expect(yield* fallback.estimateTransferEnergy(toFresh)).toBe(130_285n)
+      expect(yield* fallback.estimateTransferEnergy(toHolder)).toBe(64_285n)
+      // More than the sender holds: the call reverts, which the adapter reports.
+      expect((yield* chain.estimateTransferEnergy({ ...toHolder, amount: usdt(11n) }).pipe(Effect.flip))._tag).toBe("ChainRejected")
+    }))
+
+  it.scopedLive("builds, signs and broadcasts a transfer; a second broadcast is a duplicate; the receipt appears once solidified", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode({ genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(10n) }] })
+      const chain = yield* adapterFor(sim.url)
+      yield* sim.chain.mine()
+      const unsigned = yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: usdt(3n), feeLimit: trx(30n) })
+      expect(unsigned.feeLimit).toBe(trx(30n))
+      expect(unsigned.expiration.getTime()).toBe(head(yield* sim.chain.state).timestamp + 60_000)
+      const signed = signWith(unsigned, service)
+      expect(yield* chain.broadcast(signed)).toEqual({ _tag: "Accepted" })
+      expect(yield* chain.broadcast(signed)).toEqual({ _tag: "Duplicate" })
+      expect(yield* chain.receipt(unsigned.txid)).toEqual(Option.none())
+      const [included] = yield* sim.chain.mine()
+      // In a block, not yet solidified: the solidity node does not know it.
+      expect(yield* chain.receipt(unsigned.txid)).toEqual(Option.none())
+      yield* sim.chain.mine(19)
+      const receipt = Option.getOrThrow(yield* chain.receipt(unsigned.txid))
+      expect(receipt).toMatchObject({
+        txid: unsigned.txid,
+        blockNumber: included!.number,
+        blockTime: new Date(included!.timestamp),
+        result: "SUCCESS",
+        fee: 13_028_500n,
+        energyFee: 13_028_500n,
+        energyUsage: 130_285n,
+        bandwidthFee: 0n
+      })
+      expect(Number(receipt.bandwidthUsage)).toBeGreaterThan(300)
+      const { transfers } = yield* chain.blockTransfers(included!.number)
+      expect(transfers.map((t) => [t.txid, t.from, t.to, t.amount])).toEqual([[unsigned.txid, service.address, fresh.address, usdt(3n)]])
+    }))
+
+  it.scopedLive("an expired or wrongly signed transaction is Rejected with java-tron's code", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode({ genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(10n) }] })
+      const chain = yield* adapterFor(sim.url)
+      const unsigned = yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: 1n, feeLimit: trx(30n) })
+      expect(yield* chain.broadcast(signWith(unsigned, exchange))).toMatchObject({ _tag: "Rejected", code: "SIGERROR" })
+      yield* sim.chain.mine(21)
+      expect(yield* chain.broadcast(signWith(unsigned, service))).toEqual({
+        _tag: "Rejected",
+        code: "TRANSACTION_EXPIRATION_ERROR",
+        message: "Transaction expired"
+      })
+    }))
+
+  it.scopedLive("a landed transaction sent again after its expiration is Rejected as expired, not Duplicate", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode({ genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(10n) }] })
+      const chain = yield* adapterFor(sim.url)
+      const signed = signWith(yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: 1n, feeLimit: trx(30n) }), service)
+      expect(yield* chain.broadcast(signed)).toEqual({ _tag: "Accepted" })
+      yield* sim.chain.mine(25)
+      expect(Option.isSome(yield* chain.receipt(signed.txid))).toBe(true)
+      // java-tron checks expiration before duplicates: only the receipt tells that it landed.
+      expect(yield* chain.broadcast(signed)).toMatchObject({ _tag: "Rejected", code: "TRANSACTION_EXPIRATION_ERROR" })
+    }))
+
+  it.scopedLive("a failing node is ChainUnavailable until the outage ends", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode()
+      const chain = yield* adapterFor(sim.url)
+      yield* sim.chain.fail("error", 60_000)
+      expect((yield* chain.headBlock.pipe(Effect.flip))._tag).toBe("ChainUnavailable")
+      yield* sim.chain.fail("error", 0)
+      expect((yield* chain.headBlock).number).toBe(1_000_000n)
+    }))
+
+  it.scopedLive("a reorganisation shows as a new hash at the same height and a new parent above the fork", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode()
+      const chain = yield* adapterFor(sim.url)
+      yield* sim.chain.mine(5)
+      const before = yield* chain.blockTransfers(1_000_004n)
+      yield* sim.chain.reorg(2)
+      const after = yield* chain.blockTransfers(1_000_004n)
+      expect(after.block.hash).not.toBe(before.block.hash)
+      expect(after.block.parentHash).toBe((yield* chain.blockTransfers(1_000_003n)).block.hash)
+      expect((yield* chain.headBlock).number).toBe(1_000_006n)
+    }))
+})

@@ -1,0 +1,5 @@
+export * from "./SimConfig"
+export * from "./SimErrors"
+export * as SimChain from "./SimChain"
+export * as SimHttp from "./SimHttp"
+export * as SimState from "./SimState"

@@ -1,0 +1,38 @@
+import { Effect, Option, TestClock } from "effect"
+import { energyLeft, freeNetUsed, type SimAccount } from "../SimAccount"
+import { make, type SimChain } from "../SimChain"
+import { defaultSimConfig, type SimConfig } from "../SimConfig"
+import type { SimTransactionInfo } from "../SimTransactionInfo"
+import { head, inclusionOf } from "../SimState"
+import { account, usdtBalance } from "../WorldState"
+import type { SimWallet } from "./SimWallet"
+
+/** A realistic start time for TestClock (2026-06-01): blocks at 0 ms would look like a bug. */
+export const startTime = Date.UTC(2026, 5, 1)
+
+/** A nile simulator on TestClock set to `startTime`. */
+export const testChain = (overrides: Partial<SimConfig> = {}) =>
+  Effect.gen(function*() {
+    yield* TestClock.setTime(startTime)
+    return yield* make(defaultSimConfig("nile", overrides))
+  })
+
+/** The head-state account of a wallet; fails the test when it does not exist. */
+export const accountOf = (chain: SimChain, who: SimWallet): Effect.Effect<SimAccount> =>
+  Effect.map(chain.state, (state) => Option.getOrThrow(account(head(state).world, who.hex)))
+
+export const usdtOf = (chain: SimChain, hex: string): Effect.Effect<bigint> =>
+  Effect.map(chain.state, (state) => usdtBalance(head(state).world, hex))
+
+/** The info of an included transaction; fails the test when it is not in a block. */
+export const infoOf = (chain: SimChain, txid: string): Effect.Effect<SimTransactionInfo> =>
+  Effect.map(chain.state, (state) => Option.getOrThrow(inclusionOf(state, txid)).included.info)
+
+export const isIncluded = (chain: SimChain, txid: string): Effect.Effect<boolean> =>
+  Effect.map(chain.state, (state) => Option.isSome(inclusionOf(state, txid)))
+
+export const resourcesOf = (chain: SimChain, who: SimWallet, now: number) =>
+  Effect.map(Effect.zip(chain.state, accountOf(chain, who)), ([state, found]) => ({
+    energyLeft: energyLeft(found, state.parameters, now),
+    freeNetUsed: freeNetUsed(found, now)
+  }))
