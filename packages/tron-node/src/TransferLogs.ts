@@ -10,6 +10,16 @@ const logAddress = (address: string): string => {
 }
 
 /**
+ * True for a raw receipt with at least one log emitted by `contractHex` (20-byte hex, any case,
+ * with or without 41). Used before decoding, so it only reads, never trusts, the raw shape.
+ */
+export const hasLogOf = (contractHex: string) => (entry: unknown): boolean => {
+  const logs = (entry as { log?: unknown } | null)?.log
+  return Array.isArray(logs) &&
+    logs.some((log) => typeof (log as { address?: unknown })?.address === "string" && logAddress((log as { address: string }).address) === contractHex)
+}
+
+/**
  * The USDT Transfer logs of a block's receipts. Only receipts whose `receipt.result` is SUCCESS
  * count: a reverted call keeps no logs on chain, and `contractResult` proves nothing. Logs rather
  * than call data are read so that `transferFrom` and transfers made by other contracts are seen.

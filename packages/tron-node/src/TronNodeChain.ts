@@ -22,10 +22,11 @@ import {
   BlockReply,
   ChainParametersReply,
   TransactionInfo,
-  TransactionInfoList
+  TransactionInfoList,
+  TransactionInfoSummaryList
 } from "./NodeResponses"
 import { signedTransactionHex } from "./SignedTransaction"
-import { usdtTransfers } from "./TransferLogs"
+import { hasLogOf, usdtTransfers } from "./TransferLogs"
 import { makeUsdtCalls } from "./UsdtCalls"
 
 /**
@@ -63,6 +64,8 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
     if (!TronAddress.isValidTronAddress(config.usdtContract)) {
       return yield* Effect.dieMessage(`USDT contract of ${config.network} is not a TRON address: ${config.usdtContract}`)
     }
+    // Logs carry the emitting contract as 20-byte hex without the 41 prefix.
+    const contractLogAddress = Option.getOrThrow(TronAddress.toHex(config.usdtContract)).slice(2)
     const node = yield* makeNodeClient(config)
     const usdt = yield* makeUsdtCalls(node, config)
     const call = <A, I>(path: NodePath, body: NodeBody, schema: Schema.Schema<A, I>) => callNode(node, path, body, schema)
@@ -90,13 +93,17 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
         }
         const infoPath = "/wallet/gettransactioninfobyblocknum"
         const infoJson = yield* node.post(infoPath, { num: Number(number) })
-        const infos = isUnknownObject(infoJson) ? [] : yield* decodeReply(TransactionInfoList, infoPath)(infoJson)
-        const stray = infos.find((info) => info.blockNumber !== number)
+        const entries = isUnknownObject(infoJson) ? [] : infoJson
+        const summaries = yield* decodeReply(TransactionInfoSummaryList, infoPath)(entries)
+        const stray = summaries.find((info) => info.blockNumber !== number)
         if (stray !== undefined) return yield* rejected(`${infoPath}: block ${number} lists ${stray.id} of block ${stray.blockNumber}`)
         // A node behind a load balancer may serve the header before it has the receipts.
-        if (infos.length === 0 && hasTransactions(block)) {
+        if (summaries.length === 0 && hasTransactions(block)) {
           return yield* new ChainUnavailable({ reason: `${infoPath}: no receipts yet for block ${number}, which has transactions` })
         }
+        // Full decoding costs about 10 µs a receipt; only receipts carrying a log of the USDT
+        // contract can hold a deposit, so only those are decoded in full (and strictly).
+        const infos = yield* decodeReply(TransactionInfoList, infoPath)((entries as ReadonlyArray<unknown>).filter(hasLogOf(contractLogAddress)))
         const transfers = yield* Either.mapLeft(usdtTransfers(infos, config.usdtContract), (reason) => rejected(`${infoPath}: ${reason}`))
         return { block: toBlockRef(block), transfers }
       })

@@ -81,7 +81,23 @@ const hexPattern = /^[0-9a-fA-F]*$/
  */
 export const fromHex = (hex: string): Option.Option<string> => {
   if (typeof hex !== "string" || !hexPattern.test(hex)) return Option.none()
-  if (hex.length === 40) return Option.some(encode(hexToBytes("41" + hex)))
-  if (hex.length === 42 && hex.slice(0, 2) === "41") return Option.some(encode(hexToBytes(hex)))
+  if (hex.length === 40) return Option.some(encodeHex41(`41${hex}`))
+  if (hex.length === 42 && hex.slice(0, 2) === "41") return Option.some(encodeHex41(hex))
   return Option.none()
+}
+
+// Base58Check costs two SHA-256 and a quadratic base conversion per address, and a block's
+// Transfer logs repeat the same addresses (exchanges, hot wallets): a bounded memo of this pure
+// mapping. Dropped whole when full, so memory stays bounded.
+const memo = new Map<string, string>()
+const memoLimit = 50_000
+
+const encodeHex41 = (hex41: string): string => {
+  const key = hex41.toLowerCase()
+  const known = memo.get(key)
+  if (known !== undefined) return known
+  const address = encode(hexToBytes(key))
+  if (memo.size >= memoLimit) memo.clear()
+  memo.set(key, address)
+  return address
 }
