@@ -35,3 +35,9 @@ export const isValidCustomId = (text: string): boolean => {
   const length = [...text].length
   return length >= 1 && length <= 32 && text.trim() === text
 }
+
+export type UnavailableReason = "" | "collecting" | "collection_address"
+
+/** Why a wallet cannot start a sweep now; empty when it can. */
+export const unavailableReason = (wallet: Pick<Wallet, "collectionStatus" | "isCollectionAddress">): UnavailableReason =>
+  wallet.collectionStatus === "collecting" ? "collecting" : wallet.isCollectionAddress ? "collection_address" : ""

@@ -2,6 +2,8 @@ import { Effect, Option } from "effect"
 import type { WalletId } from "./Ids"
 import type { TenantScope } from "./Scope"
 import { WalletNotFound } from "./WalletErrors"
+import { compareIds } from "./Int64Id"
+import { unavailableReason } from "./Wallet"
 import { WalletKeys } from "./WalletKeys"
 import type { WalletFilters, WalletQuery } from "./WalletQuery"
 import { WalletRepository } from "./WalletRepository"
@@ -20,9 +22,9 @@ export class Wallets extends Effect.Service<Wallets>()("@collector/core/Wallets"
         Effect.gen(function*() {
           const page = yield* repo.list(scope, query)
           const onPage = new Set<string>(page.items.map((w) => w.id))
-          const unavailableOnPage = page.items.filter((w) => w.isCollectionAddress || w.collectionStatus === "collecting").map((w) => w.id)
+          const unavailableOnPage = page.items.filter((w) => unavailableReason(w) !== "").map((w) => w.id)
           const unavailableSelected = yield* repo.unavailable(scope, selected.filter((id) => !onPage.has(id)))
-          const unavailable = [...unavailableOnPage, ...unavailableSelected].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0))
+          const unavailable = [...unavailableOnPage, ...unavailableSelected].sort(compareIds)
           return { page, unavailable }
         }),
       select: (scope: TenantScope, filters: WalletFilters) =>
@@ -34,7 +36,7 @@ export class Wallets extends Effect.Service<Wallets>()("@collector/core/Wallets"
         Effect.gen(function*() {
           const wallets = yield* repo.findMany(scope, ids)
           const found = new Set(wallets.map((w) => w.id as string))
-          const notFound = [...new Set(ids)].filter((id) => !found.has(id)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
+          const notFound = [...new Set(ids)].filter((id) => !found.has(id)).sort(compareIds)
           return { wallets, notFound }
         }),
       summary: (scope: TenantScope) => repo.summary(scope),

@@ -29,10 +29,10 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
     const deadlineMillis = Duration.toMillis(settings.requestDeadline)
     let inFlight = 0
 
-    const admit = (app: HttpApp.Default, traceId: string, match: RouteMatch) =>
+    const admit = (app: HttpApp.Default, traceId: string, match: RouteMatch, target: ReturnType<typeof splitTarget>) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const { hasQuery, path, rawQuery } = splitTarget(request.url)
+        const { hasQuery, path, rawQuery } = target
         if (match._tag === "Unknown") return errorResponse("ROUTE_NOT_FOUND", `route not found: ${path}`, traceId)
         if (match._tag === "WrongMethod") {
           return errorResponse("METHOD_NOT_ALLOWED", `method ${request.method} not allowed on ${path}`, traceId)
@@ -123,8 +123,8 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
         const traceId = randomUUID().replaceAll("-", "")
         const started = yield* Clock.currentTimeMillis
         const request = yield* HttpServerRequest.HttpServerRequest
-        const path = splitTarget(request.url).path
-        const route = matchRoute(request.method, path)
+        const target = splitTarget(request.url)
+        const route = matchRoute(request.method, target.path)
         const headers: Record<string, string> = {
           "cache-control": "no-store",
           "x-content-type-options": "nosniff",
@@ -140,7 +140,7 @@ export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-
         } else {
           inFlight++
           const exit = yield* withDeadline(
-            admit(withHeaders, traceId, route).pipe(Effect.locally(currentTraceId, traceId)),
+            admit(withHeaders, traceId, route, target).pipe(Effect.locally(currentTraceId, traceId)),
             deadlineMillis
           ).pipe(Effect.ensuring(Effect.sync(() => inFlight--)), Effect.exit)
           if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {

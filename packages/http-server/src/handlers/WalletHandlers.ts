@@ -48,9 +48,7 @@ export const WalletHandlers = HttpApiBuilder.group(ContractApi, "wallets", (hand
           const { notFound, wallets: found } = yield* wallets.preview(app, payload.wallet_ids as ReadonlyArray<WalletId>)
           return {
             network: app.network,
-            items: found.map((w) =>
-              presentPreview(w, w.collectionStatus === "collecting" ? "collecting" : w.isCollectionAddress ? "collection_address" : "")
-            ),
+            items: found.map(presentPreview),
             not_found_ids: notFound
           }
         }).pipe(toEnvelope))

@@ -1,5 +1,12 @@
 import type { PreviewItem, WalletIdentity as WireIdentity, WalletItem as WireItem } from "@collector/api"
-import type { Wallet, WalletIdentity } from "@collector/core"
+import { unavailableReason, type Wallet, type WalletIdentity } from "@collector/core"
+
+/** Balances are null until the first sync, whatever the columns hold. */
+const balances = (w: Wallet) => ({
+  balance_usdt: w.balanceBlock === 0n ? null : w.balanceUsdt?.toString() ?? null,
+  balance_trx: w.balanceBlock === 0n ? null : w.balanceTrx?.toString() ?? null,
+  balance_block: w.balanceBlock.toString()
+})
 
 export const presentIdentity = (w: WalletIdentity): typeof WireIdentity.Type => ({
   id: w.id,
@@ -17,23 +24,22 @@ export const presentWallet = (w: Wallet): typeof WireItem.Type => ({
   chain: "TRON",
   network: w.network,
   collection_status: w.collectionStatus,
-  balance_usdt: w.balanceBlock === 0n ? null : w.balanceUsdt?.toString() ?? null,
-  balance_trx: w.balanceBlock === 0n ? null : w.balanceTrx?.toString() ?? null,
-  balance_block: w.balanceBlock.toString(),
+  ...balances(w),
   destination: w.destination,
   collected_usdt: w.collectedUsdt.toString(),
   last_collected_at: w.lastCollectedAt?.toISOString() ?? null,
   created_at: w.createdAt.toISOString()
 })
 
-export const presentPreview = (w: Wallet, unavailableReason: "" | "collecting" | "collection_address"): typeof PreviewItem.Type => ({
-  id: w.id,
-  address: w.address,
-  custom_id: w.customId,
-  collection_status: w.collectionStatus,
-  balance_usdt: w.balanceBlock === 0n ? null : w.balanceUsdt?.toString() ?? null,
-  balance_trx: w.balanceBlock === 0n ? null : w.balanceTrx?.toString() ?? null,
-  balance_block: w.balanceBlock.toString(),
-  available: unavailableReason === "",
-  unavailable_reason: unavailableReason
-})
+export const presentPreview = (w: Wallet): typeof PreviewItem.Type => {
+  const reason = unavailableReason(w)
+  return {
+    id: w.id,
+    address: w.address,
+    custom_id: w.customId,
+    collection_status: w.collectionStatus,
+    ...balances(w),
+    available: reason === "",
+    unavailable_reason: reason
+  }
+}
