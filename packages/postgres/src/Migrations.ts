@@ -5,13 +5,15 @@ import wallets from "./migrations/0002_wallets"
 import settingsAndWalletIndexes from "./migrations/0003_settings_and_wallet_indexes"
 import walletCounts from "./migrations/0004_wallet_counts"
 import balanceSyncInvariant from "./migrations/0005_balance_sync_invariant"
+import deposits from "./migrations/0006_deposits"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
   "0002_wallets": wallets,
   "0003_settings_and_wallet_indexes": settingsAndWalletIndexes,
   "0004_wallet_counts": walletCounts,
-  "0005_balance_sync_invariant": balanceSyncInvariant
+  "0005_balance_sync_invariant": balanceSyncInvariant,
+  "0006_deposits": deposits
 })
 
 const runMigrator = Migrator.make({})({ loader })

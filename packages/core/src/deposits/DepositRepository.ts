@@ -1,0 +1,27 @@
+import { Context, type Effect, type Option } from "effect"
+import type { TenantScope } from "../Scope"
+import type { Deposit, DepositId } from "./Deposit"
+
+export interface DepositQuery {
+  readonly page: number
+  readonly pageSize: number
+  /** Case-insensitive contains match on the receiving address; `%` and `_` are wildcards. */
+  readonly address: string
+}
+
+export interface DepositPage {
+  readonly items: ReadonlyArray<Deposit>
+  readonly total: number
+}
+
+/** Port: the deposits of one tenant scope as the operations read them. Storage failures are defects. */
+export class DepositRepository extends Context.Tag("@collector/core/DepositRepository")<
+  DepositRepository,
+  {
+    /** Deposit ID descending. */
+    readonly list: (scope: TenantScope, query: DepositQuery) => Effect.Effect<DepositPage>
+    readonly find: (scope: TenantScope, id: DepositId) => Effect.Effect<Option.Option<Deposit>>
+    /** Cumulative USDT of the scope's confirmed deposits. */
+    readonly confirmedTotal: (scope: TenantScope) => Effect.Effect<bigint>
+  }
+>() {}

@@ -1,0 +1,3 @@
+export * from "./Deposit"
+export * from "./DepositRecord"
+export * from "./DepositRepository"
