@@ -1,0 +1,52 @@
+import { Context, type Effect } from "effect"
+import type { ConfirmationRule } from "../ConfirmationRule"
+import type { DepositId } from "../deposits/Deposit"
+import type { TenantId, WalletId } from "../Ids"
+import type { Network } from "../Network"
+
+/** A stored transfer not yet booked as a confirmed deposit, with its tenant's rule. */
+export interface PendingTransfer {
+  readonly network: Network
+  readonly txid: string
+  readonly logIndex: number
+  readonly blockNumber: bigint
+  readonly blockHash: string
+  readonly blockTime: Date
+  readonly tenantId: TenantId
+  readonly walletId: WalletId
+  readonly customId: string
+  readonly address: string
+  readonly source: string
+  readonly contract: string
+  readonly amount: bigint
+  readonly rule: ConfirmationRule
+}
+
+export interface Confirmation {
+  readonly rule: ConfirmationRule
+  readonly confirmations: number | null
+}
+
+/**
+ * - `booked`: a new deposit (revision 1) or a reverted one confirmed again (revision + 1), with its event.
+ * - `already`: the deposit is confirmed in this very block; nothing new to tell.
+ * - `stale`: the transfer is gone or moved since it was read, or its old confirmation must be reverted first.
+ */
+export type BookingOutcome = "booked" | "already" | "stale"
+
+/**
+ * Port: turning stored transfers into deposits. Each confirmation and each revert is one
+ * transaction with its notification event (the outbox), so a state change is never without its
+ * event nor an event without its change. Storage failures are defects.
+ */
+export class DepositBook extends Context.Tag("@collector/core/DepositBook")<
+  DepositBook,
+  {
+    readonly pending: (network: Network) => Effect.Effect<ReadonlyArray<PendingTransfer>>
+    readonly confirm: (transfer: PendingTransfer, confirmation: Confirmation, at: Date) => Effect.Effect<BookingOutcome>
+    /** Confirmed deposits in blocks from `from` on whose transfer is no longer stored in that block. */
+    readonly orphaned: (network: Network, from: bigint) => Effect.Effect<ReadonlyArray<DepositId>>
+    /** Reverts the deposit if it is still confirmed and still orphaned; true when it did. */
+    readonly revert: (network: Network, id: DepositId, from: bigint, at: Date) => Effect.Effect<boolean>
+  }
+>() {}

@@ -1,0 +1,60 @@
+import { Context, Effect, Layer } from "effect"
+import { Chain } from "../chain/Chain"
+import type { Network } from "../Network"
+import { type ObservedTransfer, ScanLedger } from "./ScanLedger"
+
+/**
+ * Re-reads stored blocks from the node and restores any transfer to a tenant wallet that
+ * storage lacks (a wallet whose address arrived late, a lost write, a manual repair). A block
+ * that the node now has with another hash is left to the scanner's reorganisation handling, and
+ * a transfer already booked in the same block is never stored again, so nothing is booked twice.
+ */
+export const makeIntegrityCheck = (fetchConcurrency: number) =>
+  Effect.gen(function*() {
+    const chain = yield* Chain
+    const ledger = yield* ScanLedger
+
+    // A bounded chunk at a time, so a long window never holds hundreds of parsed blocks.
+    const chunkBlocks = 50n
+
+    const recheck = (network: Network, from: bigint, to: bigint): Effect.Effect<number, Effect.Effect.Error<ReturnType<typeof recheckChunk>>> =>
+      Effect.gen(function*() {
+        let restored = 0
+        for (let start = from; start <= to; start += chunkBlocks) {
+          const end = start + chunkBlocks - 1n < to ? start + chunkBlocks - 1n : to
+          restored += yield* recheckChunk(network, start, end)
+        }
+        return restored
+      })
+
+    const recheckChunk = (network: Network, from: bigint, to: bigint) =>
+      Effect.gen(function*() {
+        const numbers = Array.from({ length: Number(to - from + 1n) }, (_, i) => from + BigInt(i))
+        const blocks = yield* Effect.forEach(numbers, (number) => chain.blockTransfers(number), { concurrency: fetchConcurrency })
+        const recipients = [...new Set(blocks.flatMap((b) => b.transfers.map((t) => t.to)))]
+        if (recipients.length === 0) return 0
+        const wallets = new Map((yield* ledger.walletsAt(network, recipients)).map((w) => [w.address, w]))
+        const observed = blocks.flatMap((b) =>
+          b.transfers.flatMap((transfer): Array<ObservedTransfer> => {
+            const wallet = wallets.get(transfer.to)
+            return wallet === undefined ? [] : [{ block: b.block, transfer, wallet }]
+          })
+        )
+        const restored = observed.length === 0 ? 0 : yield* ledger.restore(network, observed)
+        if (restored > 0) {
+          yield* Effect.logWarning("integrity check restored missing transfers").pipe(
+            Effect.annotateLogs({ network, from: from.toString(), to: to.toString(), restored })
+          )
+        }
+        return restored
+      })
+
+    return { recheck }
+  })
+
+export class IntegrityCheck extends Context.Tag("@collector/core/IntegrityCheck")<
+  IntegrityCheck,
+  Effect.Effect.Success<ReturnType<typeof makeIntegrityCheck>>
+>() {
+  static readonly layer = (fetchConcurrency: number) => Layer.effect(IntegrityCheck, makeIntegrityCheck(fetchConcurrency))
+}

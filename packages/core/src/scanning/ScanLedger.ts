@@ -1,0 +1,78 @@
+import { Context, Data, type Effect, type Option } from "effect"
+import type { BlockRef, UsdtTransfer } from "../chain/ChainModel"
+import type { TenantId, WalletId } from "../Ids"
+import type { Network } from "../Network"
+
+/** The last block the scanner has stored, and so the one the next block must build on. */
+export interface ScanPosition {
+  readonly number: bigint
+  readonly hash: string
+}
+
+export interface WalletMatch {
+  readonly walletId: WalletId
+  readonly tenantId: TenantId
+  readonly address: string
+  readonly customId: string
+}
+
+/** A USDT Transfer log to a tenant wallet, in the block it was seen in. */
+export interface ObservedTransfer {
+  readonly block: BlockRef
+  readonly transfer: UsdtTransfer
+  readonly wallet: WalletMatch
+}
+
+export interface ScannedBlock {
+  readonly block: BlockRef
+  readonly transfers: ReadonlyArray<ObservedTransfer>
+}
+
+export interface ChainTip {
+  readonly head: bigint
+  readonly solidified: bigint
+}
+
+/** Another scanner moved the cursor first: this one's view is stale, and it wrote nothing. */
+export class CursorMoved extends Data.TaggedError("CursorMoved")<{ readonly network: Network }> {}
+
+/**
+ * Port: what the scanner stores. Each write is one transaction that moves the cursor by
+ * compare-and-set, so no block is ever stored or skipped twice, whatever runs beside it.
+ * Storage failures are defects.
+ */
+export class ScanLedger extends Context.Tag("@collector/core/ScanLedger")<
+  ScanLedger,
+  {
+    readonly cursor: (network: Network) => Effect.Effect<Option.Option<ScanPosition>>
+    readonly storedBlock: (network: Network, number: bigint) => Effect.Effect<Option.Option<BlockRef>>
+    /** The oldest block still stored (older ones were pruned below the solidified block). */
+    readonly oldestStored: (network: Network) => Effect.Effect<Option.Option<bigint>>
+    /** Tenant wallets among `addresses`: one lookup for a whole batch of blocks. */
+    readonly walletsAt: (network: Network, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WalletMatch>>
+    /** Stores `blocks` (consecutive, after `from`) with their transfers and moves the cursor to the last. */
+    readonly append: (
+      network: Network,
+      from: Option.Option<ScanPosition>,
+      blocks: ReadonlyArray<ScannedBlock>,
+      tip: ChainTip
+    ) => Effect.Effect<void, CursorMoved>
+    /** Drops the stored blocks above `to` and their transfers; the cursor goes back to `to`. */
+    readonly rewind: (network: Network, from: ScanPosition, to: ScanPosition) => Effect.Effect<void, CursorMoved>
+    /** Stores those of `transfers` that are missing, if their block is still stored as it was; returns how many. */
+    readonly restore: (network: Network, transfers: ReadonlyArray<ObservedTransfer>) => Effect.Effect<number>
+    /** Forgets blocks below `below` and the transfers in them that are already booked. */
+    readonly prune: (network: Network, below: bigint) => Effect.Effect<void>
+    /** Takes or renews the network's scanner lease; false while another holder's lease runs. */
+    readonly claimLease: (network: Network, holder: string, ttlMillis: number) => Effect.Effect<boolean>
+    readonly releaseLease: (network: Network, holder: string) => Effect.Effect<void>
+    /** The first stored block at or after `time` (for back-filling new wallets). */
+    readonly firstBlockSince: (network: Network, time: Date) => Effect.Effect<Option.Option<bigint>>
+    /** Wallets with IDs above `afterId`: the highest such ID and the earliest creation time. */
+    readonly newWallets: (
+      network: Network,
+      afterId: string
+    ) => Effect.Effect<Option.Option<{ readonly lastId: string; readonly firstCreatedAt: Date }>>
+    readonly lastWalletId: Effect.Effect<string>
+  }
+>() {}

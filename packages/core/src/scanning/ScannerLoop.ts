@@ -1,0 +1,137 @@
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { ComponentStatus } from "../engine/ComponentStatus"
+import type { Network } from "../Network"
+import { Confirmations } from "./Confirmations"
+import { IntegrityCheck } from "./IntegrityCheck"
+import { Scanner, type ScanProgress } from "./Scanner"
+import { ScanLedger } from "./ScanLedger"
+
+export interface ScannerLoopSettings {
+  /** Pause between passes once the scanner has reached the head. */
+  readonly pollInterval: Duration.Duration
+  /** A dead scanner's lease runs out after this; another worker then takes over. */
+  readonly leaseTtl: Duration.Duration
+  /** Batches per pass, so confirmations and the heartbeat keep up during a long catch-up. */
+  readonly batchesPerPass: number
+  /** Re-check the last `integrityWindow` blocks on start and then this often. */
+  readonly integrityInterval: Duration.Duration
+  readonly integrityWindow: bigint
+  /** Blocks kept below the solidified block. */
+  readonly retainedBlocks: bigint
+  /** Pause after a node or storage failure before the next pass. */
+  readonly failureBackoff: Duration.Duration
+}
+
+export const defaultScannerLoopSettings: ScannerLoopSettings = {
+  pollInterval: Duration.seconds(1),
+  leaseTtl: Duration.seconds(15),
+  batchesPerPass: 5,
+  integrityInterval: Duration.minutes(10),
+  integrityWindow: 200n,
+  retainedBlocks: 1200n,
+  failureBackoff: Duration.seconds(5)
+}
+
+// A new wallet's deposits can only be in blocks after it existed; this margin covers clock skew.
+const newWalletMarginMillis = 60_000
+
+/**
+ * One network's scanner as the worker runs it: holds the network's lease, follows the chain,
+ * books confirmations and reverts, re-checks recent blocks, prunes, and reports its lag.
+ */
+export const makeScannerLoop = (settings: ScannerLoopSettings) =>
+  Effect.gen(function*() {
+    const scanner = yield* Scanner
+    const confirmations = yield* Confirmations
+    const integrity = yield* IntegrityCheck
+    const ledger = yield* ScanLedger
+    const status = yield* ComponentStatus
+
+    const report = (network: Network, state: string, detail: string) =>
+      Clock.currentTimeMillis.pipe(
+        Effect.flatMap((now) => status.report({ component: "scanner", network, status: state, detail, updatedAt: new Date(now) }))
+      )
+
+    const describe = (progress: ScanProgress) => {
+      const lag = progress.tip.head - progress.cursor.number
+      return `lag ${lag < 0n ? 0n : lag} blocks (stored block ${progress.cursor.number}, head ${progress.tip.head}, solidified ${progress.tip.solidified})`
+    }
+
+    /** One pass while holding the lease; returns whether the head was reached. */
+    const pass = (network: Network, state: { integrityDue: number; lastWalletId: string }) =>
+      Effect.gen(function*() {
+        const progress = yield* scanner.scan(network, settings.batchesPerPass)
+        const oldest = Option.getOrElse(yield* ledger.oldestStored(network), () => progress.cursor.number)
+        const booked = yield* confirmations.run(network, progress.tip, progress.cursor, oldest)
+        const now = yield* Clock.currentTimeMillis
+        if (now >= state.integrityDue) {
+          const from = progress.cursor.number - settings.integrityWindow > oldest ? progress.cursor.number - settings.integrityWindow : oldest
+          yield* integrity.recheck(network, from, progress.cursor.number)
+          state.integrityDue = now + Duration.toMillis(settings.integrityInterval)
+        }
+        const newWallets = yield* ledger.newWallets(network, state.lastWalletId)
+        if (Option.isSome(newWallets)) {
+          state.lastWalletId = newWallets.value.lastId
+          const first = yield* ledger.firstBlockSince(network, new Date(newWallets.value.firstCreatedAt.getTime() - newWalletMarginMillis))
+          if (Option.isSome(first)) yield* integrity.recheck(network, first.value, progress.cursor.number)
+        }
+        const settled = progress.tip.solidified < progress.cursor.number ? progress.tip.solidified : progress.cursor.number
+        yield* ledger.prune(network, settled - settings.retainedBlocks)
+        const summary = booked.confirmed + booked.reverted + progress.dropped > 0
+          ? `; last pass stored ${progress.stored} blocks, confirmed ${booked.confirmed}, reverted ${booked.reverted}, dropped ${progress.dropped}`
+          : ""
+        yield* report(network, "ok", describe(progress) + summary)
+        return progress.cursor.number >= progress.tip.head
+      })
+
+    const run = (network: Network, holder: string) =>
+      Effect.gen(function*() {
+        const started = yield* Clock.currentTimeMillis
+        const state = { integrityDue: started, lastWalletId: yield* ledger.lastWalletId }
+        const ttl = Duration.toMillis(settings.leaseTtl)
+        while (true) {
+          const held = yield* ledger.claimLease(network, holder, ttl)
+          if (!held) {
+            yield* Effect.sleep(Duration.millis(ttl / 3))
+            continue
+          }
+          const caughtUp = yield* pass(network, state).pipe(
+            Effect.catchTags({
+              // Another worker got there first; its work stands and ours was not written.
+              CursorMoved: () => Effect.succeed(false),
+              ForkBelowStoredBlocks: (error) =>
+                Effect.logError("reorganisation below the stored blocks; scanning stopped").pipe(
+                  Effect.zipRight(report(network, "stopped", `the chain forked below stored block ${error.oldestStored}; operator action needed`)),
+                  Effect.zipRight(Effect.sleep(settings.failureBackoff)),
+                  Effect.as(true)
+                ),
+              BlockNotFound: (error) =>
+                report(network, "degraded", `node could not serve block ${error.number}`).pipe(
+                  Effect.zipRight(Effect.sleep(settings.failureBackoff)),
+                  Effect.as(true)
+                ),
+              ChainUnavailable: (error) =>
+                report(network, "degraded", `node unavailable: ${error.reason}`).pipe(
+                  Effect.zipRight(Effect.sleep(settings.failureBackoff)),
+                  Effect.as(true)
+                ),
+              ChainRejected: (error) =>
+                report(network, "degraded", `node answered with an error: ${error.reason}`).pipe(
+                  Effect.zipRight(Effect.sleep(settings.failureBackoff)),
+                  Effect.as(true)
+                )
+            })
+          )
+          if (caughtUp) yield* Effect.sleep(settings.pollInterval)
+        }
+      }).pipe(Effect.ensuring(ledger.releaseLease(network, holder)))
+
+    return { run, pass }
+  })
+
+export class ScannerLoop extends Context.Tag("@collector/core/ScannerLoop")<
+  ScannerLoop,
+  Effect.Effect.Success<ReturnType<typeof makeScannerLoop>>
+>() {
+  static readonly layer = (settings: ScannerLoopSettings) => Layer.effect(ScannerLoop, makeScannerLoop(settings))
+}

@@ -1,0 +1,12 @@
+/** How the scanner works through blocks; defaults suit a node budget of about 10 requests/s. */
+export interface ScannerSettings {
+  /** Blocks fetched before one storing transaction. */
+  readonly batchBlocks: number
+  /** Blocks fetched at once within a batch (each block is two node calls). */
+  readonly fetchConcurrency: number
+}
+
+export const defaultScannerSettings: ScannerSettings = {
+  batchBlocks: 20,
+  fetchConcurrency: 4
+}

@@ -1,0 +1,213 @@
+import { SqlClient } from "@effect/sql"
+import {
+  type BlockRef,
+  CursorMoved,
+  type ObservedTransfer,
+  ScanLedger,
+  type TenantId,
+  type WalletId,
+  type WalletMatch
+} from "@collector/core"
+import { Effect, Layer, Option } from "effect"
+
+interface BlockRow {
+  readonly number: string
+  readonly hash: string
+  readonly parent_hash: string
+  readonly block_time: Date
+}
+
+const toBlockRef = (row: BlockRow): BlockRef => ({
+  number: BigInt(row.number),
+  hash: row.hash,
+  parentHash: row.parent_hash,
+  timestamp: row.block_time
+})
+
+const transferRow = (network: string, observed: ObservedTransfer) => ({
+  network,
+  txid: observed.transfer.txid,
+  log_index: observed.transfer.logIndex,
+  block_number: observed.block.number.toString(),
+  block_hash: observed.block.hash,
+  block_time: observed.block.timestamp,
+  tenant_id: observed.wallet.tenantId,
+  wallet_id: observed.wallet.walletId,
+  custom_id: observed.wallet.customId,
+  address: observed.wallet.address,
+  source: observed.transfer.from,
+  contract: observed.transfer.contract,
+  amount: observed.transfer.amount.toString()
+})
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const moveCursor = (network: string, from: { number: bigint; hash: string }, to: { number: bigint; hash: string }, tip?: { head: bigint; solidified: bigint }) =>
+    sql<{ network: string }>`
+      UPDATE scan_cursors SET block_number = ${to.number.toString()}, block_hash = ${to.hash},
+        head_number = ${tip === undefined ? sql`head_number` : tip.head.toString()},
+        solidified_number = ${tip === undefined ? sql`solidified_number` : tip.solidified.toString()},
+        updated_at = now()
+      WHERE network = ${network} AND block_number = ${from.number.toString()} AND block_hash = ${from.hash}
+      RETURNING network`.pipe(
+      Effect.orDie,
+      Effect.flatMap((rows) => rows.length === 1 ? Effect.void : Effect.fail(new CursorMoved({ network: network as never })))
+    )
+
+  return ScanLedger.of({
+    cursor: (network) =>
+      sql<{ block_number: string; block_hash: string }>`SELECT block_number, block_hash FROM scan_cursors WHERE network = ${network}`.pipe(
+        Effect.orDie,
+        Effect.map(([row]) => row === undefined ? Option.none() : Option.some({ number: BigInt(row.block_number), hash: row.block_hash }))
+      ),
+    storedBlock: (network, number) =>
+      sql<BlockRow>`SELECT number, hash, parent_hash, block_time FROM scanned_blocks WHERE network = ${network} AND number = ${number.toString()}`.pipe(
+        Effect.orDie,
+        Effect.map(([row]) => Option.map(Option.fromNullable(row), toBlockRef))
+      ),
+    oldestStored: (network) =>
+      sql<{ number: string | null }>`SELECT min(number) AS number FROM scanned_blocks WHERE network = ${network}`.pipe(
+        Effect.orDie,
+        Effect.map(([row]) => row?.number == null ? Option.none() : Option.some(BigInt(row.number)))
+      ),
+    // One indexed lookup (the unique (network, address) index) for every recipient of a batch.
+    walletsAt: (network, addresses) =>
+      sql<{ id: string; tenant_id: string; address: string; custom_id: string }>`
+        SELECT id, tenant_id, address, custom_id FROM wallets
+        WHERE network = ${network} AND address = ANY(${`{${addresses.join(",")}}`}::text[])`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows.map((row): WalletMatch => ({
+            walletId: row.id as WalletId,
+            tenantId: row.tenant_id as TenantId,
+            address: row.address,
+            customId: row.custom_id
+          }))
+        )
+      ),
+    append: (network, from, blocks, tip) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          const last = blocks[blocks.length - 1]!.block
+          if (Option.isNone(from)) {
+            const inserted = yield* sql<{ network: string }>`
+              INSERT INTO scan_cursors (network, block_number, block_hash, head_number, solidified_number, updated_at)
+              VALUES (${network}, ${last.number.toString()}, ${last.hash}, ${tip.head.toString()}, ${tip.solidified.toString()}, now())
+              ON CONFLICT (network) DO NOTHING RETURNING network`.pipe(Effect.orDie)
+            if (inserted.length === 0) return yield* new CursorMoved({ network })
+          } else {
+            // First, so that a second scanner waits here on the row lock and then finds the cursor moved.
+            yield* moveCursor(network, from.value, last, tip)
+          }
+          yield* sql`
+            INSERT INTO scanned_blocks ${
+            sql.insert(blocks.map(({ block }) => ({
+              network,
+              number: block.number.toString(),
+              hash: block.hash,
+              parent_hash: block.parentHash,
+              block_time: block.timestamp
+            })))
+          }`.pipe(Effect.orDie)
+          const transfers = blocks.flatMap((b) => b.transfers)
+          if (transfers.length > 0) {
+            // A row for the same log can only be left from a block this chain no longer has: it moves.
+            yield* sql`
+              INSERT INTO observed_logs ${sql.insert(transfers.map((t) => transferRow(network, t)))}
+              ON CONFLICT (network, txid, log_index) DO UPDATE SET
+                block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, block_time = EXCLUDED.block_time,
+                booked = observed_logs.booked AND observed_logs.block_hash = EXCLUDED.block_hash`.pipe(Effect.orDie)
+            // Balance sync takes wallets touched by a transfer first, and clears the mark only
+            // once it has read them at a solidified block at or above the transfer's.
+            const touched = new Map<string, bigint>()
+            for (const t of transfers) {
+              const seen = touched.get(t.wallet.walletId)
+              if (seen === undefined || seen < t.block.number) touched.set(t.wallet.walletId, t.block.number)
+            }
+            for (const [walletId, block] of touched) {
+              yield* sql`
+                UPDATE wallets SET balance_stale_from = greatest(coalesce(balance_stale_from, 0), ${block.toString()})
+                WHERE id = ${walletId}`.pipe(Effect.orDie)
+            }
+          }
+        })
+      ).pipe(Effect.catchTag("SqlError", Effect.die)),
+    rewind: (network, from, to) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          yield* moveCursor(network, from, to)
+          yield* sql`DELETE FROM observed_logs WHERE network = ${network} AND block_number > ${to.number.toString()}`.pipe(Effect.orDie)
+          yield* sql`DELETE FROM scanned_blocks WHERE network = ${network} AND number > ${to.number.toString()}`.pipe(Effect.orDie)
+        })
+      ).pipe(Effect.catchTag("SqlError", Effect.die)),
+    // Only into a block still stored with the same hash, and never for a transfer already
+    // confirmed in that block: a restore can add what is missing but never book anything twice.
+    restore: (network, transfers) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          let restored = 0
+          for (const t of transfers) {
+            const r = transferRow(network, t)
+            const inserted = yield* sql<{ txid: string }>`
+              INSERT INTO observed_logs (network, txid, log_index, block_number, block_hash, block_time, tenant_id,
+                                         wallet_id, custom_id, address, source, contract, amount)
+              SELECT ${r.network}, ${r.txid}, ${r.log_index}, ${r.block_number}, ${r.block_hash}, ${r.block_time}, ${r.tenant_id},
+                     ${r.wallet_id}, ${r.custom_id}, ${r.address}, ${r.source}, ${r.contract}, ${r.amount}
+              WHERE EXISTS (SELECT 1 FROM scanned_blocks WHERE network = ${network} AND number = ${r.block_number} AND hash = ${r.block_hash})
+                AND NOT EXISTS (SELECT 1 FROM deposits WHERE network = ${network} AND txid = ${r.txid} AND log_index = ${r.log_index}
+                                AND status = 'confirmed' AND block_hash = ${r.block_hash})
+              ON CONFLICT (network, txid, log_index) DO NOTHING
+              RETURNING txid`.pipe(Effect.orDie)
+            restored += inserted.length
+          }
+          return restored
+        })
+      ).pipe(Effect.catchTag("SqlError", Effect.die)),
+    prune: (network, below) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM observed_logs WHERE network = ${network} AND block_number < ${below.toString()} AND booked`
+          yield* sql`DELETE FROM scanned_blocks WHERE network = ${network} AND number < ${below.toString()}`
+        })
+      ).pipe(Effect.orDie),
+    claimLease: (network, holder, ttlMillis) =>
+      // Before the first block is stored there is no row to lease: both may start, and the
+      // cursor's insert lets exactly one of them win.
+      sql<{ held: boolean }>`
+        WITH claimed AS (
+          UPDATE scan_cursors SET lease_holder = ${holder}, lease_expires_at = now() + make_interval(secs => ${ttlMillis / 1000})
+          WHERE network = ${network} AND (lease_holder = ${holder} OR lease_expires_at < now())
+          RETURNING 1
+        )
+        SELECT EXISTS (SELECT 1 FROM claimed) OR NOT EXISTS (SELECT 1 FROM scan_cursors WHERE network = ${network}) AS held`.pipe(Effect.orDie, Effect.map(([row]) => row?.held === true)),
+    releaseLease: (network, holder) =>
+      sql`UPDATE scan_cursors SET lease_holder = '', lease_expires_at = '-infinity' WHERE network = ${network} AND lease_holder = ${holder}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+    firstBlockSince: (network, time) =>
+      sql<{ number: string | null }>`SELECT min(number) AS number FROM scanned_blocks WHERE network = ${network} AND block_time >= ${time}`.pipe(
+        Effect.orDie,
+        Effect.map(([row]) => row?.number == null ? Option.none() : Option.some(BigInt(row.number)))
+      ),
+    // By ID (the primary key), not by time: a million wallets must not be scanned every pass.
+    newWallets: (network, afterId) =>
+      sql<{ last_id: string | null; first_created: Date | null }>`
+        SELECT max(id)::text AS last_id, min(created_at) AS first_created FROM wallets
+        WHERE id > ${afterId} AND network = ${network}`.pipe(
+        Effect.orDie,
+        Effect.map(([row]) =>
+          row?.last_id == null || row.first_created === null
+            ? Option.none()
+            : Option.some({ lastId: row.last_id, firstCreatedAt: row.first_created })
+        )
+      ),
+    lastWalletId: sql<{ id: string | null }>`SELECT max(id)::text AS id FROM wallets`.pipe(
+      Effect.orDie,
+      Effect.map(([row]) => row?.id ?? "0")
+    )
+  })
+})
+
+export const PgScanLedger = Layer.effect(ScanLedger, make)
