@@ -14,7 +14,8 @@ describe("TronNodeChain accounts and parameters", () => {
     node.on("/walletsolidity/triggerconstantcontract", replies.balanceOf)
   }
 
-  it.live("reads a mainnet account at the solidified block; omitted fields are zero", () =>
+  // What the adapter reads from the recorded account is the contract suite's (ChainContract.fixtures.test.ts).
+  it.live("asks for a mainnet account with visible addresses, the solidified block first", () =>
     Effect.gen(function*() {
       const node = makeFakeNode(server)
       onAccount(node, {
@@ -23,20 +24,7 @@ describe("TronNodeChain accounts and parameters", () => {
         balanceOf: fixtureText("mainnet_triggerconstantcontract_usdt_balanceOf_2022.response.json")
       })
       const address = "TZ4UXDV5ZhNW7fb2AMSbgfAEZ7hWsnYS2g"
-      const state = yield* (yield* chainWith("main")).account(address)
-      expect(state).toEqual({
-        address,
-        activated: true,
-        trx: 4459000n,
-        usdt: 69052336071n,
-        energyLimit: 9n,
-        energyUsed: 0n,
-        freeBandwidthLimit: 600n,
-        freeBandwidthUsed: 0n,
-        stakedBandwidthLimit: 0n,
-        stakedBandwidthUsed: 0n,
-        atBlock: 66987565n
-      })
+      expect((yield* (yield* chainWith("main")).account(address)).usdt).toBe(69052336071n)
       const byPath = Object.fromEntries(node.seen.map((r) => [r.path, r.body]))
       expect(byPath["/walletsolidity/getaccount"]).toEqual({ address, visible: true })
       expect(byPath["/wallet/getaccountresource"]).toEqual({ address, visible: true })
@@ -69,18 +57,6 @@ describe("TronNodeChain accounts and parameters", () => {
       expect(balanceOf.contract_address).toBe("TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf")
     }))
 
-  it.live("reports an address the chain does not know ({}) as not activated with zero balances", () =>
-    Effect.gen(function*() {
-      const node = makeFakeNode(server)
-      onAccount(node, {
-        account: {},
-        resource: { freeNetLimit: 600, TotalNetLimit: 43200000000, TotalNetWeight: 26856723239 },
-        balanceOf: { result: { result: true }, energy_used: 935, constant_result: ["0".repeat(64)], transaction: { ret: [{}] } }
-      })
-      const state = yield* (yield* chainWith()).account("TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HC")
-      expect(state).toMatchObject({ activated: false, trx: 0n, usdt: 0n, freeBandwidthLimit: 600n, energyLimit: 0n })
-    }))
-
   it.live("keeps balances above 2^53 exact", () =>
     Effect.gen(function*() {
       const node = makeFakeNode(server)
@@ -111,18 +87,6 @@ describe("TronNodeChain accounts and parameters", () => {
         new ChainRejected({ reason: "not a TRON address: TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HX" })
       )
       expect(node.seen.length).toBe(before)
-    }))
-
-  it.live("reads the fee parameters from the recorded chain parameters", () =>
-    Effect.gen(function*() {
-      const node = makeFakeNode(server)
-      node.on("/wallet/getchainparameters", fixtureText("mainnet_getchainparameters_2023-09.json"))
-      expect(yield* (yield* chainWith()).parameters).toEqual({
-        energyFee: 420n,
-        bandwidthFee: 1000n,
-        freeBandwidthPerDay: 600n,
-        activationFee: 1_100_000n
-      })
     }))
 
   it.live("reads a parameter printed without value as zero, but rejects a missing one", () =>

@@ -2,7 +2,7 @@ import { BlockNotFound, Chain, ChainRejected, ChainUnavailable } from "@collecto
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { fixture, fixtureText, fullNodeUrl, makeFakeNode, solidityUrl } from "./testing/FakeNode"
+import { fixture, fixtureText, fullNodeUrl, makeFakeNode, renumberedHeader, solidityUrl } from "./testing/FakeNode"
 import { chainWith, useFakeNodeServer } from "./testing/TestChain"
 import * as TronNodeChain from "./TronNodeChain"
 
@@ -10,49 +10,23 @@ const server = useFakeNodeServer()
 
 const mainnetBlock = fixture("mainnet_getblockbynum_71723395_abridged.json")
 
-/**
- * The recorded mainnet header renumbered to `number` (no header of block 84940364, whose
- * receipts were recorded, was captured): the blockID starts with the block number.
- */
-const headerOf = (number: bigint, txTrieRoot = mainnetBlock.block_header.raw_data.txTrieRoot) => {
-  const prefix = (n: bigint) => n.toString(16).padStart(16, "0")
-  return {
-    blockID: prefix(number) + mainnetBlock.blockID.slice(16),
-    block_header: {
-      ...mainnetBlock.block_header,
-      raw_data: {
-        ...mainnetBlock.block_header.raw_data,
-        number: Number(number),
-        parentHash: prefix(number - 1n) + mainnetBlock.block_header.raw_data.parentHash.slice(16),
-        txTrieRoot
-      }
-    }
-  }
-}
+const headerOf = renumberedHeader
 
 describe("TronNodeChain blocks", () => {
-  it.live("reads the head with getblock detail=false from the full node", () =>
+  // What the adapter reads from these replies is the contract suite's (ChainContract.fixtures.test.ts);
+  // these cases are about what it sends and to which host.
+  it.live("asks for headers with detail=false: the head from the full node, the solidified block from the solidity node", () =>
     Effect.gen(function*() {
       const node = makeFakeNode(server)
       node.on("/wallet/getblock", fixtureText("nile_getnowblock_66987627.header.json"))
-      const head = yield* (yield* chainWith("nile")).headBlock
-      expect(head).toEqual({
-        number: 66987627n,
-        hash: "0000000003fe266bf6b6d392f654dc2e5011601546ed04623d9fcc4e9d439a25",
-        parentHash: "0000000003fe266a65d5194c947f6f7a059d4646c8e9a5293226bc7fdcfc775e",
-        timestamp: new Date(1777445307000)
-      })
-      expect(node.seen[0]!.body).toEqual({ detail: false })
-    }))
-
-  it.live("reads the solidified block from the solidity node", () =>
-    Effect.gen(function*() {
-      const node = makeFakeNode(server)
       node.on("/walletsolidity/getblock", fixtureText("nile_getblockbynum_66987565.header.json"))
-      const block = yield* (yield* chainWith("nile")).solidifiedBlock
-      expect(block.number).toBe(66987565n)
-      expect(block.hash).toBe("0000000003fe262d52bfa4b2814f816fd2e57af5b98a33d60d8630a03a908e0e")
-      expect(node.seen[0]!.url).toBe(`${solidityUrl}/walletsolidity/getblock`)
+      const chain = yield* chainWith("nile")
+      yield* chain.headBlock
+      yield* chain.solidifiedBlock
+      expect(node.seen.map((r) => [r.url, r.body])).toEqual([
+        [`${fullNodeUrl}/wallet/getblock`, { detail: false }],
+        [`${solidityUrl}/walletsolidity/getblock`, { detail: false }]
+      ])
     }))
 
   it.live("takes a block's USDT transfers from exactly two calls: header, then receipts", () =>
@@ -60,19 +34,10 @@ describe("TronNodeChain blocks", () => {
       const node = makeFakeNode(server)
       node.on("/wallet/getblock", headerOf(84940364n))
       node.on("/wallet/gettransactioninfobyblocknum", fixtureText("mainnet_gettransactioninfobyblocknum_84940364_partial.json"))
-      const { block, transfers } = yield* (yield* chainWith("main")).blockTransfers(84940364n)
+      const { transfers } = yield* (yield* chainWith("main")).blockTransfers(84940364n)
       expect(node.paths()).toEqual(["/wallet/getblock", "/wallet/gettransactioninfobyblocknum"])
       expect(node.seen.map((r) => r.body)).toEqual([{ id_or_num: "84940364", detail: false }, { num: 84940364 }])
-      expect(block.number).toBe(84940364n)
-      expect(block.hash.startsWith("000000000510164c")).toBe(true)
-      // The two plain TRX transactions of the block carry no logs; all four USDT transfers succeeded.
-      expect(transfers.map((t) => [t.txid.slice(0, 8), t.logIndex, t.from, t.to, t.amount])).toEqual([
-        ["f52df87d", 0, "TWrCqzeJMWvfEGyGVrRPTTERkWQLSgmMoY", "TBa4Nb96tj4jUx85tcqvyWYyFi7mowHVLJ", 500000000n],
-        ["e3249346", 0, "TUsiiA8jqAEagjV78T1NvjQjLbME5pWCMA", "TQMXevvCisESgK479N4mG8TTkps1LCNiyb", 23111110000n],
-        ["fa59d11e", 0, "TY2p6ZaZvc1vbniAUndjCwDsBSD7HngE2h", "TJwzFM5gyU15uqWNeqGfyX7jEdvabNph7t", 270550000n],
-        ["90e42a06", 0, "TXFQoyP3ZnsbygNzeyfcJLrUveX5jp7vzQ", "TD7kfvnJnXYkxEgcPgPzmxXVMqACJP1Tja", 20000000n]
-      ])
-      expect(new Set(transfers.map((t) => t.contract))).toEqual(new Set(["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"]))
+      expect(transfers).toHaveLength(4)
     }))
 
   it.live("accepts a node that ignores detail=false and sends the block's transactions", () =>

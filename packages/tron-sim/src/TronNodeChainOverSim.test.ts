@@ -1,7 +1,6 @@
-import { BlockNotFound } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { head, solidified } from "./SimState"
+import { head } from "./SimState"
 import { adapterFor, signWith, startSimNode } from "./testing/SimNode"
 import { wallet } from "./testing/SimWallet"
 
@@ -17,77 +16,21 @@ const trx = (n: bigint) => n * 1_000_000n
 const usdt = (n: bigint) => n * 1_000_000n
 
 describe("TronNodeChain over the simulator", () => {
-  it.scopedLive("reads the head and the solidified block, 19 below it", () =>
-    Effect.gen(function*() {
-      const sim = yield* startSimNode()
-      const chain = yield* adapterFor(sim.url)
-      yield* sim.chain.mine(25)
-      const state = yield* sim.chain.state
-      const headBlock = yield* chain.headBlock
-      expect(headBlock).toEqual({
-        number: head(state).number,
-        hash: head(state).blockId,
-        parentHash: head(state).parentHash,
-        timestamp: new Date(head(state).timestamp)
-      })
-      const solid = yield* chain.solidifiedBlock
-      expect(solid.number).toBe(headBlock.number - 19n)
-      expect(solid.hash).toBe(solidified(state).blockId)
-    }))
-
-  it.scopedLive("sees a minted-then-transferred USDT deposit in blockTransfers", () =>
-    Effect.gen(function*() {
-      const sim = yield* startSimNode()
-      const chain = yield* adapterFor(sim.url)
-      const minted = yield* sim.chain.mintUsdt(exchange.address, usdt(1000n))
-      const [mintBlock] = yield* sim.chain.mine()
-      const deposit = yield* sim.chain.transferUsdt({ from: exchange.address, to: service.address, amount: usdt(25n) })
-      const [depositBlock] = yield* sim.chain.mine()
-      const [emptyBlock] = yield* sim.chain.mine()
-      const { block, transfers } = yield* chain.blockTransfers(depositBlock!.number)
-      expect(block.hash).toBe(depositBlock!.blockId)
-      expect(transfers).toEqual([{
-        txid: deposit,
-        logIndex: 0,
-        from: exchange.address,
-        to: service.address,
-        amount: usdt(25n),
-        contract: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
-      }])
-      const mint = yield* chain.blockTransfers(mintBlock!.number)
-      expect(mint.transfers).toEqual([expect.objectContaining({ txid: minted, from: "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb", to: exchange.address })])
-      expect((yield* chain.blockTransfers(emptyBlock!.number)).transfers).toEqual([])
-      expect(yield* chain.blockTransfers(emptyBlock!.number + 1n).pipe(Effect.flip)).toEqual(new BlockNotFound({ number: emptyBlock!.number + 1n }))
-    }))
-
-  it.scopedLive("reads accounts at the solidified block and the chain parameters", () =>
+  // Head, solidified block, block transfers, accounts, receipts and parameters are the contract
+  // suite's (ChainContract.sim.test.ts); these cases are the simulator-only behaviours.
+  it.scopedLive("reads an account only once its block is solidified; follows the energy price", () =>
     Effect.gen(function*() {
       const sim = yield* startSimNode()
       const chain = yield* adapterFor(sim.url)
       yield* sim.chain.activate(service.address, trx(100n))
       yield* sim.chain.mintUsdt(service.address, usdt(5n))
       yield* sim.chain.mine()
-      yield* sim.chain.delegateEnergy(service.address, 65_000n)
-      yield* sim.chain.mine()
       // Not solidified yet: the solidified state does not know the account.
       expect(yield* chain.account(service.address)).toMatchObject({ activated: false, trx: 0n, usdt: 0n })
       yield* sim.chain.mine(19)
-      const account = yield* chain.account(service.address)
-      expect(account).toEqual({
-        address: service.address,
-        activated: true,
-        trx: trx(100n),
-        usdt: usdt(5n),
-        energyLimit: 65_000n,
-        energyUsed: 0n,
-        freeBandwidthLimit: 600n,
-        freeBandwidthUsed: 0n,
-        stakedBandwidthLimit: 0n,
-        stakedBandwidthUsed: 0n,
-        atBlock: solidified(yield* sim.chain.state).number
-      })
-      expect(yield* chain.account(fresh.address)).toMatchObject({ activated: false, trx: 0n, usdt: 0n, freeBandwidthLimit: 0n })
-      expect(yield* chain.parameters).toEqual({ energyFee: 100n, bandwidthFee: 1000n, freeBandwidthPerDay: 600n, activationFee: 1_100_000n })
+      expect(yield* chain.account(service.address)).toMatchObject({ activated: true, trx: trx(100n), usdt: usdt(5n), freeBandwidthLimit: 600n })
+      // An inactive address has no free bandwidth.
+      expect(yield* chain.account(fresh.address)).toMatchObject({ activated: false, freeBandwidthLimit: 0n })
       yield* sim.chain.setEnergyPrice(210n)
       expect((yield* chain.parameters).energyFee).toBe(210n)
     }))
@@ -166,6 +109,35 @@ describe("TronNodeChain over the simulator", () => {
       expect(Option.isSome(yield* chain.receipt(signed.txid))).toBe(true)
       // java-tron checks expiration before duplicates: only the receipt tells that it landed.
       expect(yield* chain.broadcast(signed)).toMatchObject({ _tag: "Rejected", code: "TRANSACTION_EXPIRATION_ERROR" })
+    }))
+
+  it.scopedLive("a transfer with too low a fee limit ends OUT_OF_ENERGY: the fee limit is burned and no Transfer counts", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode({ genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(10n) }] })
+      const chain = yield* adapterFor(sim.url)
+      // 1 TRX buys 10,000 energy at 100 SUN: far below the 130,285 a transfer to an empty address needs.
+      const unsigned = yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: usdt(3n), feeLimit: trx(1n) })
+      expect(yield* chain.broadcast(signWith(unsigned, service))).toEqual({ _tag: "Accepted" })
+      const [included] = yield* sim.chain.mine()
+      yield* sim.chain.mine(19)
+      const receipt = Option.getOrThrow(yield* chain.receipt(unsigned.txid))
+      expect(receipt).toMatchObject({ result: "OUT_OF_ENERGY", blockNumber: included!.number, energyFee: trx(1n) })
+      expect((yield* chain.blockTransfers(included!.number)).transfers).toEqual([])
+      expect(yield* chain.account(service.address)).toMatchObject({ trx: trx(99n), usdt: usdt(10n) })
+    }))
+
+  it.scopedLive("a sender without bandwidth or TRX to burn is Rejected with BANDWITH_ERROR", () =>
+    Effect.gen(function*() {
+      // 1 SUN: the first transfer fits the day's 600 free bandwidth, the second has none left and nothing to burn.
+      const sim = yield* startSimNode({ genesisAccounts: [{ address: service.address, trx: 1n, usdt: usdt(10n) }] })
+      const chain = yield* adapterFor(sim.url)
+      const send = Effect.gen(function*() {
+        const unsigned = yield* chain.buildUsdtTransfer({ from: service.address, to: exchange.address, amount: 1n, feeLimit: trx(50n) })
+        return yield* chain.broadcast(signWith(unsigned, service))
+      })
+      expect(yield* send).toEqual({ _tag: "Accepted" })
+      yield* sim.chain.mine()
+      expect(yield* send).toEqual({ _tag: "Rejected", code: "BANDWITH_ERROR", message: "Account resource insufficient error." })
     }))
 
   it.scopedLive("a failing node is ChainUnavailable until the outage ends", () =>

@@ -19,6 +19,28 @@ export const fixtureText = (name: string): string =>
 
 export const fixture = (name: string): any => JSON.parse(fixtureText(name))
 
+/**
+ * The recorded mainnet header (block 71723395) renumbered to `number`: no header of block
+ * 84940364, whose receipts were recorded, was captured. The blockID and parentHash start with
+ * their block numbers, as java-tron's do.
+ */
+export const renumberedHeader = (number: bigint, txTrieRoot?: string) => {
+  const recorded = fixture("mainnet_getblockbynum_71723395_abridged.json")
+  const prefix = (n: bigint) => n.toString(16).padStart(16, "0")
+  return {
+    blockID: prefix(number) + recorded.blockID.slice(16),
+    block_header: {
+      ...recorded.block_header,
+      raw_data: {
+        ...recorded.block_header.raw_data,
+        number: Number(number),
+        parentHash: prefix(number - 1n) + recorded.block_header.raw_data.parentHash.slice(16),
+        txTrieRoot: txTrieRoot ?? recorded.block_header.raw_data.txTrieRoot
+      }
+    }
+  }
+}
+
 /** java-tron answers with HTTP 200 and a JSON body, errors included. */
 export const jsonResponse = (body: unknown, status = 200): Response =>
   new HttpResponse(typeof body === "string" ? body : JSON.stringify(body), {

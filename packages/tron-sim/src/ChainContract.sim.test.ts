@@ -1,0 +1,104 @@
+import type { BlockRef } from "@collector/core"
+import { chainContractSuite } from "@collector/tron-node/testing/ChainContractSuite"
+import { Effect, Option } from "effect"
+import type { SimBlock } from "./SimBlock"
+import { head, inclusionOf, solidified } from "./SimState"
+import { adapterFor, startSimNode } from "./testing/SimNode"
+import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet"
+
+/**
+ * The Chain contract against the simulator over HTTP. Expectations come from the simulator's
+ * own state or from the figures set up here, never from the adapter. The simulator runs only
+ * the USDT contract and gives each transaction one log at most, so the block cases about several
+ * logs in one transaction and other tokens are skipped here (they run against the fixtures).
+ */
+
+const service = wallet(1)
+const payer = wallet(2)
+const exchange = wallet(7)
+const fresh = wallet(8)
+const trx = (n: bigint) => n * 1_000_000n
+const usdt = (n: bigint) => n * 1_000_000n
+const usdtContract = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
+/** The `from` of a minting Transfer log: the zero address. */
+const zeroAddress = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb"
+
+const refOf = (block: SimBlock): BlockRef => ({
+  number: block.number,
+  hash: block.blockId,
+  parentHash: block.parentHash,
+  timestamp: new Date(block.timestamp)
+})
+
+chainContractSuite({
+  name: "simulator over HTTP",
+  capabilities: ["mine", "transfer", "failedReceipt"],
+  backend: Effect.gen(function*() {
+    const sim = yield* startSimNode({
+      genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(5n) }, { address: payer.address, trx: trx(100n), usdt: usdt(10n) }]
+    })
+    // One block with a mint, a deposit and a transfer that runs out of energy (a fee limit of 0.001 TRX).
+    const minted = yield* sim.chain.mintUsdt(exchange.address, usdt(1000n))
+    const deposit = yield* sim.chain.transferUsdt({ from: exchange.address, to: service.address, amount: usdt(25n) })
+    const outOfEnergy = yield* signAndBroadcast(sim.chain, yield* usdtTransfer(sim.chain, payer, fresh.address, 1n, 1000n), payer)
+    const [block] = yield* sim.chain.mine()
+    yield* sim.chain.delegateEnergy(service.address, 65_000n)
+    yield* sim.chain.mine(20)
+    const state = yield* sim.chain.state
+    const info = Option.getOrThrow(inclusionOf(state, outOfEnergy)).included.info
+    if (info.contractRet !== "OUT_OF_ENERGY") return yield* Effect.dieMessage(`set-up expected OUT_OF_ENERGY, got ${info.contractRet}`)
+    return {
+      chain: yield* adapterFor(sim.url),
+      mine: (count: number) => Effect.asVoid(sim.chain.mine(count)),
+      transfer: (amount: bigint) =>
+        Effect.map(
+          Effect.orDie(sim.chain.transferUsdt({ from: exchange.address, to: fresh.address, amount })),
+          (txid) => ({ txid, from: exchange.address, to: fresh.address })
+        ),
+      facts: {
+        head: refOf(head(state)),
+        solidified: refOf(solidified(state)),
+        block: {
+          ref: refOf(block!),
+          transfers: [
+            { txid: minted, logIndex: 0, from: zeroAddress, to: exchange.address, amount: usdt(1000n), contract: usdtContract },
+            { txid: deposit, logIndex: 0, from: exchange.address, to: service.address, amount: usdt(25n), contract: usdtContract }
+          ],
+          failedTxid: outOfEnergy
+        },
+        missingBlock: head(state).number + 1n,
+        account: {
+          address: service.address,
+          activated: true,
+          trx: trx(100n),
+          usdt: usdt(30n),
+          energyLimit: 65_000n,
+          energyUsed: 0n,
+          freeBandwidthLimit: 600n,
+          freeBandwidthUsed: 0n,
+          stakedBandwidthLimit: 0n,
+          stakedBandwidthUsed: 0n,
+          atBlock: solidified(state).number
+        },
+        unknownAccount: fresh.address,
+        receipt: {
+          txid: outOfEnergy,
+          blockNumber: block!.number,
+          blockTime: new Date(block!.timestamp),
+          result: "OUT_OF_ENERGY" as const,
+          fee: info.fee,
+          energyFee: info.receipt.energyFee,
+          energyUsage: info.receipt.energyUsageTotal,
+          bandwidthFee: info.receipt.netFee,
+          bandwidthUsage: info.receipt.netUsage
+        },
+        unknownTxid: "ff".repeat(32),
+        parameters: { energyFee: 100n, bandwidthFee: 1000n, freeBandwidthPerDay: 600n, activationFee: 1_100_000n },
+        refusedEstimate: {
+          transfer: { from: service.address, to: exchange.address, amount: usdt(1000n) },
+          reason: "/wallet/estimateenergy: CONTRACT_EXE_ERROR: REVERT opcode executed"
+        }
+      }
+    }
+  }).pipe(Effect.orDie)
+})
