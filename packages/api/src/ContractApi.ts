@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import * as Errors from "./ApiErrors"
 import { AuthApi } from "./groups/AuthApi"
 import { DashboardApi } from "./groups/DashboardApi"
+import { DepositsApi } from "./groups/DepositsApi"
 import { SettingsApi } from "./groups/SettingsApi"
 import { SystemApi } from "./groups/SystemApi"
 import { WalletsApi } from "./groups/WalletsApi"
@@ -13,6 +14,7 @@ export class ContractApi extends HttpApi.make("collector")
   .add(DashboardApi)
   .add(WalletsApi)
   .add(SettingsApi)
+  .add(DepositsApi)
   .addError(Errors.InvalidArgument)
   .addError(Errors.Unauthenticated)
   .addError(Errors.TenantUnavailable)

@@ -29,6 +29,8 @@ describe("contract document", () => {
     expect(operations(doc as never)).toEqual([
       "GET /healthz",
       "GET /open/v1/dashboard",
+      "GET /open/v1/deposits",
+      "GET /open/v1/deposits/{id}",
       "GET /open/v1/settings/addresses",
       "GET /open/v1/settings/automation",
       "GET /open/v1/settings/webhook",

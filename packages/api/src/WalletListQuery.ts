@@ -32,13 +32,19 @@ const time = (raw: Raw, key: string): Either.Either<Rfc3339Instant | undefined, 
   return instant === undefined ? fail(`${key} must be an RFC 3339 time with a zone`) : Either.right(instant)
 }
 
+/** The address contains-filter of the wallet and deposit lists: at most 100 UTF-8 bytes, empty meaning none. */
+export const parseAddressFilter = (raw: Raw): Either.Either<string | undefined, string> => {
+  const address = given(raw, "address")
+  if (address !== undefined && new TextEncoder().encode(address).length > 100) return fail("address must be at most 100 UTF-8 bytes")
+  // PostgreSQL text cannot hold U+0000; no address contains it anyway.
+  if (address?.includes("\u0000")) return fail("address must not contain U+0000")
+  return Either.right(address)
+}
+
 /** The filters shared by the wallet list (query text) and the selection (JSON strings). */
 export const parseWalletFilters = (raw: Raw): Either.Either<WalletFilters, string> =>
   Either.gen(function*() {
-    const address = given(raw, "address")
-    if (address !== undefined && new TextEncoder().encode(address).length > 100) return yield* fail("address must be at most 100 UTF-8 bytes")
-    // PostgreSQL text cannot hold U+0000; no address contains it anyway.
-    if (address?.includes("\u0000")) return yield* fail("address must not contain U+0000")
+    const address = yield* parseAddressFilter(raw)
     const from = yield* time(raw, "last_collected_from")
     const to = yield* time(raw, "last_collected_to")
     if (from !== undefined && to !== undefined && compareInstants(from, to) > 0) return yield* fail("last_collected_from exceeds last_collected_to")

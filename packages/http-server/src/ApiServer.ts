@@ -3,7 +3,15 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { ContractApi } from "@collector/api"
 import { SettingsService, Wallets, type WebhookTargets } from "@collector/core"
 import { DnsWebhookTargets } from "@collector/outbound"
-import { PgAccessTokenRepository, PgIdempotencyStore, PgSettingsRepository, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
+import {
+  PgAccessTokenRepository,
+  PgComponentStatus,
+  PgDepositRepository,
+  PgIdempotencyStore,
+  PgSettingsRepository,
+  PgTenantRepository,
+  PgWalletRepository
+} from "@collector/postgres"
 import { LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { type ConfigError, Effect, Layer } from "effect"
@@ -15,11 +23,20 @@ import { ContractErrorsLive } from "./gate/ContractErrors"
 import { RequestGate } from "./gate/RequestGate"
 import { AuthHandlers } from "./handlers/AuthHandlers"
 import { DashboardHandlers } from "./handlers/DashboardHandlers"
+import { DepositHandlers } from "./handlers/DepositHandlers"
 import { SettingsHandlers } from "./handlers/SettingsHandlers"
 import { SystemHandlers } from "./handlers/SystemHandlers"
 import { WalletHandlers } from "./handlers/WalletHandlers"
 
-const Repositories = Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, PgWalletRepository, PgSettingsRepository)
+const Repositories = Layer.mergeAll(
+  PgTenantRepository,
+  PgAccessTokenRepository,
+  PgIdempotencyStore,
+  PgWalletRepository,
+  PgSettingsRepository,
+  PgDepositRepository,
+  PgComponentStatus
+)
 
 const Domain = Layer.mergeAll(
   Wallets.Default.pipe(Layer.provide(LocalWalletKeys.layer)),
@@ -27,7 +44,7 @@ const Domain = Layer.mergeAll(
 )
 
 const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
-  Layer.provide([SystemHandlers, AuthHandlers, DashboardHandlers, WalletHandlers, SettingsHandlers]),
+  Layer.provide([SystemHandlers, AuthHandlers, DashboardHandlers, WalletHandlers, SettingsHandlers, DepositHandlers]),
   Layer.provide([AuthenticatedLive, SignedLive, ContractErrorsLive])
 )
 

@@ -12,6 +12,7 @@ const envelopeFor = (error: DomainError, traceId: string): ApiError => {
     case "CustomIdTaken":
       return apiError("BUSINESS_CONFLICT", error.message, traceId)
     case "WalletNotFound":
+    case "DepositNotFound":
       return apiError("RESOURCE_NOT_FOUND", "resource not found", traceId)
     case "SettingRejected":
       return apiError("INVALID_ARGUMENT", error.message, traceId)

@@ -4,8 +4,9 @@ import type { TenantScope, WalletFilters, WalletQuery } from "@collector/core"
 /**
  * The tenant's `%` and `_` are wildcards by contract; only the backslash (ILIKE's escape
  * character) is escaped, so the input can never change how the rest of the pattern reads.
+ * Compare with `lower(column) LIKE`, which the trigram indexes on `lower(address)` serve.
  */
-const containsPattern = (text: string) => `%${text.toLowerCase().replaceAll("\\", "\\\\")}%`
+export const containsPattern = (text: string) => `%${text.toLowerCase().replaceAll("\\", "\\\\")}%`
 
 export const hasFilters = (f: WalletFilters) => Object.values(f).some((v) => v !== undefined)
 

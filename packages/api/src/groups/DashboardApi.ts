@@ -31,8 +31,13 @@ export class DashboardApi extends HttpApiGroup.make("dashboard")
       .annotate(OpenApi.Summary, "Account overview")
       .annotate(
         OpenApi.Description,
-        "Computed from stored state. Balances are the sum of synchronised balances (unsynced wallets count as 0). engine lists the " +
-          "service components with status ok, degraded or down; it says nothing about any transfer."
+        "Computed from stored state. Balances are the sum of synchronised balances (unsynced wallets count as 0); deposit_usdt is " +
+          "the sum of the network's confirmed deposit records (a reverted one no longer counts). engine lists the service " +
+          "components: `api` and `database`, then one entry per worker component that reported for the calling network (for " +
+          "example `scanner`, `balance_sync`) with the status it reported (ok, degraded or stopped) and updated_at the time of " +
+          "that report; a report older than 60 s shows status `stale`, its detail saying when the component was last heard from. " +
+          "When no worker has ever reported for the network, one entry `worker` with status `stopped` stands for them. engine " +
+          "says nothing about any transfer."
       )
   )
   .middleware(Authenticated)

@@ -1,3 +1,4 @@
 export * from "./Deposit"
 export * from "./DepositRecord"
 export * from "./DepositRepository"
+export * from "./DepositNotFound"

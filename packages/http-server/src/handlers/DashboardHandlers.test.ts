@@ -1,5 +1,9 @@
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
+import { make as pgComponentStatus } from "@collector/postgres/PgComponentStatus"
+import { seedDeposit } from "@collector/postgres/testing/SeedDeposits"
 import { Effect } from "effect"
+import { seedWalletOf } from "../testing/Deposits"
 import { expectOk } from "../testing/Assertions"
 import { TestServerLive } from "../testing/TestServer"
 import { type Client, expectInvalid, maxAmount, setWalletState, synced, tenantClients } from "../testing/Wallets"
@@ -33,7 +37,8 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
         engine: undefined,
         network: "nile"
       })
-      expect(data.engine.map((e: any) => [e.component, e.status])).toEqual([["api", "ok"], ["database", "ok"]])
+      // No worker has reported on this fresh database.
+      expect(data.engine.map((e: any) => [e.component, e.status])).toEqual([["api", "ok"], ["database", "ok"], ["worker", "stopped"]])
       for (const entry of data.engine) {
         expect(Object.keys(entry).sort()).toEqual(["component", "detail", "status", "updated_at"])
         expect(typeof entry.detail).toBe("string")
@@ -95,5 +100,61 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       const { client } = yield* tenantClients()
       expectInvalid(yield* client.get(`${dashboard}?network=main`))
       expectInvalid(yield* client.get(`${dashboard}?`))
+    }))
+  it.effect("deposit_usdt is the scope's confirmed deposit total, exact beyond 2^64", () =>
+    Effect.gen(function*() {
+      const { clients, tenant } = yield* tenantClients(["nile", "main"])
+      const [nile, main] = clients as [Client, Client]
+      const other = yield* tenantClients()
+      const [wallet] = yield* nile.createWallets(1, "w")
+      const [mainWallet] = yield* main.createWallets(1, "m")
+      const [theirs] = yield* other.client.createWallets(1, "t")
+      const mine = seedWalletOf(tenant, "nile", wallet!)
+      yield* seedDeposit(mine, { amount: "1500000" })
+      yield* seedDeposit(mine, { amount: maxAmount })
+      // A reverted record is not part of the total.
+      yield* seedDeposit(mine, { status: "reverted", revision: 2, amount: "7" })
+      yield* seedDeposit(seedWalletOf(tenant, "main", mainWallet!), { amount: "42" })
+      yield* seedDeposit(seedWalletOf(other.tenant, "nile", theirs!), { amount: "99" })
+      expect((yield* summary(nile)).deposit_usdt).toBe((2n ** 256n - 1n + 1_500_000n).toString())
+      expect((yield* summary(main)).deposit_usdt).toBe("42")
+      expect((yield* summary(other.client)).deposit_usdt).toBe("99")
+      // The figure is the kept total (the confirming and reverting statements maintain it), not a sum over the records.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE deposit_totals SET confirmed_usdt = 5 WHERE tenant_id = ${tenant.id} AND network = 'main'`
+      expect((yield* summary(main)).deposit_usdt).toBe("5")
+    }))
+
+  it.effect("engine: api, database, then each worker component of the calling network; stale after 60 s; stopped when none", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const board = yield* pgComponentStatus
+      const { clients } = yield* tenantClients(["nile", "main"])
+      const [nile, main] = clients as [Client, Client]
+      yield* sql`DELETE FROM worker_status`
+      const engineOf = (client: Client) => Effect.map(summary(client), (data) => data.engine as ReadonlyArray<any>)
+      const stopped = (yield* engineOf(nile)).slice(2)
+      expect(stopped).toEqual([
+        { component: "worker", status: "stopped", detail: "no worker has reported for this network", updated_at: expect.stringMatching(rfc3339) }
+      ])
+      const now = Date.now()
+      const fiveMinutesAgo = new Date(now - 300_000)
+      yield* board.report({ component: "scanner", network: "nile", status: "ok", detail: "at block 100", updatedAt: new Date(now) })
+      yield* board.report({ component: "balance_sync", network: "nile", status: "degraded", detail: "node slow", updatedAt: fiveMinutesAgo })
+      yield* board.report({ component: "notifier", network: "main", status: "ok", detail: "", updatedAt: new Date(now - 5_000) })
+      const onNile = yield* engineOf(nile)
+      expect(onNile.map((e) => e.component)).toEqual(["api", "database", "balance_sync", "scanner"])
+      expect(onNile.slice(2)).toEqual([
+        {
+          component: "balance_sync",
+          status: "stale",
+          detail: expect.stringMatching(new RegExp(`^last heard from at ${fiveMinutesAgo.toISOString().replaceAll(".", "\\.")} \\(30\\d s ago\\), when it reported degraded: node slow$`)),
+          updated_at: fiveMinutesAgo.toISOString()
+        },
+        { component: "scanner", status: "ok", detail: "at block 100", updated_at: new Date(now).toISOString() }
+      ])
+      expect((yield* engineOf(main)).slice(2)).toEqual([
+        { component: "notifier", status: "ok", detail: "", updated_at: new Date(now - 5_000).toISOString() }
+      ])
     }))
 })

@@ -1,12 +1,15 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { ContractApi, CurrentApp } from "@collector/api"
-import { Wallets } from "@collector/core"
+import { ComponentStatus, DepositRepository, Wallets } from "@collector/core"
 import { Clock, Effect } from "effect"
+import { workerEntries } from "./EngineEntries"
 
 export const DashboardHandlers = HttpApiBuilder.group(ContractApi, "dashboard", (handlers) =>
   Effect.gen(function*() {
     const wallets = yield* Wallets
+    const deposits = yield* DepositRepository
+    const board = yield* ComponentStatus
     const sql = yield* SqlClient.SqlClient
     return handlers.handle("getDashboard", () =>
       Effect.gen(function*() {
@@ -14,7 +17,12 @@ export const DashboardHandlers = HttpApiBuilder.group(ContractApi, "dashboard", 
         const started = yield* Clock.currentTimeMillis
         yield* Effect.orDie(sql`SELECT 1`)
         const roundTrip = (yield* Clock.currentTimeMillis) - started
-        const summary = yield* wallets.summary(app)
+        // Independent reads, each one statement: run side by side.
+        const { depositUsdt, summary, workers } = yield* Effect.all({
+          summary: wallets.summary(app),
+          depositUsdt: deposits.confirmedTotal(app),
+          workers: Effect.flatMap(board.list(app.network), workerEntries)
+        }, { concurrency: "unbounded" })
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
         return {
           wallet_count: summary.walletCount,
@@ -22,12 +30,13 @@ export const DashboardHandlers = HttpApiBuilder.group(ContractApi, "dashboard", 
           balance_usdt: summary.balanceUsdt.toString(),
           balance_trx: summary.balanceTrx.toString(),
           collected_usdt: summary.collectedUsdt.toString(),
-          // Deposits and sweep tasks are recorded by the chain pipeline (later issues): none yet.
-          deposit_usdt: "0",
+          deposit_usdt: depositUsdt.toString(),
+          // Sweep tasks arrive with a later issue: none yet.
           pending_tasks: 0,
           engine: [
             { component: "api", status: "ok", detail: "serving API version 6.0.0", updated_at: now },
-            { component: "database", status: "ok", detail: `reachable, round trip ${roundTrip} ms`, updated_at: now }
+            { component: "database", status: "ok", detail: `reachable, round trip ${roundTrip} ms`, updated_at: now },
+            ...workers
           ],
           network: app.network
         }

@@ -1,0 +1,41 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { ContractApi, CurrentApp, type DepositRecord as WireRecord, parseDepositListQuery } from "@collector/api"
+import { type Deposit, type DepositId, DepositNotFound, depositRecord, DepositRepository } from "@collector/core"
+import { Effect, Either, Option } from "effect"
+import { invalidArgument, toEnvelope } from "../ErrorMapping"
+
+// Core types network and confirmation_type as plain strings; the stored values are the wire's
+// literals (CHECK constraints), and the response encoder verifies every member again.
+const present = (deposit: Deposit) => depositRecord(deposit) as typeof WireRecord.Type
+
+/**
+ * Both operations present a deposit only through core's `depositRecord`, the function that also
+ * builds the notification payload, so a list item, the detail and the payload of one id and
+ * revision are the same object.
+ */
+export const DepositHandlers = HttpApiBuilder.group(ContractApi, "deposits", (handlers) =>
+  Effect.gen(function*() {
+    const deposits = yield* DepositRepository
+    return handlers
+      .handle("listDeposits", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const app = yield* CurrentApp
+          const parsed = parseDepositListQuery(urlParams)
+          if (Either.isLeft(parsed)) return yield* invalidArgument(parsed.left)
+          const page = yield* deposits.list(app, parsed.right)
+          return {
+            network: app.network,
+            items: page.items.map(present),
+            total: page.total,
+            page: parsed.right.page,
+            page_size: parsed.right.pageSize
+          }
+        }).pipe(toEnvelope))
+      .handle("getDeposit", ({ path }) =>
+        Effect.gen(function*() {
+          const app = yield* CurrentApp
+          const found = yield* deposits.find(app, path.id as DepositId)
+          if (Option.isNone(found)) return yield* new DepositNotFound({ depositId: path.id })
+          return present(found.value)
+        }).pipe(toEnvelope))
+  }))

@@ -1,0 +1,42 @@
+import { expect, it } from "@effect/vitest"
+import type { ComponentReport } from "@collector/core"
+import { Effect, TestClock } from "effect"
+import { workerEntries } from "./EngineEntries"
+
+const report = (component: string, status: string, detail: string, at: number): ComponentReport => ({
+  component, network: "nile", status, detail, updatedAt: new Date(at)
+})
+
+it.effect("no report at all: one `worker` entry, stopped, at the current time", () =>
+  Effect.gen(function*() {
+    yield* TestClock.setTime(Date.parse("2026-01-01T00:00:00Z"))
+    expect(yield* workerEntries([])).toEqual([
+      { component: "worker", status: "stopped", detail: "no worker has reported for this network", updated_at: "2026-01-01T00:00:00.000Z" }
+    ])
+  }))
+
+it.effect("a report is shown as given for 60 s, then as stale with when it was last heard from", () =>
+  Effect.gen(function*() {
+    const t0 = Date.parse("2026-01-01T00:00:00.250Z")
+    const reports = [report("balance_sync", "degraded", "node slow", t0), report("scanner", "ok", "", t0 + 30_000)]
+    yield* TestClock.setTime(t0 + 60_000)
+    expect(yield* workerEntries(reports)).toEqual([
+      { component: "balance_sync", status: "degraded", detail: "node slow", updated_at: "2026-01-01T00:00:00.250Z" },
+      { component: "scanner", status: "ok", detail: "", updated_at: "2026-01-01T00:00:30.250Z" }
+    ])
+    yield* TestClock.adjust("1 millis")
+    expect(yield* workerEntries(reports)).toEqual([
+      {
+        component: "balance_sync",
+        status: "stale",
+        detail: "last heard from at 2026-01-01T00:00:00.250Z (60 s ago), when it reported degraded: node slow",
+        updated_at: "2026-01-01T00:00:00.250Z"
+      },
+      { component: "scanner", status: "ok", detail: "", updated_at: "2026-01-01T00:00:30.250Z" }
+    ])
+    yield* TestClock.adjust("10 minutes")
+    expect((yield* workerEntries(reports)).map((e) => [e.status, e.detail])).toEqual([
+      ["stale", "last heard from at 2026-01-01T00:00:00.250Z (660 s ago), when it reported degraded: node slow"],
+      ["stale", "last heard from at 2026-01-01T00:00:30.250Z (630 s ago), when it reported ok"]
+    ])
+  }))
