@@ -105,10 +105,17 @@ export const make = Effect.gen(function*() {
               ${deposit.status === "confirmed" ? "deposit.confirmed" : "deposit.reverted"}, ${deposit.id}, ${deposit.revision},
               ${JSON.stringify(depositRecord(deposit))}, ${at}, ${new Date(at.getTime() + roundMillis)}, ${at})`
 
-  const addToTotal = (tenantId: string, network: string, delta: bigint) =>
+  const addToTotal = (tenantId: string, network: string, amount: bigint) =>
     sql`
-      INSERT INTO deposit_totals (tenant_id, network, confirmed_usdt) VALUES (${tenantId}, ${network}, ${delta.toString()})
+      INSERT INTO deposit_totals (tenant_id, network, confirmed_usdt) VALUES (${tenantId}, ${network}, ${amount.toString()})
       ON CONFLICT (tenant_id, network) DO UPDATE SET confirmed_usdt = deposit_totals.confirmed_usdt + EXCLUDED.confirmed_usdt`
+
+  // Not an upsert: PostgreSQL checks the proposed (negative) row before it finds the conflict.
+  // A revert always follows its confirmation, so the row exists.
+  const subtractFromTotal = (tenantId: string, network: string, amount: bigint) =>
+    sql`
+      UPDATE deposit_totals SET confirmed_usdt = confirmed_usdt - ${amount.toString()}
+      WHERE tenant_id = ${tenantId} AND network = ${network}`
 
   return DepositBook.of({
     pending: (network) =>
@@ -223,7 +230,7 @@ export const make = Effect.gen(function*() {
             WHERE id = ${id} RETURNING ${columns}`
           const deposit = depositFromRow(row!)
           yield* recordEvent(deposit, at)
-          yield* addToTotal(deposit.tenantId, deposit.network, -deposit.amount)
+          yield* subtractFromTotal(deposit.tenantId, deposit.network, deposit.amount)
           return true
         })
       ).pipe(Effect.orDie)

@@ -171,6 +171,14 @@ export const make = Effect.gen(function*() {
           yield* sql`DELETE FROM scanned_blocks WHERE network = ${network} AND number < ${below.toString()}`
         })
       ).pipe(Effect.orDie),
+    forget: (network) =>
+      sql.withTransaction(
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM observed_logs WHERE network = ${network}`
+          yield* sql`DELETE FROM scanned_blocks WHERE network = ${network}`
+          yield* sql`DELETE FROM scan_cursors WHERE network = ${network}`
+        })
+      ).pipe(Effect.orDie),
     claimLease: (network, holder, ttlMillis) =>
       // Before the first block is stored there is no row to lease: both may start, and the
       // cursor's insert lets exactly one of them win.

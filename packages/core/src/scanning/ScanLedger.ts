@@ -63,6 +63,12 @@ export class ScanLedger extends Context.Tag("@collector/core/ScanLedger")<
     readonly restore: (network: Network, transfers: ReadonlyArray<ObservedTransfer>) => Effect.Effect<number>
     /** Forgets blocks below `below` and the transfers in them that are already booked. */
     readonly prune: (network: Network, below: bigint) => Effect.Effect<void>
+    /**
+     * Forgets where the network's scan stands (cursor, stored blocks, stored transfers), so the
+     * next pass starts afresh; deposits stay. For a chain that was replaced as a whole (a
+     * restarted simulator), never for a live network.
+     */
+    readonly forget: (network: Network) => Effect.Effect<void>
     /** Takes or renews the network's scanner lease; false while another holder's lease runs. */
     readonly claimLease: (network: Network, holder: string, ttlMillis: number) => Effect.Effect<boolean>
     readonly releaseLease: (network: Network, holder: string) => Effect.Effect<void>

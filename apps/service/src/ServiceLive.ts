@@ -1,0 +1,31 @@
+import { ApiLayer, DataDirConfig } from "@collector/api-app"
+import type { Network } from "@collector/core"
+import { DatabaseLive, PgScanLedger } from "@collector/postgres"
+import { defaultNodeConfig, nodeConfigFromEnv } from "@collector/tron-node"
+import { workerLoops, WorkerLoops } from "@collector/worker"
+import { Config, Effect, Layer, Option } from "effect"
+import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile"
+
+/**
+ * Everything in one process: the API server and the worker on one database. Without
+ * `TRON_NILE_NODE_URL` the `nile` network is the simulated node, started here, so that a fresh
+ * machine can create a wallet, send it USDT through the simulator and see the deposit.
+ */
+export const ServiceLive = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const dataDir = yield* DataDirConfig
+    const nileUrl = yield* Config.option(Config.string("TRON_NILE_NODE_URL"))
+    const database = DatabaseLive(dataDir)
+    const api = ApiLayer(dataDir)
+    if (Option.isSome(nileUrl)) return Layer.merge(api, WorkerLoops).pipe(Layer.provide(database))
+    const worker = Layer.unwrapEffect(
+      Effect.map(SimulatedNile, ({ url }) =>
+        workerLoops((network: Network) =>
+          network === "nile"
+            ? Effect.succeed(defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 }))
+            : nodeConfigFromEnv(network)
+        ))
+    ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger))
+    return Layer.merge(api, worker).pipe(Layer.provide(database))
+  })
+)

@@ -1,0 +1,2 @@
+export * from "./ServiceLive"
+export * from "./SimulatedNile"

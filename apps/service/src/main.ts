@@ -1,0 +1,4 @@
+import { launch } from "@collector/launch"
+import { ServiceLive } from "./ServiceLive"
+
+launch("service", ServiceLive)

@@ -1,0 +1,40 @@
+import { defaultScannerLoopSettings, defaultScannerSettings, type ScannerLoopSettings, type ScannerSettings } from "@collector/core"
+import { Config, Duration } from "effect"
+
+const integerAtLeast = (name: string, minimum: number, fallback: number, unit = "") =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be an integer of at least ${minimum}${unit}`, validation: (n) => n >= minimum }),
+    Config.withDefault(fallback)
+  )
+
+/** Scanner settings from the environment (`SCAN_*`), each with a default. */
+export const scannerConfigFromEnv: Config.Config<{ readonly scanner: ScannerSettings; readonly loop: ScannerLoopSettings }> = Config.all({
+  batchBlocks: integerAtLeast("SCAN_BATCH_BLOCKS", 1, defaultScannerSettings.batchBlocks),
+  fetchConcurrency: integerAtLeast("SCAN_FETCH_CONCURRENCY", 1, defaultScannerSettings.fetchConcurrency),
+  pollMs: integerAtLeast("SCAN_POLL_MS", 50, Duration.toMillis(defaultScannerLoopSettings.pollInterval), " (milliseconds)"),
+  leaseTtlMs: integerAtLeast("SCAN_LEASE_TTL_MS", 1000, Duration.toMillis(defaultScannerLoopSettings.leaseTtl), " (milliseconds)"),
+  batchesPerPass: integerAtLeast("SCAN_BATCHES_PER_PASS", 1, defaultScannerLoopSettings.batchesPerPass),
+  integrityIntervalS: integerAtLeast(
+    "SCAN_INTEGRITY_INTERVAL_S",
+    1,
+    Duration.toSeconds(defaultScannerLoopSettings.integrityInterval),
+    " (seconds)"
+  ),
+  integrityWindow: integerAtLeast("SCAN_INTEGRITY_WINDOW_BLOCKS", 1, Number(defaultScannerLoopSettings.integrityWindow)),
+  // Reorganisation checks and integrity re-checks can only reach blocks still kept.
+  retainedBlocks: integerAtLeast("SCAN_RETAINED_BLOCKS", 20, Number(defaultScannerLoopSettings.retainedBlocks)),
+  failureBackoffMs: integerAtLeast("SCAN_FAILURE_BACKOFF_MS", 10, Duration.toMillis(defaultScannerLoopSettings.failureBackoff), " (milliseconds)")
+}).pipe(
+  Config.map((c) => ({
+    scanner: { batchBlocks: c.batchBlocks, fetchConcurrency: c.fetchConcurrency },
+    loop: {
+      pollInterval: Duration.millis(c.pollMs),
+      leaseTtl: Duration.millis(c.leaseTtlMs),
+      batchesPerPass: c.batchesPerPass,
+      integrityInterval: Duration.seconds(c.integrityIntervalS),
+      integrityWindow: BigInt(Math.min(c.integrityWindow, c.retainedBlocks)),
+      retainedBlocks: BigInt(c.retainedBlocks),
+      failureBackoff: Duration.millis(c.failureBackoffMs)
+    }
+  }))
+)

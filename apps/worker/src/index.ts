@@ -1,0 +1,4 @@
+export * from "./NetworkWorker"
+export * from "./ScannerConfig"
+export * from "./WorkerLive"
+export * from "./WorkerNetworks"
