@@ -1,0 +1,121 @@
+import { Cause, Clock, Duration, Effect, Either, Option } from "effect"
+import { Chain } from "../chain/Chain"
+import { ComponentStatus } from "../engine/ComponentStatus"
+import type { Network } from "../Network"
+import { type BalanceBatch, batchDetail } from "./BalanceBatch"
+import { BalanceLedger, type BalanceReading } from "./BalanceLedger"
+import { BalanceSyncConfig } from "./BalanceSyncConfig"
+
+export const balanceSyncComponent = "balance_sync"
+
+const describe = (error: { readonly _tag: string; readonly reason?: string }) =>
+  error.reason === undefined ? error._tag : `${error._tag}: ${error.reason}`
+
+const make = Effect.gen(function*() {
+  const chain = yield* Chain
+  const ledger = yield* BalanceLedger
+  const status = yield* ComponentStatus
+  const config = yield* BalanceSyncConfig
+
+  const report = (network: Network, ok: boolean, detail: string) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      status.report({ component: balanceSyncComponent, network, status: ok ? "ok" : "degraded", detail, updatedAt: new Date(now) }))
+
+  const readBatch = (network: Network) =>
+    Effect.gen(function*() {
+      // One request per batch buys the stale-wallet bound of `due` (see BalanceLedger).
+      const solidified = yield* Effect.either(chain.solidifiedBlock)
+      if (Either.isLeft(solidified)) {
+        yield* Effect.logWarning("balance sync: cannot read the solidified block", solidified.left)
+        return { picked: 0, readings: [], failed: 0, error: Option.some(`node: ${describe(solidified.left)}`) }
+      }
+      const wallets = yield* ledger.due(network, config.batchSize, solidified.right.number)
+      // Each wallet on its own: one failure costs that wallet's reading only.
+      const results = yield* Effect.forEach(wallets, (wallet) =>
+        chain.account(wallet.address).pipe(
+          Effect.flatMap((account) =>
+            account.atBlock > 0n
+              ? Effect.succeed<BalanceReading>({ walletId: wallet.id, usdt: account.usdt, trx: account.trx, atBlock: account.atBlock })
+              : Effect.fail({ _tag: "NoSolidifiedBlock", reason: "the node read the account at block 0" })),
+          Effect.tapError((error) => Effect.logWarning(`balance sync: cannot read wallet ${wallet.id} (${wallet.address})`, error)),
+          Effect.either
+        ), { concurrency: config.concurrency })
+      const readings = results.filter(Either.isRight).map((r) => r.right)
+      const failures = results.filter(Either.isLeft).map((r) => r.left)
+      return {
+        picked: wallets.length,
+        readings,
+        failed: failures.length,
+        error: Option.map(Option.fromNullable(failures[0]), (e) => `wallet: ${describe(e)}`)
+      }
+    })
+
+  const syncBatch = (network: Network): Effect.Effect<BalanceBatch> =>
+    Effect.gen(function*() {
+      const read = yield* readBatch(network)
+      const recorded = read.readings.length === 0 ? 0 : yield* ledger.record(network, read.readings)
+      const atBlock = read.readings.reduce<Option.Option<bigint>>(
+        (highest, r) => Option.isSome(highest) && highest.value >= r.atBlock ? highest : Option.some(r.atBlock),
+        Option.none()
+      )
+      const batch: BalanceBatch = {
+        picked: read.picked,
+        recorded,
+        failed: read.failed,
+        atBlock,
+        error: read.error,
+        backlog: yield* ledger.backlog(network)
+      }
+      yield* report(network, Option.isNone(batch.error), batchDetail(batch))
+      return batch
+    }).pipe(Effect.annotateLogs({ component: balanceSyncComponent, network }))
+
+  const backoffAfter = (failedBatches: number) =>
+    Duration.min(Duration.times(config.backoff, 2 ** Math.min(failedBatches - 1, 30)), config.maxBackoff)
+
+  /**
+   * Pacing is per wallet: a batch of n wallets owns n / walletsPerSecond seconds from its start,
+   * so slow node replies eat into the pause rather than add to it. An empty batch (no wallets yet)
+   * waits as long as a full one would. Time debt is never carried over: after a slow batch the
+   * next starts at once, without bursting to catch up.
+   */
+  const run = (network: Network): Effect.Effect<never> =>
+    Effect.iterate({ failedBatches: 0 }, {
+      while: () => true,
+      body: ({ failedBatches }) =>
+        Effect.gen(function*() {
+          const started = yield* Clock.currentTimeMillis
+          const outcome = yield* syncBatch(network).pipe(
+            Effect.map((batch) => ({ slots: batch.picked, failed: Option.isSome(batch.error) })),
+            // The database (or the heartbeat board) failing must not end the loop either.
+            Effect.catchAllCause((cause) =>
+              Cause.isInterruptedOnly(cause)
+                ? Effect.failCause(cause)
+                : Effect.logError("balance sync: batch failed", cause).pipe(
+                  Effect.zipRight(report(network, false, `batch failed: ${Cause.squash(cause)}`).pipe(Effect.catchAllCause(() => Effect.void))),
+                  Effect.as({ slots: 0, failed: true })
+                ))
+          )
+          const slots = outcome.slots === 0 ? config.batchSize : outcome.slots
+          const elapsed = (yield* Clock.currentTimeMillis) - started
+          const pause = Math.max(0, Math.ceil((slots * 1000) / config.walletsPerSecond) - elapsed)
+          const next = outcome.failed ? failedBatches + 1 : 0
+          const extra = outcome.failed ? Duration.toMillis(backoffAfter(next)) : 0
+          yield* Effect.sleep(Duration.millis(pause + extra))
+          return { failedBatches: next }
+        })
+    }).pipe(Effect.zipRight(Effect.never))
+
+  return {
+    /** Reads up to a batch of due wallets from the node, records what it read, reports the heartbeat. */
+    syncBatch,
+    /** Batch after batch at the configured wallets per second, backing off after failures; never returns. */
+    run
+  }
+})
+
+/**
+ * Keeps each wallet's USDT and TRX balance at a recent solidified block. The Chain in context
+ * must be the node of the network the methods are called with: one BalanceSync per network.
+ */
+export class BalanceSync extends Effect.Service<BalanceSync>()("@collector/core/BalanceSync", { effect: make }) {}

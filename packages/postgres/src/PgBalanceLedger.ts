@@ -1,0 +1,94 @@
+import { SqlClient } from "@effect/sql"
+import { BalanceLedger, type BalanceReading, type Network, type WalletId } from "@collector/core"
+import { Clock, Effect, Layer } from "effect"
+
+/** A PostgreSQL array literal of integers, bound as one parameter (the values are our own bigints). */
+const integerArray = (values: ReadonlyArray<bigint | string>) => `{${values.join(",")}}`
+
+/** Of several readings of one wallet, the one at the highest block: UPDATE … FROM would pick any. */
+const newestPerWallet = (readings: ReadonlyArray<BalanceReading>) => {
+  const newest = new Map<WalletId, BalanceReading>()
+  for (const reading of readings) {
+    const seen = newest.get(reading.walletId)
+    if (seen === undefined || seen.atBlock < reading.atBlock) newest.set(reading.walletId, reading)
+  }
+  return [...newest.values()]
+}
+
+/**
+ * Two ordered index scans, each stopping after `limit` rows: the stale range of
+ * `wallets_sync_stale` (partial, so only marked wallets are in it), then the rotation order of
+ * `wallets_sync_rotation` (NULLS FIRST puts never-synced wallets ahead of the oldest). The
+ * rotation skips the wallets the first part already took. PgBalanceLedger.test.ts checks the
+ * plan with EXPLAIN.
+ */
+export const dueStatement = (sql: SqlClient.SqlClient, network: Network, limit: number, solidified: bigint) =>
+  sql<{ id: string; address: string }>`
+    SELECT due.id::text AS id, due.address FROM (
+      (SELECT id, address, 0 AS part, balance_stale_from AS stale_from, NULL::timestamptz AS synced_at FROM wallets
+        WHERE network = ${network} AND balance_stale_from IS NOT NULL AND balance_stale_from <= ${solidified}
+        ORDER BY balance_stale_from, id LIMIT ${limit})
+      UNION ALL
+      (SELECT id, address, 1, NULL::bigint, balance_synced_at FROM wallets
+        WHERE network = ${network} AND (balance_stale_from IS NULL OR balance_stale_from > ${solidified})
+        ORDER BY balance_synced_at NULLS FIRST, id LIMIT ${limit})
+    ) due
+    ORDER BY due.part, due.stale_from, due.synced_at NULLS FIRST, due.id LIMIT ${limit}`
+
+/**
+ * Never-synced wallets are counted by `balance_synced_at IS NULL`, the head of the rotation
+ * index, instead of the dashboard's equivalent `balance_block = 0`, which has no index and
+ * would read every wallet of the network each batch. Only `record` writes either column, and
+ * it writes both.
+ */
+export const backlogStatement = (sql: SqlClient.SqlClient, network: Network) =>
+  sql<{ unsynced: string; stale: string }>`
+    SELECT
+      (SELECT count(*) FROM wallets WHERE network = ${network} AND balance_synced_at IS NULL)::text AS unsynced,
+      (SELECT count(*) FROM wallets WHERE network = ${network} AND balance_stale_from IS NOT NULL)::text AS stale`
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  return BalanceLedger.of({
+    due: (network, limit, solidified) =>
+      dueStatement(sql, network, limit, solidified).pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map((row) => ({ id: row.id as WalletId, address: row.address })))
+      ),
+    /**
+     * One statement per batch. `balance_block <= at_block` keeps a late reading from an older
+     * block (a slow node, a second worker) from moving a wallet backwards; the stale mark is
+     * cleared only by a reading at or above it, so a deposit noted later keeps the wallet first
+     * in line.
+     */
+    record: (network, readings) =>
+      Effect.gen(function*() {
+        if (readings.length === 0) return 0
+        const rows = newestPerWallet(readings)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const updated = yield* sql<{ id: string }>`
+          UPDATE wallets w SET
+            balance_usdt = r.usdt,
+            balance_trx = r.trx,
+            balance_block = r.at_block,
+            balance_synced_at = ${now},
+            balance_stale_from = CASE WHEN w.balance_stale_from <= r.at_block THEN NULL ELSE w.balance_stale_from END
+          FROM unnest(
+            ${integerArray(rows.map((r) => r.walletId))}::bigint[],
+            ${integerArray(rows.map((r) => r.usdt))}::numeric[],
+            ${integerArray(rows.map((r) => r.trx))}::numeric[],
+            ${integerArray(rows.map((r) => r.atBlock))}::bigint[]
+          ) AS r (id, usdt, trx, at_block)
+          WHERE w.id = r.id AND w.network = ${network} AND w.balance_block <= r.at_block
+          RETURNING w.id::text AS id`
+        return updated.length
+      }).pipe(Effect.orDie),
+    backlog: (network) =>
+      backlogStatement(sql, network).pipe(
+        Effect.orDie,
+        Effect.map(([row]) => ({ unsynced: Number(row!.unsynced), stale: Number(row!.stale) }))
+      )
+  })
+})
+
+export const PgBalanceLedger = Layer.effect(BalanceLedger, make)
