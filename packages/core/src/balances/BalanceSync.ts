@@ -1,5 +1,6 @@
 import { Cause, Clock, Duration, Effect, Either, Option } from "effect"
 import { Chain } from "../chain/Chain"
+import { ChainRejected } from "../chain/ChainErrors"
 import { ComponentStatus } from "../engine/ComponentStatus"
 import type { Network } from "../Network"
 import { type BalanceBatch, batchDetail } from "./BalanceBatch"
@@ -36,7 +37,8 @@ const make = Effect.gen(function*() {
           Effect.flatMap((account) =>
             account.atBlock > 0n
               ? Effect.succeed<BalanceReading>({ walletId: wallet.id, usdt: account.usdt, trx: account.trx, atBlock: account.atBlock })
-              : Effect.fail({ _tag: "NoSolidifiedBlock", reason: "the node read the account at block 0" })),
+              // Balances at block 0 would read as "never synced" (and break the schema's rule).
+              : Effect.fail(new ChainRejected({ reason: `${wallet.address} read at block 0` }))),
           Effect.tapError((error) => Effect.logWarning(`balance sync: cannot read wallet ${wallet.id} (${wallet.address})`, error)),
           Effect.either
         ), { concurrency: config.concurrency })
