@@ -1,5 +1,5 @@
 import { defaultScannerLoopSettings, defaultScannerSettings, type ScannerLoopSettings, type ScannerSettings } from "@collector/core"
-import { Config, Duration } from "effect"
+import { Config, Duration, Option } from "effect"
 
 const integerAtLeast = (name: string, minimum: number, fallback: number, unit = "") =>
   Config.integer(name).pipe(
@@ -10,6 +10,12 @@ const integerAtLeast = (name: string, minimum: number, fallback: number, unit = 
 /** Scanner settings from the environment (`SCAN_*`), each with a default. */
 export const scannerConfigFromEnv: Config.Config<{ readonly scanner: ScannerSettings; readonly loop: ScannerLoopSettings }> = Config.all({
   batchBlocks: integerAtLeast("SCAN_BATCH_BLOCKS", 1, defaultScannerSettings.batchBlocks),
+  // Only for a network never scanned before; later starts resume from the stored cursor.
+  startBlock: Config.option(
+    Config.string("SCAN_START_BLOCK").pipe(
+      Config.validate({ message: "SCAN_START_BLOCK must be a block number (digits only)", validation: (text) => /^\d{1,19}$/.test(text) })
+    )
+  ),
   fetchConcurrency: integerAtLeast("SCAN_FETCH_CONCURRENCY", 1, defaultScannerSettings.fetchConcurrency),
   pollMs: integerAtLeast("SCAN_POLL_MS", 50, Duration.toMillis(defaultScannerLoopSettings.pollInterval), " (milliseconds)"),
   leaseTtlMs: integerAtLeast("SCAN_LEASE_TTL_MS", 1000, Duration.toMillis(defaultScannerLoopSettings.leaseTtl), " (milliseconds)"),
@@ -26,7 +32,11 @@ export const scannerConfigFromEnv: Config.Config<{ readonly scanner: ScannerSett
   failureBackoffMs: integerAtLeast("SCAN_FAILURE_BACKOFF_MS", 10, Duration.toMillis(defaultScannerLoopSettings.failureBackoff), " (milliseconds)")
 }).pipe(
   Config.map((c) => ({
-    scanner: { batchBlocks: c.batchBlocks, fetchConcurrency: c.fetchConcurrency },
+    scanner: {
+      batchBlocks: c.batchBlocks,
+      fetchConcurrency: c.fetchConcurrency,
+      ...Option.match(c.startBlock, { onNone: () => ({}), onSome: (text) => ({ startBlock: BigInt(text) }) })
+    },
     loop: {
       pollInterval: Duration.millis(c.pollMs),
       leaseTtl: Duration.millis(c.leaseTtlMs),

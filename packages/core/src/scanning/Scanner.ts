@@ -76,10 +76,10 @@ export const makeScanner = (settings: ScannerSettings) =>
         return yield* new ForkBelowStoredBlocks({ network, oldestStored: oldest })
       })
 
-    /** The first block: the solidified one, so nothing after it can be missed or undone. */
+    /** The first block: the configured one, or the solidified one, so nothing after it can be missed or undone. */
     const start = (network: Network, tip: ChainTip) =>
       Effect.gen(function*() {
-        const first = yield* chain.blockTransfers(tip.solidified)
+        const first = yield* chain.blockTransfers(settings.startBlock ?? tip.solidified)
         const [scanned] = yield* observe(network, [first])
         yield* ledger.append(network, Option.none(), [scanned!], tip)
         return position(first.block)

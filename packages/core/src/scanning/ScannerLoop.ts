@@ -1,4 +1,4 @@
-import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus"
 import type { Network } from "../Network"
 import { Confirmations } from "./Confirmations"
@@ -120,7 +120,15 @@ export const makeScannerLoop = (settings: ScannerLoopSettings) =>
                   Effect.zipRight(Effect.sleep(settings.failureBackoff)),
                   Effect.as(true)
                 )
-            })
+            }),
+            // A storage failure or a bug must not end the loop unnoticed: log it, say so, retry.
+            Effect.catchAllCause((cause) =>
+              Effect.logError("scanner pass failed", cause).pipe(
+                Effect.zipRight(report(network, "degraded", `pass failed: ${Cause.squash(cause)}`)),
+                Effect.zipRight(Effect.sleep(settings.failureBackoff)),
+                Effect.as(true)
+              )
+            )
           )
           if (caughtUp) yield* Effect.sleep(settings.pollInterval)
         }

@@ -4,6 +4,11 @@ export interface ScannerSettings {
   readonly batchBlocks: number
   /** Blocks fetched at once within a batch (each block is two node calls). */
   readonly fetchConcurrency: number
+  /**
+   * Where a network's first scan begins when nothing was scanned before; by default the
+   * solidified block (nothing after it can be missed, nothing before it undone).
+   */
+  readonly startBlock?: bigint
 }
 
 export const defaultScannerSettings: ScannerSettings = {

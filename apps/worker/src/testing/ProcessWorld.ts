@@ -1,0 +1,17 @@
+import { DatabaseAtUrl } from "@collector/postgres"
+import { freshDatabaseUrl } from "@collector/postgres/testing/TestDatabase"
+import { startSimNode } from "@collector/tron-sim/testing/SimNode"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { Sim } from "./ScanHarness"
+
+/** The fresh database's URL, for worker processes started by the test. */
+export class DatabaseUrl extends Context.Tag("test/DatabaseUrl")<DatabaseUrl, string>() {}
+
+/** A fresh database and a simulated node (manual blocks) that worker processes can reach. */
+export const ProcessWorld = Layer.unwrapScoped(
+  Effect.gen(function*() {
+    const { url } = yield* freshDatabaseUrl
+    const sim = yield* startSimNode()
+    return Layer.mergeAll(DatabaseAtUrl(url), Layer.succeed(Sim, sim), Layer.succeed(DatabaseUrl, Redacted.value(url)))
+  })
+)
