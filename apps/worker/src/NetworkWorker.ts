@@ -1,4 +1,7 @@
 import {
+  BalanceSync,
+  BalanceSyncConfig,
+  type BalanceSyncSettings,
   Chain,
   Confirmations,
   IntegrityCheck,
@@ -16,6 +19,7 @@ export interface NetworkWorkerSettings {
   readonly node: NodeConfig
   readonly scanner: ScannerSettings
   readonly loop: ScannerLoopSettings
+  readonly balances: BalanceSyncSettings
 }
 
 /** The layers of one network: its node adapter and the scanner built on it. */
@@ -24,14 +28,21 @@ export const networkLayer = (settings: NetworkWorkerSettings) => {
   const parts = Layer.mergeAll(
     Scanner.layer(settings.scanner),
     Confirmations.layer,
-    IntegrityCheck.layer(settings.scanner.fetchConcurrency)
+    IntegrityCheck.layer(settings.scanner.fetchConcurrency),
+    BalanceSync.Default.pipe(Layer.provide(BalanceSyncConfig.layer(settings.balances)))
   ).pipe(Layer.provideMerge(chain))
   return ScannerLoop.layer(settings.loop).pipe(Layer.provideMerge(parts))
 }
 
-/** Runs one network's scanner until interrupted; `holder` names this process in the lease. */
+/**
+ * Runs one network's loops until interrupted: the scanner (one per network across all workers,
+ * by lease; `holder` names this process in it) and balance sync.
+ */
 export const runNetwork = (network: Network, holder: string, settings: NetworkWorkerSettings) =>
-  Effect.flatMap(ScannerLoop, (loop) => loop.run(network, holder)).pipe(
+  Effect.all([
+    Effect.flatMap(ScannerLoop, (loop) => loop.run(network, holder)).pipe(Effect.annotateLogs({ component: "scanner" })),
+    Effect.flatMap(BalanceSync, (sync) => sync.run(network)).pipe(Effect.annotateLogs({ component: "balance_sync" }))
+  ], { concurrency: "unbounded", discard: true }).pipe(
     Effect.provide(networkLayer(settings)),
-    Effect.annotateLogs({ network, component: "scanner" })
+    Effect.annotateLogs({ network })
   )

@@ -1,4 +1,5 @@
-import { PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
+import { balanceSyncConfigFromEnv } from "@collector/core"
+import { PgBalanceLedger, PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
 import type { Network } from "@collector/core"
 import { type NodeConfig, nodeConfigFromEnv } from "@collector/tron-node"
 import { type ConfigError, Effect, Layer } from "effect"
@@ -9,7 +10,7 @@ import { scannerConfigFromEnv } from "./ScannerConfig"
 import { workerNetworksFromEnv } from "./WorkerNetworks"
 
 /** Storage for everything the worker runs; needs a SqlClient (DatabaseLive or a test database). */
-export const WorkerStorage = Layer.mergeAll(PgScanLedger, PgDepositBook, PgComponentStatus)
+export const WorkerStorage = Layer.mergeAll(PgScanLedger, PgDepositBook, PgComponentStatus, PgBalanceLedger)
 
 /**
  * The worker's loops, one set per network in `WORKER_NETWORKS`, each on its own fiber for the
@@ -19,11 +20,12 @@ export const workerLoops = (nodeFor: (network: Network) => Effect.Effect<NodeCon
   Layer.scopedDiscard(Effect.gen(function*() {
     const networks = yield* workerNetworksFromEnv
     const { scanner, loop } = yield* scannerConfigFromEnv
+    const balances = yield* balanceSyncConfigFromEnv
     const nodes = yield* Effect.forEach(networks, nodeFor)
     // Names this process in the scanner leases (and in the logs of whoever waits on them).
     const holder = `${hostname()}/${process.pid}/${randomBytes(4).toString("hex")}`
     for (const node of nodes) {
-      yield* Effect.forkScoped(runNetwork(node.network, holder, { node, scanner, loop }))
+      yield* Effect.forkScoped(runNetwork(node.network, holder, { node, scanner, loop, balances }))
       yield* Effect.log("watching network").pipe(
         Effect.annotateLogs({ network: node.network, node: node.fullNodeUrl, usdt_contract: node.usdtContract, holder })
       )

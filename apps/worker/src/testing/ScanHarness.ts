@@ -1,5 +1,5 @@
-import { type ConfirmationRule, type Network, ScannerLoop } from "@collector/core"
-import { PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
+import { BalanceSyncConfig, type ConfirmationRule, type Network, ScannerLoop } from "@collector/core"
+import { PgBalanceLedger, PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
 import { defaultNodeConfig } from "@collector/tron-node"
 import { startSimNode } from "@collector/tron-sim/testing/SimNode"
@@ -12,7 +12,7 @@ import { networkLayer } from "../NetworkWorker"
 /** The simulated node this file's tests drive (manual blocks). */
 export class Sim extends Context.Tag("test/Sim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
 
-export const storage = Layer.mergeAll(PgScanLedger, PgDepositBook, PgComponentStatus)
+export const storage = Layer.mergeAll(PgScanLedger, PgDepositBook, PgComponentStatus, PgBalanceLedger)
 
 export const loopSettings = {
   pollInterval: Duration.millis(50),
@@ -37,7 +37,8 @@ export const ScanWorld = Layer.unwrapScoped(
         requestsPerSecond: 10_000
       }),
       scanner: { batchBlocks: 10, fetchConcurrency: 4 },
-      loop: loopSettings
+      loop: loopSettings,
+      balances: BalanceSyncConfig.defaults
     })
     return Layer.merge(network, Layer.succeed(Sim, sim))
   })
