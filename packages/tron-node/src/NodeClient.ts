@@ -22,6 +22,11 @@ export interface NodeClient {
     body: NodeBody,
     options?: { readonly once?: boolean }
   ) => Effect.Effect<unknown, ChainUnavailable | ChainRejected>
+  /**
+   * The same request, answering the body text unparsed: for a hot path that reads a few fields
+   * of a large reply and parses it its own way (see TransferLogs).
+   */
+  readonly postText: (path: NodePath, body: NodeBody) => Effect.Effect<string, ChainUnavailable | ChainRejected>
 }
 
 /** One failed attempt; `retryable` failures may succeed when simply tried again. */
@@ -38,7 +43,10 @@ const originOf = (url: string) => new URL(url).origin
 
 export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
+    // No span per node request: the scanner makes two requests a block, each span costs URL
+    // parsing and header attributes on that hot path, and the service exports no traces (see
+    // docs/benchmarks.md); failed attempts are logged below instead.
+    const client = HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true)
     const budgets = new Map<string, RequestBudget>()
     for (const url of [config.fullNodeUrl, config.solidityUrl]) {
       const origin = originOf(url)
@@ -61,14 +69,7 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
         if (status < 200 || status >= 300) {
           return yield* unavailable(false, `${path}: HTTP ${status} ${text.slice(0, 200)}`.trim())
         }
-        return yield* Effect.try({
-          try: () => parseLosslessJson(text),
-          catch: () =>
-            new AttemptFailed({
-              retryable: false,
-              error: new ChainRejected({ reason: `${path} returned a body that is not JSON: ${text.slice(0, 200)}` })
-            })
-        })
+        return text
       }).pipe(
         Effect.catchTags({
           RequestError: (error) => unavailable(true, `${path}: ${error.message}`),
@@ -83,7 +84,7 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
       Schedule.intersect(Schedule.recurs(config.retries))
     )
 
-    const post: NodeClient["post"] = (path, body, options) => Effect.suspend(() => {
+    const send = (path: NodePath, body: NodeBody, options?: { readonly once?: boolean }) => Effect.suspend(() => {
       const base = path.startsWith("/walletsolidity/") ? config.solidityUrl : config.fullNodeUrl
       const budget = budgets.get(originOf(base))!
       let attempts = 0
@@ -107,5 +108,17 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
         )
       )
     })
-    return { post }
+    const postText: NodeClient["postText"] = (path, body) => send(path, body)
+
+    const post: NodeClient["post"] = (path, body, options) =>
+      Effect.flatMap(send(path, body, options), (text) => parseNodeJson(path, text, parseLosslessJson))
+
+    return { post, postText }
+  })
+
+/** Parses a reply's text with `parse`; a body that is not JSON is ChainRejected, never retried. */
+export const parseNodeJson = (path: NodePath, text: string, parse: (text: string) => unknown = JSON.parse) =>
+  Effect.try({
+    try: () => parse(text),
+    catch: () => new ChainRejected({ reason: `${path} returned a body that is not JSON: ${text.slice(0, 200)}` })
   })

@@ -75,11 +75,6 @@ export const TransactionInfo = Schema.Struct({
 })
 export type TransactionInfo = typeof TransactionInfo.Type
 
-export const TransactionInfoList = Schema.Array(TransactionInfo)
-
-/** What the scanner checks on every receipt of a block; full decoding is kept for USDT ones. */
-export const TransactionInfoSummary = Schema.Struct({ id: Hash, blockNumber: IntOrZero })
-export const TransactionInfoSummaryList = Schema.Array(TransactionInfoSummary)
 
 /** `getaccount`; `{}` (checked before decoding) for an address that does not exist on chain. */
 export const AccountReply = Schema.Struct({

@@ -109,6 +109,36 @@ describe("TronNodeChain blocks", () => {
       expect((stray as ChainRejected).reason).toContain(`block 5 lists ${"ab".repeat(32)} of block 7`)
     }))
 
+  it.live("reads the receipts reply losslessly where it matters: amounts beyond 2^53 exact, whatever the fee fields print", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", headerOf(5n))
+      const from = "000000000000000000000000e5079969b8e71d3c8604a106819aef82cea0c55a"
+      const to = "000000000000000000000000118f7b4382bea375ee420f1b211a4619f3ba78ad"
+      // Raw text: a fee of 2^53 + 1 as a bare number, which JSON.parse would round, and a 2^70 amount.
+      node.on("/wallet/gettransactioninfobyblocknum", `[{"id":"${"c".repeat(64)}","fee":9007199254740993,"blockNumber":5,` +
+        `"receipt":{"result":"SUCCESS","energy_fee":9007199254740993},"log":[{"address":"a614f803b6fd780986a42c78ec9c7f77e6ded13c",` +
+        `"topics":["ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef","${from}","${to}"],"data":"${(2n ** 70n).toString(16).padStart(64, "0")}"}]}]`)
+      const { transfers } = yield* (yield* chainWith("main")).blockTransfers(5n)
+      expect(transfers.map((t) => [t.from, t.to, t.amount])).toEqual([["TWrCqzeJMWvfEGyGVrRPTTERkWQLSgmMoY", "TBa4Nb96tj4jUx85tcqvyWYyFi7mowHVLJ", 2n ** 70n]])
+    }))
+
+  it.live("rejects a receipts reply that is an error sent with HTTP 200, or not JSON", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", headerOf(5n))
+      const replies: ReadonlyArray<unknown> = [{ Error: "class java.lang.NullPointerException : null" }, "<html>busy</html>"]
+      let i = 0
+      node.on("/wallet/gettransactioninfobyblocknum", () => replies[i++])
+      const chain = yield* chainWith("main")
+      expect(yield* chain.blockTransfers(5n).pipe(Effect.flip)).toEqual(
+        new ChainRejected({ reason: "/wallet/gettransactioninfobyblocknum: NullPointerException: null" })
+      )
+      expect(yield* chain.blockTransfers(5n).pipe(Effect.flip)).toEqual(
+        new ChainRejected({ reason: "/wallet/gettransactioninfobyblocknum returned a body that is not JSON: <html>busy</html>" })
+      )
+    }))
+
   it.live("rejects a reply of an unexpected shape, naming the endpoint", () =>
     Effect.gen(function*() {
       const node = makeFakeNode(server)
