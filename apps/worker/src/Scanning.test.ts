@@ -1,4 +1,4 @@
-import { Chain, depositRecord } from "@collector/core"
+import { Chain, depositRecord, ScannerLoop } from "@collector/core"
 import { signWith } from "@collector/tron-sim/testing/SimNode"
 import { wallet } from "@collector/tron-sim/testing/SimWallet"
 import { SqlClient } from "@effect/sql"
@@ -178,5 +178,28 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("scanner again
         confirmationType: parsed.confirmation_type,
         confirmations: parsed.confirmations
       }))).toBe(row!.payload)
+    }))
+
+  it.effect("integrity: a wallet that existed unseen gets its earlier transfer booked once; a booked one is never booked again", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const sql = yield* SqlClient.SqlClient
+      const loop = yield* ScannerLoop
+      const [known] = yield* seedTenant("block_1")
+      const late = wallet(9100)
+      yield* sim.chain.mintUsdt(late.address, usdt(6n))
+      yield* sim.chain.mintUsdt(known!.address, usdt(1n))
+      yield* sim.chain.mine(1)
+      yield* pass()
+      const [before] = yield* sql<{ id: string }>`SELECT max(id)::text AS id FROM wallets`
+      // The address becomes a tenant wallet only now (a restore, an import): the scanner passed its block.
+      yield* sql`INSERT INTO wallets (tenant_id, network, address, custom_id) VALUES (${known!.tenantId}, 'nile', ${late.address}, 'late')`
+      yield* sql`DELETE FROM observed_logs WHERE wallet_id = ${known!.walletId}`
+      const state = { integrityDue: 0, lastWalletId: before!.id }
+      yield* loop.pass("nile", state)
+      yield* loop.pass("nile", state)
+      const deposits = yield* depositsOf(known!.tenantId)
+      expect(deposits.map((d) => [d.amount, d.revision, d.status]).sort()).toEqual([["1000000", 1, "confirmed"], ["6000000", 1, "confirmed"]])
+      expect(yield* eventsOf(known!.tenantId)).toHaveLength(2)
     }))
 })

@@ -210,8 +210,8 @@ export const make = Effect.gen(function*() {
       sql<{ id: string }>`
         SELECT d.id::text FROM deposits d
         WHERE d.network = ${network} AND d.status = 'confirmed' AND d.block_number >= ${from.toString()}
-          AND NOT EXISTS (SELECT 1 FROM observed_logs o WHERE o.network = d.network AND o.txid = d.txid
-                          AND o.log_index = d.log_index AND o.block_hash = d.block_hash)
+          AND NOT EXISTS (SELECT 1 FROM scanned_blocks b WHERE b.network = d.network AND b.number = d.block_number
+                          AND b.hash = d.block_hash)
         ORDER BY d.id`.pipe(Effect.orDie, Effect.map((rows) => rows.map((row) => row.id as DepositId))),
     revert: (network, id, from, at) =>
       sql.withTransaction(
@@ -219,8 +219,8 @@ export const make = Effect.gen(function*() {
           const [still] = yield* sql<{ id: string }>`
             SELECT d.id::text FROM deposits d
             WHERE d.id = ${id} AND d.network = ${network} AND d.status = 'confirmed' AND d.block_number >= ${from.toString()}
-              AND NOT EXISTS (SELECT 1 FROM observed_logs o WHERE o.network = d.network AND o.txid = d.txid
-                              AND o.log_index = d.log_index AND o.block_hash = d.block_hash)
+              AND NOT EXISTS (SELECT 1 FROM scanned_blocks b WHERE b.network = d.network AND b.number = d.block_number
+                              AND b.hash = d.block_hash)
             FOR UPDATE OF d`
           if (still === undefined) return false
           const eventId = yield* nextEventId

@@ -44,7 +44,11 @@ export class DepositBook extends Context.Tag("@collector/core/DepositBook")<
   {
     readonly pending: (network: Network) => Effect.Effect<ReadonlyArray<PendingTransfer>>
     readonly confirm: (transfer: PendingTransfer, confirmation: Confirmation, at: Date) => Effect.Effect<BookingOutcome>
-    /** Confirmed deposits in blocks from `from` on whose transfer is no longer stored in that block. */
+    /**
+     * Confirmed deposits in blocks from `from` on whose block is no longer among the stored
+     * canonical blocks (a reorganisation dropped it). The block, not the stored transfer, is the
+     * evidence: a lost transfer row is restored by the integrity check, never read as a revert.
+     */
     readonly orphaned: (network: Network, from: bigint) => Effect.Effect<ReadonlyArray<DepositId>>
     /** Reverts the deposit if it is still confirmed and still orphaned; true when it did. */
     readonly revert: (network: Network, id: DepositId, from: bigint, at: Date) => Effect.Effect<boolean>
