@@ -8,15 +8,17 @@ import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet"
 
 /**
  * The Chain contract against the simulator over HTTP. Expectations come from the simulator's
- * own state or from the figures set up here, never from the adapter. The simulator runs only
- * the USDT contract and gives each transaction one log at most, so the block cases about several
- * logs in one transaction and other tokens are skipped here (they run against the fixtures).
+ * own state or from the figures set up here, never from the adapter. The set-up block holds
+ * every kind of receipt the suite asks about: a mint, a deposit, a batch transfer with several
+ * USDT logs, another token's transfer to the service and a transfer that ran out of energy.
  */
 
 const service = wallet(1)
 const payer = wallet(2)
 const exchange = wallet(7)
 const fresh = wallet(8)
+const payee1 = wallet(9)
+const payee2 = wallet(10)
 const trx = (n: bigint) => n * 1_000_000n
 const usdt = (n: bigint) => n * 1_000_000n
 const usdtContract = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
@@ -32,7 +34,7 @@ const refOf = (block: SimBlock): BlockRef => ({
 
 chainContractSuite({
   name: "simulator over HTTP",
-  capabilities: ["mine", "transfer", "failedReceipt"],
+  capabilities: ["mine", "transfer", "failedReceipt", "severalLogsInOneTx", "otherTokenLog"],
   backend: Effect.gen(function*() {
     const sim = yield* startSimNode({
       genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(5n) }, { address: payer.address, trx: trx(100n), usdt: usdt(10n) }]
@@ -41,6 +43,12 @@ chainContractSuite({
     const minted = yield* sim.chain.mintUsdt(exchange.address, usdt(1000n))
     const deposit = yield* sim.chain.transferUsdt({ from: exchange.address, to: service.address, amount: usdt(25n) })
     const outOfEnergy = yield* signAndBroadcast(sim.chain, yield* usdtTransfer(sim.chain, payer, fresh.address, 1n, 1000n), payer)
+    const batch = yield* sim.chain.batchTransferUsdt({
+      from: exchange.address,
+      transfers: [{ to: payee1.address, amount: usdt(3n) }, { to: payee2.address, amount: usdt(4n) }, { to: payee1.address, amount: 5n }]
+    })
+    // Another token paid to the service's own address: a scanner must not count it.
+    const otherToken = yield* sim.chain.transferOtherToken({ to: service.address, amount: usdt(77n) })
     const [block] = yield* sim.chain.mine()
     yield* sim.chain.delegateEnergy(service.address, 65_000n)
     yield* sim.chain.mine(20)
@@ -62,8 +70,13 @@ chainContractSuite({
           ref: refOf(block!),
           transfers: [
             { txid: minted, logIndex: 0, from: zeroAddress, to: exchange.address, amount: usdt(1000n), contract: usdtContract },
-            { txid: deposit, logIndex: 0, from: exchange.address, to: service.address, amount: usdt(25n), contract: usdtContract }
+            { txid: deposit, logIndex: 0, from: exchange.address, to: service.address, amount: usdt(25n), contract: usdtContract },
+            { txid: batch, logIndex: 0, from: exchange.address, to: payee1.address, amount: usdt(3n), contract: usdtContract },
+            { txid: batch, logIndex: 1, from: exchange.address, to: payee2.address, amount: usdt(4n), contract: usdtContract },
+            { txid: batch, logIndex: 2, from: exchange.address, to: payee1.address, amount: 5n, contract: usdtContract }
           ],
+          severalLogsTxid: batch,
+          otherTokenTxid: otherToken,
           failedTxid: outOfEnergy
         },
         missingBlock: head(state).number + 1n,

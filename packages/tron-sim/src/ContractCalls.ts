@@ -2,7 +2,7 @@ import { Either } from "effect"
 import { builtTransactionJson } from "./BlockJson"
 import { bytesText, returnFailure } from "./NodeJson"
 import { addressField, type Body, callData, type ErrorReply, intField } from "./RequestBody"
-import { usdtHex } from "./SimConfig"
+import { isContract } from "./SimConfig"
 import { head, type SimState, solidified } from "./SimState"
 import { buildTrigger, rawFor, triggerContract } from "./TransactionBuilder"
 import { parseCall, runCall } from "./UsdtContract"
@@ -29,9 +29,9 @@ const readCall = (body: Body, visible: boolean): Either.Either<CallRequest, Erro
 
 const noContract = (visible: boolean) => returnFailure("CONTRACT_VALIDATE_ERROR", "No contract or not a valid smart contract", visible)
 
-/** Runs the call on the chosen state; None when the contract is not the simulated USDT. */
+/** Runs the call on the chosen state; undefined when the address is none of the simulated contracts. */
 const run = (state: SimState, request: CallRequest, solidity: boolean) => {
-  if (request.contract !== usdtHex(state.config)) return undefined
+  if (!isContract(state.config, request.contract)) return undefined
   const world = (solidity ? solidified(state) : head(state)).world
   return runCall(world, request.contract, request.owner, parseCall(request.data), state.config.transferEnergy, state.issuer.hex)
 }

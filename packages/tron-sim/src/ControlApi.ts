@@ -33,6 +33,21 @@ const text = (body: Body, name: string): Effect.Effect<string, SimControlError> 
   return value === "" ? Effect.fail(invalid(`${name} is required`)) : Effect.succeed(value)
 }
 
+/** An optional address field: absent or "" is None. */
+const optionalText = (body: Body, name: string): string | undefined => stringField(body, name) || undefined
+
+/** `transfers`: a non-empty array of `{to, amount}` objects. */
+const transferList = (body: Body): Effect.Effect<ReadonlyArray<{ readonly to: string; readonly amount: bigint }>, SimControlError> => {
+  const list = body["transfers"]
+  if (!Array.isArray(list) || list.length === 0) return Effect.fail(invalid("transfers must be a non-empty array of {to, amount}"))
+  return Effect.forEach(list, (item: unknown, i) =>
+    typeof item === "object" && item !== null && !Array.isArray(item)
+      ? Effect.all({ to: text(item as Body, "to"), amount: integer(item as Body, "amount") }).pipe(
+        Effect.mapError((error) => invalid(`transfers[${i}]: ${error.reason}`))
+      )
+      : Effect.fail(invalid(`transfers[${i}] must be an object {to, amount}`)))
+}
+
 const txid = (effect: Effect.Effect<string, SimControlError>) => Effect.map(effect, (id) => ({ ok: true, txid: id }))
 const done = <E>(effect: Effect.Effect<void, E>) => Effect.as(effect, { ok: true })
 
@@ -51,6 +66,19 @@ const routes: Readonly<Record<string, Handler>> = {
       }
       if (token !== "USDT") return yield* Effect.fail(invalid(`token must be USDT or TRX, got ${token}`))
       return yield* chain.transferUsdt({ from: yield* text(body, "from"), to, amount })
+    })),
+  "batch-transfer": (chain, body) =>
+    txid(Effect.gen(function*() {
+      const transfers = yield* transferList(body)
+      const from = optionalText(body, "from")
+      return yield* chain.batchTransferUsdt(from === undefined ? { transfers } : { from, transfers })
+    })),
+  "other-token-transfer": (chain, body) =>
+    txid(Effect.gen(function*() {
+      const to = yield* text(body, "to")
+      const amount = yield* integer(body, "amount")
+      const from = optionalText(body, "from")
+      return yield* chain.transferOtherToken(from === undefined ? { to, amount } : { from, to, amount })
     })),
   activate: (chain, body) =>
     txid(Effect.flatMap(Effect.all([text(body, "address"), integer(body, "trx", 1n)]), ([address, trx]) => chain.activate(address, trx))),
@@ -83,6 +111,7 @@ const routes: Readonly<Record<string, Handler>> = {
       ok: true,
       network: state.config.network,
       usdtContract: state.config.usdtContract,
+      otherTokenContract: state.config.otherTokenContract,
       head: { number: Number(head(state).number), blockID: head(state).blockId },
       solidified: { number: Number(solidified(state).number), blockID: solidified(state).blockId },
       pending: state.pending.length,

@@ -2,7 +2,7 @@ import { type TransactionRaw, TronAddress } from "@collector/tron"
 import { Either, Option } from "effect"
 import { payBandwidth } from "./Bandwidth"
 import { adjustBalance, newAccount, type SimAccount } from "./SimAccount"
-import { type SimConfig, type SimParameters, usdtHex } from "./SimConfig"
+import { isContract, type SimConfig, type SimParameters } from "./SimConfig"
 import { rejected, type TransactionRejected } from "./SimErrors"
 import { bandwidthBytes, contractOf, feeLimitOf, ownerOf, type SimTransaction } from "./SimTransaction"
 import { emptyReceipt, type ExecutedInfo } from "./SimTransactionInfo"
@@ -107,7 +107,7 @@ const transferTrx = (
   const amount = BigInt(value.amount ?? 0)
   if (amount <= 0n) return Either.left(rejected.contractValidate("Amount must be greater than 0."))
   if (to === owner) return Either.left(rejected.contractValidate("Cannot transfer TRX to yourself."))
-  if (to === usdtHex(context.config)) return Either.left(rejected.contractValidate("Cannot transfer TRX to a smartContract."))
+  if (isContract(context.config, to)) return Either.left(rejected.contractValidate("Cannot transfer TRX to a smartContract."))
   const creating = !isActivated(world, to)
   const fee = creating && !context.system ? context.parameters.createNewAccountFeeInSystemContract : 0n
   const from = account(world, owner)

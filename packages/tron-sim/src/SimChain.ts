@@ -25,6 +25,16 @@ export interface SimChain {
   readonly broadcastHex: (hex: string) => Effect.Effect<string, TransactionRejected | MalformedRequest>
   readonly mintUsdt: (to: string, amount: bigint) => Effect.Effect<string, SimControlError>
   readonly transferUsdt: (transfer: { readonly from: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<string, SimControlError>
+  /**
+   * Several USDT transfers in ONE transaction, one Transfer log per item (log indexes 0..n-1):
+   * `from`'s `batchTransfer`, or without `from` the issuer's `batchMint`. Returns the txid.
+   */
+  readonly batchTransferUsdt: (batch: {
+    readonly from?: string
+    readonly transfers: ReadonlyArray<{ readonly to: string; readonly amount: bigint }>
+  }) => Effect.Effect<string, SimControlError>
+  /** A Transfer of the other token (`config.otherTokenContract`): `from`'s transfer, or without `from` the issuer's mint. */
+  readonly transferOtherToken: (transfer: { readonly from?: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<string, SimControlError>
   /** From the faucet unless `from` is given. */
   readonly transferTrx: (transfer: { readonly from?: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<string, SimControlError>
   readonly activate: (address: string, trx?: bigint) => Effect.Effect<string, SimControlError>
@@ -81,6 +91,9 @@ export const make = (config: SimConfig): Effect.Effect<SimChain> =>
         return Either.right([next.blocks.slice(state.blocks.length), next] as const)
       })
 
+    const optionalHex = (address: string | undefined) =>
+      address === undefined ? Effect.succeed(Option.none<string>()) : Effect.map(addressHex(address), Option.some)
+
     const nonNegativeInteger = (value: number, what: string) =>
       Number.isInteger(value) && value >= 0 ? Effect.void : Effect.fail(controlError(`${what} must be a non-negative integer, got ${value}`))
 
@@ -96,8 +109,17 @@ export const make = (config: SimConfig): Effect.Effect<SimChain> =>
       mintUsdt: (to, amount) => withHex(to, (hex) => injected((state, now) => SystemTransactions.mintUsdt(state, hex, amount, now))),
       transferUsdt: ({ amount, from, to }) =>
         withHex(from, (fromHex) => withHex(to, (toHex) => injected((state, now) => SystemTransactions.transferUsdt(state, fromHex, toHex, amount, now)))),
+      batchTransferUsdt: ({ from, transfers }) =>
+        Effect.flatMap(optionalHex(from), (fromHex) =>
+          Effect.flatMap(
+            Effect.forEach(transfers, ({ amount, to }) => Effect.map(addressHex(to), (toHex) => ({ to: toHex, amount }))),
+            (items) => injected((state, now) => SystemTransactions.batchTransferUsdt(state, fromHex, items, now))
+          )),
+      transferOtherToken: ({ amount, from, to }) =>
+        Effect.flatMap(optionalHex(from), (fromHex) =>
+          withHex(to, (toHex) => injected((state, now) => SystemTransactions.transferOtherToken(state, fromHex, toHex, amount, now)))),
       transferTrx: ({ amount, from, to }) =>
-        Effect.flatMap(from === undefined ? Effect.succeed(Option.none<string>()) : Effect.map(addressHex(from), Option.some), (fromHex) =>
+        Effect.flatMap(optionalHex(from), (fromHex) =>
           withHex(to, (toHex) => injected((state, now) => SystemTransactions.transferTrx(state, fromHex, toHex, amount, now)))),
       activate: (address, trx = 1n) => withHex(address, (hex) => injected((state, now) => SystemTransactions.activate(state, hex, trx, now))),
       delegateEnergy: (to, energy) => withHex(to, (hex) => injected((state, now) => SystemTransactions.delegateEnergy(state, hex, energy, now))),

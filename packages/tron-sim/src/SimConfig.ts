@@ -55,6 +55,11 @@ export interface SimConfig {
   readonly network: Network
   /** Base58Check address of the TRC20 USDT contract the simulator runs. */
   readonly usdtContract: string
+  /**
+   * Base58Check address of a second TRC20 token, so tests can check that a scanner ignores
+   * Transfer logs of tokens other than USDT. Fixed, independent of seed and network.
+   */
+  readonly otherTokenContract: string
   /** Everything "random" (witness keys, system signatures) is derived from it: same seed, same chain. */
   readonly seed: string
   /** Number of the first block; real networks are far past zero. */
@@ -75,6 +80,13 @@ export const usdtContracts: Record<Network, string> = {
   main: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
   nile: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
 }
+
+/**
+ * The other token's default address: the last 20 bytes of sha256("tron-sim: another TRC20 token")
+ * behind 41 (hex 41c2dda3e5461893f445a0f0bef17b80c37e302799). Made up on purpose, so it names no
+ * real contract on any network; the same on every seed so tests and docs can spell it out.
+ */
+export const otherTokenContract = "TTjZc785R2A88G71nSv9KYagYw5U7GL6cE"
 
 export const defaultParameters: SimParameters = {
   energyFee: 100n,
@@ -102,6 +114,7 @@ export const defaultTransferEnergy: TransferEnergy = {
 export const defaultSimConfig = (network: Network = "nile", overrides: Partial<SimConfig> = {}): SimConfig => ({
   network,
   usdtContract: usdtContracts[network],
+  otherTokenContract,
   seed: "tron-sim",
   genesisNumber: 1_000_000n,
   blockIntervalMs: 3000,
@@ -116,3 +129,12 @@ export const defaultSimConfig = (network: Network = "nile", overrides: Partial<S
 
 /** The USDT contract as 21-byte hex, the form transactions and state use. */
 export const usdtHex = (config: Pick<SimConfig, "usdtContract">): string => Option.getOrThrow(TronAddress.toHex(config.usdtContract))
+
+/** The other token's contract as 21-byte hex. */
+export const otherTokenHex = (config: Pick<SimConfig, "otherTokenContract">): string => Option.getOrThrow(TronAddress.toHex(config.otherTokenContract))
+
+/** Whether a 21-byte hex address is one of the contracts the simulator runs (USDT or the other token). */
+export const isContract = (config: Pick<SimConfig, "usdtContract" | "otherTokenContract">, address: string): boolean => {
+  const hex = address.toLowerCase()
+  return hex === usdtHex(config) || hex === otherTokenHex(config)
+}

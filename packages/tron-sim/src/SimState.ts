@@ -2,10 +2,10 @@ import { TronAddress } from "@collector/tron"
 import { HashMap, Option } from "effect"
 import { newAccount } from "./SimAccount"
 import { type IncludedTransaction, makeBlock, type SimBlock } from "./SimBlock"
-import type { SimConfig, SimParameters } from "./SimConfig"
+import { type SimConfig, type SimParameters, usdtHex } from "./SimConfig"
 import { type SeededKey, seededHex, seededKey, witnessCount, witnessKeys } from "./Seeded"
 import type { SimTransaction } from "./SimTransaction"
-import { emptyWorld, putAccount, setUsdtBalance, type WorldState } from "./WorldState"
+import { emptyWorld, putAccount, setTokenBalance, type WorldState } from "./WorldState"
 
 /**
  * The whole simulated network as one immutable value: the canonical chain (each block with the
@@ -63,7 +63,7 @@ const genesisWorld = (config: SimConfig, now: number): WorldState =>
   config.genesisAccounts.reduce((world, genesis) => {
     const address = hex21(genesis.address)
     const activated = putAccount(world, newAccount(address, now, genesis.trx ?? 0n))
-    return setUsdtBalance(activated, address, genesis.usdt ?? 0n)
+    return setTokenBalance(activated, usdtHex(config), address, genesis.usdt ?? 0n)
   }, emptyWorld)
 
 /** A chain of one block at the current slot; its parent is a made-up ID one number lower. */

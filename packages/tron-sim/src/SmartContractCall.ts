@@ -1,14 +1,14 @@
 import type { TransactionRaw } from "@collector/tron"
 import { Either } from "effect"
 import { adjustBalance, consumeEnergy, energyLeft, type SimAccount } from "./SimAccount"
-import { type SimConfig, type SimParameters, usdtHex } from "./SimConfig"
+import { isContract, type SimConfig, type SimParameters } from "./SimConfig"
 import { rejected, type TransactionRejected } from "./SimErrors"
 import { emptyReceipt, type ExecutedInfo } from "./SimTransactionInfo"
 import { parseCall, runCall } from "./UsdtContract"
 import { putAccount, type WorldState } from "./WorldState"
 
 /**
- * A TriggerSmartContract against the USDT contract, paid the way java-tron's VMActuator pays
+ * A TriggerSmartContract against one of the simulated TRC20 contracts (USDT, the other token), paid the way java-tron's VMActuator pays
  * (fixed ratio): the call may use at most min(own energy + balance / price, fee_limit / price)
  * energy, so fee_limit caps the whole call even when delegated energy would pay for it. Energy
  * comes from the caller's own (staked or delegated) energy first, the rest is burned at the
@@ -31,11 +31,9 @@ export interface CallPaid {
   readonly info: Omit<ExecutedInfo, "id">
 }
 
-const isUsdt = (config: SimConfig, contract: string) => contract.toLowerCase() === usdtHex(config)
-
 /** Validation java-tron applies before running the call (CONTRACT_VALIDATE_ERROR). */
 export const validateCall = (value: Trigger, feeLimit: bigint, config: SimConfig, parameters: SimParameters): Either.Either<void, TransactionRejected> => {
-  if (!isUsdt(config, value.contract_address)) return Either.left(rejected.contractValidate("No contract or not a smart contract"))
+  if (!isContract(config, value.contract_address)) return Either.left(rejected.contractValidate("No contract or not a smart contract"))
   if (feeLimit < 0n || feeLimit > parameters.maxFeeLimit) {
     return Either.left(rejected.contractValidate(`feeLimit must be >= 0 and <= ${parameters.maxFeeLimit}`))
   }

@@ -2,14 +2,15 @@ import type { TransactionRaw } from "@collector/tron"
 import { Either, Option } from "effect"
 import { pendingWorld } from "./Broadcast"
 import { stakeForEnergy } from "./SimAccount"
-import { usdtHex } from "./SimConfig"
+import { otherTokenHex, usdtHex } from "./SimConfig"
 import { SimControlError } from "./SimErrors"
 import { placeholderSignature } from "./Seeded"
 import { fromRawData } from "./SimTransaction"
 import { head, isKnown, type SimState } from "./SimState"
 import { delegateContract, rawFor, transferContract, triggerContract } from "./TransactionBuilder"
+import { batchData, type BatchItem, batchMintSelector, batchTransferSelector } from "./TokenBatch"
 import { mintData } from "./UsdtContract"
-import { account, isActivated, usdtBalance } from "./WorldState"
+import { account, isActivated, tokenBalance } from "./WorldState"
 
 /**
  * The control surface's transactions: what other people do on the network (an exchange pays a
@@ -48,10 +49,52 @@ export const mintUsdt = (state: SimState, to: string, amount: bigint, now: numbe
 export const transferUsdt = (state: SimState, from: string, to: string, amount: bigint, now: number): Either.Either<Injected, SimControlError> =>
   Either.gen(function*() {
     yield* positive(amount, "amount")
-    const held = usdtBalance(pendingWorld(state, now), from)
-    if (held < amount) return yield* fail(`${from} holds ${held} USDT units, cannot send ${amount}`)
-    const data = "a9059cbb" + to.slice(2).padStart(64, "0") + amount.toString(16).padStart(64, "0")
-    return inject(state, triggerContract({ owner_address: from, contract_address: usdtHex(state.config), data }), now, 100_000_000n)
+    yield* holds(state, usdtHex(state.config), "USDT", from, amount, now)
+    return inject(state, triggerContract({ owner_address: from, contract_address: usdtHex(state.config), data: transferData(to, amount) }), now, 100_000_000n)
+  })
+
+const transferData = (to: string, amount: bigint) => "a9059cbb" + to.slice(2).padStart(64, "0") + amount.toString(16).padStart(64, "0")
+
+/** `from` must hold `amount` of the token once the pending pool has run, or the call would revert. */
+const holds = (state: SimState, contract: string, token: string, from: string, amount: bigint, now: number) => {
+  const held = tokenBalance(pendingWorld(state, now), contract, from)
+  return held < amount ? fail(`${from} holds ${held} ${token} units, cannot send ${amount}`) : Either.void
+}
+
+/**
+ * Several USDT Transfers in ONE transaction, one Transfer log per item in item order (log
+ * indexes 0..n-1). With `from`, that holder calls `batchTransfer(address[],uint256[])` and must
+ * hold the sum; without, the issuer calls `batchMint(address[],uint256[])` (logs from the zero
+ * address). The fee limit (10,000 TRX) is only printed: injected transactions pay nothing.
+ */
+export const batchTransferUsdt = (
+  state: SimState,
+  from: Option.Option<string>,
+  items: ReadonlyArray<BatchItem>,
+  now: number
+): Either.Either<Injected, SimControlError> =>
+  Either.gen(function*() {
+    if (items.length === 0) return yield* fail("transfers must not be empty")
+    for (const item of items) yield* positive(item.amount, "amount")
+    const contract = usdtHex(state.config)
+    if (Option.isSome(from)) yield* holds(state, contract, "USDT", from.value, items.reduce((sum, item) => sum + item.amount, 0n), now)
+    const owner = Option.getOrElse(from, () => state.issuer.hex)
+    const data = batchData(Option.isSome(from) ? batchTransferSelector : batchMintSelector, items)
+    return inject(state, triggerContract({ owner_address: owner, contract_address: contract, data }), now, 10_000_000_000n)
+  })
+
+/**
+ * A transaction of the other token (not USDT), for tests that a scanner ignores its Transfer
+ * log: `from` transfers `amount` (and must hold it), or without `from` the issuer mints it.
+ */
+export const transferOtherToken = (state: SimState, from: Option.Option<string>, to: string, amount: bigint, now: number): Either.Either<Injected, SimControlError> =>
+  Either.gen(function*() {
+    yield* positive(amount, "amount")
+    const contract = otherTokenHex(state.config)
+    if (Option.isSome(from)) yield* holds(state, contract, "other-token", from.value, amount, now)
+    const owner = Option.getOrElse(from, () => state.issuer.hex)
+    const data = Option.isSome(from) ? transferData(to, amount) : mintData(to, amount)
+    return inject(state, triggerContract({ owner_address: owner, contract_address: contract, data }), now, 100_000_000n)
   })
 
 /** A TRX transfer from `from` (the faucet when absent); activates the recipient if needed. */

@@ -1,6 +1,6 @@
 import { TransactionRaw } from "@collector/tron"
 import { Either } from "effect"
-import { usdtHex } from "./SimConfig"
+import { isContract } from "./SimConfig"
 import { TransactionRejected } from "./SimErrors"
 import { head, type SimState } from "./SimState"
 import { referenceTo } from "./Tapos"
@@ -53,11 +53,11 @@ export interface TriggerRequest {
 
 /**
  * `triggersmartcontract`: java-tron builds any call to an existing contract without running it
- * (the owner is not checked until broadcast). The only contract here is USDT. The message of a
+ * (the owner is not checked until broadcast). The contracts here are USDT and the other token. The message of a
  * refusal is the bare exception text, as that servlet prints it.
  */
 export const buildTrigger = (state: SimState, request: TriggerRequest, now: number): Either.Either<TransactionRaw.RawData, TransactionRejected> => {
-  if (request.contract.toLowerCase() !== usdtHex(state.config)) {
+  if (!isContract(state.config, request.contract)) {
     return Either.left(new TransactionRejected({ code: "CONTRACT_VALIDATE_ERROR", message: "No contract or not a valid smart contract" }))
   }
   const value: TransactionRaw.TriggerSmartContract = {

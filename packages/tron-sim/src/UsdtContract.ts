@@ -2,12 +2,15 @@ import { TronAddress, Trc20Call } from "@collector/tron"
 import { Option } from "effect"
 import type { TransferEnergy } from "./SimConfig"
 import { type SimLog, transferLog } from "./SimTransactionInfo"
-import { setUsdtBalance, usdtBalance, type WorldState } from "./WorldState"
+import { type BatchItem, batchMintSelector, batchTransferSelector, decodeBatch } from "./TokenBatch"
+import { setTokenBalance, tokenBalance, type WorldState } from "./WorldState"
 
 /**
- * The USDT contract, emulated rather than interpreted: the calls the service makes
- * (`transfer`, `balanceOf`) and the issuer's `mint`, with the energy real receipts show.
- * Addresses are 21-byte hex throughout.
+ * The TRC20 contract the simulator runs, emulated rather than interpreted: the calls the service
+ * makes (`transfer`, `balanceOf`), the issuer's `mint`, and the batch calls (`batchTransfer`,
+ * the issuer's `batchMint`) that give one transaction several Transfer logs, with the energy
+ * real receipts show. The same code runs USDT and the other token, each over its own balances
+ * (keyed by the contract's address). Addresses are 21-byte hex throughout.
  */
 
 /** keccak256("mint(address,uint256)")[0:4]: how the simulated issuer creates tokens. */
@@ -20,11 +23,13 @@ export type UsdtCall =
   | { readonly kind: "transfer"; readonly to: string; readonly amount: bigint }
   | { readonly kind: "balanceOf"; readonly owner: string }
   | { readonly kind: "mint"; readonly to: string; readonly amount: bigint }
+  | { readonly kind: "batchTransfer"; readonly items: ReadonlyArray<BatchItem> }
+  | { readonly kind: "batchMint"; readonly items: ReadonlyArray<BatchItem> }
   | { readonly kind: "unknown" }
 
 const hex21 = (base58: string) => Option.getOrThrow(TronAddress.toHex(base58))
 
-/** Reads call data; anything but the three known calls is `unknown` (and reverts). */
+/** Reads call data; anything but the known calls, or a malformed one, is `unknown` (and reverts). */
 export const parseCall = (data: string): UsdtCall => {
   const hex = data.toLowerCase()
   const transfer = Trc20Call.decodeTransfer(hex)
@@ -35,6 +40,11 @@ export const parseCall = (data: string): UsdtCall => {
   if (hex.startsWith(mintSelector)) {
     const asTransfer = Trc20Call.decodeTransfer(Trc20Call.transferSelector + hex.slice(mintSelector.length))
     if (Option.isSome(asTransfer)) return { kind: "mint", to: hex21(asTransfer.value.to), amount: asTransfer.value.amount }
+  }
+  for (const [selector, kind] of [[batchTransferSelector, "batchTransfer"], [batchMintSelector, "batchMint"]] as const) {
+    if (!hex.startsWith(selector)) continue
+    const items = decodeBatch(hex.slice(selector.length))
+    if (Option.isSome(items)) return { kind, items: items.value }
   }
   return { kind: "unknown" }
 }
@@ -67,6 +77,26 @@ const reverted = (world: WorldState, energy: bigint): CallResult => ({
   revertReason: "REVERT opcode executed"
 })
 
+/**
+ * Credits `items` one after the other, each to be paid by `from`, with one Transfer log per item
+ * in item order. Energy adds up per item, each priced by whether its recipient's slot is fresh
+ * at that point (a second credit to the same new address overwrites a slot).
+ */
+const credit = (world: WorldState, contract: string, from: string, items: ReadonlyArray<BatchItem>, energy: TransferEnergy) => {
+  let next = world
+  let total = 0n
+  let base = 0n
+  const logs: Array<SimLog> = []
+  for (const item of items) {
+    const fresh = tokenBalance(next, contract, item.to) === 0n
+    total += fresh ? energy.toEmpty : energy.toHolder
+    base += fresh ? energy.toEmptyBase : energy.toHolderBase
+    next = setTokenBalance(next, contract, item.to, tokenBalance(next, contract, item.to) + item.amount)
+    logs.push(transferLog(contract, from, item.to, item.amount))
+  }
+  return { world: next, total, base, logs }
+}
+
 /** Runs `call` from `caller` against the contract at `contract`; `issuer` alone may mint. */
 export const runCall = (
   world: WorldState,
@@ -84,17 +114,17 @@ export const runCall = (
         penalty: 0n,
         world,
         logs: [],
-        returned: usdtBalance(world, call.owner).toString(16).padStart(64, "0")
+        returned: tokenBalance(world, contract, call.owner).toString(16).padStart(64, "0")
       }
     case "transfer": {
-      const held = usdtBalance(world, caller)
+      const held = tokenBalance(world, contract, caller)
       if (held < call.amount) return reverted(world, energy.reverted)
       // Writing a zero slot costs more than overwriting one: the 64,285 / 130,285 split.
-      const fresh = usdtBalance(world, call.to) === 0n
+      const fresh = tokenBalance(world, contract, call.to) === 0n
       const total = fresh ? energy.toEmpty : energy.toHolder
       const base = fresh ? energy.toEmptyBase : energy.toHolderBase
-      const debited = setUsdtBalance(world, caller, held - call.amount)
-      const credited = setUsdtBalance(debited, call.to, usdtBalance(debited, call.to) + call.amount)
+      const debited = setTokenBalance(world, contract, caller, held - call.amount)
+      const credited = setTokenBalance(debited, contract, call.to, tokenBalance(debited, contract, call.to) + call.amount)
       return {
         outcome: "SUCCESS",
         energy: total,
@@ -106,15 +136,29 @@ export const runCall = (
     }
     case "mint": {
       if (caller !== issuer) return reverted(world, energy.reverted)
-      const fresh = usdtBalance(world, call.to) === 0n
+      const fresh = tokenBalance(world, contract, call.to) === 0n
       return {
         outcome: "SUCCESS",
         energy: fresh ? energy.toEmpty : energy.toHolder,
         penalty: 0n,
-        world: setUsdtBalance(world, call.to, usdtBalance(world, call.to) + call.amount),
+        world: setTokenBalance(world, contract, call.to, tokenBalance(world, contract, call.to) + call.amount),
         logs: [transferLog(contract, zeroAddress, call.to, call.amount)],
         returned: ""
       }
+    }
+    case "batchTransfer": {
+      // The whole sum is debited first: a sender short of it reverts before any log.
+      const held = tokenBalance(world, contract, caller)
+      const sum = call.items.reduce((acc, item) => acc + item.amount, 0n)
+      if (held < sum) return reverted(world, energy.reverted)
+      const paid = credit(setTokenBalance(world, contract, caller, held - sum), contract, caller, call.items, energy)
+      return { outcome: "SUCCESS", energy: paid.total, penalty: paid.total - paid.base, world: paid.world, logs: paid.logs, returned: zeroWord }
+    }
+    case "batchMint": {
+      if (caller !== issuer) return reverted(world, energy.reverted)
+      const minted = credit(world, contract, zeroAddress, call.items, energy)
+      // As `mint`: no penalty is modelled for the issuer's own calls.
+      return { outcome: "SUCCESS", energy: minted.total, penalty: 0n, world: minted.world, logs: minted.logs, returned: "" }
     }
     case "unknown":
       return reverted(world, energy.reverted)

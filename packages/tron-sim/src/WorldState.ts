@@ -2,16 +2,16 @@ import { HashMap, Option } from "effect"
 import type { SimAccount } from "./SimAccount"
 
 /**
- * The chain's state after some block: activated accounts and the USDT contract's balances,
- * both keyed by 21-byte hex address. Immutable maps share structure, so every block can keep
+ * The chain's state after some block: activated accounts, and the balances each TRC20 contract
+ * (USDT, the other token) holds, keyed by 21-byte hex contract then holder address. Immutable maps share structure, so every block can keep
  * its own snapshot cheaply: the solidified view and a reorganisation read an older one.
  */
 export interface WorldState {
   readonly accounts: HashMap.HashMap<string, SimAccount>
-  readonly usdt: HashMap.HashMap<string, bigint>
+  readonly tokens: HashMap.HashMap<string, HashMap.HashMap<string, bigint>>
 }
 
-export const emptyWorld: WorldState = { accounts: HashMap.empty(), usdt: HashMap.empty() }
+export const emptyWorld: WorldState = { accounts: HashMap.empty(), tokens: HashMap.empty() }
 
 export const account = (world: WorldState, address: string): Option.Option<SimAccount> => HashMap.get(world.accounts, address)
 
@@ -22,11 +22,15 @@ export const putAccount = (world: WorldState, next: SimAccount): WorldState => (
   accounts: HashMap.set(world.accounts, next.address, next)
 })
 
-export const usdtBalance = (world: WorldState, address: string): bigint =>
-  Option.getOrElse(HashMap.get(world.usdt, address), () => 0n)
+const holders = (world: WorldState, contract: string): HashMap.HashMap<string, bigint> =>
+  Option.getOrElse(HashMap.get(world.tokens, contract), () => HashMap.empty<string, bigint>())
+
+/** What `address` holds of the token at `contract` (both 21-byte hex). */
+export const tokenBalance = (world: WorldState, contract: string, address: string): bigint =>
+  Option.getOrElse(HashMap.get(holders(world, contract), address), () => 0n)
 
 /** A zero balance is removed, as an EVM storage slot set to zero is. */
-export const setUsdtBalance = (world: WorldState, address: string, balance: bigint): WorldState => ({
-  ...world,
-  usdt: balance === 0n ? HashMap.remove(world.usdt, address) : HashMap.set(world.usdt, address, balance)
-})
+export const setTokenBalance = (world: WorldState, contract: string, address: string, balance: bigint): WorldState => {
+  const current = holders(world, contract)
+  return { ...world, tokens: HashMap.set(world.tokens, contract, balance === 0n ? HashMap.remove(current, address) : HashMap.set(current, address, balance)) }
+}

@@ -1,10 +1,10 @@
 import { Effect, Option, TestClock } from "effect"
 import { energyLeft, freeNetUsed, type SimAccount } from "../SimAccount"
 import { make, type SimChain } from "../SimChain"
-import { defaultSimConfig, type SimConfig } from "../SimConfig"
+import { defaultSimConfig, otherTokenHex, type SimConfig, usdtHex } from "../SimConfig"
 import type { SimTransactionInfo } from "../SimTransactionInfo"
 import { head, inclusionOf } from "../SimState"
-import { account, usdtBalance } from "../WorldState"
+import { account, tokenBalance } from "../WorldState"
 import type { SimWallet } from "./SimWallet"
 
 /** A realistic start time for TestClock (2026-06-01): blocks at 0 ms would look like a bug. */
@@ -22,7 +22,11 @@ export const accountOf = (chain: SimChain, who: SimWallet): Effect.Effect<SimAcc
   Effect.map(chain.state, (state) => Option.getOrThrow(account(head(state).world, who.hex)))
 
 export const usdtOf = (chain: SimChain, hex: string): Effect.Effect<bigint> =>
-  Effect.map(chain.state, (state) => usdtBalance(head(state).world, hex))
+  Effect.map(chain.state, (state) => tokenBalance(head(state).world, usdtHex(state.config), hex))
+
+/** What `hex` holds of the other token at the head. */
+export const otherTokenOf = (chain: SimChain, hex: string): Effect.Effect<bigint> =>
+  Effect.map(chain.state, (state) => tokenBalance(head(state).world, otherTokenHex(state.config), hex))
 
 /** The info of an included transaction; fails the test when it is not in a block. */
 export const infoOf = (chain: SimChain, txid: string): Effect.Effect<SimTransactionInfo> =>
