@@ -4,7 +4,7 @@
  * (BENCH_WALLETS=1000000 by default; BENCH_SECONDS per load row).
  */
 import { TenantAdmin, Wallets } from "@collector/core"
-import { acquireEmbeddedDatabase, DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
+import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
 import { LocalWalletKeys, TronAddress } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
@@ -17,6 +17,7 @@ import pg from "pg"
 import { freePort, repositoryRoot, startTs, stopAll, waitForHttp } from "../test-support/Processes"
 import { load, type LoadResult } from "./support/Load"
 import { fetchToken, signedHeaders } from "./support/Signing"
+import { benchDatabase } from "./support/BenchDatabase"
 import { loadWallets } from "./support/WalletLoad"
 
 const total = Number(process.env.BENCH_WALLETS ?? 1_000_000)
@@ -27,24 +28,7 @@ const masterKey = randomBytes(32)
 
 const log = (line: string) => console.log(line)
 
-const database = Effect.gen(function*() {
-  const configured = process.env.DATABASE_URL
-  const admin = configured ?? Redacted.value(yield* acquireEmbeddedDatabase({
-    directory: resolve(repositoryRoot, ".data", `bench-wallets-${process.pid}`),
-    port: yield* Effect.promise(freePort),
-    persistent: false
-  }))
-  const name = `bench_wallets_${process.pid}`
-  yield* Effect.promise(async () => {
-    const c = new pg.Client({ connectionString: admin })
-    await c.connect()
-    await c.query(`CREATE DATABASE ${name}`)
-    await c.end()
-  })
-  const url = new URL(admin)
-  url.pathname = `/${name}`
-  return url.toString()
-})
+const database = benchDatabase("bench-wallets")
 
 const keygenRate = (n: number) => {
   const started = performance.now()

@@ -12,7 +12,7 @@ import {
   type ScannerSettings
 } from "@collector/core"
 import { type NodeConfig, TronNodeChain } from "@collector/tron-node"
-import { FetchHttpClient } from "@effect/platform"
+import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
 
 export interface NetworkWorkerSettings {
@@ -22,9 +22,15 @@ export interface NetworkWorkerSettings {
   readonly balances: BalanceSyncSettings
 }
 
-/** The layers of one network: its node adapter and the scanner built on it. */
-export const networkLayer = (settings: NetworkWorkerSettings) => {
-  const chain = Layer.effect(Chain, TronNodeChain.make(settings.node)).pipe(Layer.provide(FetchHttpClient.layer))
+/**
+ * The layers of one network: its node adapter and the loops built on it. The adapter speaks
+ * through Effect's fetch client unless told otherwise (msw intercepts fetch in tests).
+ */
+export const networkLayer = (
+  settings: NetworkWorkerSettings,
+  http: Layer.Layer<HttpClient.HttpClient> = FetchHttpClient.layer
+) => {
+  const chain = Layer.effect(Chain, TronNodeChain.make(settings.node)).pipe(Layer.provide(http))
   const parts = Layer.mergeAll(
     Scanner.layer(settings.scanner),
     Confirmations.layer,

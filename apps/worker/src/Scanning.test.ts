@@ -202,4 +202,29 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("scanner again
       expect(deposits.map((d) => [d.amount, d.revision, d.status]).sort()).toEqual([["1000000", 1, "confirmed"], ["6000000", 1, "confirmed"]])
       expect(yield* eventsOf(known!.tenantId)).toHaveLength(2)
     }))
+
+  it.effect("several Transfer logs in one transaction are separate deposits by log index; another token's transfers are ignored", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const [a, b] = yield* seedTenant("block_1", 2)
+      const txid = yield* sim.chain.batchTransferUsdt({
+        transfers: [
+          { to: a!.address, amount: usdt(1n) },
+          { to: wallet(9200).address, amount: usdt(2n) },
+          { to: b!.address, amount: usdt(3n) },
+          { to: a!.address, amount: usdt(4n) }
+        ]
+      })
+      const other = yield* sim.chain.transferOtherToken({ to: a!.address, amount: usdt(50n) })
+      yield* sim.chain.mine(1)
+      yield* pass()
+      const deposits = yield* depositsOf(a!.tenantId)
+      expect(deposits.map((d) => [d.txid, d.log_index, d.wallet_id, d.amount]).sort()).toEqual([
+        [txid, 0, a!.walletId, "1000000"],
+        [txid, 2, b!.walletId, "3000000"],
+        [txid, 3, a!.walletId, "4000000"]
+      ])
+      expect(deposits.some((d) => d.txid === other)).toBe(false)
+      expect(new Set(deposits.map((d) => d.id)).size).toBe(3)
+    }))
 })

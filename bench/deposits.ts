@@ -1,0 +1,197 @@
+/**
+ * Deposit scanner catch-up on mainnet-shaped blocks with a million wallets loaded: blocks per
+ * second that the worker's scanner (fetch, match against all wallets, store, confirm, one
+ * transaction per batch) works through a backlog on the simulated node, beside the chain
+ * adapter's own fetch-and-parse ceiling for the same blocks, in one run. Run with
+ * `npm run bench:deposits` (BENCH_WALLETS, BENCH_BLOCKS, BENCH_FETCH_CONCURRENCY, BENCH_BATCH_BLOCKS).
+ */
+import { BalanceSyncConfig, Chain, defaultScannerLoopSettings, ScannerLoop, ScanLedger } from "@collector/core"
+import { DatabaseAtUrl, PgBalanceLedger, PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
+import { TronAddress } from "@collector/tron"
+import { defaultNodeConfig } from "@collector/tron-node"
+import { networkLayer } from "@collector/worker"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import { Duration, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
+import { randomBytes } from "node:crypto"
+import { cpus, totalmem } from "node:os"
+import pg from "pg"
+import { freePort, startTs, stopAll, waitForHttp } from "../test-support/Processes"
+import { benchDatabase } from "./support/BenchDatabase"
+import { loadWallets } from "./support/WalletLoad"
+
+const totalWallets = Number(process.env.BENCH_WALLETS ?? 1_000_000)
+const tenants = 10
+const blockCount = Number(process.env.BENCH_BLOCKS ?? 200)
+const usdtPerBlock = 150
+const otherPerBlock = 150
+const fetchConcurrency = Number(process.env.BENCH_FETCH_CONCURRENCY ?? 8)
+const batchBlocks = Number(process.env.BENCH_BATCH_BLOCKS ?? 50)
+const log = (line: string) => console.log(line)
+
+const outsideAddress = () => Option.getOrThrow(TronAddress.fromHex(`41${randomBytes(20).toString("hex")}`))
+
+const post = async (url: string, body: unknown) => {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${text.slice(0, 300)}`)
+  return JSON.parse(text) as Record<string, unknown>
+}
+
+const pool = async (tasks: ReadonlyArray<() => Promise<unknown>>, limit: number) => {
+  let next = 0
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < tasks.length) await tasks[next++]!()
+  }))
+}
+
+/** Counts the node calls made through a client. */
+const counting = (client: Layer.Layer<HttpClient.HttpClient>, counter: { calls: number }) =>
+  Layer.effect(HttpClient.HttpClient, Effect.map(HttpClient.HttpClient, HttpClient.tapRequest(() => Effect.sync(() => void counter.calls++)))).pipe(
+    Layer.provide(client)
+  )
+
+const main = async () => {
+  // The embedded server (when no DATABASE_URL) lives as long as this scope: the whole run.
+  const databaseScope = Effect.runSync(Scope.make())
+  const url = await Effect.runPromise(Scope.extend(benchDatabase("bench-deposits"), databaseScope))
+  const client = new pg.Client({ connectionString: url })
+  const storage = Layer.mergeAll(PgScanLedger, PgDepositBook, PgComponentStatus, PgBalanceLedger).pipe(
+    Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), 20))
+  )
+  const storageRuntime = ManagedRuntime.make(storage)
+  await storageRuntime.runPromise(Effect.void)
+  await client.connect()
+
+  // Tenants: half confirm after one block, half at solidification.
+  const tenantIds: Array<string> = []
+  for (let i = 0; i < tenants; i++) {
+    const row = (await client.query("INSERT INTO tenants (name) VALUES ($1) RETURNING id::text AS id", [`bench-${i}`])).rows[0]
+    await client.query(
+      `INSERT INTO apps (tenant_id, network, secret_key_id, secret_sealed, webhook_key_id, webhook_key_sealed, confirmation_rule)
+       VALUES ($1, 'nile', 'k', $2, 'k', $2, $3)`,
+      [row.id, randomBytes(16), i % 2 === 0 ? "block_1" : "solidified"]
+    )
+    tenantIds.push(row.id)
+  }
+  const loadStarted = performance.now()
+  await loadWallets(client, tenantIds, Math.floor(totalWallets / tenants), (done) => {
+    if (done % 200_000 === 0) log(`loaded ${done} wallets`)
+  })
+  await client.query("VACUUM ANALYZE wallets")
+  log(`loaded ${totalWallets} wallets across ${tenants} tenants in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s`)
+
+  // The simulated node in its own process, blocks only on demand.
+  const port = await freePort()
+  const nodeUrl = `http://127.0.0.1:${port}`
+  startTs("apps/devchain/src/main.ts", { TRON_SIM_PORT: String(port), TRON_SIM_BLOCK_MS: "0", TRON_SIM_SEED: "bench-deposits" })
+  await waitForHttp(nodeUrl)
+  const senders = Array.from({ length: 150 }, outsideAddress)
+  await pool(senders.map((to) => () => post(`${nodeUrl}/sim/mint`, { to, amount: "1000000000000000" })), 16)
+  await post(`${nodeUrl}/sim/mine`, { blocks: 1 })
+
+  // 1% of USDT transfers go to tenant wallets: 1 and 2 in alternate blocks.
+  const toTenant = Math.round(blockCount * usdtPerBlock * 0.01)
+  const targets = (await client.query("SELECT address FROM wallets TABLESAMPLE SYSTEM (1) LIMIT $1", [toTenant])).rows.map((r) => r.address as string)
+  let targetIndex = 0
+  const numbers: Array<bigint> = []
+  const prepareStarted = performance.now()
+  for (let b = 0; b < blockCount; b++) {
+    const tenantCount = b % 2 === 0 ? 1 : 2
+    const tasks: Array<() => Promise<unknown>> = []
+    for (let i = 0; i < usdtPerBlock; i++) {
+      const to = i < tenantCount && targetIndex < targets.length ? targets[targetIndex++]! : outsideAddress()
+      tasks.push(() => post(`${nodeUrl}/sim/transfer`, { from: senders[(b + i) % senders.length], to, amount: String(1 + Math.floor(Math.random() * 1e9)) }))
+    }
+    for (let i = 0; i < otherPerBlock; i++) {
+      tasks.push(() => post(`${nodeUrl}/sim/transfer`, { token: "TRX", to: outsideAddress(), amount: String(1 + Math.floor(Math.random() * 1e8)) }))
+    }
+    await pool(tasks, 16)
+    const mined = (await post(`${nodeUrl}/sim/mine`, { blocks: 1 })).blocks as Array<{ number: number }>
+    numbers.push(BigInt(mined[0]!.number))
+    if ((b + 1) % 50 === 0) log(`prepared ${b + 1}/${blockCount} blocks (${((performance.now() - prepareStarted) / 1000).toFixed(0)} s)`)
+  }
+  // Twenty more blocks, so that every prepared block is solidified and every rule is met.
+  await post(`${nodeUrl}/sim/mine`, { blocks: 20 })
+  const expectedDeposits = targetIndex
+
+  const node = defaultNodeConfig("nile", {
+    fullNodeUrl: nodeUrl,
+    solidityUrl: nodeUrl,
+    requestsPerSecond: 1_000_000,
+    requestTimeout: Duration.seconds(30),
+    retries: 0
+  })
+  const settings = {
+    node,
+    scanner: { batchBlocks, fetchConcurrency, startBlock: numbers[0]! },
+    loop: { ...defaultScannerLoopSettings, batchesPerPass: 1, integrityInterval: Duration.days(1) },
+    balances: BalanceSyncConfig.defaults
+  }
+  const clients = [["fetch (FetchHttpClient)", FetchHttpClient.layer], ["node:http (NodeHttpClient)", NodeHttpClient.layer]] as const
+  const rows: Array<{ name: string; blocksPerSecond: number; callsPerBlock: number; note: string }> = []
+  let peakRss = 0
+  const sampleRss = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100)
+  for (const [clientName, http] of clients) {
+    const counter = { calls: 0 }
+    const runtime = ManagedRuntime.make(networkLayer(settings, counting(http, counter)).pipe(Layer.provideMerge(storage)))
+    // Ceiling: the adapter alone, the same blocks with the same number in flight.
+    await runtime.runPromise(Effect.flatMap(Chain, (chain) => chain.blockTransfers(numbers[0]!)))
+    counter.calls = 0
+    let started = performance.now()
+    await runtime.runPromise(
+      Effect.flatMap(Chain, (chain) => Effect.forEach(numbers, (n) => chain.blockTransfers(n), { concurrency: fetchConcurrency, discard: true }))
+    )
+    let seconds = (performance.now() - started) / 1000
+    rows.push({ name: `ceiling: adapter fetch + parse, ${clientName}`, blocksPerSecond: numbers.length / seconds, callsPerBlock: counter.calls / numbers.length, note: "" })
+
+    // Catch-up: the worker's scanner pass after pass from the first prepared block to the head.
+    await runtime.runPromise(Effect.flatMap(ScanLedger, (ledger) => ledger.forget("nile")))
+    await client.query("DELETE FROM events; DELETE FROM deposits; DELETE FROM deposit_totals")
+    counter.calls = 0
+    started = performance.now()
+    const passes = await runtime.runPromise(Effect.gen(function*() {
+      const loop = yield* ScannerLoop
+      const state = { integrityDue: Number.MAX_SAFE_INTEGER, lastWalletId: "9223372036854775807" }
+      let count = 0
+      while (!(yield* loop.pass("nile", state))) count++
+      return count + 1
+    }))
+    seconds = (performance.now() - started) / 1000
+    const scanned = numbers.length + 20
+    const booked = Number((await client.query("SELECT count(*) AS n FROM deposits WHERE status = 'confirmed'")).rows[0].n)
+    rows.push({
+      name: `scanner catch-up (1,000,000-wallet match, store, confirm), ${clientName}`,
+      blocksPerSecond: scanned / seconds,
+      callsPerBlock: counter.calls / scanned,
+      note: `${booked}/${expectedDeposits} deposits booked in ${passes} passes`
+    })
+    if (booked !== expectedDeposits) process.exitCode = 1
+    await runtime.dispose()
+  }
+  clearInterval(sampleRss)
+  await client.end()
+  await storageRuntime.dispose()
+  await Effect.runPromise(Scope.close(databaseScope, Exit.void))
+
+  const f = (x: number, digits = 0) => x.toFixed(digits)
+  log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`)
+  log(`blocks: ${numbers.length} prepared (${usdtPerBlock} USDT transfers with a Transfer log each, ${otherPerBlock} TRX transfers; ${expectedDeposits} of the USDT transfers to tenant wallets), then 20 empty`)
+  log(`scanner: ${batchBlocks} blocks per transaction, ${fetchConcurrency} blocks fetched at once; simulator in its own process; peak RSS of the benchmark process ${f(peakRss / 2 ** 20)} MiB\n`)
+  log("| measure | blocks/s | node calls per block | vs ceiling (same client) | note |")
+  log("|---|---:|---:|---:|---|")
+  rows.forEach((r, i) => {
+    const ceiling = rows[i - (i % 2)]!.blocksPerSecond
+    log(`| ${r.name} | ${f(r.blocksPerSecond, 1)} | ${f(r.callsPerBlock, 2)} | ${f((r.blocksPerSecond / ceiling) * 100)}% | ${r.note} |`)
+  })
+}
+
+main()
+  .catch((error) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+  .finally(() => {
+    stopAll()
+    process.exit()
+  })
