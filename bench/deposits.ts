@@ -161,7 +161,7 @@ const main = async () => {
     const scanned = numbers.length + 20
     const booked = Number((await client.query("SELECT count(*) AS n FROM deposits WHERE status = 'confirmed'")).rows[0].n)
     rows.push({
-      name: `scanner catch-up (1,000,000-wallet match, store, confirm), ${clientName}`,
+      name: `scanner catch-up (match against ${totalWallets.toLocaleString("en")} wallets, store, confirm), ${clientName}`,
       blocksPerSecond: scanned / seconds,
       callsPerBlock: counter.calls / scanned,
       note: `${booked}/${expectedDeposits} deposits booked in ${passes} passes`

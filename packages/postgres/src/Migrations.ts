@@ -6,6 +6,7 @@ import settingsAndWalletIndexes from "./migrations/0003_settings_and_wallet_inde
 import walletCounts from "./migrations/0004_wallet_counts"
 import balanceSyncInvariant from "./migrations/0005_balance_sync_invariant"
 import deposits from "./migrations/0006_deposits"
+import deliveries from "./migrations/0007_deliveries"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -13,7 +14,8 @@ const loader = Migrator.fromRecord({
   "0003_settings_and_wallet_indexes": settingsAndWalletIndexes,
   "0004_wallet_counts": walletCounts,
   "0005_balance_sync_invariant": balanceSyncInvariant,
-  "0006_deposits": deposits
+  "0006_deposits": deposits,
+  "0007_deliveries": deliveries
 })
 
 const runMigrator = Migrator.make({})({ loader })

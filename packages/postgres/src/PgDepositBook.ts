@@ -12,6 +12,7 @@ import {
   type WalletId
 } from "@collector/core"
 import { Effect, Layer } from "effect"
+import { depositColumns, type DepositRow, toDeposit } from "./DepositRows"
 
 // decisions.md: a delivery round lasts 24 hours from its start.
 const roundMillis = 24 * 60 * 60 * 1000
@@ -33,63 +34,13 @@ interface PendingRow {
   readonly rule: ConfirmationRule
 }
 
-interface DepositRow {
+interface ExistingRow {
   readonly id: string
   readonly status: "confirmed" | "reverted"
   readonly revision: number
   readonly block_hash: string | null
   readonly created_at: Date
 }
-
-interface FullDepositRow {
-  readonly id: string
-  readonly event_id: string
-  readonly tenant_id: string
-  readonly network: Network
-  readonly status: "confirmed" | "reverted"
-  readonly wallet_id: string
-  readonly custom_id: string
-  readonly address: string
-  readonly source: string
-  readonly contract: string
-  readonly amount: string
-  readonly txid: string
-  readonly log_index: number
-  readonly block_number: string
-  readonly block_hash: string | null
-  readonly block_time: Date
-  readonly created_at: Date
-  readonly revision: number
-  readonly confirmation_type: ConfirmationRule
-  readonly confirmations: number | null
-}
-
-export const depositFromRow = (row: FullDepositRow): Deposit => ({
-  id: row.id as DepositId,
-  eventId: row.event_id as EventId,
-  tenantId: row.tenant_id as TenantId,
-  network: row.network,
-  status: row.status,
-  walletId: row.wallet_id as WalletId,
-  customId: row.custom_id,
-  address: row.address,
-  source: row.source,
-  contract: row.contract,
-  amount: BigInt(row.amount),
-  txid: row.txid,
-  logIndex: row.log_index,
-  blockNumber: BigInt(row.block_number),
-  blockHash: row.block_hash,
-  blockTime: row.block_time,
-  createdAt: row.created_at,
-  revision: row.revision,
-  confirmationType: row.confirmation_type,
-  confirmations: row.confirmations
-})
-
-const depositColumns = `id::text, event_id::text, tenant_id::text, network, status, wallet_id::text, custom_id, address, source,
-  contract, amount::text, txid, log_index, block_number::text, block_hash, block_time, created_at, revision,
-  confirmation_type, confirmations`
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -153,7 +104,7 @@ export const make = Effect.gen(function*() {
             WHERE network = ${transfer.network} AND txid = ${transfer.txid} AND log_index = ${transfer.logIndex}
             FOR UPDATE`
           if (observed === undefined || observed.booked || observed.block_hash !== transfer.blockHash) return "stale" as const
-          const [existing] = yield* sql<DepositRow>`
+          const [existing] = yield* sql<ExistingRow>`
             SELECT id::text, status, revision, block_hash, created_at FROM deposits
             WHERE network = ${transfer.network} AND txid = ${transfer.txid} AND log_index = ${transfer.logIndex}
             FOR UPDATE`
@@ -177,8 +128,8 @@ export const make = Effect.gen(function*() {
             updated_at: at
           }
           const [row] = existing === undefined
-            ? yield* sql<FullDepositRow>`
-                INSERT INTO deposits ${
+            ? yield* sql<DepositRow>`
+                INSERT INTO deposits AS d ${
               sql.insert({
                 ...fields,
                 tenant_id: transfer.tenantId,
@@ -196,10 +147,10 @@ export const make = Effect.gen(function*() {
               })
             }
                 RETURNING ${columns}`
-            : yield* sql<FullDepositRow>`
-                UPDATE deposits SET ${sql.update(fields)}, revision = revision + 1
-                WHERE id = ${existing.id} RETURNING ${columns}`
-          const deposit = depositFromRow(row!)
+            : yield* sql<DepositRow>`
+                UPDATE deposits d SET ${sql.update(fields)}, revision = d.revision + 1
+                WHERE d.id = ${existing.id} RETURNING ${columns}`
+          const deposit = toDeposit(row!)
           yield* recordEvent(deposit, at)
           yield* markBooked
           yield* addToTotal(deposit.tenantId, deposit.network, deposit.amount)
@@ -225,10 +176,10 @@ export const make = Effect.gen(function*() {
           if (still === undefined) return false
           const eventId = yield* nextEventId
           // The reverted revision keeps the block fields of the confirmation it undoes.
-          const [row] = yield* sql<FullDepositRow>`
-            UPDATE deposits SET status = 'reverted', revision = revision + 1, event_id = ${eventId}, updated_at = ${at}
-            WHERE id = ${id} RETURNING ${columns}`
-          const deposit = depositFromRow(row!)
+          const [row] = yield* sql<DepositRow>`
+            UPDATE deposits d SET status = 'reverted', revision = d.revision + 1, event_id = ${eventId}, updated_at = ${at}
+            WHERE d.id = ${id} RETURNING ${columns}`
+          const deposit = toDeposit(row!)
           yield* recordEvent(deposit, at)
           yield* subtractFromTotal(deposit.tenantId, deposit.network, deposit.amount)
           return true

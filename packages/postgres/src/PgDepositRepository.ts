@@ -1,69 +1,8 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import {
-  type ConfirmationRule,
-  type Deposit,
-  type DepositId,
-  DepositRepository,
-  type DepositStatus,
-  type EventId,
-  type Network,
-  type TenantId,
-  type TenantScope,
-  type WalletId
-} from "@collector/core"
+import { DepositRepository, type TenantScope } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
+import { depositColumns, type DepositRow, toDeposit } from "./DepositRows"
 import { containsPattern } from "./WalletFilterSql"
-
-// int8 and numeric come back as text: IDs and money never pass through a JS number.
-const depositColumns = `d.id::text AS id, d.event_id::text AS event_id, d.tenant_id::text AS tenant_id, d.network, d.status,
-  d.wallet_id::text AS wallet_id, d.custom_id, d.address, d.source, d.contract, d.amount::text AS amount, d.txid, d.log_index,
-  d.block_number::text AS block_number, d.block_hash, d.block_time, d.created_at, d.revision, d.confirmation_type, d.confirmations`
-
-interface DepositRow {
-  readonly id: string
-  readonly event_id: string
-  readonly tenant_id: string
-  readonly network: Network
-  readonly status: DepositStatus
-  readonly wallet_id: string
-  readonly custom_id: string
-  readonly address: string
-  readonly source: string
-  readonly contract: string
-  readonly amount: string
-  readonly txid: string
-  readonly log_index: number
-  readonly block_number: string
-  readonly block_hash: string | null
-  readonly block_time: Date
-  readonly created_at: Date
-  readonly revision: number
-  readonly confirmation_type: ConfirmationRule
-  readonly confirmations: number | null
-}
-
-const toDeposit = (row: DepositRow): Deposit => ({
-  id: row.id as DepositId,
-  eventId: row.event_id as EventId,
-  tenantId: row.tenant_id as TenantId,
-  network: row.network,
-  status: row.status,
-  walletId: row.wallet_id as WalletId,
-  customId: row.custom_id,
-  address: row.address,
-  source: row.source,
-  contract: row.contract,
-  amount: BigInt(row.amount),
-  txid: row.txid,
-  logIndex: row.log_index,
-  blockNumber: BigInt(row.block_number),
-  blockHash: row.block_hash,
-  blockTime: row.block_time,
-  createdAt: row.created_at,
-  revision: row.revision,
-  confirmationType: row.confirmation_type,
-  confirmations: row.confirmations
-})
 
 /** The scope, plus the receiving-address filter when one is given (source and contract never match). */
 const depositWhere = (sql: SqlClient.SqlClient, scope: TenantScope, address: string): Statement.Fragment => {

@@ -125,11 +125,10 @@ export const make = Effect.gen(function*() {
               const seen = touched.get(t.wallet.walletId)
               if (seen === undefined || seen < t.block.number) touched.set(t.wallet.walletId, t.block.number)
             }
-            for (const [walletId, block] of touched) {
-              yield* sql`
-                UPDATE wallets SET balance_stale_from = greatest(coalesce(balance_stale_from, 0), ${block.toString()})
-                WHERE id = ${walletId}`.pipe(Effect.orDie)
-            }
+            yield* sql`
+              UPDATE wallets w SET balance_stale_from = greatest(coalesce(w.balance_stale_from, 0), t.block)
+              FROM unnest(${`{${[...touched.keys()].join(",")}}`}::bigint[], ${`{${[...touched.values()].join(",")}}`}::bigint[]) AS t(id, block)
+              WHERE w.id = t.id`.pipe(Effect.orDie)
           }
         })
       ).pipe(Effect.catchTag("SqlError", Effect.die)),

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Fiber, Layer, Option } from "effect"
 import { Chain } from "../chain/Chain"
 import type { BlockNotFound, ChainRejected, ChainUnavailable } from "../chain/ChainErrors"
 import type { BlockRef, BlockTransfers } from "../chain/ChainModel"
@@ -88,7 +88,11 @@ export const makeScanner = (settings: ScannerSettings) =>
     const fetchRange = (from: bigint, to: bigint) =>
       Effect.forEach(
         Array.from({ length: Number(to - from + 1n) }, (_, i) => from + BigInt(i)),
-        (number) => chain.blockTransfers(number).pipe(Effect.option),
+        (number) =>
+          chain.blockTransfers(number).pipe(
+            Effect.map(Option.some),
+            Effect.catchTag("BlockNotFound", () => Effect.succeed(Option.none<BlockTransfers>()))
+          ),
         { concurrency: settings.fetchConcurrency }
       ).pipe(
         // A block the node cannot serve yet (a lagging node behind a load balancer) ends the batch there.
@@ -107,7 +111,7 @@ export const makeScanner = (settings: ScannerSettings) =>
      * (one transaction each); a reorganisation below the head rewinds to the fork first.
      */
     const scan = (network: Network, maxBatches: number) =>
-      Effect.gen(function*() {
+      Effect.scoped(Effect.gen(function*() {
         const [head, solidified] = yield* Effect.all([chain.headBlock, chain.solidifiedBlock], { concurrency: 2 })
         const tip: ChainTip = { head: head.number, solidified: solidified.number }
         const stored = yield* ledger.cursor(network)
@@ -120,9 +124,18 @@ export const makeScanner = (settings: ScannerSettings) =>
           cursor = rewound.cursor
           dropped += rewound.dropped
         }
+        const rangeAfter = (from: bigint) => ({
+          from: from + 1n,
+          to: from + BigInt(settings.batchBlocks) > head.number ? head.number : from + BigInt(settings.batchBlocks)
+        })
+        // The next batch is fetched while this one is stored: the node and the database work side by side.
+        let prefetched: { readonly from: bigint; readonly fiber: Fiber.Fiber<ReadonlyArray<BlockTransfers>, ChainFailure> } | undefined
         for (let batch = 0; batch < maxBatches && cursor.number < head.number; batch++) {
-          const last = cursor.number + BigInt(settings.batchBlocks) > head.number ? head.number : cursor.number + BigInt(settings.batchBlocks)
-          const fetched = yield* fetchRange(cursor.number + 1n, last)
+          const range = rangeAfter(cursor.number)
+          const fetched = prefetched !== undefined && prefetched.from === range.from
+            ? yield* Fiber.join(prefetched.fiber)
+            : yield* fetchRange(range.from, range.to)
+          prefetched = undefined
           if (fetched.length === 0) break
           const linked = linkedPrefix(cursor, fetched)
           if (linked.length === 0) {
@@ -131,13 +144,18 @@ export const makeScanner = (settings: ScannerSettings) =>
             dropped += rewound.dropped
             continue
           }
+          const next = position(linked[linked.length - 1]!.block)
+          if (batch + 1 < maxBatches && next.number < head.number) {
+            const ahead = rangeAfter(next.number)
+            prefetched = { from: ahead.from, fiber: yield* Effect.forkScoped(fetchRange(ahead.from, ahead.to)) }
+          }
           const scanned = yield* observe(network, linked)
           yield* ledger.append(network, Option.some(cursor), scanned, tip)
-          cursor = position(linked[linked.length - 1]!.block)
+          cursor = next
           storedCount += linked.length
         }
         return { tip, cursor, stored: storedCount, dropped } satisfies ScanProgress
-      })
+      }))
 
     return { scan }
   })

@@ -1,0 +1,2 @@
+export * from "./DeliverySchedule"
+export * from "./EventTypes"
