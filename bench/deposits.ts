@@ -125,7 +125,8 @@ const main = async () => {
   const settings = {
     node,
     scanner: { batchBlocks, fetchConcurrency, startBlock: numbers[0]! },
-    loop: { ...defaultScannerLoopSettings, batchesPerPass: 1, integrityInterval: Duration.days(1) },
+    // As the worker runs: several batches per pass, so the next batch is fetched while one is stored.
+    loop: { ...defaultScannerLoopSettings, batchesPerPass: 10, integrityInterval: Duration.days(1) },
     balances: BalanceSyncConfig.defaults
   }
   const clients = [["fetch (FetchHttpClient)", FetchHttpClient.layer], ["node:http (NodeHttpClient)", NodeHttpClient.layer]] as const
