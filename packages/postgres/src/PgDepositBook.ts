@@ -1,6 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import {
+  type BookingOutcome,
   type ConfirmationRule,
+  type ConfirmItem,
   type Deposit,
   DepositBook,
   type DepositId,
@@ -8,14 +10,13 @@ import {
   type EventId,
   type Network,
   type PendingTransfer,
+  roundDeadline,
   type TenantId,
   type WalletId
 } from "@collector/core"
 import { Effect, Layer } from "effect"
 import { depositColumns, type DepositRow, toDeposit } from "./DepositRows"
 
-// decisions.md: a delivery round lasts 24 hours from its start.
-const roundMillis = 24 * 60 * 60 * 1000
 
 interface PendingRow {
   readonly network: Network
@@ -48,13 +49,21 @@ export const make = Effect.gen(function*() {
 
   const nextEventId = sql<{ id: string }>`SELECT nextval('task_event_id_seq')::text AS id`.pipe(Effect.map(([row]) => row!.id as EventId))
 
-  // The event carries the exact record of this revision; the payload text is what every delivery sends.
-  const recordEvent = (deposit: Deposit, at: Date) =>
-    sql`
-      INSERT INTO events (id, tenant_id, network, event_type, deposit_id, revision, payload, next_attempt, deadline_at, created_at)
-      VALUES (${deposit.eventId}, ${deposit.tenantId}, ${deposit.network},
-              ${deposit.status === "confirmed" ? "deposit.confirmed" : "deposit.reverted"}, ${deposit.id}, ${deposit.revision},
-              ${JSON.stringify(depositRecord(deposit))}, ${at}, ${new Date(at.getTime() + roundMillis)}, ${at})`
+  // Each event carries the exact record of its revision; the payload text is what every delivery sends.
+  const eventRow = (deposit: Deposit, at: Date) => ({
+    id: deposit.eventId,
+    tenant_id: deposit.tenantId,
+    network: deposit.network,
+    event_type: deposit.status === "confirmed" ? "deposit.confirmed" : "deposit.reverted",
+    deposit_id: deposit.id,
+    revision: deposit.revision,
+    payload: JSON.stringify(depositRecord(deposit)),
+    next_attempt: at,
+    deadline_at: roundDeadline(at),
+    created_at: at
+  })
+  const recordEvents = (deposits: ReadonlyArray<Deposit>, at: Date) =>
+    sql`INSERT INTO events ${sql.insert(deposits.map((deposit) => eventRow(deposit, at)))}`
 
   const addToTotal = (tenantId: string, network: string, amount: bigint) =>
     sql`
@@ -96,65 +105,106 @@ export const make = Effect.gen(function*() {
           }))
         )
       ),
-    confirm: (transfer, confirmation, at) =>
-      sql.withTransaction(
+    // One transaction for a whole pass's bookings: rows are locked in one order (so two
+    // scanners cannot deadlock), new deposits and their events are written by one statement each.
+    confirmAll: (items, at) =>
+      items.length === 0 ? Effect.succeed([]) : sql.withTransaction(
         Effect.gen(function*() {
-          const [observed] = yield* sql<{ block_hash: string; booked: boolean }>`
-            SELECT block_hash, booked FROM observed_logs
-            WHERE network = ${transfer.network} AND txid = ${transfer.txid} AND log_index = ${transfer.logIndex}
-            FOR UPDATE`
-          if (observed === undefined || observed.booked || observed.block_hash !== transfer.blockHash) return "stale" as const
-          const [existing] = yield* sql<ExistingRow>`
-            SELECT id::text, status, revision, block_hash, created_at FROM deposits
-            WHERE network = ${transfer.network} AND txid = ${transfer.txid} AND log_index = ${transfer.logIndex}
-            FOR UPDATE`
-          const markBooked = sql`
-            UPDATE observed_logs SET booked = true
-            WHERE network = ${transfer.network} AND txid = ${transfer.txid} AND log_index = ${transfer.logIndex}`
-          if (existing?.status === "confirmed") {
-            if (existing.block_hash !== transfer.blockHash) return "stale" as const
-            yield* markBooked
-            return "already" as const
+          const network = items[0]!.transfer.network
+          const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
+          const txids = `{${items.map((i) => i.transfer.txid).join(",")}}`
+          const logIndexes = `{${items.map((i) => i.transfer.logIndex).join(",")}}`
+          const observed = new Map((yield* sql<{ txid: string; log_index: number; block_hash: string; booked: boolean }>`
+            SELECT o.txid, o.log_index, o.block_hash, o.booked
+            FROM observed_logs o JOIN unnest(${txids}::text[], ${logIndexes}::int[]) AS k(txid, log_index)
+              ON o.txid = k.txid AND o.log_index = k.log_index
+            WHERE o.network = ${network}
+            ORDER BY o.txid, o.log_index
+            FOR UPDATE OF o`).map((row) => [keyOf(row.txid, row.log_index), row]))
+          const existing = new Map((yield* sql<ExistingRow & { txid: string; log_index: number }>`
+            SELECT d.id::text, d.txid, d.log_index, d.status, d.revision, d.block_hash, d.created_at
+            FROM deposits d JOIN unnest(${txids}::text[], ${logIndexes}::int[]) AS k(txid, log_index)
+              ON d.txid = k.txid AND d.log_index = k.log_index
+            WHERE d.network = ${network}
+            ORDER BY d.id
+            FOR UPDATE OF d`).map((row) => [keyOf(row.txid, row.log_index), row]))
+
+          const outcomes: Array<BookingOutcome> = []
+          const fresh: Array<ConfirmItem> = []
+          const again: Array<{ readonly item: ConfirmItem; readonly id: string }> = []
+          const booked: Array<ConfirmItem> = []
+          for (const item of items) {
+            const key = keyOf(item.transfer.txid, item.transfer.logIndex)
+            const seen = observed.get(key)
+            const deposit = existing.get(key)
+            if (seen === undefined || seen.booked || seen.block_hash !== item.transfer.blockHash) {
+              outcomes.push("stale")
+            } else if (deposit?.status === "confirmed") {
+              // Confirmed in this very block already: nothing new to tell. In another block, the
+              // revert of the old confirmation comes first (the next pass).
+              outcomes.push(deposit.block_hash === item.transfer.blockHash ? "already" : "stale")
+              if (deposit.block_hash === item.transfer.blockHash) booked.push(item)
+            } else {
+              outcomes.push("booked")
+              booked.push(item)
+              if (deposit === undefined) fresh.push(item)
+              else again.push({ item, id: deposit.id })
+            }
           }
-          const eventId = yield* nextEventId
-          const fields = {
+
+          const confirmedFields = (item: ConfirmItem, eventId: string) => ({
             event_id: eventId,
             status: "confirmed",
-            block_number: transfer.blockNumber.toString(),
-            block_hash: transfer.blockHash,
-            block_time: transfer.blockTime,
-            confirmation_type: confirmation.rule,
-            confirmations: confirmation.confirmations,
+            block_number: item.transfer.blockNumber.toString(),
+            block_hash: item.transfer.blockHash,
+            block_time: item.transfer.blockTime,
+            confirmation_type: item.confirmation.rule,
+            confirmations: item.confirmation.confirmations,
             updated_at: at
-          }
-          const [row] = existing === undefined
-            ? yield* sql<DepositRow>`
-                INSERT INTO deposits AS d ${
-              sql.insert({
-                ...fields,
-                tenant_id: transfer.tenantId,
-                network: transfer.network,
-                wallet_id: transfer.walletId,
-                txid: transfer.txid,
-                log_index: transfer.logIndex,
+          })
+          const written: Array<DepositRow> = []
+          if (fresh.length > 0) {
+            const eventIds = yield* sql<{ id: string }>`
+              SELECT nextval('task_event_id_seq')::text AS id FROM generate_series(1, ${fresh.length})`
+            written.push(...yield* sql<DepositRow>`
+              INSERT INTO deposits AS d ${
+              sql.insert(fresh.map((item, i) => ({
+                ...confirmedFields(item, eventIds[i]!.id),
+                tenant_id: item.transfer.tenantId,
+                network: item.transfer.network,
+                wallet_id: item.transfer.walletId,
+                txid: item.transfer.txid,
+                log_index: item.transfer.logIndex,
                 revision: 1,
-                custom_id: transfer.customId,
-                address: transfer.address,
-                source: transfer.source,
-                contract: transfer.contract,
-                amount: transfer.amount.toString(),
+                custom_id: item.transfer.customId,
+                address: item.transfer.address,
+                source: item.transfer.source,
+                contract: item.transfer.contract,
+                amount: item.transfer.amount.toString(),
                 created_at: at
-              })
+              })))
             }
-                RETURNING ${columns}`
-            : yield* sql<DepositRow>`
-                UPDATE deposits d SET ${sql.update(fields)}, revision = d.revision + 1
-                WHERE d.id = ${existing.id} RETURNING ${columns}`
-          const deposit = toDeposit(row!)
-          yield* recordEvent(deposit, at)
-          yield* markBooked
-          yield* addToTotal(deposit.tenantId, deposit.network, deposit.amount)
-          return "booked" as const
+              RETURNING ${columns}`)
+          }
+          for (const { id, item } of again) {
+            const eventId = yield* nextEventId
+            written.push(...yield* sql<DepositRow>`
+              UPDATE deposits d SET ${sql.update(confirmedFields(item, eventId))}, revision = d.revision + 1
+              WHERE d.id = ${id} RETURNING ${columns}`)
+          }
+          const deposits = written.map(toDeposit)
+          if (deposits.length > 0) yield* recordEvents(deposits, at)
+          if (booked.length > 0) {
+            yield* sql`
+              UPDATE observed_logs o SET booked = true
+              FROM unnest(${`{${booked.map((i) => i.transfer.txid).join(",")}}`}::text[],
+                          ${`{${booked.map((i) => i.transfer.logIndex).join(",")}}`}::int[]) AS k(txid, log_index)
+              WHERE o.network = ${network} AND o.txid = k.txid AND o.log_index = k.log_index`
+          }
+          const totals = new Map<string, bigint>()
+          for (const d of deposits) totals.set(d.tenantId, (totals.get(d.tenantId) ?? 0n) + d.amount)
+          for (const [tenantId, amount] of totals) yield* addToTotal(tenantId, network, amount)
+          return outcomes
         })
       ).pipe(Effect.orDie),
     orphaned: (network, from) =>
@@ -180,7 +230,7 @@ export const make = Effect.gen(function*() {
             UPDATE deposits d SET status = 'reverted', revision = d.revision + 1, event_id = ${eventId}, updated_at = ${at}
             WHERE d.id = ${id} RETURNING ${columns}`
           const deposit = toDeposit(row!)
-          yield* recordEvent(deposit, at)
+          yield* recordEvents([deposit], at)
           yield* subtractFromTotal(deposit.tenantId, deposit.network, deposit.amount)
           return true
         })

@@ -1,7 +1,10 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { confirmationsUnder } from "../ConfirmationRule"
 import type { Network } from "../Network"
-import { DepositBook } from "./DepositBook"
+import { type ConfirmItem, DepositBook } from "./DepositBook"
+
+// Bookings per transaction: a catch-up books hundreds at once, a caught-up scanner one or two.
+const bookingChunk = 500
 import type { ChainTip, ScanPosition } from "./ScanLedger"
 
 export interface ConfirmationPass {
@@ -29,12 +32,15 @@ export const makeConfirmations = Effect.gen(function*() {
         head: cursor.number,
         solidified: tip.solidified < cursor.number ? tip.solidified : cursor.number
       }
-      let confirmed = 0
+      const due: Array<ConfirmItem> = []
       for (const transfer of yield* book.pending(network)) {
         const outcome = confirmationsUnder(transfer.rule, transfer.blockNumber, verified)
-        if (!outcome.met) continue
-        const booked = yield* book.confirm(transfer, { rule: transfer.rule, confirmations: outcome.confirmations }, now)
-        if (booked === "booked") confirmed++
+        if (outcome.met) due.push({ transfer, confirmation: { rule: transfer.rule, confirmations: outcome.confirmations } })
+      }
+      let confirmed = 0
+      for (let start = 0; start < due.length; start += bookingChunk) {
+        const outcomes = yield* book.confirmAll(due.slice(start, start + bookingChunk), now)
+        confirmed += outcomes.filter((o) => o === "booked").length
       }
       return { confirmed, reverted } satisfies ConfirmationPass
     })

@@ -34,6 +34,11 @@ export interface Confirmation {
  */
 export type BookingOutcome = "booked" | "already" | "stale"
 
+export interface ConfirmItem {
+  readonly transfer: PendingTransfer
+  readonly confirmation: Confirmation
+}
+
 /**
  * Port: turning stored transfers into deposits. Each confirmation and each revert is one
  * transaction with its notification event (the outbox), so a state change is never without its
@@ -43,7 +48,8 @@ export class DepositBook extends Context.Tag("@collector/core/DepositBook")<
   DepositBook,
   {
     readonly pending: (network: Network) => Effect.Effect<ReadonlyArray<PendingTransfer>>
-    readonly confirm: (transfer: PendingTransfer, confirmation: Confirmation, at: Date) => Effect.Effect<BookingOutcome>
+    /** Books the items in one transaction; an outcome per item, in order. */
+    readonly confirmAll: (items: ReadonlyArray<ConfirmItem>, at: Date) => Effect.Effect<ReadonlyArray<BookingOutcome>>
     /**
      * Confirmed deposits in blocks from `from` on whose block is no longer among the stored
      * canonical blocks (a reorganisation dropped it). The block, not the stored transfer, is the
