@@ -6,6 +6,7 @@ import { DepositsApi } from "./groups/DepositsApi"
 import { SettingsApi } from "./groups/SettingsApi"
 import { SystemApi } from "./groups/SystemApi"
 import { WalletsApi } from "./groups/WalletsApi"
+import { WebhooksApi } from "./groups/WebhooksApi"
 
 /** The one definition of the tenant contract: server, OpenAPI document and SDK derive from it. */
 export class ContractApi extends HttpApi.make("collector")
@@ -15,6 +16,7 @@ export class ContractApi extends HttpApi.make("collector")
   .add(WalletsApi)
   .add(SettingsApi)
   .add(DepositsApi)
+  .add(WebhooksApi)
   .addError(Errors.InvalidArgument)
   .addError(Errors.Unauthenticated)
   .addError(Errors.TenantUnavailable)

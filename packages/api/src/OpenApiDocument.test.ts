@@ -36,6 +36,10 @@ describe("contract document", () => {
       "GET /open/v1/settings/webhook",
       "GET /open/v1/wallets",
       "GET /open/v1/wallets/{id}",
+      "GET /open/v1/webhooks",
+      "GET /open/v1/webhooks/{id}",
+      "GET /open/v1/webhooks/{id}/attempts",
+      "GET /open/v1/webhooks/{id}/rounds",
       "GET /openapi.json",
       "POST /open/v1/auth/token",
       "POST /open/v1/settings/addresses/collection",
@@ -43,7 +47,8 @@ describe("contract document", () => {
       "POST /open/v1/settings/webhook",
       "POST /open/v1/wallets",
       "POST /open/v1/wallets/preview",
-      "POST /open/v1/wallets/selection"
+      "POST /open/v1/wallets/selection",
+      "POST /open/v1/webhooks/{id}/redeliver"
     ])
   })
 

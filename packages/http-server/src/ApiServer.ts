@@ -1,13 +1,14 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ContractApi } from "@collector/api"
-import { SettingsService, Wallets, type WebhookTargets } from "@collector/core"
+import { Notifications, SettingsService, Wallets, type WebhookTargets } from "@collector/core"
 import { DnsWebhookTargets } from "@collector/outbound"
 import {
   PgAccessTokenRepository,
   PgComponentStatus,
   PgDepositRepository,
   PgIdempotencyStore,
+  PgNotificationRepository,
   PgSettingsRepository,
   PgTenantRepository,
   PgWalletRepository
@@ -27,6 +28,7 @@ import { DepositHandlers } from "./handlers/DepositHandlers"
 import { SettingsHandlers } from "./handlers/SettingsHandlers"
 import { SystemHandlers } from "./handlers/SystemHandlers"
 import { WalletHandlers } from "./handlers/WalletHandlers"
+import { WebhookHandlers } from "./handlers/WebhookHandlers"
 
 const Repositories = Layer.mergeAll(
   PgTenantRepository,
@@ -35,16 +37,18 @@ const Repositories = Layer.mergeAll(
   PgWalletRepository,
   PgSettingsRepository,
   PgDepositRepository,
-  PgComponentStatus
+  PgComponentStatus,
+  PgNotificationRepository
 )
 
 const Domain = Layer.mergeAll(
   Wallets.Default.pipe(Layer.provide(LocalWalletKeys.layer)),
-  SettingsService.Default
+  SettingsService.Default,
+  Notifications.Default
 )
 
 const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
-  Layer.provide([SystemHandlers, AuthHandlers, DashboardHandlers, WalletHandlers, SettingsHandlers, DepositHandlers]),
+  Layer.provide([SystemHandlers, AuthHandlers, DashboardHandlers, WalletHandlers, SettingsHandlers, DepositHandlers, WebhookHandlers]),
   Layer.provide([AuthenticatedLive, SignedLive, ContractErrorsLive])
 )
 

@@ -10,9 +10,11 @@ const envelopeFor = (error: DomainError, traceId: string): ApiError => {
     case "IdempotencyConflict":
       return apiError("IDEMPOTENCY_CONFLICT", error.message, traceId)
     case "CustomIdTaken":
+    case "EventNotRedeliverable":
       return apiError("BUSINESS_CONFLICT", error.message, traceId)
     case "WalletNotFound":
     case "DepositNotFound":
+    case "EventNotFound":
       return apiError("RESOURCE_NOT_FOUND", "resource not found", traceId)
     case "SettingRejected":
       return apiError("INVALID_ARGUMENT", error.message, traceId)

@@ -1,0 +1,39 @@
+import { Context, type Effect, type Option } from "effect"
+import type { EventId } from "../deposits/Deposit"
+import type { TenantScope } from "../Scope"
+import type { DeliveryAttempt, DeliveryQuery, DeliveryRound } from "./DeliveryRecords"
+import type { NotificationEvent, NotificationQuery, ResultPage } from "./NotificationEvent"
+
+/** The fields a new delivery round sets on its event; everything else about the event stays. */
+export interface NewRound {
+  readonly round: number
+  readonly startedAt: Date
+  readonly deadlineAt: Date
+}
+
+/**
+ * Port: the notification events of one tenant scope as the operations read them, and the one
+ * write the operations make (starting a round). Storage failures are defects.
+ */
+export class NotificationRepository extends Context.Tag("@collector/core/NotificationRepository")<
+  NotificationRepository,
+  {
+    /** Event ID descending. */
+    readonly list: (scope: TenantScope, query: NotificationQuery) => Effect.Effect<ResultPage<NotificationEvent>>
+    readonly find: (scope: TenantScope, id: EventId) => Effect.Effect<Option.Option<NotificationEvent>>
+    /** Newest round first; None when the event is not in the scope. */
+    readonly rounds: (scope: TenantScope, id: EventId, query: DeliveryQuery) => Effect.Effect<Option.Option<ResultPage<DeliveryRound>>>
+    /** Newest attempt first (round, then attempt, descending); None when the event is not in the scope. */
+    readonly attempts: (scope: TenantScope, id: EventId, query: DeliveryQuery) => Effect.Effect<Option.Option<ResultPage<DeliveryAttempt>>>
+    /**
+     * Starts a new round on the event while holding it locked against the dispatcher and other
+     * re-pushes: `decide` sees the event as it stands under the lock and either names the round
+     * or refuses. None when the event is not in the scope; otherwise the event as saved.
+     */
+    readonly startRound: <E>(
+      scope: TenantScope,
+      id: EventId,
+      decide: (current: NotificationEvent) => Effect.Effect<NewRound, E>
+    ) => Effect.Effect<Option.Option<NotificationEvent>, E>
+  }
+>() {}
