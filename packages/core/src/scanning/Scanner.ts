@@ -59,7 +59,9 @@ export const makeScanner = (settings: ScannerSettings) =>
     const rewindToFork = (network: Network, cursor: ScanPosition) =>
       Effect.gen(function*() {
         const oldest = Option.getOrElse(yield* ledger.oldestStored(network), () => cursor.number)
-        let number = cursor.number - 1n
+        // From the cursor itself: if the node still has it, the mismatch was a reorganisation
+        // between two reads, and nothing stored is dropped (the next batch is simply fetched again).
+        let number = cursor.number
         while (number >= oldest) {
           const stored = yield* ledger.storedBlock(network, number)
           if (Option.isNone(stored)) break
