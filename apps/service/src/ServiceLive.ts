@@ -2,6 +2,7 @@ import { ApiLayer, DataDirConfig } from "@collector/api-app"
 import type { Network } from "@collector/core"
 import { DatabaseLive, PgScanLedger } from "@collector/postgres"
 import { defaultNodeConfig, nodeConfigFromEnv } from "@collector/tron-node"
+import { MasterKeyring } from "@collector/vault"
 import { workerLoops, WorkerLoops } from "@collector/worker"
 import { Config, Effect, Layer, Option } from "effect"
 import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile"
@@ -17,7 +18,9 @@ export const ServiceLive = Layer.unwrapEffect(
     const nileUrl = yield* Config.option(Config.string("TRON_NILE_NODE_URL"))
     const database = DatabaseLive(dataDir)
     const api = ApiLayer(dataDir)
-    if (Option.isSome(nileUrl)) return Layer.merge(api, WorkerLoops).pipe(Layer.provide(database))
+    // The worker's notifier opens webhook keys with the same master key the API seals them with.
+    const keyring = MasterKeyring.layerFromConfig(dataDir)
+    if (Option.isSome(nileUrl)) return Layer.merge(api, WorkerLoops.pipe(Layer.provide(keyring))).pipe(Layer.provide(database))
     const worker = Layer.unwrapEffect(
       Effect.map(SimulatedNile, ({ url }) =>
         workerLoops((network: Network) =>
@@ -25,7 +28,7 @@ export const ServiceLive = Layer.unwrapEffect(
             ? Effect.succeed(defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 }))
             : nodeConfigFromEnv(network)
         ))
-    ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger))
+    ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger), Layer.provide(keyring))
     return Layer.merge(api, worker).pipe(Layer.provide(database))
   })
 )

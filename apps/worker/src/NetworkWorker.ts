@@ -11,6 +11,7 @@ import {
   type ScannerLoopSettings,
   type ScannerSettings
 } from "@collector/core"
+import { Dispatcher } from "@collector/core/notifications/Dispatcher"
 import { type NodeConfig, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Effect, Layer } from "effect"
@@ -42,13 +43,14 @@ export const networkLayer = (
 
 /**
  * Runs one network's loops until interrupted: the scanner (one per network across all workers,
- * by lease; `holder` names this process in it) and balance sync.
+ * by lease; `holder` names this process in it), balance sync, and the notifier (in every
+ * worker: claims with SKIP LOCKED share the deliveries, so it needs no lease).
  */
 export const runNetwork = (network: Network, holder: string, settings: NetworkWorkerSettings) =>
   Effect.all([
-    Effect.flatMap(ScannerLoop, (loop) => loop.run(network, holder)).pipe(Effect.annotateLogs({ component: "scanner" })),
-    Effect.flatMap(BalanceSync, (sync) => sync.run(network)).pipe(Effect.annotateLogs({ component: "balance_sync" }))
-  ], { concurrency: "unbounded", discard: true }).pipe(
-    Effect.provide(networkLayer(settings)),
-    Effect.annotateLogs({ network })
-  )
+    Effect.all([
+      Effect.flatMap(ScannerLoop, (loop) => loop.run(network, holder)).pipe(Effect.annotateLogs({ component: "scanner" })),
+      Effect.flatMap(BalanceSync, (sync) => sync.run(network)).pipe(Effect.annotateLogs({ component: "balance_sync" }))
+    ], { concurrency: "unbounded", discard: true }).pipe(Effect.provide(networkLayer(settings))),
+    Effect.flatMap(Dispatcher, (dispatcher) => dispatcher.run(network, holder))
+  ], { concurrency: "unbounded", discard: true }).pipe(Effect.annotateLogs({ network }))

@@ -6,6 +6,7 @@ import { type ConfigError, Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import { runNetwork } from "./NetworkWorker"
+import { DispatcherLive } from "./NotifierLive"
 import { scannerConfigFromEnv } from "./ScannerConfig"
 import { workerNetworksFromEnv } from "./WorkerNetworks"
 
@@ -14,7 +15,8 @@ export const WorkerStorage = Layer.mergeAll(PgScanLedger, PgDepositBook, PgCompo
 
 /**
  * The worker's loops, one set per network in `WORKER_NETWORKS`, each on its own fiber for the
- * life of the layer. Settings are read and checked before anything starts.
+ * life of the layer. Settings are read and checked before anything starts. Needs the
+ * MasterKeyring: the notifier opens each app's sealed webhook key.
  */
 export const workerLoops = (nodeFor: (network: Network) => Effect.Effect<NodeConfig, ConfigError.ConfigError> = nodeConfigFromEnv) =>
   Layer.scopedDiscard(Effect.gen(function*() {
@@ -30,6 +32,6 @@ export const workerLoops = (nodeFor: (network: Network) => Effect.Effect<NodeCon
         Effect.annotateLogs({ network: node.network, node: node.fullNodeUrl, usdt_contract: node.usdtContract, holder })
       )
     }
-  })).pipe(Layer.provide(WorkerStorage))
+  })).pipe(Layer.provide(Layer.merge(WorkerStorage, DispatcherLive)))
 
 export const WorkerLoops = workerLoops()

@@ -126,7 +126,9 @@ describe("DnsWebhookTargets with allowPrivateTargets", () => {
     ["https://127.0.0.1/", [v4("127.0.0.1")]],
     ["https://private.test/", [v4("private.test", "10.0.0.1")]],
     ["https://rebind.test/", [v4("rebind.test", "93.184.216.34"), v4("rebind.test", "10.0.0.1")]],
-    ["https://[::1]/", [{ host: "::1", address: "::1", family: 6, port: 443 }]]
+    ["https://[::1]/", [{ host: "::1", address: "::1", family: 6, port: 443 }]],
+    // Receivers of tests and private deployments listen on other ports.
+    ["https://127.0.0.1:8443/", [{ host: "127.0.0.1", address: "127.0.0.1", family: 4, port: 8443 }]]
   ])("lets %s through", async (url, expected) => {
     expect(await accepted(privateTargets, url)).toEqual(expected)
   })
@@ -134,7 +136,8 @@ describe("DnsWebhookTargets with allowPrivateTargets", () => {
   it.each([
     ["http://127.0.0.1/", "webhook URL must use https"],
     ["https://user:pass@127.0.0.1/", "webhook URL must not contain user credentials"],
-    ["https://127.0.0.1:8443/", "webhook URL must use port 443"],
+    ["https://127.0.0.1:0443/", "webhook URL must use port 443"],
+    ["https://127.0.0.1:0/", "webhook URL must use port 443"],
     ["https://127.0.0.1/#", "webhook URL must not contain a fragment"],
     ["https://none.test/", "webhook URL host none.test could not be resolved (ENOTFOUND)"],
     ["https://garbage.test/", "webhook URL host garbage.test resolves to an invalid address"]

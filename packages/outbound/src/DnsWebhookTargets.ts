@@ -7,7 +7,9 @@ import { isPublicUnicast } from "./PublicAddress"
 export interface Options {
   /**
    * Operator setting for tests and private deployments: skip the public-address check.
-   * The syntactic rules (https, port 443, no user info, no fragment) still apply.
+   * The other syntactic rules (https, no user info, no fragment) still apply; a port other
+   * than 443 is accepted only with this setting, because tests and private deployments run
+   * receivers on other ports and a public target must never be steered to one.
    */
   readonly allowPrivateTargets?: boolean
   /** The resolver; the system resolver unless a test supplies a fixed table. */
@@ -51,7 +53,7 @@ export const make = (options: Options = {}): WebhookTargets["Type"] => {
   return {
     resolvePublic: (text) =>
       Effect.gen(function*() {
-        const url = yield* parseWebhookUrl(text)
+        const url = yield* parseWebhookUrl(text, { allowAnyPort: allowPrivateTargets })
         const literal = url.hostKind !== "domain"
         const answers: ReadonlyArray<LookupAddress> = literal
           ? [{ address: url.host, family: isIP(url.host) }]
@@ -70,7 +72,7 @@ export const make = (options: Options = {}): WebhookTargets["Type"] => {
                 : `webhook URL host ${url.host} resolves to non-public address ${address}`
             )
           }
-          targets.push({ host: url.host, address, family, port: 443 })
+          targets.push({ host: url.host, address, family, port: url.port })
         }
         if (targets.length === 0) return yield* rejected(`webhook URL host ${url.host} has no addresses`)
         return targets

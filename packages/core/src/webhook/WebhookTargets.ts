@@ -8,7 +8,8 @@ export interface ResolvedTarget {
   /** The checked IP address; the delivery connects here and never resolves `host` again. */
   readonly address: string
   readonly family: 4 | 6
-  readonly port: 443
+  /** 443; another port only where the operator allowed private targets. */
+  readonly port: number
 }
 
 /**

@@ -23,6 +23,20 @@ const parsed = (text: string) => {
   return result.right
 }
 
+describe("parseWebhookUrl with allowAnyPort (private targets allowed)", () => {
+  it("accepts another port and reports it; the rest of the rules still apply", () => {
+    expect(Either.getOrThrow(parseWebhookUrl("https://127.0.0.1:8443/x", { allowAnyPort: true }))).toEqual({
+      href: "https://127.0.0.1:8443/x",
+      host: "127.0.0.1",
+      hostKind: "ipv4",
+      port: 8443
+    })
+    expect(Either.isLeft(parseWebhookUrl("https://127.0.0.1:8443/x"))).toBe(true)
+    expect(Either.isLeft(parseWebhookUrl("https://127.0.0.1:08443/x", { allowAnyPort: true }))).toBe(true)
+    expect(Either.isLeft(parseWebhookUrl("http://127.0.0.1:8443/x", { allowAnyPort: true }))).toBe(true)
+  })
+})
+
 describe("parseWebhookUrl accepts", () => {
   it.each([
     ["https://example.com/hook", { href: "https://example.com/hook", host: "example.com", hostKind: "domain" }],
@@ -49,7 +63,7 @@ describe("parseWebhookUrl accepts", () => {
     ["https://[::ffff:192.168.0.1]/", { href: "https://[::ffff:c0a8:1]/", host: "::ffff:c0a8:1", hostKind: "ipv6" }],
     ["https://localhost/", { href: "https://localhost/", host: "localhost", hostKind: "domain" }]
   ] as const)("%s", (text, expected) => {
-    expect(parsed(text)).toEqual(expected)
+    expect(parsed(text)).toEqual({ ...expected, port: 443 })
   })
 
   it(`a URL of exactly ${webhookUrlMaxLength} characters`, () => {

@@ -16,6 +16,16 @@ export interface WebhookUrl {
   readonly host: string
   /** IP literals are classified directly, without DNS. */
   readonly hostKind: "domain" | "ipv4" | "ipv6"
+  /** 443 unless the operator allowed private targets and the URL names another port. */
+  readonly port: number
+}
+
+export interface WebhookUrlOptions {
+  /**
+   * Accept a port other than 443. Only for deployments that allow private targets (tests
+   * need a random loopback port); public targets are always held to 443.
+   */
+  readonly allowAnyPort?: boolean
 }
 
 const reject = (reason: string) => Either.left(new WebhookUrlRejected({ reason }))
@@ -54,7 +64,10 @@ const ipv4Pattern = /^\d{1,3}(?:\.\d{1,3}){3}$/
  * at most `webhookUrlMaxLength` characters. A non-canonical port spelling such as `:0443`
  * is rejected although it means 443: the rule is about what the tenant wrote.
  */
-export const parseWebhookUrl = (text: string): Either.Either<WebhookUrl, WebhookUrlRejected> => {
+export const parseWebhookUrl = (
+  text: string,
+  options: WebhookUrlOptions = {}
+): Either.Either<WebhookUrl, WebhookUrlRejected> => {
   if (text === "") return reject("webhook URL is required")
   if (text.length > webhookUrlMaxLength) {
     return reject(`webhook URL must be at most ${webhookUrlMaxLength} characters`)
@@ -72,7 +85,8 @@ export const parseWebhookUrl = (text: string): Either.Either<WebhookUrl, Webhook
     return reject("webhook URL must not contain user credentials")
   }
   const port = writtenPort(authority)
-  if (url.port !== "" || (port !== undefined && port !== "443")) return reject("webhook URL must use port 443")
+  const anyPort = options.allowAnyPort === true && port !== undefined && /^[1-9][0-9]{0,4}$/.test(port) && Number(port) <= 65535
+  if (!anyPort && (url.port !== "" || (port !== undefined && port !== "443"))) return reject("webhook URL must use port 443")
   // `#` can only ever start a fragment, and `url.hash` is "" for a bare trailing `#`.
   if (text.includes("#") || url.hash !== "") return reject("webhook URL must not contain a fragment")
   if (url.hostname === "") return reject("webhook URL must have a host")
@@ -84,6 +98,7 @@ export const parseWebhookUrl = (text: string): Either.Either<WebhookUrl, Webhook
   return Either.right({
     href: url.href,
     host: bracketed ? url.hostname.slice(1, -1) : url.hostname,
-    hostKind: bracketed ? "ipv6" : ipv4Pattern.test(url.hostname) ? "ipv4" : "domain"
+    hostKind: bracketed ? "ipv6" : ipv4Pattern.test(url.hostname) ? "ipv4" : "domain",
+    port: url.port === "" ? 443 : Number(url.port)
   })
 }

@@ -1,0 +1,32 @@
+import { Duration } from "effect"
+
+export interface DispatcherSettings {
+  /** How often `run` looks for due events when the last claim did not fill its capacity. */
+  readonly pollInterval: Duration.Duration
+  /**
+   * How long a claim lasts. It must outlast one whole attempt (name resolution plus the
+   * 10 s response window): an attempt still running when its claim runs out is closed as
+   * interrupted by whichever dispatcher takes the event over.
+   */
+  readonly claimLease: Duration.Duration
+  /** Attempts one dispatcher runs at once for one network. */
+  readonly maxInFlight: number
+  /**
+   * Events of one tenant in flight at once across every dispatcher of the network, so a
+   * tenant with a large backlog or a slow endpoint only ever occupies this many slots.
+   */
+  readonly perTenant: number
+  /** How often the notifier's backlog is reported for the dashboard. */
+  readonly statusInterval: Duration.Duration
+}
+
+export const defaultDispatcherSettings: DispatcherSettings = {
+  pollInterval: Duration.millis(250),
+  claimLease: Duration.seconds(60),
+  maxInFlight: 64,
+  perTenant: 8,
+  statusInterval: Duration.seconds(5)
+}
+
+/** The shortest claim lease accepted: the 10 s response window plus the 5 s lookup timeout and a margin. */
+export const minimumClaimLease: Duration.Duration = Duration.seconds(16)

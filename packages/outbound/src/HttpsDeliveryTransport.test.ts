@@ -1,0 +1,87 @@
+import { DeliveryFailed } from "@collector/core/notifications/DeliveryTransport"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import * as HttpsDeliveryTransport from "./HttpsDeliveryTransport"
+import { Ack, Hang, startTestReceiver, testCaPem, WrongBody } from "./testing/TestReceiver"
+
+const transport = HttpsDeliveryTransport.make({ extraCa: testCaPem, allowAnyPort: true, responseTimeoutMs: 1_000 })
+
+const post = (t: typeof transport, port: number, host = "127.0.0.1", path = "/hook") =>
+  Effect.either(t.post({
+    url: `https://${host}:${port}${path}?x=1`,
+    target: { host, address: "127.0.0.1", family: 4, port },
+    headers: { "Content-Type": "application/json", "X-Event-Id": "7" },
+    body: '{"hello":"world"}'
+  }))
+
+const failure = (result: Either.Either<unknown, DeliveryFailed>) => {
+  if (Either.isRight(result)) throw new Error("expected a failure")
+  return result.left
+}
+
+describe("HttpsDeliveryTransport", () => {
+  it.scoped("posts to the checked address with the URL's host as Host and SNI", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver(Ack)
+      // `receiver.test` is never resolved: the socket goes to 127.0.0.1 and the certificate is checked for the name.
+      const result = yield* post(transport, receiver.port, "receiver.test")
+      expect(Either.getOrThrow(result)).toEqual({ status: 200, body: '{"code":0,"message":"ok"}', truncated: false, location: null })
+      const [request] = receiver.received()
+      expect(request!.path).toBe("/hook?x=1")
+      expect(request!.headers.host).toBe(`receiver.test:${receiver.port}`)
+      expect(request!.headers["x-event-id"]).toBe("7")
+      expect(request!.body).toBe('{"hello":"world"}')
+    }))
+
+  it.scoped("reports a redirect without following it, and a non-JSON 200 as it is", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver({ _tag: "Redirect", location: "https://elsewhere.test/login" })
+      const redirect = Either.getOrThrow(yield* post(transport, receiver.port))
+      expect(redirect).toMatchObject({ status: 302, location: "https://elsewhere.test/login" })
+      expect(receiver.received()).toHaveLength(1)
+      yield* receiver.answer(WrongBody)
+      expect(Either.getOrThrow(yield* post(transport, receiver.port)).body).toContain("<html>")
+    }))
+
+  it.scoped("cuts a long body at the cap", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver({ _tag: "Huge" })
+      const small = HttpsDeliveryTransport.make({ extraCa: testCaPem, allowAnyPort: true, maxResponseBytes: 1024 })
+      const response = Either.getOrThrow(yield* post(small, receiver.port))
+      expect(response.truncated).toBe(true)
+      expect(response.body.length).toBe(1024)
+    }))
+
+  it.scoped("times out a receiver that never answers", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver(Hang)
+      const started = Date.now()
+      const error = failure(yield* post(transport, receiver.port))
+      expect(error.kind).toBe("timeout")
+      expect(error.message).toBe("no complete response within 1000 ms")
+      expect(Date.now() - started).toBeLessThan(3_000)
+    }))
+
+  it.scoped("verifies the certificate: unknown CA and wrong name fail as TLS", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver(Ack)
+      const noExtraCa = HttpsDeliveryTransport.make({ allowAnyPort: true })
+      const untrusted = failure(yield* post(noExtraCa, receiver.port))
+      expect(untrusted.kind).toBe("tls")
+      expect(untrusted.message).toContain("UNABLE_TO_VERIFY_LEAF_SIGNATURE")
+      const wrongName = failure(yield* post(transport, receiver.port, "other.test"))
+      expect(wrongName.kind).toBe("tls")
+      expect(wrongName.message).toContain("ERR_TLS_CERT_ALTNAME_INVALID")
+      expect(receiver.received()).toHaveLength(0)
+    }))
+
+  it.scoped("refuses a port other than 443 unless allowed, and reports a refused connection", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver(Ack)
+      const strict = HttpsDeliveryTransport.make({ extraCa: testCaPem })
+      expect(failure(yield* post(strict, receiver.port))).toEqual(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use port 443" }))
+      const refused = failure(yield* post(transport, 1))
+      expect(refused.kind).toBe("connect")
+      expect(refused.message).toBe("could not connect to 127.0.0.1 (127.0.0.1:1): ECONNREFUSED")
+    }))
+})

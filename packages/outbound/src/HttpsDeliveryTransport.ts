@@ -1,0 +1,151 @@
+import { DeliveryFailed, type DeliveryRequest, type DeliveryResponse, DeliveryTransport } from "@collector/core/notifications/DeliveryTransport"
+import { Effect, Layer } from "effect"
+import { request as httpsRequest } from "node:https"
+import { isIP } from "node:net"
+import { checkServerIdentity, rootCertificates } from "node:tls"
+import { WebhookDeliveryConfig, type WebhookDeliverySettings } from "./WebhookDeliveryConfig"
+
+export interface Options {
+  /** Extra trusted CA certificates (PEM), added to Node's bundled roots, never replacing them. */
+  readonly extraCa?: string
+  /** Accept a target port other than 443; only with private targets allowed (tests, private deployments). */
+  readonly allowAnyPort?: boolean
+  /** From the start of the request until the TCP and TLS handshakes are done. */
+  readonly connectTimeoutMs?: number
+  /** From the start of the request until the whole response is read (decisions.md: 10 s). */
+  readonly responseTimeoutMs?: number
+  /** Most response bytes read; a longer body is cut off and the response marked truncated. */
+  readonly maxResponseBytes?: number
+}
+
+export const defaults = { connectTimeoutMs: 5_000, responseTimeoutMs: 10_000, maxResponseBytes: 64 * 1024 } as const
+
+const codeOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "code" in error ? String(error.code) : "ERROR"
+
+/** Node's error codes sorted into the failure kinds the dispatcher reports. */
+const classify = (error: unknown, host: string, address: string, port: number): DeliveryFailed => {
+  const code = codeOf(error)
+  const where = `${host} (${address}:${port})`
+  if (code === "ECONNREFUSED" || code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "EADDRNOTAVAIL") {
+    return new DeliveryFailed({ kind: "connect", message: `could not connect to ${where}: ${code}` })
+  }
+  if (code === "ECONNRESET" || code === "EPIPE" || code === "HPE_INVALID_CONSTANT" || code.startsWith("HPE_")) {
+    return new DeliveryFailed({ kind: "protocol", message: `connection to ${where} failed: ${code}` })
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  // Certificate and handshake failures: Node reports OpenSSL's codes or ERR_TLS_* / ERR_SSL_*.
+  return new DeliveryFailed({ kind: "tls", message: `TLS failure with ${where}: ${code} ${message}`.trim() })
+}
+
+/**
+ * POSTs to the checked address only: the socket goes to `target.address`, while SNI, the
+ * certificate check and the Host header use the URL's host, so DNS is never consulted again
+ * and a rebinding answer cannot redirect the request. Redirects are returned, never followed
+ * (node:https does not follow them). All timers are real time, independent of Effect's Clock.
+ */
+export const make = (options: Options = {}): DeliveryTransport["Type"] => {
+  const connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs
+  const responseTimeoutMs = options.responseTimeoutMs ?? defaults.responseTimeoutMs
+  const maxResponseBytes = options.maxResponseBytes ?? defaults.maxResponseBytes
+  const ca = options.extraCa === undefined ? undefined : [...rootCertificates, options.extraCa]
+
+  const post = (input: DeliveryRequest) =>
+    Effect.async<DeliveryResponse, DeliveryFailed>((resume) => {
+      const { target } = input
+      const url = new URL(input.url)
+      if (url.protocol !== "https:") {
+        resume(Effect.fail(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use https" })))
+        return
+      }
+      if (target.port !== 443 && options.allowAnyPort !== true) {
+        resume(Effect.fail(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use port 443" })))
+        return
+      }
+      const body = Buffer.from(input.body, "utf8")
+      const hostHeader = (isIP(target.host) === 6 ? `[${target.host}]` : target.host) + (target.port === 443 ? "" : `:${target.port}`)
+      let settled = false
+      const timers: Array<NodeJS.Timeout> = []
+      const finish = (effect: Effect.Effect<DeliveryResponse, DeliveryFailed>) => {
+        if (settled) return
+        settled = true
+        for (const timer of timers) clearTimeout(timer)
+        resume(effect)
+      }
+      const req = httpsRequest({
+        host: target.address,
+        family: target.family,
+        port: target.port,
+        // RFC 6066 forbids an IP address as SNI; an IP-literal URL is verified against the IP.
+        ...(isIP(target.host) === 0 ? { servername: target.host } : {}),
+        checkServerIdentity: (_name, cert) => checkServerIdentity(target.host, cert),
+        ...(ca === undefined ? {} : { ca }),
+        rejectUnauthorized: true,
+        method: "POST",
+        path: `${url.pathname}${url.search}`,
+        // A fresh connection per attempt: the address was checked for this attempt only.
+        agent: false,
+        headers: { ...input.headers, Host: hostHeader, "Content-Length": String(body.length) }
+      })
+      const fail = (error: DeliveryFailed) => {
+        finish(Effect.fail(error))
+        req.destroy()
+      }
+      timers.push(setTimeout(() =>
+        fail(new DeliveryFailed({ kind: "timeout", message: `no complete response within ${responseTimeoutMs} ms` })), responseTimeoutMs))
+      req.once("socket", (socket) => {
+        const connectTimer = setTimeout(() =>
+          fail(new DeliveryFailed({ kind: "connect", message: `could not connect to ${target.host} (${target.address}:${target.port}) within ${connectTimeoutMs} ms` })), connectTimeoutMs)
+        timers.push(connectTimer)
+        socket.once("secureConnect", () => clearTimeout(connectTimer))
+      })
+      req.once("error", (error) => finish(Effect.fail(classify(error, target.host, target.address, target.port))))
+      req.once("response", (res) => {
+        const chunks: Array<Buffer> = []
+        let size = 0
+        let truncated = false
+        const done = () => {
+          const location = res.headers.location
+          finish(Effect.succeed({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            truncated,
+            location: typeof location === "string" ? location : null
+          }))
+        }
+        res.on("data", (chunk: Buffer) => {
+          if (truncated) return
+          const room = maxResponseBytes - size
+          if (chunk.length > room) {
+            chunks.push(chunk.subarray(0, room))
+            size = maxResponseBytes
+            truncated = true
+            // Stop reading: the verdict is already known and the rest may be endless.
+            done()
+            req.destroy()
+            return
+          }
+          chunks.push(chunk)
+          size += chunk.length
+        })
+        res.once("end", done)
+        res.once("error", (error) => finish(Effect.fail(classify(error, target.host, target.address, target.port))))
+      })
+      req.end(body)
+      return Effect.sync(() => {
+        settled = true
+        for (const timer of timers) clearTimeout(timer)
+        req.destroy()
+      })
+    })
+
+  return DeliveryTransport.of({ post })
+}
+
+export const layer = (options: Options = {}): Layer.Layer<DeliveryTransport> => Layer.succeed(DeliveryTransport, make(options))
+
+/** From the operator settings: the extra CA file, and other ports only with private targets allowed. */
+export const fromSettings = (settings: WebhookDeliverySettings): DeliveryTransport["Type"] =>
+  make({ ...(settings.extraCa === undefined ? {} : { extraCa: settings.extraCa }), allowAnyPort: settings.allowPrivateTargets })
+
+export const layerFromConfig = Layer.effect(DeliveryTransport, Effect.map(WebhookDeliveryConfig, fromSettings))
