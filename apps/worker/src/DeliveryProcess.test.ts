@@ -1,0 +1,69 @@
+import { openEnvelope } from "@collector/api/webhook/WebhookEnvelope"
+import { Ack, Hang, startTestReceiver, testCaFile } from "@collector/outbound/testing/TestReceiver"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import type { ChildProcess } from "node:child_process"
+import { startTs } from "../../../test-support/Processes"
+import { attemptRows, eventRow, masterKeyBytes, seedEvent, seedScope } from "./testing/DeliveryHarness"
+import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld"
+import { Sim } from "./testing/ScanHarness"
+
+const killed = (child: ChildProcess) =>
+  Effect.async<void>((resume) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
+    child.once("exit", () => resume(Effect.void))
+    child.kill("SIGKILL")
+  })
+
+const waitFor = <A, R>(read: Effect.Effect<A, never, R>, done: (a: A) => boolean, timeoutMs = 90_000) =>
+  Effect.gen(function*() {
+    const until = Date.now() + timeoutMs
+    while (true) {
+      const value = yield* read
+      if (done(value)) return value
+      if (Date.now() > until) return yield* Effect.dieMessage(`condition not reached in ${timeoutMs} ms; last ${JSON.stringify(value)}`)
+      yield* Effect.sleep("50 millis")
+    }
+  })
+
+layer(ProcessWorld, { excludeTestServices: true, timeout: 180_000 })("notifier in worker processes", (it) => {
+  it.scoped("a worker killed mid-attempt: the open attempt is closed as interrupted and the next one delivers", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const receiver = yield* startTestReceiver(Hang)
+      const scope = yield* seedScope({ url: receiver.url("/kill"), enabled: true })
+      const state = yield* sim.chain.state
+      const env = {
+        DATABASE_URL: yield* DatabaseUrl,
+        MASTER_KEY: masterKeyBytes.toString("base64"),
+        TRON_NILE_NODE_URL: sim.url,
+        WORKER_NETWORKS: "nile",
+        SCAN_START_BLOCK: state.blocks[state.blocks.length - 1]!.number.toString(),
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+        WEBHOOK_EXTRA_CA_FILE: testCaFile,
+        NOTIFIER_POLL_MS: "50",
+        NOTIFIER_CLAIM_LEASE_MS: "16000",
+        LOG_LEVEL: "WARN"
+      }
+      const event = yield* seedEvent(scope, new Date())
+      const first = startTs("apps/worker/src/main.ts", env)
+      // The first attempt reached the receiver, which holds it: kill the worker mid-attempt.
+      yield* waitFor(Effect.sync(() => receiver.receivedAt("/kill").length), (n) => n === 1)
+      yield* killed(first)
+      expect(first.signalCode).toBe("SIGKILL")
+      expect(yield* eventRow(event.id)).toMatchObject({ status: "delivering", attempts: 1 })
+      expect(yield* attemptRows(event.id)).toMatchObject([{ attempt: 1, ended_at: null, outcome: null }])
+      yield* receiver.answer(Ack)
+      const second = startTs("apps/worker/src/main.ts", env)
+      const row = yield* waitFor(eventRow(event.id), (r) => r.status === "delivered")
+      second.kill("SIGTERM")
+      expect(row).toMatchObject({ attempts: 2, current_round: 1, last_error: "interrupted: the worker stopped before the attempt finished" })
+      expect(yield* attemptRows(event.id)).toMatchObject([
+        { attempt: 1, outcome: "failed", http_status: null, error: "interrupted: the worker stopped before the attempt finished" },
+        { attempt: 2, outcome: "delivered", http_status: 200, error: "" }
+      ])
+      const requests = receiver.receivedAt("/kill")
+      expect(requests).toHaveLength(2)
+      expect(Either.getOrThrow(openEnvelope(scope.webhookKey, JSON.parse(requests[1]!.body)))).toBe(event.payload)
+    }))
+})

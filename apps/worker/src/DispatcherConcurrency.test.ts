@@ -1,0 +1,90 @@
+import { Dispatcher } from "@collector/core/notifications/Dispatcher"
+import { claimOf, DeliveryLedger } from "@collector/core/notifications/DeliveryLedger"
+import { Ack, Hang, startTestReceiver } from "@collector/outbound/testing/TestReceiver"
+import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
+import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Duration, Effect, Fiber } from "effect"
+import { dispatcherFor, eventRow, parkOtherEvents, seedEvent, seedScope } from "./testing/DeliveryHarness"
+
+const countBy = (values: ReadonlyArray<string>) => {
+  const counts = new Map<string, number>()
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1)
+  return counts
+}
+
+layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispatchers side by side", (it) => {
+  it.scoped("two dispatchers at once never send one attempt twice", () =>
+    Effect.gen(function*() {
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver(Ack)
+      const now = new Date()
+      const scopes = yield* Effect.forEach([1, 2, 3, 4], () => seedScope({ url: receiver.url("/both"), enabled: true }))
+      const events = yield* Effect.forEach(Array.from({ length: 60 }, (_, i) => i), (i) => seedEvent(scopes[i % 4]!, now))
+      // Each dispatcher claims small batches in a tight loop, so their claims keep colliding.
+      const drain = (holder: string) =>
+        Effect.flatMap(Dispatcher, (d) =>
+          Effect.iterate(0, { while: (idle) => idle < 3, body: (idle) => Effect.map(d.dispatchOnce("nile", holder), (n) => (n === 0 ? idle + 1 : 0)) })).pipe(
+          Effect.provide(dispatcherFor({ settings: { maxInFlight: 4, perTenant: 2 } }))
+        )
+      yield* Effect.all([drain("a"), drain("b"), drain("c")], { concurrency: "unbounded" })
+      const sent = countBy(receiver.receivedAt("/both").map((r) => String(r.headers["x-event-id"])))
+      expect(sent.size).toBe(60)
+      expect([...sent.values()].every((n) => n === 1)).toBe(true)
+      for (const event of events) expect((yield* eventRow(event.id)).status).toBe("delivered")
+      const sql = yield* SqlClient.SqlClient
+      const [attempts] = yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM delivery_attempts WHERE event_id IN ${sql.in(events.map((e) => e.id))}`
+      expect(attempts!.n).toBe(60)
+    }))
+
+  it.scoped("claims never overlap, and an attempt already started is not started again", () =>
+    Effect.gen(function*() {
+      yield* parkOtherEvents
+      const scope = yield* seedScope({ url: "https://127.0.0.1/none", enabled: true })
+      const now = new Date()
+      yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => i), () => seedEvent(scope, now))
+      const ledger = yield* DeliveryLedger
+      const request = (holder: string) => ledger.claimDue({ network: "nile", now, holder, leaseUntil: new Date(now.getTime() + 60_000), limit: 10, perTenant: 10 })
+      const [a, b] = yield* Effect.all([request("a"), request("b")], { concurrency: 2 })
+      const ids = [...a!, ...b!].map((e) => e.eventId)
+      expect(ids).toHaveLength(10)
+      expect(new Set(ids).size).toBe(10)
+      const event = a!.length > 0 ? a![0]! : b![0]!
+      const claim = claimOf(event === a![0] ? "a" : "b", event)
+      yield* ledger.startRound(claim, { url: "https://127.0.0.1/none", startedAt: now, deadlineAt: new Date(now.getTime() + 86_400_000) })
+      expect(yield* ledger.startAttempt(claim, { attempt: 1, url: "https://127.0.0.1/none", startedAt: now })).toBe(true)
+      expect(yield* ledger.startAttempt(claim, { attempt: 1, url: "https://127.0.0.1/none", startedAt: now })).toBe(false)
+      // Another holder cannot start the next attempt of an event it does not hold.
+      expect(yield* ledger.startAttempt({ ...claim, holder: "intruder" }, { attempt: 2, url: "x", startedAt: now })).toBe(false)
+    }).pipe(Effect.provide(PgDeliveryLedger)))
+
+  it.scoped("a slow tenant does not delay another tenant's delivery", () =>
+    Effect.gen(function*() {
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver(Ack)
+      yield* receiver.answer(Hang, "/slow")
+      const slow = yield* seedScope({ url: receiver.url("/slow"), enabled: true })
+      const fast = yield* seedScope({ url: receiver.url("/fast"), enabled: true })
+      const now = new Date()
+      yield* Effect.forEach(Array.from({ length: 30 }, (_, i) => i), () => seedEvent(slow, now))
+      const runner = yield* Effect.fork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "runner")).pipe(
+        Effect.provide(dispatcherFor({ responseTimeoutMs: 5_000, settings: { maxInFlight: 8, perTenant: 4, pollInterval: Duration.millis(20) } }))
+      ))
+      // The slow tenant's attempts are now hanging.
+      yield* Effect.sleep("500 millis")
+      const hanging = receiver.receivedAt("/slow").length
+      expect(hanging).toBe(4)
+      const created = Date.now()
+      const fastEvent = yield* seedEvent(fast, new Date())
+      while ((yield* eventRow(fastEvent.id)).status !== "delivered") {
+        if (Date.now() - created > 2_000) throw new Error("the fast tenant's event waited behind the slow tenant")
+        yield* Effect.sleep("20 millis")
+      }
+      expect(Date.now() - created).toBeLessThan(2_000)
+      // Still nothing back from the slow endpoint, and it holds no more than its share.
+      expect(receiver.receivedAt("/slow").length).toBe(4)
+      yield* Fiber.interrupt(runner)
+    }))
+})
