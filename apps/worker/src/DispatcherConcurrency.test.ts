@@ -70,12 +70,13 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const now = new Date()
       yield* Effect.forEach(Array.from({ length: 30 }, (_, i) => i), () => seedEvent(slow, now))
       const runner = yield* Effect.fork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "runner")).pipe(
-        Effect.provide(dispatcherFor({ responseTimeoutMs: 5_000, settings: { maxInFlight: 8, perTenant: 4, pollInterval: Duration.millis(20) } }))
+        Effect.provide(dispatcherFor({ responseTimeoutMs: 5_000, settings: { maxInFlight: 8, perTenant: 4, pollInterval: Duration.millis(20), statusInterval: Duration.millis(50) } }))
       ))
-      // The slow tenant's attempts are now hanging.
-      yield* Effect.sleep("500 millis")
-      const hanging = receiver.receivedAt("/slow").length
-      expect(hanging).toBe(4)
+      // Wait until the slow tenant's share of attempts hangs at its endpoint (TLS handshakes take a moment on a busy machine).
+      const until = Date.now() + 4_000
+      while (receiver.receivedAt("/slow").length < 4 && Date.now() < until) yield* Effect.sleep("20 millis")
+      yield* Effect.sleep("100 millis")
+      expect(receiver.receivedAt("/slow").length).toBe(4)
       const created = Date.now()
       const fastEvent = yield* seedEvent(fast, new Date())
       while ((yield* eventRow(fastEvent.id)).status !== "delivered") {
@@ -85,6 +86,13 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       expect(Date.now() - created).toBeLessThan(2_000)
       // Still nothing back from the slow endpoint, and it holds no more than its share.
       expect(receiver.receivedAt("/slow").length).toBe(4)
+      // The dashboard's `engine` row: the slow tenant's 30 events are due (4 of them in flight).
+      yield* Effect.sleep("200 millis")
+      const sql = yield* SqlClient.SqlClient
+      const [board] = yield* sql<{ status: string; detail: string }>`
+        SELECT status, detail FROM worker_status WHERE component = 'notifier' AND network = 'nile'`
+      expect(board!.status).toBe("ok")
+      expect(board!.detail).toMatch(/^30 events due, oldest due [0-9] s ago$/)
       yield* Fiber.interrupt(runner)
     }))
 })
