@@ -1,0 +1,27 @@
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Either } from "effect"
+import { testCaFile, testCaPem } from "./testing/TestReceiver"
+import { WebhookDeliveryConfig } from "./WebhookDeliveryConfig"
+
+const read = (env: Record<string, string>) =>
+  Effect.runPromise(Effect.either(Effect.withConfigProvider(WebhookDeliveryConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))
+
+describe("WebhookDeliveryConfig", () => {
+  it("is off and without an extra CA by default", async () => {
+    expect(Either.getOrThrow(await read({}))).toEqual({ allowPrivateTargets: false })
+  })
+
+  it("reads the extra CA file", async () => {
+    expect(Either.getOrThrow(await read({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true", WEBHOOK_EXTRA_CA_FILE: testCaFile })))
+      .toEqual({ allowPrivateTargets: true, extraCa: testCaPem })
+  })
+
+  it("names the variable when the file is missing or holds no certificate", async () => {
+    const missing = await read({ WEBHOOK_EXTRA_CA_FILE: "/nonexistent/ca.pem" })
+    expect(Either.isLeft(missing) && String(missing.left)).toContain("WEBHOOK_EXTRA_CA_FILE /nonexistent/ca.pem could not be read (ENOENT)")
+    const notPem = await read({ WEBHOOK_EXTRA_CA_FILE: import.meta.filename })
+    expect(Either.isLeft(notPem) && String(notPem.left)).toContain("holds no PEM certificate")
+    const notBoolean = await read({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" })
+    expect(Either.isLeft(notBoolean)).toBe(true)
+  })
+})
