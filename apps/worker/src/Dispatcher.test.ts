@@ -4,7 +4,7 @@ import { attemptOffsets } from "@collector/core/notifications/DeliverySchedule"
 import { Hang, ServerError, startTestReceiver, type TestReceiver, WrongBody } from "@collector/outbound/testing/TestReceiver"
 import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
 import { expect, layer } from "@effect/vitest"
-import { Duration, Effect, Either, TestClock } from "effect"
+import { Duration, Effect, Either, Fiber, TestClock } from "effect"
 import {
   attemptRows,
   dispatcherFor,
@@ -222,5 +222,21 @@ layer(TestDatabaseLive, { timeout: 120_000 })("Dispatcher over Postgres and HTTP
       expect(yield* eventRow(event.id)).toMatchObject({ status: "pending", attempts: 1, last_error: reason })
       expect(yield* attemptRows(event.id)).toMatchObject([{ attempt: 1, http_status: null, error: reason, outcome: "failed" }])
       expect(receiver.received()).toHaveLength(0)
+    }))
+
+  it.scoped("a dispatcher stopped mid-attempt closes the attempt at once as interrupted", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(start.getTime())
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver(Hang)
+      const { event } = yield* scopeWithEvent(receiver, "/stop")
+      const fiber = yield* Effect.fork(dispatchOnce({ responseTimeoutMs: 30_000 }))
+      // Real time, not the test clock: the request is on its way through a real socket.
+      while (receiver.receivedAt("/stop").length === 0) yield* Effect.promise(() => new Promise((done) => setTimeout(done, 20)))
+      yield* Fiber.interrupt(fiber)
+      expect(yield* attemptRows(event.id)).toMatchObject([{ attempt: 1, outcome: "failed", error: "interrupted: the worker stopped before the attempt finished" }])
+      const row = yield* eventRow(event.id)
+      expect(row).toMatchObject({ status: "pending", attempts: 1, claimed_by: null, last_error: "interrupted: the worker stopped before the attempt finished" })
+      expect(row.next_attempt!.getTime() - start.getTime()).toBeGreaterThanOrEqual(9_000)
     }))
 })

@@ -87,12 +87,29 @@ export const make = (settings: DispatcherSettings) =>
         return { httpStatus: null, excerpt: "", delivered: false, error: last }
       })
 
+    /** Closes an attempt that will never finish as failed, `interrupted`, and schedules the next one. */
+    const closeInterrupted = (event: DueEvent, claim: Claim, number: number, startedAt: Date) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        yield* ledger.finishAttempt(claim, number, {
+          endedAt: at,
+          durationMs: Math.max(0, at.getTime() - startedAt.getTime()),
+          httpStatus: null,
+          responseExcerpt: "",
+          error: interruptedError,
+          delivered: false
+        }, afterFailure(event, number, interruptedError, yield* Random.next))
+      })
+
     const attempt = (event: DueEvent, claim: Claim, url: string) =>
       Effect.gen(function*() {
         const number = event.attempts + 1
         const startedAt = yield* now
         if (!(yield* ledger.startAttempt(claim, { attempt: number, url, startedAt }))) return
-        const outcome = yield* send(event, url)
+        // A worker shutting down closes its attempts at once rather than leaving them to the lease.
+        const outcome = yield* send(event, url).pipe(
+          Effect.onInterrupt(() => closeInterrupted(event, claim, number, startedAt).pipe(Effect.catchAllCause(() => Effect.void)))
+        )
         const endedAt = yield* now
         const next: NextStep = outcome.delivered
           ? { _tag: "Delivered" }
@@ -114,15 +131,7 @@ export const make = (settings: DispatcherSettings) =>
         const at = yield* now
         if (event.openAttempt !== null) {
           // Its worker died or stalled past the claim: the attempt counts as failed.
-          const { attempt: number, startedAt } = event.openAttempt
-          return yield* ledger.finishAttempt(claim, number, {
-            endedAt: at,
-            durationMs: Math.max(0, at.getTime() - startedAt.getTime()),
-            httpStatus: null,
-            responseExcerpt: "",
-            error: interruptedError,
-            delivered: false
-          }, afterFailure(event, number, interruptedError, yield* Random.next))
+          return yield* closeInterrupted(event, claim, event.openAttempt.attempt, event.openAttempt.startedAt)
         }
         if (event.roundUrl === null) {
           // A new round reads the configuration as it is now and keeps that URL to its end.
