@@ -72,10 +72,11 @@ export const make = (settings: DispatcherSettings) =>
           "X-Event-Id": event.eventId,
           "X-Event-Type": event.eventType
         }
-        // Every answer must be public (or private targets allowed); try them in turn only when
-        // one cannot be reached, since a response of any kind is the receiver's answer.
+        // Every answer was checked; try a second one only when the first cannot be reached (a
+        // response of any kind is the receiver's answer). At most two, so an attempt stays well
+        // inside the claim lease (5 s lookup + 2 × 5 s connect).
         let last = ""
-        for (const target of resolved.right) {
+        for (const target of resolved.right.slice(0, 2)) {
           const response = yield* Effect.either(transport.post({ url, target, headers, body }))
           if (Either.isRight(response)) {
             const verdict = judgeResponse(response.right)
