@@ -44,6 +44,9 @@ export class Dispatcher extends Context.Tag("@collector/core/Dispatcher")<
   }
 }
 
+// How long the loop waits for running attempts to free slots before it claims again.
+const refillPause = Duration.millis(5)
+
 export const make = (settings: DispatcherSettings) =>
   Effect.gen(function*() {
     const ledger = yield* DeliveryLedger
@@ -193,14 +196,21 @@ export const make = (settings: DispatcherSettings) =>
         const fibers = yield* FiberSet.make<void>()
         yield* Effect.forkScoped(Effect.forever(Effect.zipRight(reportBacklog(network), Effect.sleep(settings.statusInterval))))
         return yield* Effect.forever(Effect.gen(function*() {
-          const free = settings.maxInFlight - (yield* Ref.get(inFlight))
-          // Claims only what fits, so attempts never queue behind a slow one inside this process.
-          const events = free > 0 ? yield* claim(network, holder, free) : []
+          const busy = yield* Ref.get(inFlight)
+          const free = settings.maxInFlight - busy
+          // Claims only what fits, so attempts never queue behind a slow one inside this process;
+          // and, while attempts run, only once a quarter of the slots is free: a claim ranks
+          // every due event, so claiming one slot at a time would spend the database on ranking.
+          if (busy > 0 && free < Math.max(1, Math.ceil(settings.maxInFlight / 4))) {
+            yield* Effect.sleep(refillPause)
+            return
+          }
+          const events = yield* claim(network, holder, free)
           for (const event of events) {
             yield* Ref.update(inFlight, (n) => n + 1)
             yield* FiberSet.run(fibers, deliver(event, holder).pipe(Effect.ensuring(Ref.update(inFlight, (n) => n - 1))))
           }
-          if (free <= 0 || events.length < free) yield* Effect.sleep(settings.pollInterval)
+          if (events.length < free) yield* Effect.sleep(settings.pollInterval)
         }).pipe(
           Effect.catchAllCause((cause) =>
             Cause.isInterruptedOnly(cause)

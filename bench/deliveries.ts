@@ -1,0 +1,190 @@
+/**
+ * Webhook deliveries per second: the worker's dispatcher (claim, seal with a fresh nonce, check
+ * the URL, HTTPS POST, record the attempt and the outcome) against a local HTTPS receiver that
+ * acknowledges at once, beside a bare Node HTTPS client posting the same sealed bodies to the
+ * same receiver, in one run. Run with `npm run bench:deliveries` (BENCH_EVENTS, BENCH_IN_FLIGHT).
+ */
+import { TenantAdmin } from "@collector/core"
+import { Dispatcher } from "@collector/core/notifications/Dispatcher"
+import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
+import { sealEnvelope } from "@collector/api"
+import { Effect, Exit, Fiber, Layer, ManagedRuntime, Redacted, Scope } from "effect"
+import { randomBytes } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { Agent, createServer, request } from "node:https"
+import type { AddressInfo } from "node:net"
+import { cpus, totalmem } from "node:os"
+import { join } from "node:path"
+import pg from "pg"
+import { repositoryRoot } from "../test-support/Processes"
+import { benchDatabase } from "./support/BenchDatabase"
+
+const events = Number(process.env.BENCH_EVENTS ?? 20_000)
+const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 64)
+const tenants = 10
+const tlsDir = join(repositoryRoot, "test-fixtures", "tls")
+const log = (line: string) => console.log(line)
+
+// The dispatcher may deliver to the loopback receiver only with the operator's private-target
+// setting and the test CA; both are read from the environment when its layer is built.
+process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true"
+process.env.WEBHOOK_EXTRA_CA_FILE = join(tlsDir, "ca.pem")
+
+/** A receiver that acknowledges every delivery at once and counts them. */
+const startReceiver = () =>
+  new Promise<{ port: number; count: () => number; close: () => void }>((done) => {
+    let received = 0
+    const server = createServer({ key: readFileSync(join(tlsDir, "server.key")), cert: readFileSync(join(tlsDir, "server.pem")) }, (req, res) => {
+      req.resume()
+      req.on("end", () => {
+        received++
+        res.writeHead(200, { "content-type": "application/json" }).end('{"code":0}')
+      })
+    })
+    server.listen(0, "127.0.0.1", () =>
+      done({ port: (server.address() as AddressInfo).port, count: () => received, close: () => server.close() }))
+  })
+
+/** The bare client: `count` POSTs of the bodies, `concurrency` at a time, through `agent`. */
+const bareClient = async (port: number, bodies: ReadonlyArray<string>, count: number, concurrency: number, agent: Agent) => {
+  let next = 0
+  let failures = 0
+  const started = performance.now()
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < count) {
+      const body = bodies[next++ % bodies.length]!
+      const ok = await new Promise<boolean>((done) => {
+        const req = request({
+          host: "127.0.0.1",
+          servername: "localhost",
+          port,
+          method: "POST",
+          path: "/hook",
+          agent,
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-app-id": "1", "x-event-id": "1", "x-event-type": "deposit.confirmed" }
+        }, (res) => {
+          let text = ""
+          res.on("data", (chunk) => (text += chunk))
+          res.on("end", () => done(res.statusCode === 200 && JSON.parse(text).code === 0))
+        })
+        req.on("error", () => done(false))
+        req.end(body)
+      })
+      if (!ok) failures++
+    }
+  }))
+  return { perSecond: count / ((performance.now() - started) / 1000), failures }
+}
+
+const main = async () => {
+  const databaseScope = Effect.runSync(Scope.make())
+  const url = await Effect.runPromise(Scope.extend(benchDatabase("bench-deliveries"), databaseScope))
+  const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })
+  const database = DatabaseAtUrl(Redacted.make(url), 20)
+  const admin = TenantAdmin.Default.pipe(
+    Layer.provide(Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore)),
+    Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer]),
+    Layer.provide([keyring, database])
+  )
+  const receiver = await startReceiver()
+  const client = new pg.Client({ connectionString: url })
+  const adminRuntime = ManagedRuntime.make(admin)
+  const created = await adminRuntime.runPromise(Effect.flatMap(TenantAdmin, (a) =>
+    Effect.forEach(Array.from({ length: tenants }, (_, i) => `bench-${i}`), (name) => a.create(name, ["nile"]))))
+  await client.connect()
+
+  // Every tenant's webhook points at the receiver; the events wait in the outbox, due now.
+  const target = `https://localhost:${receiver.port}/hook`
+  for (const c of created) {
+    await client.query(
+      `INSERT INTO tenant_settings (tenant_id, network, webhook_url, webhook_enabled) VALUES ($1, 'nile', $2, true)`,
+      [c.tenant.id, target]
+    )
+  }
+  const payload = (i: number) =>
+    JSON.stringify({
+      id: String(1000 + i), event_id: "0", event_type: "deposit.confirmed", status: "confirmed", wallet_id: String(i), custom_id: `c-${i}`,
+      chain: "TRON", network: "nile", asset: "USDT", token_standard: "TRC20", decimals: 6, address: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf",
+      source: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", contract: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf", amount: "12345678",
+      txid: randomBytes(32).toString("hex"), log_index: 0, block_number: "1000123", block_time: "2026-11-22T01:00:00.000000Z",
+      created_at: "2026-11-22T01:00:03.000000Z", revision: 1, confirmation_type: "block_1", confirmations: 1, block_hash: randomBytes(32).toString("hex")
+    })
+  const insertStarted = performance.now()
+  for (let start = 0; start < events; start += 5000) {
+    const n = Math.min(5000, events - start)
+    await client.query(
+      `INSERT INTO events (tenant_id, network, event_type, payload, next_attempt, deadline_at, created_at)
+       SELECT t, 'nile', 'deposit.confirmed', p, now(), now() + interval '24 hours', now()
+       FROM unnest($1::bigint[], $2::text[]) AS x(t, p)`,
+      [Array.from({ length: n }, (_, i) => created[(start + i) % tenants]!.tenant.id), Array.from({ length: n }, (_, i) => payload(start + i))]
+    )
+  }
+  log(`outbox: ${events} due events for ${tenants} tenants (inserted in ${((performance.now() - insertStarted) / 1000).toFixed(1)} s)`)
+
+  // The bare client, with the same sealed bodies (one per event) and the same concurrency.
+  const key = randomBytes(32)
+  const bodies = Array.from({ length: 1000 }, (_, i) =>
+    JSON.stringify(sealEnvelope({ key, plaintext: payload(i), timestamp: new Date().toISOString(), nonce: randomBytes(12) })))
+  const ca = readFileSync(join(tlsDir, "ca.pem"))
+  // BENCH_DISPATCHER_ONLY=1 skips the references (for profiling the dispatcher alone).
+  const onlyDispatcher = process.env.BENCH_DISPATCHER_ONLY === "1"
+  if (!onlyDispatcher) await bareClient(receiver.port, bodies, 2000, inFlight, new Agent({ keepAlive: true, ca }))
+  const bareKeepAlive = onlyDispatcher
+    ? { perSecond: 1, failures: 0 }
+    : await bareClient(receiver.port, bodies, events, inFlight, new Agent({ keepAlive: true, maxSockets: inFlight, ca }))
+  const bareFresh = onlyDispatcher
+    ? { perSecond: 1, failures: 0 }
+    : await bareClient(receiver.port, bodies, Math.min(events, 5000), inFlight, new Agent({ keepAlive: false, ca }))
+
+  // The dispatcher, as the worker runs it, until the outbox is delivered.
+  const { dispatcherLayer } = await import("@collector/worker/NotifierLive")
+  const runtime = ManagedRuntime.make(dispatcherLayer({ maxInFlight: inFlight, perTenant: Math.ceil(inFlight / 2) } as never).pipe(
+    Layer.provide([keyring, database])
+  ))
+  const before = receiver.count()
+  const started = performance.now()
+  const fiber = runtime.runFork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "bench")))
+  let delivered = 0
+  let peakRss = 0
+  while (delivered < events) {
+    await new Promise((r) => setTimeout(r, 100))
+    peakRss = Math.max(peakRss, process.memoryUsage().rss)
+    delivered = Number((await client.query("SELECT count(*) AS n FROM events WHERE status = 'delivered'")).rows[0].n)
+    if (performance.now() - started > 600_000) break
+  }
+  const seconds = (performance.now() - started) / 1000
+  await runtime.runPromise(Fiber.interrupt(fiber))
+  const attempts = (await client.query(
+    "SELECT count(*) AS n, count(*) FILTER (WHERE outcome = 'delivered' AND ended_at IS NOT NULL AND http_status = 200) AS ok FROM delivery_attempts"
+  )).rows[0]
+  const rounds = Number((await client.query("SELECT count(*) AS n FROM delivery_rounds")).rows[0].n)
+  const dispatcherRate = delivered / seconds
+
+  await runtime.dispose()
+  await adminRuntime.dispose()
+  await client.end()
+  receiver.close()
+  await Effect.runPromise(Scope.close(databaseScope, Exit.void))
+
+  const f = (x: number, digits = 0) => x.toFixed(digits)
+  log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`)
+  log(`receiver: node:https on loopback, test certificate, acknowledges at once; ${inFlight} in flight; payload ${payload(0).length} bytes\n`)
+  log("| measure | deliveries/s | vs bare (keep-alive) | note |")
+  log("|---|---:|---:|---|")
+  log(`| bare node:https client, keep-alive | ${f(bareKeepAlive.perSecond)} | 100% | ${bareKeepAlive.failures} failures |`)
+  log(`| bare node:https client, a new TLS connection per request | ${f(bareFresh.perSecond)} | ${f((bareFresh.perSecond / bareKeepAlive.perSecond) * 100)}% | ${bareFresh.failures} failures |`)
+  log(
+    `| dispatcher (claim, seal, URL check, POST, record) | ${f(dispatcherRate)} | ${f((dispatcherRate / bareKeepAlive.perSecond) * 100)}% | ` +
+      `${delivered}/${events} delivered, ${attempts.n} attempts recorded (${attempts.ok} delivered with status 200), ${rounds} rounds; receiver saw ${receiver.count() - before} |`
+  )
+  log(`\npeak RSS of the benchmark process during dispatch: ${f(peakRss / 2 ** 20)} MiB`)
+  if (delivered !== events || Number(attempts.ok) !== events) process.exitCode = 1
+}
+
+main()
+  .catch((error) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+  .finally(() => process.exit())
