@@ -1,0 +1,58 @@
+import { Context, Data, type Effect, type Option } from "effect"
+
+/** The provider could not be reached or did not answer in time: the outcome is unknown. */
+export class ProviderUnavailable extends Data.TaggedError("ProviderUnavailable")<{ readonly reason: string }> {}
+
+/** The provider answered and refused (no stock, bad receiver, balance too low): nothing was ordered. */
+export class ProviderRejected extends Data.TaggedError("ProviderRejected")<{ readonly reason: string }> {}
+
+export interface RentalRequest {
+  /** Base58Check address that receives the delegated energy. */
+  readonly receiver: string
+  readonly energy: bigint
+  /** Also activate the receiver (only where `supportsActivation`). */
+  readonly activate: boolean
+}
+
+export interface RentalQuote {
+  readonly energy: bigint
+  /** SUN for the energy. */
+  readonly cost: bigint
+  /** SUN for the activation; 0 when not asked. */
+  readonly activationCost: bigint
+  /** How long the delegation lasts once delivered. */
+  readonly durationSeconds: number
+}
+
+export type ProviderOrderState = "pending" | "delivered" | "failed" | "expired"
+
+export interface ProviderOrder {
+  readonly orderId: string
+  readonly providerOrderId: string
+  readonly state: ProviderOrderState
+  /** Energy the provider says it delegated (may be less than ordered). */
+  readonly deliveredEnergy: bigint
+  readonly paidCost: bigint
+  readonly activationCost: bigint
+  readonly expiresAt: Date | null
+  /** Why a failed order failed; empty otherwise. */
+  readonly reason: string
+}
+
+/**
+ * Port: one energy rental provider for one network. `order` carries our own order number so
+ * that an unanswered call can be verified with `find` instead of ordering again. Delivery is
+ * checked on chain by the sweeper, never taken from the provider's word alone.
+ */
+export interface EnergyProviderService {
+  readonly name: string
+  readonly supportsActivation: boolean
+  /** The smallest order the provider takes, in energy. */
+  readonly minimumEnergy: bigint
+  readonly quote: (request: RentalRequest) => Effect.Effect<RentalQuote, ProviderUnavailable | ProviderRejected>
+  readonly order: (orderId: string, request: RentalRequest) => Effect.Effect<ProviderOrder, ProviderUnavailable | ProviderRejected>
+  /** None when the provider has no order under our number (it never arrived). */
+  readonly find: (orderId: string) => Effect.Effect<Option.Option<ProviderOrder>, ProviderUnavailable>
+}
+
+export class EnergyProvider extends Context.Tag("@collector/core/EnergyProvider")<EnergyProvider, EnergyProviderService>() {}

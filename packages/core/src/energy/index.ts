@@ -1,0 +1,2 @@
+export * from "./EnergyProvider"
+export * from "./EnergyRental"

@@ -1,0 +1,80 @@
+import { Context, type Effect, type Option } from "effect"
+import type { WalletId } from "../Ids"
+import type { Network } from "../Network"
+import type { NotificationEvent, ResultPage } from "../notifications/NotificationEvent"
+import type { TenantScope } from "../Scope"
+import type { Sealed } from "../SecretBox"
+import type { SweepMode, SweepOrigin, SweepStatus, SweepTask, SweepTaskId } from "./SweepTask"
+
+/** A task to insert: the wallet has been checked by the caller, the one-task-per-wallet rule is the store's. */
+export interface SweepDraft {
+  readonly walletId: WalletId
+  readonly address: string
+  readonly mode: SweepMode
+  readonly requestedAmount: bigint | null
+  readonly destination: string
+  readonly origin: SweepOrigin
+  /** Snapshot of the scope's cap at creation (`max_wallet_trx_fee`). */
+  readonly maxWalletTrxFee: bigint
+  readonly prepareBy: Date
+}
+
+/** A task with the notification event its terminal state created, if any. */
+export interface SweepView {
+  readonly task: SweepTask
+  readonly webhook: NotificationEvent | null
+}
+
+export interface SweepQuery {
+  readonly page: number
+  readonly pageSize: number
+  readonly status?: SweepStatus
+  readonly walletId?: WalletId
+  /** Exact transaction hash. */
+  readonly txid?: string
+}
+
+/** The terminal write: the task's last state and the event body that reports it. */
+export interface SweepOutcome {
+  readonly task: SweepTask
+  /** The exact JSON text of the 11-field sweep result body. */
+  readonly payload: string
+}
+
+/**
+ * Port: sweep tasks. The operations read and create them per tenant scope; the sweeper claims
+ * them per network and moves each one step at a time, every step saved with compare-and-set on
+ * the task's version by the worker holding the claim. Storage failures are defects.
+ */
+export class SweepRepository extends Context.Tag("@collector/core/SweepRepository")<
+  SweepRepository,
+  {
+    /**
+     * Inserts one task per draft, in the caller's transaction. A wallet that already has an
+     * unfinished task gets none: the result holds only the tasks inserted, in draft order.
+     */
+    readonly insert: (scope: TenantScope, drafts: ReadonlyArray<SweepDraft>, at: Date) => Effect.Effect<ReadonlyArray<SweepTask>>
+    /** ID descending. */
+    readonly list: (scope: TenantScope, query: SweepQuery) => Effect.Effect<ResultPage<SweepView>>
+    readonly find: (scope: TenantScope, id: SweepTaskId) => Effect.Effect<Option.Option<SweepView>>
+    /** Unfinished tasks of the scope (the dashboard's `pending_tasks`). */
+    readonly unfinishedCount: (scope: TenantScope) => Effect.Effect<number>
+    /**
+     * Claims up to `limit` unfinished tasks of the network that are due (`nextStepAt <= now`)
+     * and not claimed by a live lease, with `FOR UPDATE SKIP LOCKED`, for `worker` until `until`.
+     */
+    readonly claim: (network: Network, worker: string, now: Date, until: Date, limit: number) => Effect.Effect<ReadonlyArray<SweepTask>>
+    /**
+     * Saves a non-terminal step: succeeds only while `worker` holds the claim and the stored
+     * version is `task.version`; stores version + 1 and releases the claim. False when lost.
+     */
+    readonly save: (task: SweepTask, worker: string) => Effect.Effect<boolean>
+    /**
+     * Saves a terminal state in one transaction with its event (ID = task ID) and, on success,
+     * the wallet's `collected_usdt` and `last_collected_at`. Same compare-and-set as `save`.
+     */
+    readonly finish: (outcome: SweepOutcome, worker: string) => Effect.Effect<boolean>
+    /** The sealed private key of a wallet, for the Signer port alone. */
+    readonly signingKey: (walletId: WalletId) => Effect.Effect<Sealed>
+  }
+>() {}

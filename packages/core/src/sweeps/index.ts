@@ -1,0 +1,5 @@
+export * from "./FeePlan"
+export * from "./SweepErrors"
+export * from "./SweepRepository"
+export * from "./SweepResultBody"
+export * from "./SweepTask"
