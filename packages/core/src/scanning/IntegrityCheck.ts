@@ -1,7 +1,8 @@
 import { Context, Effect, Layer } from "effect"
 import { Chain } from "../chain/Chain"
 import type { Network } from "../Network"
-import { type ObservedTransfer, ScanLedger } from "./ScanLedger"
+import { matchTransfers } from "./MatchTransfers"
+import { ScanLedger } from "./ScanLedger"
 
 /**
  * Re-reads stored blocks from the node and restores any transfer to a tenant wallet that
@@ -31,15 +32,7 @@ export const makeIntegrityCheck = (fetchConcurrency: number) =>
       Effect.gen(function*() {
         const numbers = Array.from({ length: Number(to - from + 1n) }, (_, i) => from + BigInt(i))
         const blocks = yield* Effect.forEach(numbers, (number) => chain.blockTransfers(number), { concurrency: fetchConcurrency })
-        const recipients = [...new Set(blocks.flatMap((b) => b.transfers.map((t) => t.to)))]
-        if (recipients.length === 0) return 0
-        const wallets = new Map((yield* ledger.walletsAt(network, recipients)).map((w) => [w.address, w]))
-        const observed = blocks.flatMap((b) =>
-          b.transfers.flatMap((transfer): Array<ObservedTransfer> => {
-            const wallet = wallets.get(transfer.to)
-            return wallet === undefined ? [] : [{ block: b.block, transfer, wallet }]
-          })
-        )
+        const observed = (yield* matchTransfers(ledger, network, blocks)).flatMap((b) => b.transfers)
         const restored = observed.length === 0 ? 0 : yield* ledger.restore(network, observed)
         if (restored > 0) {
           yield* Effect.logWarning("integrity check restored missing transfers").pipe(

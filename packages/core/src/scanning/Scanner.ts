@@ -3,9 +3,10 @@ import { Chain } from "../chain/Chain"
 import type { BlockNotFound, ChainRejected, ChainUnavailable } from "../chain/ChainErrors"
 import type { BlockRef, BlockTransfers } from "../chain/ChainModel"
 import type { Network } from "../Network"
+import { matchTransfers } from "./MatchTransfers"
 import { ForkBelowStoredBlocks } from "./ScanErrors"
 import type { ScannerSettings } from "./ScannerSettings"
-import { type ChainTip, type CursorMoved, type ObservedTransfer, type ScannedBlock, ScanLedger, type ScanPosition } from "./ScanLedger"
+import { type ChainTip, type CursorMoved, ScanLedger, type ScanPosition } from "./ScanLedger"
 
 type ChainFailure = ChainUnavailable | ChainRejected
 
@@ -41,19 +42,7 @@ export const makeScanner = (settings: ScannerSettings) =>
     const ledger = yield* ScanLedger
 
     // Tenant wallets among all recipients of a batch: one lookup, never one per log.
-    const observe = (network: Network, blocks: ReadonlyArray<BlockTransfers>) =>
-      Effect.gen(function*() {
-        const recipients = [...new Set(blocks.flatMap((b) => b.transfers.map((t) => t.to)))]
-        const wallets = recipients.length === 0 ? [] : yield* ledger.walletsAt(network, recipients)
-        const byAddress = new Map(wallets.map((w) => [w.address, w]))
-        return blocks.map((b): ScannedBlock => ({
-          block: b.block,
-          transfers: b.transfers.flatMap((transfer): Array<ObservedTransfer> => {
-            const wallet = byAddress.get(transfer.to)
-            return wallet === undefined ? [] : [{ block: b.block, transfer, wallet }]
-          })
-        }))
-      })
+    const observe = (network: Network, blocks: ReadonlyArray<BlockTransfers>) => matchTransfers(ledger, network, blocks)
 
     /** Walks down from the cursor to the newest stored block the chain still has, and drops the rest. */
     const rewindToFork = (network: Network, cursor: ScanPosition) =>
