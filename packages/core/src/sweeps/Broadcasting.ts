@@ -1,0 +1,42 @@
+import { Effect } from "effect"
+import { Chain } from "../chain/Chain"
+import type { SignedTransaction } from "../chain/ChainModel"
+import { later, proceed } from "./SweepStep"
+import type { SweeperSettings } from "./SweeperSettings"
+import type { StoredTransaction, SweepTask } from "./SweepTask"
+
+export const signedTransaction = (stored: StoredTransaction): SignedTransaction => ({
+  txid: stored.txid,
+  rawDataHex: stored.rawDataHex,
+  expiration: stored.expiration,
+  feeLimit: stored.feeLimit,
+  signatures: [stored.signature]
+})
+
+/**
+ * `signed` -> `broadcast`, always with the stored bytes. An answer we did not get makes the task
+ * `unknown`: it may be in a node's pool. A refusal keeps it `signed` and it is offered again
+ * until it expires; after that only Settlement can end it, by its receipt or by proof.
+ */
+export const broadcast = (task: SweepTask, now: Date, settings: SweeperSettings) =>
+  Effect.gen(function*() {
+    const chain = yield* Chain
+    const stored = task.transaction!
+    const outcome = yield* Effect.either(chain.broadcast(signedTransaction(stored)))
+    if (outcome._tag === "Left") {
+      return proceed(task, now, { status: "unknown", reason: `broadcast result unknown: ${outcome.left.reason}` }, settings.settleInterval)
+    }
+    const answer = outcome.right
+    if (answer._tag !== "Rejected") return proceed(task, now, { status: "broadcast", reason: "" }, settings.settleInterval)
+    const reason = `broadcast refused: ${answer.code}: ${answer.message}`
+    if (stored.expiration.getTime() <= now.getTime()) return proceed(task, now, { status: "unknown", reason }, settings.settleInterval)
+    return proceed(task, now, { reason }, settings.rebroadcastInterval)
+  })
+
+/** The same stored bytes again, for a transaction the network seems to have lost; the answer changes nothing. */
+export const rebroadcast = (task: SweepTask, now: Date, settings: SweeperSettings) =>
+  Effect.gen(function*() {
+    const chain = yield* Chain
+    yield* Effect.either(chain.broadcast(signedTransaction(task.transaction!)))
+    return later(task, now, settings.settleInterval)
+  })

@@ -1,0 +1,105 @@
+import { Effect } from "effect"
+import type { AccountState } from "../chain/ChainModel"
+import { Chain } from "../chain/Chain"
+import { EnergyProvider, type ProviderUnavailable } from "../energy/EnergyProvider"
+import { SettingsRepository } from "../SettingsRepository"
+import { bandwidthLeft, type FeePlan, planFees } from "./FeePlan"
+import { end, proceed, type StepResult } from "./SweepStep"
+import type { SweeperSettings } from "./SweeperSettings"
+import type { SweepTask } from "./SweepTask"
+
+/** Bytes a signed USDT transfer takes: what the wallet's free or staked bandwidth must cover. */
+export const transferBandwidth = 345n
+
+/** Our own order number for a task's one rental: derived from the task, so a retry can never make a second. */
+export const rentalOrderId = (task: SweepTask) => `sweep-${task.network}-${task.id}`
+
+/** Whether the account can pay the transfer's bandwidth now without burning TRX. */
+export const hasBandwidth = (account: AccountState) => bandwidthLeft(account) >= transferBandwidth
+
+/**
+ * `pending` from `queued` or `waiting_bandwidth`: fixes the amount from the balance at the
+ * solidified block, estimates energy with the margin, and picks the fee source. Bandwidth is
+ * waited for before anything is rented, so no rental runs out while the wallet waits.
+ */
+export const prepare = (task: SweepTask, now: Date, settings: SweeperSettings) =>
+  Effect.gen(function*() {
+    const chain = yield* Chain
+    const account = yield* chain.account(task.address)
+    const amount = task.mode === "all" ? account.usdt : task.requestedAmount!
+    if (amount === 0n) return end(task, now, "cancelled", "nothing to collect: the USDT balance is 0", { amount: 0n })
+    if (amount > account.usdt) {
+      return end(task, now, "failed", `the fixed amount ${amount} is above the balance ${account.usdt} at block ${account.atBlock}`)
+    }
+    const [estimatedEnergy, parameters, settingsNow] = yield* Effect.all([
+      chain.estimateTransferEnergy({ from: task.address, to: task.destination, amount }),
+      chain.parameters,
+      Effect.flatMap(SettingsRepository, (repo) => repo.get({ tenantId: task.tenantId, network: task.network }))
+    ])
+    const policy = settingsNow.automation
+    const maxWalletTrxFee = task.maxWalletTrxFee ?? policy.maxWalletTrxFee
+    const plan = planFees({ account, estimatedEnergy, parameters, policy: { maxWalletTrxFee, rentalAllowed: policy.rentalAllowed } })
+    const prepared = { amount, preparedEnergy: plan.preparedEnergy, maxWalletTrxFee }
+    if (plan._tag === "Unpayable") return end(task, now, "failed", plan.reason, prepared)
+    if (account.activated && !hasBandwidth(account)) {
+      const reason = `waiting for free bandwidth: ${bandwidthLeft(account)} of ${transferBandwidth} bytes left`
+      return proceed(task, now, { ...prepared, stage: "waiting_bandwidth", reason }, settings.bandwidthInterval)
+    }
+    return yield* choose(task, now, plan, prepared, policy.maxRentalCost)
+  })
+
+const choose = (
+  task: SweepTask,
+  now: Date,
+  plan: Exclude<FeePlan, { _tag: "Unpayable" }>,
+  prepared: Pick<SweepTask, "amount" | "preparedEnergy" | "maxWalletTrxFee">,
+  maxRentalCost: bigint
+): Effect.Effect<StepResult, ProviderUnavailable, EnergyProvider> =>
+  Effect.gen(function*() {
+    switch (plan._tag) {
+      case "Resources":
+        return ready(task, now, { ...prepared, feeSource: "resources", estimatedWalletTrxFee: 0n })
+      case "WalletTrx":
+        return ready(task, now, { ...prepared, feeSource: "wallet_trx", estimatedWalletTrxFee: plan.walletTrxFee })
+      case "Rental": {
+        const provider = yield* EnergyProvider
+        if (plan.activate && !provider.supportsActivation) {
+          return end(task, now, "failed", `the wallet is not activated on chain and ${provider.name} cannot activate it`, prepared)
+        }
+        const energy = plan.energy > provider.minimumEnergy ? plan.energy : provider.minimumEnergy
+        const quoted = yield* Effect.either(provider.quote({ receiver: task.address, energy, activate: plan.activate }))
+        if (quoted._tag === "Left") {
+          return quoted.left._tag === "ProviderRejected"
+            ? end(task, now, "failed", `energy rental refused by ${provider.name}: ${quoted.left.reason}`, prepared)
+            : yield* Effect.fail(quoted.left)
+        }
+        const quote = quoted.right
+        const total = quote.cost + quote.activationCost
+        if (total > maxRentalCost) {
+          return end(task, now, "failed", `energy rental would cost ${total} SUN, above max_rental_cost ${maxRentalCost}`, prepared)
+        }
+        return proceed(task, now, {
+          ...prepared,
+          feeSource: "rental",
+          estimatedWalletTrxFee: 0n,
+          stage: "renting",
+          reason: "",
+          rental: {
+            orderId: rentalOrderId(task),
+            provider: provider.name,
+            providerOrderId: null,
+            quantity: quote.energy,
+            estimatedCost: quote.cost,
+            paidCost: 0n,
+            activationCost: quote.activationCost,
+            state: "ordering",
+            expiresAt: null
+          }
+        })
+      }
+    }
+  })
+
+/** Resources in place: `ready`, to be signed at once. */
+export const ready = (task: SweepTask, now: Date, changes: Partial<SweepTask>): StepResult =>
+  proceed(task, now, { ...changes, status: "ready", stage: "ready", reason: "" })

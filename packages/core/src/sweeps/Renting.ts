@@ -1,0 +1,93 @@
+import { Duration, Effect, Option } from "effect"
+import { Chain } from "../chain/Chain"
+import { EnergyProvider, type ProviderOrder } from "../energy/EnergyProvider"
+import type { EnergyRental, RentalState } from "../energy/EnergyRental"
+import { bandwidthLeft, energyLeft } from "./FeePlan"
+import { hasBandwidth, ready, transferBandwidth } from "./Preparation"
+import { end, later, proceed, type StepResult } from "./SweepStep"
+import type { SweeperSettings } from "./SweeperSettings"
+import type { SweepTask } from "./SweepTask"
+
+const fromOrder = (rental: EnergyRental, order: ProviderOrder): EnergyRental => ({
+  ...rental,
+  providerOrderId: order.providerOrderId,
+  paidCost: order.paidCost,
+  activationCost: order.activationCost,
+  expiresAt: order.expiresAt,
+  state: order.state
+})
+
+const withRental = (task: SweepTask, changes: Partial<EnergyRental>): Partial<SweepTask> => ({ rental: { ...task.rental!, ...changes } })
+
+/**
+ * `renting`: places the task's one order under its own number. The number is saved before the
+ * call, so an unanswered call is verified by that number; when the provider has never seen it,
+ * the same number is sent again, which a provider takes at most once.
+ */
+export const rent = (task: SweepTask, now: Date, settings: SweeperSettings) =>
+  Effect.gen(function*() {
+    const provider = yield* EnergyProvider
+    const rental = task.rental!
+    const request = { receiver: task.address, energy: rental.quantity, activate: rental.activationCost > 0n }
+    if (rental.state === "unknown") {
+      const found = yield* Effect.either(provider.find(rental.orderId))
+      if (found._tag === "Left") return later(task, now, settings.rentalInterval)
+      if (Option.isSome(found.right)) return placed(task, now, found.right.value, settings)
+    }
+    const ordered = yield* Effect.either(provider.order(rental.orderId, request))
+    if (ordered._tag === "Right") return placed(task, now, ordered.right, settings)
+    if (ordered.left._tag === "ProviderRejected") {
+      return end(task, now, "failed", `energy rental refused by ${provider.name}: ${ordered.left.reason}`, withRental(task, { state: "failed" }))
+    }
+    return proceed(task, now, {
+      ...withRental(task, { state: "unknown" }),
+      reason: `energy rental result unknown, verifying order ${rental.orderId}: ${ordered.left.reason}`
+    }, settings.rentalInterval)
+  })
+
+const placed = (task: SweepTask, now: Date, order: ProviderOrder, settings: SweeperSettings): StepResult =>
+  proceed(task, now, { rental: fromOrder(task.rental!, order), stage: "waiting_energy", reason: "" }, order.state === "delivered" ? undefined : settings.rentalInterval)
+
+const failedStates: ReadonlyArray<RentalState> = ["failed", "expired", "under_delivered"]
+
+/**
+ * `waiting_energy`: the energy counts only once it is on chain. An order that failed, expired
+ * or delivered less than the task needs ends the task: a rental is never renewed.
+ */
+export const awaitEnergy = (task: SweepTask, now: Date, settings: SweeperSettings) =>
+  Effect.gen(function*() {
+    const provider = yield* EnergyProvider
+    const chain = yield* Chain
+    let rental = task.rental!
+    if (rental.state !== "delivered") {
+      const found = yield* Effect.either(provider.find(rental.orderId))
+      if (found._tag === "Right" && Option.isSome(found.right)) rental = fromOrder(rental, found.right.value)
+    }
+    if (failedStates.includes(rental.state)) return end(task, now, "failed", `energy rental ${rental.state.replace("_", "-")} (order ${rental.orderId})`, { rental })
+    if (rental.expiresAt !== null && rental.expiresAt.getTime() <= now.getTime()) {
+      return end(task, now, "failed", `energy rental expired before use (order ${rental.orderId})`, { rental: { ...rental, state: "expired" } })
+    }
+    const account = yield* chain.account(task.address)
+    const energy = energyLeft(account)
+    const needed = task.preparedEnergy ?? 0n
+    if (rental.state === "delivered" && account.activated && energy >= needed) {
+      if (!hasBandwidth(account)) {
+        const reason = `waiting for free bandwidth: ${bandwidthLeft(account)} of ${transferBandwidth} bytes left`
+        return proceed(task, now, { rental, reason }, settings.bandwidthInterval)
+      }
+      return ready(task, now, { rental })
+    }
+    if (rental.state === "delivered" && task.rental!.state !== "delivered") return proceed(task, now, { rental }, settings.rentalInterval)
+    if (rental.state === "delivered" && now.getTime() - task.updatedAt.getTime() < Duration.toMillis(settings.rentalInterval) * 3) {
+      // A node behind the provider's may not show the delegation yet: a little grace before judging.
+      return later(task, now, settings.rentalInterval)
+    }
+    if (rental.state === "delivered") {
+      // The provider says delivered, the chain shows less: not renewed, the task fails.
+      const shown = account.activated ? `${energy} of ${needed} energy on chain` : "the wallet is still not activated on chain"
+      return end(task, now, "failed", `energy rental under-delivered: ${shown} (order ${rental.orderId})`, {
+        rental: { ...rental, state: "under_delivered" }
+      })
+    }
+    return proceed(task, now, { rental }, settings.rentalInterval)
+  })

@@ -1,0 +1,46 @@
+import { Duration, Effect, Option } from "effect"
+import { Chain } from "../chain/Chain"
+import type { Receipt } from "../chain/ChainModel"
+import { rebroadcast } from "./Broadcasting"
+import { end, later, type StepResult } from "./SweepStep"
+import type { SweeperSettings } from "./SweeperSettings"
+import type { SweepTask } from "./SweepTask"
+
+const settled = (task: SweepTask, now: Date, receipt: Receipt): StepResult => {
+  const fees = {
+    actualFee: receipt.fee,
+    actualBandwidthFee: receipt.bandwidthFee,
+    feeWarning: receipt.bandwidthFee > 0n
+      ? `${receipt.bandwidthFee} SUN were burned for ${receipt.bandwidthUsage} bytes of bandwidth, which the wallet should have had free`
+      : null
+  }
+  return receipt.result === "SUCCESS"
+    ? end(task, now, "succeeded", "", fees)
+    : end(task, now, "failed", receipt.result, fees)
+}
+
+/**
+ * `broadcast` or `unknown` -> `succeeded` | `failed`, only from the solidified node's receipt,
+ * or, without one, from proof that the transaction can no longer land: the solidified chain has
+ * moved past its expiration. Until then the same bytes are offered again now and then.
+ */
+export const settle = (task: SweepTask, now: Date, settings: SweeperSettings) =>
+  Effect.gen(function*() {
+    const chain = yield* Chain
+    const stored = task.transaction!
+    const receipt = yield* chain.receipt(stored.txid)
+    if (Option.isSome(receipt)) return settled(task, now, receipt.value)
+    const solidified = yield* chain.solidifiedBlock
+    const provenAt = stored.expiration.getTime() + Duration.toMillis(settings.expiryMargin)
+    if (solidified.timestamp.getTime() > provenAt) {
+      const why = task.reason === "" ? "" : ` (${task.reason})`
+      return end(
+        task,
+        now,
+        "failed",
+        `the transaction expired at ${stored.expiration.toISOString()} without landing: solidified block ${solidified.number} is past it${why}`
+      )
+    }
+    if (now.getTime() - task.updatedAt.getTime() >= Duration.toMillis(settings.rebroadcastInterval)) return yield* rebroadcast(task, now, settings)
+    return later(task, now, settings.settleInterval)
+  })

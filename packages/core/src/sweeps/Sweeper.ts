@@ -1,0 +1,85 @@
+import { Cause, Clock, Duration, Effect } from "effect"
+import { ComponentStatus } from "../engine/ComponentStatus"
+import type { Network } from "../Network"
+import { sweepResultBody } from "./SweepResultBody"
+import { SweepRepository } from "./SweepRepository"
+import type { StepResult } from "./SweepStep"
+import { later } from "./SweepStep"
+import { stepOf } from "./SweepStepper"
+import type { SweeperSettings } from "./SweeperSettings"
+import type { SweepTask } from "./SweepTask"
+
+export interface PassSummary {
+  readonly claimed: number
+  readonly saved: number
+  /** Steps whose save lost the compare-and-set (another worker took the task). */
+  readonly lost: number
+  readonly failed: number
+}
+
+/**
+ * The sweeper of one network: claims due tasks, takes one step on each, and saves every step in
+ * its own transaction under the claim. A step that fails (node or provider down) leaves the task
+ * as it was, to be looked at again after the retry interval.
+ */
+export const makeSweeper = (network: Network, worker: string, settings: SweeperSettings) =>
+  Effect.gen(function*() {
+    const repo = yield* SweepRepository
+    const status = yield* ComponentStatus
+    const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof stepOf>>>()
+
+    const save = (result: StepResult) =>
+      result._tag === "Finish"
+        ? repo.finish({ task: result.task, payload: JSON.stringify(sweepResultBody(result.task)) }, worker)
+        : repo.save(result.task, worker)
+
+    const stepOne = (task: SweepTask, now: Date) =>
+      stepOf(task, now, settings).pipe(
+        Effect.provide(context),
+        Effect.catchAllCause((cause) =>
+          Effect.as(
+            Effect.logWarning(`sweep task ${task.id} (${task.status}/${task.stage}): step failed, retrying later`, Cause.squash(cause)),
+            { ...later(task, now, settings.retryInterval), failed: true }
+          )
+        ),
+        Effect.flatMap((result) => Effect.map(save(result), (saved) => ({ saved, failed: "failed" in result })))
+      )
+
+    /** One claim of due tasks, stepped concurrently. */
+    const pass = Effect.gen(function*() {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const until = new Date(now.getTime() + Duration.toMillis(settings.leaseTtl))
+      const tasks = yield* repo.claim(network, worker, now, until, settings.batchSize)
+      const outcomes = yield* Effect.forEach(tasks, (task) => stepOne(task, now), { concurrency: settings.concurrency })
+      return {
+        claimed: tasks.length,
+        saved: outcomes.filter((o) => o.saved).length,
+        lost: outcomes.filter((o) => !o.saved).length,
+        failed: outcomes.filter((o) => o.failed).length
+      } satisfies PassSummary
+    })
+
+    const report = (state: string, detail: string) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => status.report({ component: "sweeper", network, status: state, detail, updatedAt: new Date(now) }))
+
+    /** Passes forever: straight on while tasks are due, resting when none are. */
+    const run = Effect.gen(function*() {
+      yield* report("ok", "started")
+      let lastReport = 0
+      while (true) {
+        const summary = yield* pass.pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.as(Effect.zipRight(Effect.logError("sweeper pass failed", cause), report("degraded", Cause.pretty(cause).split("\n")[0] ?? "")), null)
+          )
+        )
+        const now = yield* Clock.currentTimeMillis
+        if (summary !== null && now - lastReport >= 10_000) {
+          lastReport = now
+          yield* report(summary.failed > 0 ? "degraded" : "ok", `last pass: ${summary.claimed} claimed, ${summary.saved} saved, ${summary.failed} retrying`)
+        }
+        if (summary === null || summary.claimed < settings.batchSize) yield* Effect.sleep(settings.idleInterval)
+      }
+    })
+
+    return { pass, run } as const
+  })

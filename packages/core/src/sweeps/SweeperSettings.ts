@@ -1,0 +1,44 @@
+import { Duration } from "effect"
+
+/** How the sweeper works through tasks; every wait is a time after which a task is looked at again. */
+export interface SweeperSettings {
+  /** Tasks claimed at once. */
+  readonly batchSize: number
+  /** Tasks stepped at once within a claim. */
+  readonly concurrency: number
+  /** A claim runs out after this, so a dead worker's tasks go to another. Longer than any one step. */
+  readonly leaseTtl: Duration.Duration
+  /** Pause when no task was due. */
+  readonly idleInterval: Duration.Duration
+  /** Between looks at a broadcast transaction's receipt. */
+  readonly settleInterval: Duration.Duration
+  /** Between looks at a wallet waiting for its free bandwidth to regenerate. */
+  readonly bandwidthInterval: Duration.Duration
+  /** Between looks at a rental order until its energy is on chain. */
+  readonly rentalInterval: Duration.Duration
+  /** After a node or provider failure. */
+  readonly retryInterval: Duration.Duration
+  /** A transaction not yet found is broadcast again (the very same bytes) this often. */
+  readonly rebroadcastInterval: Duration.Duration
+  /**
+   * A transaction is proven unable to land once the solidified block is this much past its
+   * expiration and the solidified node does not know it.
+   */
+  readonly expiryMargin: Duration.Duration
+  /** An unsigned transaction expiring sooner than this is rebuilt before signing. */
+  readonly minimumValidity: Duration.Duration
+}
+
+export const defaultSweeperSettings: SweeperSettings = {
+  batchSize: 100,
+  concurrency: 8,
+  leaseTtl: Duration.seconds(60),
+  idleInterval: Duration.seconds(1),
+  settleInterval: Duration.seconds(3),
+  bandwidthInterval: Duration.minutes(5),
+  rentalInterval: Duration.seconds(3),
+  retryInterval: Duration.seconds(10),
+  rebroadcastInterval: Duration.seconds(15),
+  expiryMargin: Duration.seconds(6),
+  minimumValidity: Duration.seconds(20)
+}
