@@ -1,9 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { BalanceLedger, type BalanceReading, type Network, type WalletId } from "@collector/core"
 import { Clock, Effect, Layer } from "effect"
-
-/** A PostgreSQL array literal of integers, bound as one parameter (the values are our own bigints). */
-const integerArray = (values: ReadonlyArray<bigint | string>) => `{${values.join(",")}}`
+import { integerArray } from "./PgArrays"
 
 /** Of several readings of one wallet, the one at the highest block: UPDATE … FROM would pick any. */
 const newestPerWallet = (readings: ReadonlyArray<BalanceReading>) => {

@@ -16,6 +16,7 @@ import {
 } from "@collector/core"
 import { Effect, Layer } from "effect"
 import { depositColumns, type DepositRow, toDeposit } from "./DepositRows"
+import { integerArray, textArray } from "./PgArrays"
 
 
 interface PendingRow {
@@ -112,8 +113,8 @@ export const make = Effect.gen(function*() {
         Effect.gen(function*() {
           const network = items[0]!.transfer.network
           const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
-          const txids = `{${items.map((i) => i.transfer.txid).join(",")}}`
-          const logIndexes = `{${items.map((i) => i.transfer.logIndex).join(",")}}`
+          const txids = textArray(items.map((i) => i.transfer.txid))
+          const logIndexes = integerArray(items.map((i) => i.transfer.logIndex))
           const observed = new Map((yield* sql<{ txid: string; log_index: number; block_hash: string; booked: boolean }>`
             SELECT o.txid, o.log_index, o.block_hash, o.booked
             FROM observed_logs o JOIN unnest(${txids}::text[], ${logIndexes}::int[]) AS k(txid, log_index)
@@ -197,8 +198,8 @@ export const make = Effect.gen(function*() {
           if (booked.length > 0) {
             yield* sql`
               UPDATE observed_logs o SET booked = true
-              FROM unnest(${`{${booked.map((i) => i.transfer.txid).join(",")}}`}::text[],
-                          ${`{${booked.map((i) => i.transfer.logIndex).join(",")}}`}::int[]) AS k(txid, log_index)
+              FROM unnest(${textArray(booked.map((i) => i.transfer.txid))}::text[],
+                          ${integerArray(booked.map((i) => i.transfer.logIndex))}::int[]) AS k(txid, log_index)
               WHERE o.network = ${network} AND o.txid = k.txid AND o.log_index = k.log_index`
           }
           const totals = new Map<string, bigint>()

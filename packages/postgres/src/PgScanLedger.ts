@@ -9,6 +9,7 @@ import {
   type WalletMatch
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
+import { integerArray, textArray } from "./PgArrays"
 
 interface BlockRow {
   readonly number: string
@@ -75,7 +76,7 @@ export const make = Effect.gen(function*() {
     walletsAt: (network, addresses) =>
       sql<{ id: string; tenant_id: string; address: string; custom_id: string }>`
         SELECT id, tenant_id, address, custom_id FROM wallets
-        WHERE network = ${network} AND address = ANY(${`{${addresses.join(",")}}`}::text[])`.pipe(
+        WHERE network = ${network} AND address = ANY(${textArray(addresses)}::text[])`.pipe(
         Effect.orDie,
         Effect.map((rows) =>
           rows.map((row): WalletMatch => ({
@@ -127,7 +128,7 @@ export const make = Effect.gen(function*() {
             }
             yield* sql`
               UPDATE wallets w SET balance_stale_from = greatest(coalesce(w.balance_stale_from, 0), t.block)
-              FROM unnest(${`{${[...touched.keys()].join(",")}}`}::bigint[], ${`{${[...touched.values()].join(",")}}`}::bigint[]) AS t(id, block)
+              FROM unnest(${integerArray([...touched.keys()])}::bigint[], ${integerArray([...touched.values()])}::bigint[]) AS t(id, block)
               WHERE w.id = t.id`.pipe(Effect.orDie)
           }
         })
