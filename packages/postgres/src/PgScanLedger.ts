@@ -143,27 +143,40 @@ export const make = Effect.gen(function*() {
       ).pipe(Effect.catchTag("SqlError", Effect.die)),
     // Only into a block still stored with the same hash, and never for a transfer already
     // confirmed in that block: a restore can add what is missing but never book anything twice.
-    restore: (network, transfers) =>
-      sql.withTransaction(
-        Effect.gen(function*() {
-          let restored = 0
-          for (const t of transfers) {
-            const r = transferRow(network, t)
-            const inserted = yield* sql<{ txid: string }>`
-              INSERT INTO observed_logs (network, txid, log_index, block_number, block_hash, block_time, tenant_id,
-                                         wallet_id, custom_id, address, source, contract, amount)
-              SELECT ${r.network}, ${r.txid}, ${r.log_index}, ${r.block_number}, ${r.block_hash}, ${r.block_time}, ${r.tenant_id},
-                     ${r.wallet_id}, ${r.custom_id}, ${r.address}, ${r.source}, ${r.contract}, ${r.amount}
-              WHERE EXISTS (SELECT 1 FROM scanned_blocks WHERE network = ${network} AND number = ${r.block_number} AND hash = ${r.block_hash})
-                AND NOT EXISTS (SELECT 1 FROM deposits WHERE network = ${network} AND txid = ${r.txid} AND log_index = ${r.log_index}
-                                AND status = 'confirmed' AND block_hash = ${r.block_hash})
-              ON CONFLICT (network, txid, log_index) DO NOTHING
-              RETURNING txid`.pipe(Effect.orDie)
-            restored += inserted.length
-          }
-          return restored
-        })
-      ).pipe(Effect.catchTag("SqlError", Effect.die)),
+    // One statement for the whole chunk, in the given order (a repeated log is stored once).
+    restore: (network, transfers) => {
+      if (transfers.length === 0) return Effect.succeed(0)
+      const rows = transfers.map((t) => transferRow(network, t))
+      const texts = (f: (r: ReturnType<typeof transferRow>) => string) => textArray(rows.map(f))
+      return sql<{ txid: string }>`
+        INSERT INTO observed_logs (network, txid, log_index, block_number, block_hash, block_time, tenant_id,
+                                   wallet_id, custom_id, address, source, contract, amount)
+        SELECT ${network}, r.txid, r.log_index, r.block_number, r.block_hash, r.block_time, r.tenant_id,
+               r.wallet_id, r.custom_id, r.address, r.source, r.contract, r.amount
+        FROM unnest(
+          ${texts((r) => r.txid)}::text[],
+          ${integerArray(rows.map((r) => r.log_index))}::int[],
+          ${integerArray(rows.map((r) => r.block_number))}::bigint[],
+          ${texts((r) => r.block_hash)}::text[],
+          ${texts((r) => r.block_time.toISOString())}::timestamptz[],
+          ${integerArray(rows.map((r) => r.tenant_id))}::bigint[],
+          ${integerArray(rows.map((r) => r.wallet_id))}::bigint[],
+          ${texts((r) => r.custom_id)}::text[],
+          ${texts((r) => r.address)}::text[],
+          ${texts((r) => r.source)}::text[],
+          ${texts((r) => r.contract)}::text[],
+          ${integerArray(rows.map((r) => r.amount))}::numeric[]
+        ) WITH ORDINALITY AS r (txid, log_index, block_number, block_hash, block_time, tenant_id,
+                                wallet_id, custom_id, address, source, contract, amount, ord)
+        WHERE EXISTS (SELECT 1 FROM scanned_blocks b
+                      WHERE b.network = ${network} AND b.number = r.block_number AND b.hash = r.block_hash)
+          AND NOT EXISTS (SELECT 1 FROM deposits d
+                          WHERE d.network = ${network} AND d.txid = r.txid AND d.log_index = r.log_index
+                            AND d.status = 'confirmed' AND d.block_hash = r.block_hash)
+        ORDER BY r.ord
+        ON CONFLICT (network, txid, log_index) DO NOTHING
+        RETURNING txid`.pipe(Effect.orDie, Effect.map((inserted) => inserted.length))
+    },
     prune: (network, below) =>
       sql.withTransaction(
         Effect.gen(function*() {
