@@ -1,0 +1,49 @@
+import { Context, Effect } from "effect"
+import type { ChainService } from "../chain/Chain"
+import { ChainUnavailable } from "../chain/ChainErrors"
+import { ProviderRejected, type EnergyProviderService } from "../energy/EnergyProvider"
+import type { Network } from "../Network"
+
+/**
+ * Port: the chain and the energy provider of each network, for operations that serve every
+ * network from one process (the API server's sweep estimate). The worker, which runs one set
+ * of loops per network, gets its Chain and EnergyProvider directly instead.
+ */
+export class NetworkResources extends Context.Tag("@collector/core/NetworkResources")<
+  NetworkResources,
+  {
+    readonly chain: (network: Network) => Effect.Effect<ChainService>
+    readonly energyProvider: (network: Network) => Effect.Effect<EnergyProviderService>
+  }
+>() {}
+
+const unconfiguredChain = (network: Network): ChainService => {
+  const down = Effect.fail(new ChainUnavailable({ reason: `no TRON node configured for ${network}` }))
+  return {
+    headBlock: down,
+    solidifiedBlock: down,
+    blockTransfers: () => down,
+    account: () => down,
+    parameters: down,
+    estimateTransferEnergy: () => down,
+    buildUsdtTransfer: () => down,
+    broadcast: () => down,
+    receipt: () => down
+  }
+}
+
+/** A provider that refuses every quote and order: renting is simply not possible on the network. */
+export const unconfiguredEnergyProvider: EnergyProviderService = {
+  name: "none",
+  supportsActivation: false,
+  minimumEnergy: 0n,
+  quote: () => Effect.fail(new ProviderRejected({ reason: "no energy provider configured" })),
+  order: () => Effect.fail(new ProviderRejected({ reason: "no energy provider configured" })),
+  find: () => Effect.succeedNone
+}
+
+/** No node and no provider anywhere: every chain call is unavailable, every rental refused. */
+export const unconfiguredNetworkResources: NetworkResources["Type"] = {
+  chain: (network) => Effect.succeed(unconfiguredChain(network)),
+  energyProvider: () => Effect.succeed(unconfiguredEnergyProvider)
+}
