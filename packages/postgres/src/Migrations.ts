@@ -7,6 +7,7 @@ import walletCounts from "./migrations/0004_wallet_counts"
 import balanceSyncInvariant from "./migrations/0005_balance_sync_invariant"
 import deposits from "./migrations/0006_deposits"
 import deliveries from "./migrations/0007_deliveries"
+import sweeps from "./migrations/0008_sweeps"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -15,7 +16,8 @@ const loader = Migrator.fromRecord({
   "0004_wallet_counts": walletCounts,
   "0005_balance_sync_invariant": balanceSyncInvariant,
   "0006_deposits": deposits,
-  "0007_deliveries": deliveries
+  "0007_deliveries": deliveries,
+  "0008_sweeps": sweeps
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -1,0 +1,192 @@
+import { SqlClient, type Statement } from "@effect/sql"
+import {
+  isTerminal,
+  type NotificationEvent,
+  roundDeadline,
+  type SweepQuery,
+  SweepRepository,
+  type SweepTask,
+  type SweepView,
+  type TenantScope
+} from "@collector/core"
+import { Effect, Layer, Option } from "effect"
+import { eventColumns, type EventRow, toEvent } from "./NotificationRows"
+import { mutableColumns, sweepColumns, type SweepRow, terminalSql, toSweepTask } from "./SweepRows"
+
+const compareIds = (a: string, b: string) => {
+  const x = BigInt(a)
+  const y = BigInt(b)
+  return x < y ? -1 : x > y ? 1 : 0
+}
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.unsafe(sweepColumns)
+  const terminal = sql.unsafe(terminalSql)
+
+  /**
+   * The notification events of the given tasks, by ID. Only a terminal task has one, and it is
+   * written in the transaction that made the task terminal: read after the task, it is always there.
+   */
+  const eventsOf = (scope: TenantScope, tasks: ReadonlyArray<SweepTask>) => {
+    const ids = tasks.filter((task) => isTerminal(task.status)).map((task) => task.id)
+    return ids.length === 0
+      ? Effect.succeed(new Map<string, NotificationEvent>())
+      : sql<EventRow>`
+          SELECT ${sql.unsafe(eventColumns)} FROM events e
+          WHERE e.id = ANY(${ids}::bigint[]) AND e.tenant_id = ${scope.tenantId} AND e.network = ${scope.network}`.pipe(
+        Effect.map((rows) => new Map(rows.map((row) => [row.id, toEvent(row)])))
+      )
+  }
+  const withWebhooks = (scope: TenantScope, tasks: ReadonlyArray<SweepTask>) =>
+    Effect.map(eventsOf(scope, tasks), (events): ReadonlyArray<SweepView> =>
+      tasks.map((task) => ({ task, webhook: events.get(task.id) ?? null })))
+
+  const listWhere = (scope: TenantScope, query: SweepQuery): Statement.Fragment => {
+    const clauses = [sql`t.tenant_id = ${scope.tenantId}`, sql`t.network = ${scope.network}`]
+    if (query.status !== undefined) clauses.push(sql`t.status = ${query.status}`)
+    if (query.walletId !== undefined) clauses.push(sql`t.wallet_id = ${query.walletId}`)
+    if (query.txid !== undefined) clauses.push(sql`t.txid = ${query.txid}`)
+    return sql.and(clauses)
+  }
+
+  /**
+   * The compare-and-set of every step: the stored version is the task's and `worker` holds the
+   * claim. Stores version + 1 and releases the claim. The table's trigger refuses (an error,
+   * hence a defect) a write that would replace a stored transaction or touch a terminal task.
+   */
+  const casUpdate = (task: SweepTask, worker: string) =>
+    sql<{ tenant_id: string; network: string; wallet_id: string; amount: string }>`
+      UPDATE sweep_tasks t SET ${sql.update(mutableColumns(task))}, version = t.version + 1, claimed_by = NULL, claimed_until = NULL
+      WHERE t.id = ${task.id} AND t.version = ${task.version} AND t.claimed_by = ${worker}
+      RETURNING t.tenant_id::text AS tenant_id, t.network, t.wallet_id::text AS wallet_id, t.amount::text AS amount`
+
+  return SweepRepository.of({
+    // One statement for the batch. Drafts of wallets outside the scope (or with another address)
+    // never match a wallet and get no task; the partial unique index drops a wallet that already
+    // has an unfinished task, and the second draft of a wallet repeated in the batch.
+    insert: (scope, drafts, at) =>
+      drafts.length === 0 ? Effect.succeed([]) : sql<SweepRow>`
+        INSERT INTO sweep_tasks AS t (tenant_id, network, wallet_id, address, mode, requested_amount, destination, origin,
+          max_wallet_trx_fee, prepare_by, created_at, updated_at, next_step_at)
+        SELECT w.tenant_id, w.network, w.id, w.address, d.mode, d.requested_amount, d.destination, d.origin,
+               d.max_wallet_trx_fee, d.prepare_by, ${at}, ${at}, ${at}
+        FROM unnest(${drafts.map((d) => d.walletId)}::bigint[], ${drafts.map((d) => d.address)}::text[],
+                    ${drafts.map((d) => d.mode)}::text[], ${drafts.map((d) => d.requestedAmount?.toString() ?? null)}::numeric[],
+                    ${drafts.map((d) => d.destination)}::text[], ${drafts.map((d) => d.origin)}::text[],
+                    ${drafts.map((d) => d.maxWalletTrxFee.toString())}::numeric[],
+                    ${drafts.map((d) => d.prepareBy.toISOString())}::timestamptz[])
+             WITH ORDINALITY AS d(wallet_id, address, mode, requested_amount, destination, origin, max_wallet_trx_fee, prepare_by, n)
+        JOIN wallets w ON w.id = d.wallet_id AND w.address = d.address
+        WHERE w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
+        ORDER BY d.n
+        ON CONFLICT (wallet_id) WHERE status NOT IN ${terminal} DO NOTHING
+        RETURNING ${columns}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => {
+          const byWallet = new Map(rows.map((row) => [row.wallet_id, toSweepTask(row)]))
+          const inserted: Array<SweepTask> = []
+          for (const draft of drafts) {
+            const task = byWallet.get(draft.walletId)
+            if (task !== undefined) {
+              inserted.push(task)
+              byWallet.delete(draft.walletId)
+            }
+          }
+          return inserted
+        })
+      ),
+
+    // One statement for the page and its total (the same snapshot), then the page's events.
+    list: (scope, query) =>
+      Effect.gen(function*() {
+        const where = listWhere(scope, query)
+        const rows = yield* sql<SweepRow & { total: string }>`
+          SELECT counted.total::text AS total, page.* FROM (SELECT count(*) AS total FROM sweep_tasks t WHERE ${where}) counted
+          LEFT JOIN LATERAL (
+            SELECT ${columns} FROM sweep_tasks t WHERE ${where}
+            ORDER BY t.id DESC LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}
+          ) page ON true`
+        const tasks = rows.filter((row) => row.id !== null).map(toSweepTask)
+        return { items: yield* withWebhooks(scope, tasks), total: Number(rows[0]!.total) }
+      }).pipe(Effect.orDie),
+
+    find: (scope, id) =>
+      Effect.gen(function*() {
+        const [row] = yield* sql<SweepRow>`
+          SELECT ${columns} FROM sweep_tasks t WHERE t.id = ${id} AND t.tenant_id = ${scope.tenantId} AND t.network = ${scope.network}`
+        if (row === undefined) return Option.none<SweepView>()
+        const [view] = yield* withWebhooks(scope, [toSweepTask(row)])
+        return Option.some(view!)
+      }).pipe(Effect.orDie),
+
+    unfinishedCount: (scope) =>
+      sql<{ n: string }>`
+        SELECT count(*)::text AS n FROM sweep_tasks
+        WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network} AND status NOT IN ${terminal}`.pipe(
+        Effect.orDie,
+        Effect.map(([row]) => Number(row!.n))
+      ),
+
+    // The lock re-checks the conditions on the newest row version, so a task another sweeper
+    // claimed meanwhile is skipped, never claimed twice; a locked one is skipped, never waited on.
+    claim: (network, worker, now, until, limit) =>
+      sql<SweepRow>`
+        UPDATE sweep_tasks t SET claimed_by = ${worker}, claimed_until = ${until}
+        WHERE t.id IN (
+          SELECT d.id FROM sweep_tasks d
+          WHERE d.network = ${network} AND d.status NOT IN ${terminal} AND d.next_step_at <= ${now}
+            AND (d.claimed_until IS NULL OR d.claimed_until <= ${now})
+          ORDER BY d.next_step_at, d.id
+          LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        )
+        RETURNING ${columns}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows.map(toSweepTask).sort((a, b) => a.nextStepAt.getTime() - b.nextStepAt.getTime() || compareIds(a.id, b.id))
+        )
+      ),
+
+    save: (task, worker) =>
+      isTerminal(task.status)
+        ? Effect.dieMessage(`sweep task ${task.id}: the terminal status ${task.status} is written by finish, not save`)
+        : casUpdate(task, worker).pipe(Effect.orDie, Effect.map((rows) => rows.length === 1)),
+
+    // The task's terminal state, its event and the wallet's collected total commit together or
+    // not at all. The event's scope and the wallet's amount are the stored row's, not the caller's.
+    finish: (outcome, worker) => {
+      const task = outcome.task
+      if (!isTerminal(task.status)) {
+        return Effect.dieMessage(`sweep task ${task.id}: finish needs a terminal status, not ${task.status}`)
+      }
+      return sql.withTransaction(Effect.gen(function*() {
+        const [row] = yield* casUpdate(task, worker)
+        if (row === undefined) return false
+        yield* sql`
+          INSERT INTO events (id, tenant_id, network, event_type, deposit_id, revision, payload, next_attempt, deadline_at, created_at)
+          VALUES (${task.id}, ${row.tenant_id}, ${row.network}, ${`sweep.${task.status}`}, NULL, NULL, ${outcome.payload},
+                  ${task.updatedAt}, ${roundDeadline(task.updatedAt)}, ${task.updatedAt})`
+        if (task.status === "succeeded") {
+          yield* sql`
+            UPDATE wallets SET collected_usdt = collected_usdt + ${row.amount}::numeric,
+              last_collected_at = GREATEST(coalesce(last_collected_at, '-infinity'), ${task.updatedAt})
+            WHERE id = ${row.wallet_id}`
+        }
+        return true
+      })).pipe(Effect.orDie)
+    },
+
+    signingKey: (walletId) =>
+      sql<{ key_id: string; sealed_key: Uint8Array }>`SELECT key_id, sealed_key FROM wallet_keys WHERE wallet_id = ${walletId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(([row]) =>
+          row === undefined
+            ? Effect.dieMessage(`wallet ${walletId} has no stored key`)
+            : Effect.succeed({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) })
+        )
+      )
+  })
+})
+
+export const PgSweepRepository = Layer.effect(SweepRepository, make)
