@@ -1,0 +1,129 @@
+import { EnergyProvider, ProviderRejected } from "@collector/core"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { createTask, pass, runUntilDone, seedScope, Sim, sweepWorld, taskOf } from "./testing/SweepHarness"
+
+const usdt = (whole: bigint) => whole * 1_000_000n
+const trx = (whole: bigint) => whole * 1_000_000n
+
+const noProvider = Layer.succeed(EnergyProvider, {
+  name: "none",
+  supportsActivation: false,
+  minimumEnergy: 0n,
+  quote: () => Effect.fail(new ProviderRejected({ reason: "no energy provider configured" })),
+  order: () => Effect.fail(new ProviderRejected({ reason: "no energy provider configured" })),
+  find: () => Effect.succeedNone
+})
+
+const eventOf = (id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ event_type: string; payload: string }>`SELECT event_type, payload FROM events WHERE id = ${id}`).pipe(
+    Effect.orDie,
+    Effect.map((rows) => rows[0])
+  )
+
+const walletRow = (id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ collected_usdt: string; last_collected_at: Date | null }>`SELECT collected_usdt::text, last_collected_at FROM wallets WHERE id = ${id}`).pipe(
+    Effect.orDie,
+    Effect.map((rows) => rows[0]!)
+  )
+
+layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_000 })("sweeper against the simulated node", (it) => {
+  it.effect("own energy: prepared with the margin, signed, broadcast and settled; the event and the wallet's total follow", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = scope.wallets[0]!
+      yield* sim.chain.activate(w.address, trx(1n))
+      yield* sim.chain.mintUsdt(w.address, usdt(25n))
+      yield* sim.chain.mine(1)
+      yield* sim.chain.delegateEnergy(w.address, 200_000n)
+      yield* sim.chain.mine(25)
+      const created = yield* createTask(scope, w)
+      const { task, seen } = yield* runUntilDone(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(seen).toEqual(["ready/ready", "signed/ready", "broadcast/ready", "succeeded/ready"])
+      expect(task.amount).toBe(usdt(25n))
+      expect(task.feeSource).toBe("resources")
+      expect(task.preparedEnergy! > 0n).toBe(true)
+      expect(task.estimatedWalletTrxFee).toBe(0n)
+      expect(task.actualFee).toBe(0n)
+      expect(task.actualBandwidthFee).toBe(0n)
+      expect(task.feeWarning).toBeNull()
+      expect(task.transaction!.txid).toMatch(/^[0-9a-f]{64}$/)
+      const event = yield* eventOf(task.id)
+      expect(event!.event_type).toBe("sweep.succeeded")
+      expect(JSON.parse(event!.payload)).toEqual({
+        event_id: task.id,
+        event_type: "sweep.succeeded",
+        network: "nile",
+        task_id: task.id,
+        wallet_id: w.walletId,
+        amount: "25000000",
+        destination: scope.destination,
+        txid: task.transaction!.txid,
+        status: "succeeded",
+        reason: "",
+        actual_fee: "0"
+      })
+      const row = yield* walletRow(w.walletId)
+      expect(row.collected_usdt).toBe("25000000")
+      expect(row.last_collected_at).not.toBeNull()
+    }))
+
+  it.effect("wallet TRX pays the whole shortfall within the cap; the burned fee is the actual fee", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = scope.wallets[0]!
+      yield* sim.chain.activate(w.address, trx(20n))
+      yield* sim.chain.mintUsdt(w.address, usdt(7n))
+      yield* sim.chain.mine(25)
+      const created = yield* createTask(scope, w, usdt(3n))
+      const { task, seen } = yield* runUntilDone(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(task.feeSource).toBe("wallet_trx")
+      expect(task.amount).toBe(usdt(3n))
+      expect(task.estimatedWalletTrxFee! > 0n).toBe(true)
+      expect(task.actualFee > 0n).toBe(true)
+      expect(task.actualFee <= task.estimatedWalletTrxFee!).toBe(true)
+    }))
+
+  it.effect("nothing to collect is cancelled; a fixed amount above the balance fails; neither signs anything", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(2, { rentalAllowed: false })
+      const [empty, small] = scope.wallets
+      yield* sim.chain.activate(small!.address, trx(20n))
+      yield* sim.chain.mintUsdt(small!.address, usdt(1n))
+      yield* sim.chain.mine(25)
+      const a = yield* createTask(scope, empty!)
+      const b = yield* createTask(scope, small!, usdt(2n))
+      yield* pass()
+      const cancelled = yield* taskOf(scope, a.id)
+      const failed = yield* taskOf(scope, b.id)
+      expect(cancelled).toMatchObject({ status: "cancelled", amount: 0n, transaction: null })
+      expect(cancelled.reason).toContain("nothing to collect")
+      expect(failed).toMatchObject({ status: "failed", transaction: null })
+      expect(failed.reason).toContain("above the balance")
+      expect((yield* eventOf(a.id))!.event_type).toBe("sweep.cancelled")
+      expect(JSON.parse((yield* eventOf(b.id))!.payload)).toMatchObject({ status: "failed", txid: "", amount: "0", actual_fee: "0" })
+    }))
+
+  it.effect("no energy, not enough TRX and no rental: failed with the reason, before anything is signed", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = scope.wallets[0]!
+      yield* sim.chain.activate(w.address, trx(1n))
+      yield* sim.chain.mintUsdt(w.address, usdt(5n))
+      yield* sim.chain.mine(25)
+      const created = yield* createTask(scope, w)
+      yield* pass()
+      const task = yield* taskOf(scope, created.id)
+      expect(task.status).toBe("failed")
+      expect(task.reason).toContain("energy rental is not allowed")
+      expect(task.transaction).toBeNull()
+    }))
+})

@@ -1,0 +1,181 @@
+import {
+  Chain,
+  ComponentStatus,
+  type EnergyProvider,
+  makeSweeper,
+  type Network,
+  type SweepDraft,
+  SweepRepository,
+  type SweeperSettings,
+  type SweepTask,
+  type SweepTaskId,
+  type TenantId,
+  type TenantScope,
+  type WalletId
+} from "@collector/core"
+import { PgComponentStatus, PgSettingsRepository, PgSweepRepository } from "@collector/postgres"
+import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { LocalSigner } from "@collector/tron"
+import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
+import { startSimNode } from "@collector/tron-sim/testing/SimNode"
+import { wallet } from "@collector/tron-sim/testing/SimWallet"
+import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { FetchHttpClient } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { Context, Duration, Effect, Layer, Option } from "effect"
+import { randomBytes } from "node:crypto"
+
+export const masterKeyBytes = Buffer.alloc(32, 9)
+const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(masterKeyBytes) })
+const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }))
+
+/** The simulated node (manual blocks) these tests drive, with its energy provider. */
+export class Sim extends Context.Tag("test/SweepSim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
+
+/** Every wait zero: each pass looks at every unfinished task, so a test advances it by passes and blocks. */
+export const eagerSettings: SweeperSettings = {
+  batchSize: 1000,
+  concurrency: 8,
+  leaseTtl: Duration.seconds(30),
+  idleInterval: Duration.millis(10),
+  settleInterval: Duration.zero,
+  bandwidthInterval: Duration.zero,
+  rentalInterval: Duration.zero,
+  retryInterval: Duration.zero,
+  rebroadcastInterval: Duration.zero,
+  expiryMargin: Duration.seconds(3),
+  minimumValidity: Duration.seconds(5)
+}
+
+/**
+ * The real sweeper's parts over a fresh database and the simulator over HTTP: the node
+ * adapter, the local signer under a test master key, and the energy provider `provider`
+ * builds from the simulator's URL.
+ */
+export const sweepWorld = (provider: (simUrl: string) => Layer.Layer<EnergyProvider>) =>
+  Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const sim = yield* startSimNode()
+      const chain = Layer.effect(
+        Chain,
+        TronNodeChain.make(defaultNodeConfig("nile", {
+          fullNodeUrl: sim.url,
+          solidityUrl: sim.url,
+          requestTimeout: Duration.seconds(2),
+          retries: 0,
+          requestsPerSecond: 10_000
+        }))
+      ).pipe(Layer.provide(FetchHttpClient.layer))
+      return Layer.mergeAll(chain, provider(sim.url), Layer.succeed(Sim, sim))
+    })
+  ).pipe(
+    Layer.provideMerge(Layer.mergeAll(
+      PgSweepRepository,
+      PgSettingsRepository,
+      PgComponentStatus,
+      LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(keyring))
+    )),
+    Layer.provideMerge(TestDatabaseLive)
+  )
+
+export interface SweepWallet {
+  readonly walletId: WalletId
+  readonly address: string
+  /** The simulator key behind the address. */
+  readonly index: number
+}
+
+export interface SweepScope extends TenantScope {
+  readonly wallets: ReadonlyArray<SweepWallet>
+  /** The collection address (an external address with a known key). */
+  readonly destination: string
+}
+
+let nextKey = 5000 + Math.floor(Math.random() * 1000) * 100
+
+export interface PolicyChanges {
+  readonly maxWalletTrxFee?: bigint
+  readonly maxRentalCost?: bigint
+  readonly rentalAllowed?: boolean
+}
+
+/** A tenant on nile with `count` wallets whose real keys are sealed under the test master key, and its collection address. */
+export const seedScope = (count: number, policy: PolicyChanges = {}, network: Network = "nile") =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [tenant] = yield* sql<{ id: string }>`
+      INSERT INTO tenants (name) VALUES (${`sweep-${randomBytes(6).toString("hex")}`}) RETURNING id::text`
+    const blank = Buffer.alloc(16)
+    yield* sql`
+      INSERT INTO apps (tenant_id, network, secret_key_id, secret_sealed, webhook_key_id, webhook_key_sealed)
+      VALUES (${tenant!.id}, ${network}, 'k', ${blank}, 'k', ${blank})`
+    const destination = wallet(nextKey++).address
+    yield* sql`
+      INSERT INTO tenant_settings (tenant_id, network, collection_address, collection_updated_at, max_wallet_trx_fee, max_rental_cost, rental_allowed)
+      VALUES (${tenant!.id}, ${network}, ${destination}, now(), ${(policy.maxWalletTrxFee ?? 15_000_000n).toString()},
+              ${(policy.maxRentalCost ?? 20_000_000n).toString()}, ${policy.rentalAllowed ?? true})`
+    const wallets: Array<SweepWallet> = []
+    for (let i = 0; i < count; i++) {
+      const index = nextKey++
+      const key = wallet(index)
+      const sealed = yield* box.seal(key.secretKey)
+      const [row] = yield* sql<{ id: string }>`
+        WITH w AS (
+          INSERT INTO wallets (tenant_id, network, address, custom_id) VALUES (${tenant!.id}, ${network}, ${key.address}, ${`w-${index}`})
+          RETURNING id
+        ), k AS (INSERT INTO wallet_keys (wallet_id, key_id, sealed_key) SELECT id, ${sealed.keyId}, ${sealed.blob} FROM w)
+        SELECT id::text FROM w`
+      wallets.push({ walletId: row!.id as WalletId, address: key.address, index })
+    }
+    return { tenantId: tenant!.id as TenantId, network, wallets, destination } satisfies SweepScope
+  }).pipe(Effect.orDie)
+
+/** A task as the create operation makes it, inserted directly. */
+export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | null = null) =>
+  Effect.gen(function*() {
+    const repo = yield* SweepRepository
+    const now = new Date()
+    const draft: SweepDraft = {
+      walletId: w.walletId,
+      address: w.address,
+      mode: amount === null ? "all" : "fixed",
+      requestedAmount: amount,
+      destination: scope.destination,
+      origin: "manual",
+      maxWalletTrxFee: 15_000_000n,
+      prepareBy: new Date(now.getTime() + 3_600_000)
+    }
+    const [task] = yield* repo.insert(scope, [draft], now)
+    return task!
+  })
+
+export const taskOf = (scope: SweepScope, id: SweepTaskId) =>
+  Effect.flatMap(SweepRepository, (repo) => repo.find(scope, id)).pipe(Effect.map((view) => Option.getOrThrow(view).task))
+
+/** One sweeper pass as worker `worker`. */
+export const pass = (worker = "w1", settings: SweeperSettings = eagerSettings) =>
+  Effect.flatMap(makeSweeper("nile", worker, settings), (sweeper) => sweeper.pass)
+
+/**
+ * Passes and blocks until the task is terminal (or `limit` rounds): each round one pass, then
+ * one block, so a broadcast lands and solidifies as on a real chain.
+ */
+export const runUntilDone = (scope: SweepScope, id: SweepTaskId, limit = 60) =>
+  Effect.gen(function*() {
+    const sim = yield* Sim
+    const seen: Array<string> = []
+    for (let round = 0; round < limit; round++) {
+      yield* pass()
+      const task = yield* taskOf(scope, id)
+      const state = `${task.status}/${task.stage}`
+      if (seen[seen.length - 1] !== state) seen.push(state)
+      if (["succeeded", "failed", "cancelled"].includes(task.status)) return { task, seen }
+      yield* sim.chain.mine(1)
+    }
+    const task = yield* taskOf(scope, id)
+    return { task, seen }
+  })
+
+export const reportOf = Effect.flatMap(ComponentStatus, (status) => status.list("nile"))
+
+export type { SweepTask }
