@@ -22,16 +22,32 @@ export interface PassSummary {
  * its own transaction under the claim. A step that fails (node or provider down) leaves the task
  * as it was, to be looked at again after the retry interval.
  */
-export const makeSweeper = (network: Network, worker: string, settings: SweeperSettings) =>
+/**
+ * Called around every save with `before:<status>/<stage>` and `after:<status>/<stage>` of the
+ * state being saved. Production passes nothing; the crash tests kill the process here.
+ */
+export type Checkpoint = (point: string) => Effect.Effect<void>
+
+const noCheckpoint: Checkpoint = () => Effect.void
+
+export const makeSweeper = (network: Network, worker: string, settings: SweeperSettings, checkpoint: Checkpoint = noCheckpoint) =>
   Effect.gen(function*() {
     const repo = yield* SweepRepository
     const status = yield* ComponentStatus
     const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof stepOf>>>()
 
-    const save = (result: StepResult) =>
+    const write = (result: StepResult) =>
       result._tag === "Finish"
         ? repo.finish({ task: result.task, payload: JSON.stringify(sweepResultBody(result.task)) }, worker)
         : repo.save(result.task, worker)
+
+    const save = (result: StepResult) => {
+      const state = `${result.task.status}/${result.task.stage}`
+      return checkpoint(`before:${state}`).pipe(
+        Effect.zipRight(write(result)),
+        Effect.tap((saved) => (saved ? checkpoint(`after:${state}`) : Effect.void))
+      )
+    }
 
     const stepOne = (task: SweepTask, now: Date) =>
       stepOf(task, now, settings).pipe(
