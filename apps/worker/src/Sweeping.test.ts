@@ -1,20 +1,11 @@
-import { EnergyProvider, ProviderRejected } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { createTask, pass, runUntilDone, seedScope, Sim, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { Effect } from "effect"
+import { createTask, noProvider, pass, runUntilDone, seedScope, Sim, sweepWorld, taskOf } from "./testing/SweepHarness"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n
 
-const noProvider = Layer.succeed(EnergyProvider, {
-  name: "none",
-  supportsActivation: false,
-  minimumEnergy: 0n,
-  quote: () => Effect.fail(new ProviderRejected({ reason: "no energy provider configured" })),
-  order: () => Effect.fail(new ProviderRejected({ reason: "no energy provider configured" })),
-  find: () => Effect.succeedNone
-})
 
 const eventOf = (id: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ event_type: string; payload: string }>`SELECT event_type, payload FROM events WHERE id = ${id}`).pipe(

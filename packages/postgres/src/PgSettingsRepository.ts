@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { defaultAutomationPolicy, type AutomationPolicy, SettingsRepository, type TenantSettings, type WalletId } from "@collector/core"
 import { Effect, Layer } from "effect"
 
-interface SettingsRow {
+export interface SettingsRow {
   readonly collection_address: string
   readonly collection_wallet_id: string | null
   readonly collection_updated_at: Date | null
@@ -22,7 +22,7 @@ const columns = `collection_address, collection_wallet_id::text, collection_upda
   automation_threshold::text, automation_interval_minutes, max_wallet_trx_fee::text, max_rental_cost::text,
   rental_allowed, automation_updated_at, webhook_url, webhook_enabled, webhook_updated_at`
 
-const automationOf = (r: SettingsRow): AutomationPolicy => ({
+export const automationOf = (r: SettingsRow): AutomationPolicy => ({
   enabled: r.automation_enabled,
   threshold: BigInt(r.automation_threshold),
   intervalMinutes: r.automation_interval_minutes,

@@ -1,7 +1,7 @@
 import {
   Chain,
   ComponentStatus,
-  type EnergyProvider,
+  EnergyProvider,
   makeSweeper,
   type Network,
   type SweepDraft,
@@ -11,6 +11,7 @@ import {
   type SweepTaskId,
   type TenantId,
   type TenantScope,
+  unconfiguredEnergyProvider,
   type WalletId
 } from "@collector/core"
 import { PgComponentStatus, PgSettingsRepository, PgSweepRepository } from "@collector/postgres"
@@ -24,6 +25,9 @@ import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Context, Duration, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
+
+/** No provider on the network: every rental is refused. */
+export const noProvider = Layer.succeed(EnergyProvider, unconfiguredEnergyProvider)
 
 export const masterKeyBytes = Buffer.alloc(32, 9)
 const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(masterKeyBytes) })

@@ -1,0 +1,90 @@
+import { defaultAutomationSettings, makeAutomation, SweepRepository, Sweeps } from "@collector/core"
+import { PgAutomationLedger, PgWalletRepository } from "@collector/postgres"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { SingleNetworkResources } from "./SingleNetworkResources"
+import { noProvider, runUntilDone, seedScope, Sim, type SweepScope, sweepWorld } from "./testing/SweepHarness"
+
+const usdt = (whole: bigint) => whole * 1_000_000n
+const trx = (whole: bigint) => whole * 1_000_000n
+
+const world = Layer.mergeAll(Sweeps.Default, PgAutomationLedger).pipe(
+  Layer.provideMerge(Layer.mergeAll(PgWalletRepository, SingleNetworkResources)),
+  Layer.provideMerge(sweepWorld(() => noProvider))
+)
+
+/** Automation on, threshold 10 USDT, as the tenant would set it. */
+const enable = (scope: SweepScope) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`UPDATE tenant_settings SET automation_enabled = true, automation_threshold = 10000000, automation_interval_minutes = 5
+        WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`).pipe(Effect.orDie)
+
+/** What balance sync would have written. */
+const synced = (walletId: string, amount: bigint) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`UPDATE wallets SET balance_usdt = ${amount.toString()}, balance_trx = 0, balance_block = 1 WHERE id = ${walletId}`).pipe(Effect.orDie)
+
+const tasksOf = (scope: SweepScope) =>
+  Effect.flatMap(SweepRepository, (repo) => repo.list(scope, { page: 1, pageSize: 100 })).pipe(Effect.map((page) => page.items.map((v) => v.task)))
+
+const tick = Effect.flatMap(makeAutomation("nile", defaultAutomationSettings), (automation) => automation.tick)
+
+layer(world, { excludeTestServices: true, timeout: 120_000 })("automation", (it) => {
+  it.effect("on each interval, wallets at or above the threshold that can pay get a task; the rest are left alone", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(4, { rentalAllowed: false })
+      const [rich, poor, unpayable, later] = scope.wallets
+      for (const w of [rich!, poor!, later!]) yield* sim.chain.activate(w.address, trx(1n))
+      yield* sim.chain.activate(unpayable!.address, trx(1n))
+      yield* sim.chain.mintUsdt(rich!.address, usdt(50n))
+      yield* sim.chain.mintUsdt(poor!.address, usdt(5n))
+      yield* sim.chain.mintUsdt(unpayable!.address, usdt(40n))
+      yield* sim.chain.mine(1)
+      yield* sim.chain.delegateEnergy(rich!.address, 200_000n)
+      yield* sim.chain.delegateEnergy(later!.address, 200_000n)
+      yield* sim.chain.mine(25)
+      yield* synced(rich!.walletId, usdt(50n))
+      yield* synced(poor!.walletId, usdt(5n))
+      yield* synced(unpayable!.walletId, usdt(40n))
+      yield* enable(scope)
+
+      yield* tick
+      const first = yield* tasksOf(scope)
+      expect(first.map((t) => [t.walletId, t.origin, t.mode])).toEqual([[rich!.walletId, "automation", "all"]])
+      // Not due again until the interval has passed, even with a new candidate.
+      yield* sim.chain.mintUsdt(later!.address, usdt(12n))
+      yield* sim.chain.mine(25)
+      yield* synced(later!.walletId, usdt(12n))
+      yield* tick
+      expect(yield* tasksOf(scope)).toHaveLength(1)
+
+      const { task } = yield* runUntilDone(scope, first[0]!.id)
+      expect(task.status).toBe("succeeded")
+      yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql`UPDATE tenant_settings SET automation_last_run_at = now() - interval '5 minutes' WHERE tenant_id = ${scope.tenantId}`).pipe(Effect.orDie)
+      yield* tick
+      const second = yield* tasksOf(scope)
+      expect(second.map((t) => t.walletId)).toEqual([later!.walletId, rich!.walletId])
+    }))
+
+  it.effect("a disabled policy or tenant gets no round", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = scope.wallets[0]!
+      yield* sim.chain.activate(w.address, trx(1n))
+      yield* sim.chain.mintUsdt(w.address, usdt(50n))
+      yield* sim.chain.mine(1)
+      yield* sim.chain.delegateEnergy(w.address, 200_000n)
+      yield* sim.chain.mine(25)
+      yield* synced(w.walletId, usdt(50n))
+      yield* tick
+      expect(yield* tasksOf(scope)).toHaveLength(0)
+      yield* enable(scope)
+      yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE tenants SET status = 'disabled' WHERE id = ${scope.tenantId}`).pipe(Effect.orDie)
+      yield* tick
+      expect(yield* tasksOf(scope)).toHaveLength(0)
+    }))
+})

@@ -1,0 +1,89 @@
+import { Cause, Clock, Duration, Effect } from "effect"
+import type { WalletId } from "../Ids"
+import type { Network } from "../Network"
+import { AutomationLedger, type DueScope } from "./AutomationLedger"
+import { Sweeps } from "./Sweeps"
+
+export interface AutomationSettings {
+  /** How often the scheduler looks for scopes whose interval has passed. */
+  readonly tickInterval: Duration.Duration
+  readonly scopesPerTick: number
+  /** Most tasks one scope's round creates; the rest wait for the next round. */
+  readonly walletsPerRound: number
+}
+
+export const defaultAutomationSettings: AutomationSettings = {
+  tickInterval: Duration.seconds(30),
+  scopesPerTick: 50,
+  walletsPerRound: 1000
+}
+
+// The estimate operation's own bound on wallets per call.
+const estimateChunk = 100
+
+export interface RoundSummary {
+  readonly scope: DueScope["scope"]
+  readonly candidates: number
+  readonly created: number
+  /** Candidates the estimate found not worth or not able to sweep now (fee over a cap, no way to pay). */
+  readonly skipped: number
+}
+
+/**
+ * The automation policy in the worker: on each scope's interval, every wallet at or above the
+ * threshold that can start a sweep is estimated first, and only those whose fee fits the
+ * scope's caps (`max_wallet_trx_fee`, `max_rental_cost`) get a task, made by the same create
+ * as a manual sweep. A wallet left out is looked at again next round; no task is made to fail.
+ */
+export const makeAutomation = (network: Network, settings: AutomationSettings) =>
+  Effect.gen(function*() {
+    const ledger = yield* AutomationLedger
+    const sweeps = yield* Sweeps
+
+    const round = (due: DueScope, at: Date) =>
+      Effect.gen(function*() {
+        const candidates = yield* ledger.candidates(due.scope, due.policy.threshold, settings.walletsPerRound)
+        const sweepable: Array<WalletId> = []
+        for (let i = 0; i < candidates.length; i += estimateChunk) {
+          const estimate = yield* sweeps.estimate(due.scope, { walletIds: candidates.slice(i, i + estimateChunk), mode: "all", amount: null })
+          for (const item of estimate.items) {
+            if (item.sweepable && item.amount >= due.policy.threshold) sweepable.push(item.walletId)
+          }
+        }
+        const created = sweepable.length === 0
+          ? 0
+          : (yield* sweeps.create(due.scope, { walletIds: sweepable, mode: "all", amount: null }, "automation", at)).created
+        return { scope: due.scope, candidates: candidates.length, created, skipped: candidates.length - sweepable.length } satisfies RoundSummary
+      })
+
+    /** Claims the due scopes and runs each one's round; a scope whose round fails waits for its next interval. */
+    const tick = Effect.gen(function*() {
+      const at = new Date(yield* Clock.currentTimeMillis)
+      const due = yield* ledger.claimDue(network, at, settings.scopesPerTick)
+      return yield* Effect.forEach(due, (scope) =>
+        round(scope, at).pipe(
+          Effect.tap((summary) =>
+            summary.candidates === 0
+              ? Effect.void
+              : Effect.logInfo("automation round").pipe(
+                Effect.annotateLogs({ tenant: summary.scope.tenantId, candidates: summary.candidates, created: summary.created, skipped: summary.skipped })
+              )
+          ),
+          Effect.catchAllCause((cause) =>
+            Effect.as(
+              Effect.logWarning(`automation round of tenant ${scope.scope.tenantId} failed; next interval retries`, Cause.squash(cause)),
+              { scope: scope.scope, candidates: 0, created: 0, skipped: 0 } satisfies RoundSummary
+            )
+          )
+        ))
+    })
+
+    const run = Effect.forever(
+      tick.pipe(
+        Effect.catchAllCause((cause) => Effect.logError("automation tick failed", cause)),
+        Effect.zipRight(Effect.sleep(settings.tickInterval))
+      )
+    )
+
+    return { tick, run } as const
+  })

@@ -1,0 +1,47 @@
+import { SqlClient } from "@effect/sql"
+import { AutomationLedger, type TenantId, type WalletId } from "@collector/core"
+import { Effect, Layer } from "effect"
+import { automationOf, type SettingsRow } from "./PgSettingsRepository"
+import { terminalSql } from "./SweepRows"
+
+type DueRow = SettingsRow & { readonly tenant_id: string }
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const terminal = sql.unsafe(terminalSql)
+  return AutomationLedger.of({
+    // Claim and mark in one statement: a scope locked by another worker is skipped, not waited for.
+    claimDue: (network, now, limit) =>
+      sql<DueRow>`
+        UPDATE tenant_settings s SET automation_last_run_at = ${now}
+        FROM (
+          SELECT d.tenant_id FROM tenant_settings d JOIN tenants t ON t.id = d.tenant_id
+          WHERE d.network = ${network} AND d.automation_enabled AND d.collection_address <> ''
+            AND t.status = 'active' AND (t.expires_at IS NULL OR t.expires_at > ${now})
+            AND (d.automation_last_run_at IS NULL
+                 OR d.automation_last_run_at + d.automation_interval_minutes * interval '1 minute' <= ${now})
+          ORDER BY d.automation_last_run_at NULLS FIRST, d.tenant_id
+          LIMIT ${limit}
+          FOR UPDATE OF d SKIP LOCKED
+        ) due
+        WHERE s.tenant_id = due.tenant_id AND s.network = ${network}
+        RETURNING s.tenant_id::text, s.collection_address, s.collection_wallet_id::text, s.collection_updated_at, s.automation_enabled,
+          s.automation_threshold::text, s.automation_interval_minutes, s.max_wallet_trx_fee::text, s.max_rental_cost::text,
+          s.rental_allowed, s.automation_updated_at, s.webhook_url, s.webhook_enabled, s.webhook_updated_at`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map((row) => ({ scope: { tenantId: row.tenant_id as TenantId, network }, policy: automationOf(row) })))
+      ),
+    candidates: (scope, threshold, limit) =>
+      sql<{ id: string }>`
+        SELECT w.id::text AS id FROM wallets w
+        WHERE w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network} AND w.balance_usdt >= ${threshold.toString()}
+          AND NOT EXISTS (SELECT 1 FROM sweep_tasks t WHERE t.wallet_id = w.id AND t.status NOT IN ${terminal} OFFSET 0)
+          AND NOT EXISTS (
+            SELECT 1 FROM tenant_settings s
+            WHERE s.tenant_id = w.tenant_id AND s.network = w.network AND s.collection_wallet_id = w.id)
+        ORDER BY w.balance_usdt DESC NULLS LAST, w.id DESC
+        LIMIT ${limit}`.pipe(Effect.orDie, Effect.map((rows) => rows.map((r) => r.id as WalletId)))
+  })
+})
+
+export const PgAutomationLedger = Layer.effect(AutomationLedger, make)
