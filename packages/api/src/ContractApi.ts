@@ -4,6 +4,7 @@ import { AuthApi } from "./groups/AuthApi"
 import { DashboardApi } from "./groups/DashboardApi"
 import { DepositsApi } from "./groups/DepositsApi"
 import { SettingsApi } from "./groups/SettingsApi"
+import { SweepsApi } from "./groups/SweepsApi"
 import { SystemApi } from "./groups/SystemApi"
 import { WalletsApi } from "./groups/WalletsApi"
 import { WebhooksApi } from "./groups/WebhooksApi"
@@ -15,6 +16,7 @@ export class ContractApi extends HttpApi.make("collector")
   .add(DashboardApi)
   .add(WalletsApi)
   .add(SettingsApi)
+  .add(SweepsApi)
   .add(DepositsApi)
   .add(WebhooksApi)
   .addError(Errors.InvalidArgument)

@@ -22,7 +22,7 @@ describe("contract document", () => {
     expect(validator.version).toBe("3.1")
   })
 
-  it("describes API version 6.0.0 with the operations served", () => {
+  it("describes API version 6.0.0 with all 26 operations", () => {
     const doc = contractDocument()
     expect(doc.openapi).toBe("3.1.0")
     expect(doc.info.version).toBe("6.0.0")
@@ -34,6 +34,8 @@ describe("contract document", () => {
       "GET /open/v1/settings/addresses",
       "GET /open/v1/settings/automation",
       "GET /open/v1/settings/webhook",
+      "GET /open/v1/sweeps",
+      "GET /open/v1/sweeps/{id}",
       "GET /open/v1/wallets",
       "GET /open/v1/wallets/{id}",
       "GET /open/v1/webhooks",
@@ -45,11 +47,14 @@ describe("contract document", () => {
       "POST /open/v1/settings/addresses/collection",
       "POST /open/v1/settings/automation",
       "POST /open/v1/settings/webhook",
+      "POST /open/v1/sweeps",
+      "POST /open/v1/sweeps/estimate",
       "POST /open/v1/wallets",
       "POST /open/v1/wallets/preview",
       "POST /open/v1/wallets/selection",
       "POST /open/v1/webhooks/{id}/redeliver"
     ])
+    expect(operations(doc as never)).toHaveLength(26)
   })
 
   it("requires the signature headers and, past the token operation, the bearer token", () => {

@@ -1,7 +1,15 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ContractApi } from "@collector/api"
-import { Notifications, SettingsService, Wallets, type WebhookTargets } from "@collector/core"
+import {
+  NetworkResources,
+  Notifications,
+  SettingsService,
+  Sweeps,
+  unconfiguredNetworkResources,
+  Wallets,
+  type WebhookTargets
+} from "@collector/core"
 import { DnsWebhookTargets } from "@collector/outbound"
 import {
   PgAccessTokenRepository,
@@ -10,6 +18,7 @@ import {
   PgIdempotencyStore,
   PgNotificationRepository,
   PgSettingsRepository,
+  PgSweepRepository,
   PgTenantRepository,
   PgWalletRepository
 } from "@collector/postgres"
@@ -26,6 +35,7 @@ import { AuthHandlers } from "./handlers/AuthHandlers"
 import { DashboardHandlers } from "./handlers/DashboardHandlers"
 import { DepositHandlers } from "./handlers/DepositHandlers"
 import { SettingsHandlers } from "./handlers/SettingsHandlers"
+import { SweepHandlers } from "./handlers/SweepHandlers"
 import { SystemHandlers } from "./handlers/SystemHandlers"
 import { WalletHandlers } from "./handlers/WalletHandlers"
 import { WebhookHandlers } from "./handlers/WebhookHandlers"
@@ -38,23 +48,35 @@ const Repositories = Layer.mergeAll(
   PgSettingsRepository,
   PgDepositRepository,
   PgComponentStatus,
-  PgNotificationRepository
+  PgNotificationRepository,
+  PgSweepRepository
 )
 
 const Domain = Layer.mergeAll(
   Wallets.Default.pipe(Layer.provide(LocalWalletKeys.layer)),
   SettingsService.Default,
-  Notifications.Default
+  Notifications.Default,
+  Sweeps.Default
 )
 
 const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
-  Layer.provide([SystemHandlers, AuthHandlers, DashboardHandlers, WalletHandlers, SettingsHandlers, DepositHandlers, WebhookHandlers]),
+  Layer.provide([
+    SystemHandlers,
+    AuthHandlers,
+    DashboardHandlers,
+    WalletHandlers,
+    SettingsHandlers,
+    SweepHandlers,
+    DepositHandlers,
+    WebhookHandlers
+  ]),
   Layer.provide([AuthenticatedLive, SignedLive, ContractErrorsLive])
 )
 
 /**
  * The HTTP API on whatever HttpServer is provided. Needs the database (SqlClient), the master
- * keyring and the gate settings from the caller; everything else is assembled here.
+ * keyring, the gate settings and the networks' resources (for the sweep estimate) from the
+ * caller; everything else is assembled here. SweepSettings, when provided, reach Sweeps too.
  */
 export const ApiLayer = HttpApiBuilder.serve((app) => Effect.flatMap(RequestGate, (gate) => gate.handle(app))).pipe(
   Layer.provide(ApiLive),
@@ -70,6 +92,11 @@ export interface ApiServerOptions {
   readonly accessLog?: Layer.Layer<AccessLog>
   /** How webhook URLs are checked at save; DNS with public addresses only by default. */
   readonly webhookTargets?: Layer.Layer<WebhookTargets, ConfigError.ConfigError>
+  /**
+   * Each network's node and energy provider, for the sweep estimate. Without it every estimate
+   * of a wallet fails as the node being unavailable (the apps always give one).
+   */
+  readonly networkResources?: Layer.Layer<NetworkResources, ConfigError.ConfigError>
 }
 
 /** The HTTP API on a Node server; the HttpServer stays visible (tests read its port). */
@@ -78,5 +105,6 @@ export const ApiServerLive = (options: ApiServerOptions) =>
     HttpServer.withLogAddress,
     Layer.provide(options.accessLog ?? AccessLog.stdout),
     Layer.provide(options.webhookTargets ?? DnsWebhookTargets.layerFromConfig),
+    Layer.provide(options.networkResources ?? Layer.succeed(NetworkResources, unconfiguredNetworkResources)),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "0.0.0.0" }))
   )

@@ -5,7 +5,7 @@ import { currentTraceId } from "./gate/RequestContext"
 /** Domain failures that reach the HTTP boundary, by tag. */
 type DomainError = { readonly _tag: string; readonly message: string }
 
-const envelopeFor = (error: DomainError, traceId: string): ApiError => {
+const envelopeFor = (error: DomainError, traceId: string): ApiError | undefined => {
   switch (error._tag) {
     case "IdempotencyConflict":
       return apiError("IDEMPOTENCY_CONFLICT", error.message, traceId)
@@ -15,12 +15,15 @@ const envelopeFor = (error: DomainError, traceId: string): ApiError => {
     case "WalletNotFound":
     case "DepositNotFound":
     case "EventNotFound":
+    case "SweepNotFound":
       return apiError("RESOURCE_NOT_FOUND", "resource not found", traceId)
     case "SettingRejected":
       return apiError("INVALID_ARGUMENT", error.message, traceId)
+    case "SweepEstimateUnavailable":
+      // A dependency failure whose message names no host or detail; the cause was logged where it happened.
+      return apiError("INTERNAL_ERROR", error.message, traceId)
     default:
-      // An unmapped typed failure is a programming error; never leak its text.
-      return apiError("INTERNAL_ERROR", "internal error", traceId)
+      return undefined
   }
 }
 
@@ -33,8 +36,9 @@ export const toEnvelope = <A, R>(effect: Effect.Effect<A, DomainError | ApiError
       ? Effect.fail(error)
       : Effect.flatMap(FiberRef.get(currentTraceId), (traceId) => {
         const envelope = envelopeFor(error, traceId)
-        return envelope.error_code === "INTERNAL_ERROR"
-          ? Effect.zipRight(Effect.logError("unmapped domain error", error._tag), Effect.fail(envelope))
+        // An unmapped typed failure is a programming error; never leak its text.
+        return envelope === undefined
+          ? Effect.zipRight(Effect.logError("unmapped domain error", error._tag), Effect.fail(apiError("INTERNAL_ERROR", "internal error", traceId)))
           : Effect.fail(envelope)
       }))
 

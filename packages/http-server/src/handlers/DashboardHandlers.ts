@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { ContractApi, CurrentApp } from "@collector/api"
-import { ComponentStatus, DepositRepository, Wallets } from "@collector/core"
+import { ComponentStatus, DepositRepository, Sweeps, Wallets } from "@collector/core"
 import { Clock, Effect } from "effect"
 import { workerEntries } from "./EngineEntries"
 
@@ -9,6 +9,7 @@ export const DashboardHandlers = HttpApiBuilder.group(ContractApi, "dashboard", 
   Effect.gen(function*() {
     const wallets = yield* Wallets
     const deposits = yield* DepositRepository
+    const sweeps = yield* Sweeps
     const board = yield* ComponentStatus
     const sql = yield* SqlClient.SqlClient
     return handlers.handle("getDashboard", () =>
@@ -18,9 +19,10 @@ export const DashboardHandlers = HttpApiBuilder.group(ContractApi, "dashboard", 
         yield* Effect.orDie(sql`SELECT 1`)
         const roundTrip = (yield* Clock.currentTimeMillis) - started
         // Independent reads, each one statement: run side by side.
-        const { depositUsdt, summary, workers } = yield* Effect.all({
+        const { depositUsdt, pending, summary, workers } = yield* Effect.all({
           summary: wallets.summary(app),
           depositUsdt: deposits.confirmedTotal(app),
+          pending: sweeps.pendingCount(app),
           workers: Effect.flatMap(board.list(app.network), workerEntries)
         }, { concurrency: "unbounded" })
         const now = new Date(yield* Clock.currentTimeMillis).toISOString()
@@ -31,8 +33,8 @@ export const DashboardHandlers = HttpApiBuilder.group(ContractApi, "dashboard", 
           balance_trx: summary.balanceTrx.toString(),
           collected_usdt: summary.collectedUsdt.toString(),
           deposit_usdt: depositUsdt.toString(),
-          // Sweep tasks arrive with a later issue: none yet.
-          pending_tasks: 0,
+          // Unfinished sweep tasks (pending through unknown).
+          pending_tasks: pending,
           engine: [
             { component: "api", status: "ok", detail: "serving API version 6.0.0", updated_at: now },
             { component: "database", status: "ok", detail: `reachable, round trip ${roundTrip} ms`, updated_at: now },

@@ -1,9 +1,9 @@
 import { HttpServer } from "@effect/platform"
-import { TenantAdmin } from "@collector/core"
+import { type NetworkResources, TenantAdmin } from "@collector/core"
 import { PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
-import { Context, Effect, Layer, Logger } from "effect"
+import { type ConfigError, Context, Effect, Layer, Logger } from "effect"
 import { randomBytes } from "node:crypto"
 import { DnsWebhookTargets } from "@collector/outbound"
 import { ApiServerLive } from "../ApiServer"
@@ -18,9 +18,13 @@ export class ServerUrl extends Context.Tag("ServerUrl")<ServerUrl, string>() {}
 
 /**
  * A real API server on a random loopback port over a fresh real database, plus the operator's
- * TenantAdmin on the same database, for end-to-end tests.
+ * TenantAdmin on the same database, for end-to-end tests. `networkResources` gives the sweep
+ * estimate a node (the simulator); without one every estimate finds the node unavailable.
  */
-export const TestServerLive = (settings: Partial<GateSettings> = {}) => {
+export const TestServerLive = (
+  settings: Partial<GateSettings> = {},
+  options: { readonly networkResources?: Layer.Layer<NetworkResources, ConfigError.ConfigError> } = {}
+) => {
   const lines: Array<string> = []
   const capture = Logger.replace(Logger.defaultLogger, Logger.map(Logger.jsonLogger, (line) => void lines.push(line)))
   const Shared = Layer.mergeAll(
@@ -41,7 +45,8 @@ export const TestServerLive = (settings: Partial<GateSettings> = {}) => {
       port: 0,
       host: "127.0.0.1",
       accessLog: AccessLog.to((line) => void lines.push(line)),
-      webhookTargets: DnsWebhookTargets.layer({ lookup: testResolver })
+      webhookTargets: DnsWebhookTargets.layer({ lookup: testResolver }),
+      networkResources: options.networkResources
     }))),
     Admin,
     Layer.succeed(CapturedLogs, { lines })
