@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { createTask, noProvider, pass, runUntilDone, seedScope, Sim, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { Chain, signedTransaction } from "@collector/core"
+import { createTask, noProvider, pass, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n
@@ -19,6 +20,19 @@ const walletRow = (id: string) =>
     Effect.orDie,
     Effect.map((rows) => rows[0]!)
   )
+
+/** A wallet paying with its own (delegated) energy. */
+const ownEnergyWallet = (scope: SweepScope, amount = usdt(10n)) =>
+  Effect.gen(function*() {
+    const sim = yield* Sim
+    const w = scope.wallets[0]!
+    yield* sim.chain.activate(w.address, trx(1n))
+    yield* sim.chain.mintUsdt(w.address, amount)
+    yield* sim.chain.mine(1)
+    yield* sim.chain.delegateEnergy(w.address, 200_000n)
+    yield* sim.chain.mine(25)
+    return w
+  })
 
 layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_000 })("sweeper against the simulated node", (it) => {
   it.effect("own energy: prepared with the margin, signed, broadcast and settled; the event and the wallet's total follow", () =>
@@ -117,4 +131,80 @@ layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_00
       expect(task.reason).toContain("energy rental is not allowed")
       expect(task.transaction).toBeNull()
     }))
+
+  it.effect("a broadcast the network loses is offered again, byte for byte, and lands once", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* ownEnergyWallet(scope)
+      yield* sim.chain.dropNextBroadcast(2)
+      const created = yield* createTask(scope, w)
+      const { task, seen } = yield* runUntilDone(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
+    }))
+
+  it.effect("a broadcast held back by the network: the task waits in broadcast and settles when it lands", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* ownEnergyWallet(scope)
+      yield* sim.chain.delayNextBroadcast(8)
+      const created = yield* createTask(scope, w)
+      const { task, seen } = yield* runUntilDone(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
+    }))
+
+  it.effect("the same signed transaction broadcast by someone else first: the duplicate answer counts as accepted; one transfer", () =>
+    Effect.gen(function*() {
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* ownEnergyWallet(scope)
+      const created = yield* createTask(scope, w)
+      yield* pass()
+      yield* pass()
+      const signed = yield* taskOf(scope, created.id)
+      expect(signed.status).toBe("signed")
+      const chain = yield* Chain
+      expect(yield* chain.broadcast(signedTransaction(signed.transaction!))).toEqual({ _tag: "Accepted" })
+      const { task } = yield* runUntilDone(scope, created.id)
+      expect(task.status).toBe("succeeded")
+      expect(yield* sentFrom(w.address)).toEqual([signed.transaction!.txid])
+    }))
+
+  it.effect("energy gone between preparation and execution: the receipt's OUT_OF_ENERGY fails the task with its fee", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* ownEnergyWallet(scope)
+      const created = yield* createTask(scope, w)
+      yield* pass()
+      expect((yield* taskOf(scope, created.id)).status).toBe("ready")
+      yield* sim.chain.undelegateEnergy(w.address, 200_000n)
+      yield* sim.chain.mine(1)
+      const { task, seen } = yield* runUntilDone(scope, created.id)
+      expect(task.status, seen.join(" -> ")).toBe("failed")
+      expect(task.reason).toBe("OUT_OF_ENERGY")
+      expect(task.actualFee).toBe(trx(1n))
+      expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
+    }))
+})
+
+// Its own simulator: the broadcasts it loses stay lost for whatever comes after.
+layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_000 })("sweeper with a network that loses everything", (it) => {
+  it.effect("a transaction that never lands fails only once the solidified chain is past its expiration; it is never re-signed", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* ownEnergyWallet(scope)
+      yield* sim.chain.dropNextBroadcast(1000)
+      const created = yield* createTask(scope, w)
+      const { task, seen } = yield* runUntilDone(scope, created.id, 120)
+      expect(task.status, seen.join(" -> ")).toBe("failed")
+      expect(task.reason).toContain("without landing")
+      const solidified = yield* Effect.flatMap(Chain, (c) => c.solidifiedBlock)
+      expect(solidified.timestamp.getTime()).toBeGreaterThan(task.transaction!.expiration.getTime())
+      expect(yield* sentFrom(w.address)).toEqual([])
+    }))
+
 })

@@ -16,7 +16,7 @@ import {
 } from "@collector/core"
 import { PgComponentStatus, PgSettingsRepository, PgSweepRepository } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
-import { LocalSigner } from "@collector/tron"
+import { LocalSigner, TronAddress } from "@collector/tron"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
 import { startSimNode } from "@collector/tron-sim/testing/SimNode"
 import { wallet } from "@collector/tron-sim/testing/SimWallet"
@@ -179,6 +179,16 @@ export const runUntilDone = (scope: SweepScope, id: SweepTaskId, limit = 60) =>
     const task = yield* taskOf(scope, id)
     return { task, seen }
   })
+
+/** Transactions the wallet sent that are on the chain now (its key signed them), in block order. */
+export const sentFrom = (address: string) =>
+  Effect.flatMap(Sim, (sim) =>
+    Effect.map(sim.chain.state, (state) => {
+      const hex = Option.getOrThrow(TronAddress.toHex(address))
+      return state.blocks.flatMap((block) => block.transactions).filter((included) =>
+        !included.system && (included.tx.raw.contract[0]?.parameter.value as { owner_address?: string } | undefined)?.owner_address === hex
+      ).map((included) => included.tx.txid)
+    }))
 
 export const reportOf = Effect.flatMap(ComponentStatus, (status) => status.list("nile"))
 
