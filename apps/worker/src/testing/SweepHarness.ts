@@ -23,7 +23,7 @@ import { wallet } from "@collector/tron-sim/testing/SimWallet"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Context, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 
 /** No provider on the network: every rental is refused. */
@@ -138,7 +138,7 @@ export const seedScope = (count: number, policy: PolicyChanges = {}, network: Ne
 export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | null = null) =>
   Effect.gen(function*() {
     const repo = yield* SweepRepository
-    const now = new Date()
+    const now = new Date(yield* Clock.currentTimeMillis)
     const draft: SweepDraft = {
       walletId: w.walletId,
       address: w.address,
@@ -147,7 +147,7 @@ export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | n
       destination: scope.destination,
       origin: "manual",
       maxWalletTrxFee: 15_000_000n,
-      prepareBy: new Date(now.getTime() + 3_600_000)
+      prepareBy: new Date(now.getTime() + 30 * 86_400_000)
     }
     const [task] = yield* repo.insert(scope, [draft], now)
     return task!
