@@ -1,1 +1,2 @@
 export * from "./ApiServiceLive"
+export * from "./NetworkResourcesLive"

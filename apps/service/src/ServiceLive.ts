@@ -17,18 +17,19 @@ export const ServiceLive = Layer.unwrapEffect(
     const dataDir = yield* DataDirConfig
     const nileUrl = yield* Config.option(Config.string("TRON_NILE_NODE_URL"))
     const database = DatabaseLive(dataDir)
-    const api = ApiLayer(dataDir)
     // The worker's notifier opens webhook keys with the same master key the API seals them with.
     const keyring = MasterKeyring.layerFromConfig(dataDir)
-    if (Option.isSome(nileUrl)) return Layer.merge(api, WorkerLoops.pipe(Layer.provide(keyring))).pipe(Layer.provide(database))
-    const worker = Layer.unwrapEffect(
-      Effect.map(SimulatedNile, ({ url }) =>
-        workerLoops((network: Network) =>
+    if (Option.isSome(nileUrl)) return Layer.merge(ApiLayer(dataDir), WorkerLoops.pipe(Layer.provide(keyring))).pipe(Layer.provide(database))
+    // The API's sweep estimate and the worker read the same simulated node for nile.
+    const simulated = Layer.unwrapEffect(
+      Effect.map(SimulatedNile, ({ url }) => {
+        const nodeFor = (network: Network) =>
           network === "nile"
             ? Effect.succeed(defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 }))
             : nodeConfigFromEnv(network)
-        ))
-    ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger), Layer.provide(keyring))
-    return Layer.merge(api, worker).pipe(Layer.provide(database))
+        return Layer.merge(ApiLayer(dataDir, { nodeFor }), workerLoops(nodeFor).pipe(Layer.provide(keyring)))
+      })
+    ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger))
+    return simulated.pipe(Layer.provide(database))
   })
 )
