@@ -1,0 +1,41 @@
+import { Option, ParseResult, Schema } from "effect"
+
+/**
+ * Money as bigint SUN (1 TRX = 1,000,000 SUN), read exactly from the text a provider wrote:
+ * integers of SUN, or TRX with up to six decimals converted by string arithmetic. Never through
+ * a JS number.
+ */
+
+const sunPerTrxDigits = 6
+
+/** A non-negative integer written in decimal digits. */
+export const integerFromText = (text: string): Option.Option<bigint> => (/^\d{1,30}$/.test(text) ? Option.some(BigInt(text)) : Option.none())
+
+/**
+ * TRX as a decimal ("3.5", "8.43276", "24") in SUN. More than six decimals is a fraction of a
+ * SUN and is refused, unless the extra digits are zeros.
+ */
+export const sunFromTrx = (text: string): Option.Option<bigint> => {
+  const match = /^(\d{1,24})(?:\.(\d{1,30}))?$/.exec(text)
+  if (match === null) return Option.none()
+  const fraction = match[2] ?? ""
+  if (/[1-9]/.test(fraction.slice(sunPerTrxDigits))) return Option.none()
+  return Option.some(BigInt(match[1]!) * 10n ** BigInt(sunPerTrxDigits) + BigInt(fraction.slice(0, sunPerTrxDigits).padEnd(sunPerTrxDigits, "0")))
+}
+
+const fromText = (what: string, read: (text: string) => Option.Option<bigint>) =>
+  Schema.transformOrFail(Schema.String, Schema.BigIntFromSelf, {
+    strict: true,
+    decode: (text, _, ast) =>
+      Option.match(read(text), {
+        onNone: () => ParseResult.fail(new ParseResult.Type(ast, text, `expected ${what}, got ${JSON.stringify(text)}`)),
+        onSome: ParseResult.succeed
+      }),
+    encode: (value) => ParseResult.succeed(value.toString())
+  })
+
+/** An integer (energy, SUN, a timestamp) written as digits, in a JSON string or as a number kept by RawJson. */
+export const DigitsBigInt = fromText("a non-negative integer", integerFromText)
+
+/** A TRX amount with up to six decimals, as SUN. */
+export const TrxAsSun = fromText("a TRX amount with at most six decimals", sunFromTrx)
