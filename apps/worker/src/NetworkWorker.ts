@@ -1,4 +1,11 @@
 import {
+  type AutomationSettings,
+  type Checkpoint,
+  EnergyProvider,
+  makeAutomation,
+  makeSweeper,
+  type SweeperSettings,
+  Sweeps,
   BalanceSync,
   BalanceSyncConfig,
   type BalanceSyncSettings,
@@ -14,13 +21,23 @@ import {
 import { Dispatcher } from "@collector/core/notifications/Dispatcher"
 import { type NodeConfig, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { type ConfigError, Effect, Layer } from "effect"
+import { SingleNetworkResources } from "./SingleNetworkResources"
 
 export interface NetworkWorkerSettings {
   readonly node: NodeConfig
   readonly scanner: ScannerSettings
   readonly loop: ScannerLoopSettings
   readonly balances: BalanceSyncSettings
+}
+
+/** What the sweeper and the automation of a network need beyond the node. */
+export interface SweepWorkerSettings {
+  readonly sweeper: SweeperSettings
+  readonly automation: AutomationSettings
+  readonly energyProvider: Layer.Layer<EnergyProvider, ConfigError.ConfigError>
+  /** The crash tests' fault injection; absent in production. */
+  readonly checkpoint?: Checkpoint
 }
 
 /**
@@ -43,14 +60,25 @@ export const networkLayer = (
 
 /**
  * Runs one network's loops until interrupted: the scanner (one per network across all workers,
- * by lease; `holder` names this process in it), balance sync, and the notifier (in every
- * worker: claims with SKIP LOCKED share the deliveries, so it needs no lease).
+ * by lease; `holder` names this process in it), balance sync, the notifier, the sweeper and the
+ * automation scheduler (these three in every worker: claims with SKIP LOCKED share the work, so
+ * they need no lease; `holder` names this process in the sweeper's claims).
  */
-export const runNetwork = (network: Network, holder: string, settings: NetworkWorkerSettings) =>
+export const runNetwork = (network: Network, holder: string, settings: NetworkWorkerSettings & SweepWorkerSettings) =>
   Effect.all([
     Effect.all([
       Effect.flatMap(ScannerLoop, (loop) => loop.run(network, holder)).pipe(Effect.annotateLogs({ component: "scanner" })),
-      Effect.flatMap(BalanceSync, (sync) => sync.run(network)).pipe(Effect.annotateLogs({ component: "balance_sync" }))
-    ], { concurrency: "unbounded", discard: true }).pipe(Effect.provide(networkLayer(settings))),
+      Effect.flatMap(BalanceSync, (sync) => sync.run(network)).pipe(Effect.annotateLogs({ component: "balance_sync" })),
+      Effect.flatMap(makeSweeper(network, holder, settings.sweeper, settings.checkpoint), (sweeper) => sweeper.run).pipe(
+        Effect.annotateLogs({ component: "sweeper" })
+      ),
+      Effect.flatMap(makeAutomation(network, settings.automation), (automation) => automation.run).pipe(
+        Effect.annotateLogs({ component: "automation" })
+      )
+    ], { concurrency: "unbounded", discard: true }).pipe(
+      Effect.provide(Sweeps.Default.pipe(Layer.provideMerge(SingleNetworkResources))),
+      Effect.provide(settings.energyProvider),
+      Effect.provide(networkLayer(settings))
+    ),
     Effect.flatMap(Dispatcher, (dispatcher) => dispatcher.run(network, holder))
   ], { concurrency: "unbounded", discard: true }).pipe(Effect.annotateLogs({ network }))

@@ -70,22 +70,25 @@ export const awaitEnergy = (task: SweepTask, now: Date, settings: SweeperSetting
     const account = yield* chain.account(task.address)
     const energy = energyLeft(account)
     const needed = task.preparedEnergy ?? 0n
-    if (rental.state === "delivered" && account.activated && energy >= needed) {
+    if (rental.state === "delivered" && task.rental!.state !== "delivered") return proceed(task, now, { rental }, settings.rentalInterval)
+    if (rental.state === "delivered" && !account.activated) {
+      // Activation shows in the solidified account only once its block is solidified (about a minute).
+      return later(task, now, settings.rentalInterval)
+    }
+    if (rental.state === "delivered" && energy >= needed) {
       if (!hasBandwidth(account)) {
         const reason = `waiting for free bandwidth: ${bandwidthLeft(account)} of ${transferBandwidth} bytes left`
         return proceed(task, now, { rental, reason }, settings.bandwidthInterval)
       }
       return ready(task, now, { rental })
     }
-    if (rental.state === "delivered" && task.rental!.state !== "delivered") return proceed(task, now, { rental }, settings.rentalInterval)
     if (rental.state === "delivered" && now.getTime() - task.updatedAt.getTime() < Duration.toMillis(settings.rentalInterval) * 3) {
       // A node behind the provider's may not show the delegation yet: a little grace before judging.
       return later(task, now, settings.rentalInterval)
     }
     if (rental.state === "delivered") {
       // The provider says delivered, the chain shows less: not renewed, the task fails.
-      const shown = account.activated ? `${energy} of ${needed} energy on chain` : "the wallet is still not activated on chain"
-      return end(task, now, "failed", `energy rental under-delivered: ${shown} (order ${rental.orderId})`, {
+      return end(task, now, "failed", `energy rental under-delivered: ${energy} of ${needed} energy on chain (order ${rental.orderId})`, {
         rental: { ...rental, state: "under_delivered" }
       })
     }

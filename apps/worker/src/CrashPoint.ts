@@ -1,0 +1,18 @@
+import type { Checkpoint } from "@collector/core"
+import { Config, Effect, Option } from "effect"
+
+/**
+ * Fault injection for the crash tests: with `SWEEP_CRASH_AT=<point>` (a sweeper checkpoint such
+ * as `before:signed/ready`) the worker kills itself with SIGKILL the first time it gets there,
+ * exactly as a power cut would. Unset in every real deployment.
+ */
+export const crashPointFromEnv = Config.option(Config.string("SWEEP_CRASH_AT"))
+
+export const checkpointFor = (point: Option.Option<string>): Checkpoint | undefined =>
+  Option.match(point, {
+    onNone: () => undefined,
+    onSome: (target) => (reached: string) =>
+      reached === target
+        ? Effect.zipRight(Effect.logWarning(`SWEEP_CRASH_AT reached ${reached}: killing this worker`), Effect.sync(() => process.kill(process.pid, "SIGKILL")))
+        : Effect.void
+  })
