@@ -1,4 +1,5 @@
-import { allNetworks, EnergyProvider, type Network, NetworkResources, unconfiguredEnergyProvider } from "@collector/core"
+import { allNetworks, EnergyProvider, type Network, NetworkResources } from "@collector/core"
+import { energyProviderLayer } from "@collector/energy"
 import { type NodeConfig, nodeConfigFromEnv, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { type ConfigError, Context, Effect, Layer } from "effect"
@@ -6,24 +7,23 @@ import { type ConfigError, Context, Effect, Layer } from "effect"
 export interface NetworkResourcesOptions {
   /** Each network's node; the TRON_<NETWORK>_* settings by default. */
   readonly nodeFor?: (network: Network) => Effect.Effect<NodeConfig, ConfigError.ConfigError>
-  /** Each network's energy provider; by default one that refuses every rental. */
+  /** Each network's energy provider; the ENERGY_PROVIDER_<NETWORK>* settings by default. */
   readonly providerFor?: (network: Network) => Layer.Layer<EnergyProvider, ConfigError.ConfigError, HttpClient.HttpClient>
 }
-
-const noProvider = () => Layer.succeed(EnergyProvider, unconfiguredEnergyProvider)
 
 /**
  * The node and the energy provider of every network, for the API server's sweep estimate. Both
  * are read from the settings and built once at start, so a bad setting stops the start with its
  * message; nothing is contacted until an estimate asks. Node requests go through Effect's fetch
- * client with the adapter's own request budget (separate from the worker's).
+ * client with the adapter's own request budget (separate from the worker's). A network whose
+ * provider is `none` refuses every rental quote, which the estimate reports per wallet.
  */
 export const networkResourcesLayer = (options: NetworkResourcesOptions = {}): Layer.Layer<NetworkResources, ConfigError.ConfigError> =>
   Layer.scoped(
     NetworkResources,
     Effect.gen(function*() {
       const nodeFor = options.nodeFor ?? nodeConfigFromEnv
-      const providerFor = options.providerFor ?? noProvider
+      const providerFor = options.providerFor ?? energyProviderLayer
       const built = new Map(yield* Effect.forEach(allNetworks, (network) =>
         Effect.all({
           chain: Effect.flatMap(nodeFor(network), TronNodeChain.make),

@@ -1,0 +1,63 @@
+import { makeCollectorClient } from "@collector/sdk"
+import { freshDatabaseUrl } from "@collector/postgres/testing/TestDatabase"
+import { FetchHttpClient } from "@effect/platform"
+import { expect, it } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import { randomUUID } from "node:crypto"
+import { rmSync } from "node:fs"
+import { resolve } from "node:path"
+import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes"
+
+it.scopedLive("npm start: the sweep estimate reads the simulated nile node and its energy provider", () =>
+  Effect.gen(function*() {
+    const { url } = yield* freshDatabaseUrl
+    const dataDir = resolve(repositoryRoot, ".data", `service-estimate-test-${process.pid}`)
+    const [port, simPort] = [yield* Effect.promise(freePort), yield* Effect.promise(freePort)]
+    const env = {
+      DATABASE_URL: Redacted.value(url),
+      MASTER_KEY: Buffer.alloc(32, 8).toString("base64"),
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      TRON_NILE_NODE_URL: undefined,
+      ENERGY_PROVIDER_NILE: undefined,
+      TRON_SIM_PORT: String(simPort),
+      TRON_SIM_BLOCK_MS: "200",
+      LOG_LEVEL: "WARN"
+    }
+    const child = startTs("apps/service/src/main.ts", env)
+    yield* Effect.addFinalizer(() => Effect.sync(() => (child.kill("SIGTERM"), rmSync(dataDir, { recursive: true, force: true }))))
+    const baseUrl = `http://127.0.0.1:${port}`
+    yield* Effect.promise(() => waitForHttp(`${baseUrl}/healthz`))
+    const created = yield* Effect.promise(() => runTs("apps/cli/src/main.ts", env, ["tenant", "create", "--name", "estimate", "--networks", "nile", "--json"]))
+    expect(created.code, created.stderr).toBe(0)
+    const app = JSON.parse(created.stdout).apps[0]
+    const client = yield* makeCollectorClient({ baseUrl, appId: app.app_id, appSecret: Redacted.make(app.app_secret), timeout: "10 seconds" }).pipe(
+      Effect.provide(FetchHttpClient.layer)
+    )
+    const [source, collector] = yield* Effect.forEach(["source", "collector"], (customId) =>
+      client.wallets.createWallet({ payload: { custom_id: customId, request_id: randomUUID() } }))
+    yield* client.settings.setCollectionAddress({ payload: { address: collector!.address, request_id: randomUUID() } })
+    yield* client.settings.setAutomation({
+      payload: {
+        enabled: false, threshold: "1000000", interval_minutes: 60, max_wallet_trx_fee: "15000000", max_rental_cost: "20000000",
+        rental_allowed: true, request_id: randomUUID()
+      }
+    })
+    const minted = yield* Effect.promise(() =>
+      fetch(`http://127.0.0.1:${simPort}/sim/mint`, { method: "POST", body: JSON.stringify({ to: source!.address, amount: "7000000" }) })
+        .then((r) => r.json() as Promise<{ ok: boolean }>)
+    )
+    expect(minted.ok).toBe(true)
+    const estimate = client.sweeps.estimateSweeps({ payload: { wallet_ids: [source!.id, collector!.id], sweep_mode: "all" } })
+    // Solidified some 19 blocks later.
+    let result = yield* estimate
+    for (let i = 0; i < 100 && result.items[0]!.amount !== "7000000"; i++) {
+      yield* Effect.sleep("200 millis")
+      result = yield* estimate
+    }
+    expect(result.items.map((i) => [i.wallet_id, i.amount, i.sweepable, i.fee_source, i.estimated_activation_cost, i.reason])).toEqual([
+      [source!.id, "7000000", true, "rental", "1500000", ""],
+      [collector!.id, "0", false, null, "0", `wallet ${collector!.id} is the collection address`]
+    ])
+    expect(BigInt(result.items[0]!.estimated_rental_cost)).toBeGreaterThan(0n)
+  }), { timeout: 120_000 })
