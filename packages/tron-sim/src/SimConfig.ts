@@ -49,6 +49,11 @@ export interface GenesisAccount {
   /** SUN; an account listed here is activated even with 0. */
   readonly trx?: bigint
   readonly usdt?: bigint
+  /**
+   * Energy delegated to the account from genesis on, as if an outside address had staked for it:
+   * stored as the staked SUN (`stakeForEnergy`), so the limit shown is at least this much.
+   */
+  readonly delegatedEnergy?: bigint
 }
 
 export interface SimConfig {

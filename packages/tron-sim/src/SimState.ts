@@ -1,6 +1,6 @@
 import { TronAddress } from "@collector/tron"
 import { HashMap, Option } from "effect"
-import { newAccount } from "./SimAccount"
+import { newAccount, stakeForEnergy } from "./SimAccount"
 import { type IncludedTransaction, makeBlock, type SimBlock } from "./SimBlock"
 import { type SimConfig, type SimParameters, usdtHex } from "./SimConfig"
 import { type SeededKey, seededHex, seededKey, witnessCount, witnessKeys } from "./Seeded"
@@ -62,7 +62,9 @@ const hex21 = (address: string) => Option.getOrThrow(TronAddress.toHex(address))
 const genesisWorld = (config: SimConfig, now: number): WorldState =>
   config.genesisAccounts.reduce((world, genesis) => {
     const address = hex21(genesis.address)
-    const activated = putAccount(world, newAccount(address, now, genesis.trx ?? 0n))
+    const delegated = genesis.delegatedEnergy ?? 0n
+    const fresh = newAccount(address, now, genesis.trx ?? 0n)
+    const activated = putAccount(world, delegated > 0n ? { ...fresh, delegatedEnergyBalance: stakeForEnergy(delegated, config.parameters) } : fresh)
     return setTokenBalance(activated, usdtHex(config), address, genesis.usdt ?? 0n)
   }, emptyWorld)
 
