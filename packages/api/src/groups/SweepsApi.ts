@@ -63,7 +63,7 @@ export const SweepEnergyRental = Schema.Struct({
   expires_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "SweepEnergyRental", description: "The task's one rental order; costs in SUN, accounted apart from actual_fee." })
 
-/** The 25-member sweep detail object: create items, list items and the detail. */
+/** The 24-member sweep detail object (the contract table): create items, list items and the detail. */
 export const SweepTask = Schema.Struct({
   network: Network,
   id: ObjectId,
@@ -91,7 +91,7 @@ export const SweepTask = Schema.Struct({
   max_wallet_trx_fee: Schema.NullOr(Sun),
   actual_bandwidth_fee: Schema.NullOr(Sun),
   fee_warning: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "SweepTask", description: "The sweep detail object; all 25 members always present." })
+}).annotations({ identifier: "SweepTask", description: "The sweep detail object; all 24 members always present." })
 
 export const CreateSweepRequest = strict({
   request_id: RequestId,
@@ -219,8 +219,8 @@ export class SweepsApi extends HttpApiGroup.make("sweeps")
       .annotate(OpenApi.Summary, "Sweep detail")
       .annotate(
         OpenApi.Description,
-        "The current stored state of one sweep task (never the create operation's saved response). All 25 members are always " +
-          "present; null and empty values are values. preparation_stage is the stored stage (queued, waiting_bandwidth, renting, " +
+        "The current stored state of one sweep task (never the create operation's saved response). All 24 members of the " +
+          "contract are always present; null and empty values are values. preparation_stage is the stored stage (queued, waiting_bandwidth, renting, " +
           "waiting_energy) while status is pending, and ready in every other status. webhook is the summary of the task's " +
           "sweep.* notification event once the task has ended (its ID equals the task ID), null before. Any query, even a bare " +
           "`?`, is 400. An ID that is not a canonical positive int64 is 400; a task that does not exist or belongs to another " +

@@ -76,7 +76,7 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       expectInvalid(yield* get("/open/v1/sweeps?status=failed&status=pending"))
     }))
 
-  it.effect("detail: all 25 members with nulls as values, the stage only while pending, the rental and the webhook summary", () =>
+  it.effect("detail: all 24 members of the contract table with nulls as values, the stage only while pending, the rental and the webhook summary", () =>
     Effect.gen(function*() {
       const { ids, sweeps, tenant, wallets } = yield* withTasks(3)
       const pending = expectOk(yield* sweeps.detail(ids[0]!))

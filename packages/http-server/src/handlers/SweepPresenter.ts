@@ -30,7 +30,7 @@ const presentRental = (rental: EnergyRental) => ({
   expires_at: timeOrNull(rental.expiresAt)
 })
 
-/** The 25-member sweep detail object, in the contract's order. */
+/** The 24-member sweep detail object, in the contract's order. */
 export const presentSweep = (task: SweepTask, webhook: NotificationEvent | null): typeof WireTask.Type => ({
   network: task.network,
   id: task.id,
