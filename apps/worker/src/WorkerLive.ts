@@ -1,4 +1,4 @@
-import { balanceSyncConfigFromEnv } from "@collector/core"
+import { balanceSyncConfigFromEnv, SweepSettings } from "@collector/core"
 import { describeSettings, energyProviderSettings, layerFromSettings } from "@collector/energy"
 import { FetchHttpClient } from "@effect/platform"
 import {
@@ -75,6 +75,6 @@ export const workerLoops = (nodeFor: (network: Network) => Effect.Effect<NodeCon
         })
       )
     }
-  })).pipe(Layer.provide(Layer.mergeAll(WorkerStorage, DispatcherLive, SignerLive)))
+  })).pipe(Layer.provide(Layer.mergeAll(WorkerStorage, DispatcherLive, SignerLive, SweepSettings.layerFromEnv)))
 
 export const WorkerLoops = workerLoops()

@@ -116,7 +116,7 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
      * the canonical `transfer` call: a 41-prefixed address word, which Trc20Call.decodeTransfer
      * would read as the same recipient, is still not what was asked for.
      */
-    const buildUsdtTransfer = (transfer: Transfer & { readonly feeLimit: bigint }) =>
+    const buildUsdtTransfer = (transfer: Transfer & { readonly feeLimit: bigint; readonly expiration?: Date }) =>
       Effect.gen(function*() {
         const { feeLimit } = transfer
         if (feeLimit <= 0n || feeLimit > BigInt(Number.MAX_SAFE_INTEGER)) return yield* rejected(`fee limit out of range: ${feeLimit}`)
@@ -150,7 +150,23 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
         ) {
           return yield* rejected(`${path}: the built transaction is not the requested transfer`)
         }
-        return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit } satisfies UnsignedTransaction
+        if (transfer.expiration === undefined) return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit } satisfies UnsignedTransaction
+        return yield* withExpiration(raw, transfer.expiration, feeLimit)
+      })
+
+    /**
+     * The node's window (60 s after its head by default) is short for a signed transaction that
+     * may wait out a worker restart; the caller may set its own expiration, which changes the
+     * raw bytes and so the txid. java-tron accepts up to 24 h after the head.
+     */
+    const withExpiration = (raw: TransactionRaw.RawData, expiration: Date, feeLimit: bigint) =>
+      Effect.gen(function*() {
+        const bytes = yield* Either.mapLeft(
+          TransactionRaw.encodeRawData({ ...raw, expiration: BigInt(expiration.getTime()) }),
+          (error) => rejected(`could not re-encode the transfer with a new expiration: ${error.reason}`)
+        )
+        const rawDataHex = Buffer.from(bytes).toString("hex")
+        return { txid: TransactionId.compute(bytes), rawDataHex, expiration, feeLimit } satisfies UnsignedTransaction
       })
 
     return { balanceOf, estimateTransferEnergy, buildUsdtTransfer }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { TransactionId, TransactionRaw } from "@collector/tron"
+import { Effect, Either, Option } from "effect"
 import { head } from "./SimState"
 import { adapterFor, signWith, startSimNode } from "./testing/SimNode"
 import { wallet } from "./testing/SimWallet"
@@ -97,6 +98,33 @@ describe("TronNodeChain over the simulator", () => {
         code: "TRANSACTION_EXPIRATION_ERROR",
         message: "Transaction expired"
       })
+    }))
+
+  it.scopedLive("a transfer built with its own expiration keeps it, hashes to its txid, and lands; past 24 h the node refuses it", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode()
+      const chain = yield* adapterFor(sim.url)
+      yield* sim.chain.activate(service.address, trx(100n))
+      yield* sim.chain.mintUsdt(service.address, usdt(5n))
+      yield* sim.chain.mine(20)
+      const headTime = (yield* chain.headBlock).timestamp.getTime()
+      const expiration = new Date(headTime + 30 * 60_000)
+      const unsigned = yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: 1n, feeLimit: trx(30n), expiration })
+      expect(unsigned.expiration).toEqual(expiration)
+      const raw = Either.getOrThrow(TransactionRaw.decodeRawDataHex(unsigned.rawDataHex))
+      expect(BigInt(raw.expiration)).toBe(BigInt(expiration.getTime()))
+      expect(unsigned.txid).toBe(TransactionId.compute(Buffer.from(unsigned.rawDataHex, "hex")))
+      expect(yield* chain.broadcast(signWith(unsigned, service))).toEqual({ _tag: "Accepted" })
+      yield* sim.chain.mine(20)
+      expect(Option.map(yield* chain.receipt(unsigned.txid), (r) => r.result)).toEqual(Option.some("SUCCESS"))
+      const tooLate = yield* chain.buildUsdtTransfer({
+        from: service.address,
+        to: fresh.address,
+        amount: 1n,
+        feeLimit: trx(30n),
+        expiration: new Date((yield* chain.headBlock).timestamp.getTime() + 25 * 3_600_000)
+      })
+      expect(yield* chain.broadcast(signWith(tooLate, service))).toMatchObject({ _tag: "Rejected", code: "TRANSACTION_EXPIRATION_ERROR" })
     }))
 
   it.scopedLive("a landed transaction sent again after its expiration is Rejected as expired, not Duplicate", () =>

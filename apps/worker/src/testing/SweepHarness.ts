@@ -23,7 +23,8 @@ import { wallet } from "@collector/tron-sim/testing/SimWallet"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Duration, Effect, Layer, Option } from "effect"
+import { Sim } from "./ScanHarness"
 import { randomBytes } from "node:crypto"
 
 /** No provider on the network: every rental is refused. */
@@ -33,8 +34,8 @@ export const masterKeyBytes = Buffer.alloc(32, 9)
 const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(masterKeyBytes) })
 const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }))
 
-/** The simulated node (manual blocks) these tests drive, with its energy provider. */
-export class Sim extends Context.Tag("test/SweepSim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
+// The simulated node (manual blocks) these tests drive, with its energy provider: the scanner tests' tag.
+export { Sim }
 
 /** Every wait zero: each pass looks at every unfinished task, so a test advances it by passes and blocks. */
 export const eagerSettings: SweeperSettings = {
@@ -48,7 +49,8 @@ export const eagerSettings: SweeperSettings = {
   retryInterval: Duration.zero,
   rebroadcastInterval: Duration.zero,
   expiryMargin: Duration.seconds(3),
-  minimumValidity: Duration.seconds(5)
+  minimumValidity: Duration.seconds(5),
+  transactionValidity: Duration.seconds(90)
 }
 
 /**

@@ -26,8 +26,15 @@ export interface ChainService {
   readonly parameters: Effect.Effect<ChainParameters, Failure>
   /** Energy a USDT transfer of `amount` from `from` to `to` would use now. */
   readonly estimateTransferEnergy: (transfer: { readonly from: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<bigint, Failure>
+  /** Expires when the node decides (60 s after its head by default) unless `expiration` is given. */
   readonly buildUsdtTransfer: (
-    transfer: { readonly from: string; readonly to: string; readonly amount: bigint; readonly feeLimit: bigint }
+    transfer: {
+      readonly from: string
+      readonly to: string
+      readonly amount: bigint
+      readonly feeLimit: bigint
+      readonly expiration?: Date
+    }
   ) => Effect.Effect<UnsignedTransaction, Failure>
   readonly broadcast: (transaction: SignedTransaction) => Effect.Effect<BroadcastOutcome, ChainUnavailable>
   /** None while the transaction is unknown to the (solidified) node. */

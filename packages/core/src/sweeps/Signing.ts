@@ -17,7 +17,10 @@ export const sign = (task: SweepTask, now: Date, settings: SweeperSettings) =>
     const signer = yield* Signer
     const repo = yield* SweepRepository
     const feeLimit = task.preparedEnergy! * (yield* chain.parameters).energyFee
-    const built = yield* chain.buildUsdtTransfer({ from: task.address, to: task.destination, amount: task.amount, feeLimit })
+    // Counted from the chain's head, not our clock: the node judges expiration by its head.
+    const head = yield* chain.headBlock
+    const expiration = new Date(head.timestamp.getTime() + Duration.toMillis(settings.transactionValidity))
+    const built = yield* chain.buildUsdtTransfer({ from: task.address, to: task.destination, amount: task.amount, feeLimit, expiration })
     if (built.expiration.getTime() - now.getTime() < Duration.toMillis(settings.minimumValidity)) {
       return yield* Effect.dieMessage(`the node built a transaction expiring at ${built.expiration.toISOString()}, too soon to broadcast safely`)
     }

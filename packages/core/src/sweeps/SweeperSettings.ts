@@ -27,6 +27,11 @@ export interface SweeperSettings {
   readonly expiryMargin: Duration.Duration
   /** An unsigned transaction expiring sooner than this is rebuilt before signing. */
   readonly minimumValidity: Duration.Duration
+  /**
+   * How long a signed transaction may wait to land, from the head block it was built on: long
+   * enough to outlast a worker restart, short because an `unknown` task is resolved only after it.
+   */
+  readonly transactionValidity: Duration.Duration
 }
 
 export const defaultSweeperSettings: SweeperSettings = {
@@ -40,5 +45,6 @@ export const defaultSweeperSettings: SweeperSettings = {
   retryInterval: Duration.seconds(10),
   rebroadcastInterval: Duration.seconds(15),
   expiryMargin: Duration.seconds(6),
-  minimumValidity: Duration.seconds(20)
+  minimumValidity: Duration.seconds(20),
+  transactionValidity: Duration.minutes(5)
 }

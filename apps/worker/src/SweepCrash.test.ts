@@ -1,0 +1,164 @@
+import { PgSweepRepository } from "@collector/postgres"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Fiber, Layer } from "effect"
+import type { ChildProcess } from "node:child_process"
+import { startTs } from "../../../test-support/Processes"
+import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld"
+import { createTask, masterKeyBytes, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet } from "./testing/SweepHarness"
+
+const usdt = (whole: bigint) => whole * 1_000_000n
+
+const workerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint, crashAt?: string) => ({
+  DATABASE_URL: databaseUrl,
+  MASTER_KEY: masterKeyBytes.toString("base64"),
+  TRON_NILE_NODE_URL: nodeUrl,
+  TRON_REQUESTS_PER_SECOND: "2000",
+  TRON_REQUEST_RETRIES: "0",
+  WORKER_NETWORKS: "nile",
+  SCAN_START_BLOCK: startBlock.toString(),
+  ENERGY_PROVIDER_NILE: "sim",
+  SWEEP_IDLE_MS: "50",
+  SWEEP_SETTLE_MS: "100",
+  SWEEP_RENTAL_POLL_MS: "100",
+  SWEEP_RETRY_MS: "200",
+  SWEEP_REBROADCAST_MS: "1000",
+  // A killed worker's claims run out this fast; a step takes far less.
+  SWEEP_LEASE_TTL_MS: "1500",
+  // Blocks come 30 times faster than on chain here: a signed transaction must outlive a restart.
+  SWEEP_TX_VALIDITY_MS: "3600000",
+  LOG_LEVEL: "WARN",
+  ...(crashAt === undefined ? {} : { SWEEP_CRASH_AT: crashAt })
+})
+
+const exited = (child: ChildProcess) =>
+  Effect.async<void>((resume) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
+    child.once("exit", () => resume(Effect.void))
+  })
+
+const killed = (child: ChildProcess, signal: NodeJS.Signals = "SIGKILL") =>
+  Effect.suspend(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+    return exited(child)
+  })
+
+const headOf = Effect.flatMap(Sim, (sim) => Effect.map(sim.chain.state, (state) => state.blocks[state.blocks.length - 1]!.number))
+
+/** A block every 100 ms while the test runs, as the chain would make them. */
+const mining = Effect.flatMap(Sim, (sim) => Effect.forever(Effect.zipRight(sim.chain.mine(1), Effect.sleep("100 millis"))))
+
+interface TaskRow {
+  readonly status: string
+  readonly txid: string
+  readonly amount: string
+  readonly rental_order_id: string | null
+}
+
+const taskRow = (id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<TaskRow>`SELECT status, txid, amount::text, rental_order_id FROM sweep_tasks WHERE id = ${id}`).pipe(
+    Effect.orDie,
+    Effect.map((rows) => rows[0]!)
+  )
+
+const waitUntil = <A, R>(read: Effect.Effect<A, never, R>, done: (a: A) => boolean, what: string, timeoutMs = 60_000) =>
+  Effect.gen(function*() {
+    const until = Date.now() + timeoutMs
+    while (true) {
+      const value = yield* read
+      if (done(value)) return value
+      if (Date.now() > until) return yield* Effect.dieMessage(`${what} not reached in ${timeoutMs} ms; last ${JSON.stringify(value)}`)
+      yield* Effect.sleep("100 millis")
+    }
+  })
+
+/** An activated wallet with USDT and no energy: its sweep goes through a rental, so through every checkpoint. */
+const rentalWallet = (w: SweepWallet) =>
+  Effect.gen(function*() {
+    const sim = yield* Sim
+    yield* sim.chain.activate(w.address, 1n)
+    yield* sim.chain.mintUsdt(w.address, usdt(40n))
+  })
+
+/** What must hold after any number of crashes: one order, one transaction, one event, the total booked once. */
+const provenOnce = (scope: SweepScope, w: SweepWallet, id: string) =>
+  Effect.gen(function*() {
+    const sim = yield* Sim
+    const sql = yield* SqlClient.SqlClient
+    const task = yield* taskRow(id)
+    expect(task.status).toBe("succeeded")
+    expect(yield* sentFrom(w.address)).toEqual([task.txid])
+    const orders = (yield* sim.provider.orders).filter((o) => o.order.receiver === w.address)
+    expect(orders.map((o) => o.order.orderNo)).toEqual([task.rental_order_id])
+    const events = yield* sql<{ id: string; event_type: string }>`SELECT id::text, event_type FROM events WHERE tenant_id = ${scope.tenantId}`
+    expect(events.filter((e) => e.id === id)).toEqual([{ id, event_type: "sweep.succeeded" }])
+    const [wallet] = yield* sql<{ collected: string }>`SELECT collected_usdt::text AS collected FROM wallets WHERE id = ${w.walletId}`
+    expect(wallet!.collected).toBe(task.amount)
+  }).pipe(Effect.orDie)
+
+// Every checkpoint of a rental sweep, in the order one task passes them.
+const crashPoints = [
+  "before:pending/renting",
+  "after:pending/renting",
+  "before:pending/waiting_energy",
+  "after:pending/waiting_energy",
+  "before:ready/ready",
+  "after:ready/ready",
+  "before:signed/ready",
+  "after:signed/ready",
+  "before:broadcast/ready",
+  "after:broadcast/ready",
+  "before:succeeded/ready",
+  "after:succeeded/ready"
+]
+
+const world = Layer.provideMerge(PgSweepRepository, ProcessWorld)
+
+layer(world, { excludeTestServices: true, timeout: 300_000 })("sweeper processes", (it) => {
+  it.effect("a worker killed at every state transition and restarted: one rental order, one transaction, one event", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const databaseUrl = yield* DatabaseUrl
+      const scope = yield* seedScope(1)
+      const w = scope.wallets[0]!
+      yield* rentalWallet(w)
+      yield* sim.chain.mine(25)
+      const miner = yield* Effect.fork(mining)
+      const task = yield* createTask(scope, w)
+      const start = yield* headOf
+      for (const point of crashPoints) {
+        const child = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start, point))
+        yield* Effect.raceFirst(
+          exited(child),
+          Effect.zipRight(Effect.sleep("60 seconds"), Effect.dieMessage(`the worker never reached ${point}`))
+        ).pipe(Effect.ensuring(killed(child)))
+        expect(child.signalCode, point).toBe("SIGKILL")
+      }
+      const last = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start))
+      // Past the last checkpoint the task is already terminal: give the worker a moment to do anything wrong.
+      yield* waitUntil(taskRow(task.id), (t) => t.status === "succeeded", "succeeded")
+      yield* Effect.sleep("2 seconds")
+      yield* killed(last, "SIGTERM")
+      yield* Fiber.interrupt(miner)
+      yield* provenOnce(scope, w, task.id)
+    }), 300_000)
+
+  it.effect("two workers at once share the tasks: each wallet sweeps once, one order and one event each", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const databaseUrl = yield* DatabaseUrl
+      const scope = yield* seedScope(6)
+      for (const w of scope.wallets) yield* rentalWallet(w)
+      yield* sim.chain.mine(25)
+      const miner = yield* Effect.fork(mining)
+      const start = yield* headOf
+      const a = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start))
+      const b = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start))
+      const tasks = yield* Effect.forEach(scope.wallets, (w) => createTask(scope, w))
+      for (const task of tasks) yield* waitUntil(taskRow(task.id), (t) => t.status === "succeeded", `task ${task.id} succeeded`)
+      yield* Effect.all([killed(a, "SIGTERM"), killed(b, "SIGTERM")])
+      yield* Fiber.interrupt(miner)
+      for (const [i, task] of tasks.entries()) yield* provenOnce(scope, scope.wallets[i]!, task.id)
+    }), 300_000)
+})
