@@ -8,7 +8,18 @@ import { rmSync } from "node:fs"
 import { resolve } from "node:path"
 import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes"
 
-it.scopedLive("npm start: the sweep estimate reads the simulated nile node and its energy provider", () =>
+const eventually = <A, E, R>(read: Effect.Effect<A, E, R>, done: (a: A) => boolean, timeoutMs = 60_000) =>
+  Effect.gen(function*() {
+    const until = Date.now() + timeoutMs
+    while (true) {
+      const value = yield* read
+      if (done(value)) return value
+      if (Date.now() > until) return yield* Effect.dieMessage(`not reached in ${timeoutMs} ms: ${JSON.stringify(value)}`)
+      yield* Effect.sleep("200 millis")
+    }
+  })
+
+it.scopedLive("npm start: estimate, then a sweep through the API that rents energy and activation, settles on the simulated nile and reports", () =>
   Effect.gen(function*() {
     const { url } = yield* freshDatabaseUrl
     const dataDir = resolve(repositoryRoot, ".data", `service-estimate-test-${process.pid}`)
@@ -60,4 +71,33 @@ it.scopedLive("npm start: the sweep estimate reads the simulated nile node and i
       [collector!.id, "0", false, null, "0", `wallet ${collector!.id} is the collection address`]
     ])
     expect(BigInt(result.items[0]!.estimated_rental_cost)).toBeGreaterThan(0n)
-  }), { timeout: 120_000 })
+
+    // The sweep itself: created through the API, carried out by the worker of the same process.
+    const requestId = randomUUID()
+    const create = client.sweeps.createSweeps({ payload: { wallet_ids: [source!.id, collector!.id], sweep_mode: "all", request_id: requestId } })
+    const batch = yield* create
+    expect(batch).toMatchObject({ created: 1, failed: 1 })
+    expect(batch.items[1]!.error!.error_code).toBe("WALLET_IS_COLLECTION_ADDRESS")
+    const taskId = batch.items[0]!.task!.id
+    expect(yield* create).toEqual(batch)
+    expect((yield* client.wallets.getWallet({ path: { id: source!.id } })).collection_status).toBe("collecting")
+    const done = yield* eventually(client.sweeps.getSweep({ path: { id: taskId } }), (t) => ["succeeded", "failed", "cancelled"].includes(t.status), 90_000)
+    expect(done, done.reason).toMatchObject({
+      status: "succeeded",
+      amount: "7000000",
+      destination: collector!.address,
+      fee_source: "rental",
+      actual_fee: "0",
+      preparation_stage: "ready"
+    })
+    expect(done.txid).toMatch(/^[0-9a-f]{64}$/)
+    expect(done.energy_rental).toMatchObject({ state: "delivered", activation_cost: "1500000" })
+    // The webhook is not configured: the event's first round ends at once, and the summary says so.
+    const summary = yield* eventually(client.sweeps.getSweep({ path: { id: taskId } }), (t) => t.webhook?.status === "failed")
+    expect(summary.webhook).toMatchObject({ id: taskId, event_type: "sweep.succeeded", network: "nile" })
+    const swept = yield* client.wallets.getWallet({ path: { id: source!.id } })
+    expect(swept).toMatchObject({ collection_status: "idle", collected_usdt: "7000000" })
+    const dashboard = yield* client.dashboard.getDashboard()
+    expect(dashboard).toMatchObject({ pending_tasks: 0, collected_usdt: "7000000" })
+    expect(dashboard.engine.find((e) => e.component === "sweeper")).toMatchObject({ status: "ok" })
+  }), { timeout: 180_000 })
