@@ -66,7 +66,11 @@ layer(TestServerLive(), { excludeTestServices: true })("request rules", (it) => 
         ["POST", "/healthz"],
         ["DELETE", "/healthz"],
         ["POST", "/openapi.json"],
-        ["PUT", "/openapi.json"]
+        ["PUT", "/openapi.json"],
+        // Literal paths beside a `/:id` route are theirs, not an ID's.
+        ["GET", "/open/v1/sweeps/estimate"],
+        ["GET", "/open/v1/wallets/selection"],
+        ["GET", "/open/v1/wallets/preview"]
       ]
       for (const [method, target] of cases) expectError(yield* call({ method, target }), 405, "METHOD_NOT_ALLOWED")
       // The method is checked before the headers.

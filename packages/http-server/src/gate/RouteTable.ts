@@ -40,9 +40,15 @@ export type RouteMatch =
   | { readonly _tag: "WrongMethod" }
   | { readonly _tag: "Unknown" }
 
+/**
+ * A literal path owns its name: `GET /open/v1/sweeps/estimate` is the POST-only estimate asked
+ * with the wrong method (405), not the detail of a task called "estimate" (400).
+ */
 export const matchRoute = (method: string, path: string): RouteMatch => {
-  const onPath = routes.filter((r) => r.pattern.test(path))
-  if (onPath.length === 0) return { _tag: "Unknown" }
+  const matching = routes.filter((r) => r.pattern.test(path))
+  if (matching.length === 0) return { _tag: "Unknown" }
+  const literal = matching.filter((r) => r.path === path)
+  const onPath = literal.length > 0 ? literal : matching
   const route = onPath.find((r) => r.method === method)
   return route === undefined ? { _tag: "WrongMethod" } : { _tag: "Found", route }
 }
