@@ -384,6 +384,13 @@ it.scoped("finish writes the terminal state, the event with the task's ID and, o
     expect(yield* repo.finish(failure, "w1")).toBe(true)
     expect(yield* eventRow(bad.id)).toMatchObject([{ event_type: "sweep.failed", payload: failure.payload, created_at: at(450) }])
     expect(yield* walletRow(v!.id)).toEqual({ collected: "0", last: null })
+    // A transaction on chain changed the swept wallet's balances: balance sync is asked to read it; nothing else is.
+    const staleFrom = (id: string) =>
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ s: string | null }>`SELECT balance_stale_from::text AS s FROM wallets WHERE id = ${id}`).pipe(
+        Effect.map(([r]) => r!.s)
+      )
+    expect(yield* staleFrom(w!.id)).toBe("1")
+    expect(yield* staleFrom(v!.id)).toBeNull()
     expect(yield* repo.unfinishedCount(scope)).toBe(0)
     // Both wallets are idle again and can get a new task.
     expect((yield* wallets.findMany(scope, [w!.id, v!.id])).map((x) => x.collectionStatus)).toEqual(["idle", "idle"])

@@ -173,6 +173,12 @@ export const make = Effect.gen(function*() {
               last_collected_at = GREATEST(coalesce(last_collected_at, '-infinity'), ${task.updatedAt})
             WHERE id = ${row.wallet_id}`
         }
+        if (task.transaction !== null) {
+          // Its transaction moved USDT or burned TRX in a block already solidified: balance sync reads the wallet next.
+          yield* sql`
+            UPDATE wallets SET balance_stale_from = GREATEST(coalesce(balance_stale_from, 0), balance_block + 1)
+            WHERE id = ${row.wallet_id}`
+        }
         return true
       })).pipe(Effect.orDie)
     },
