@@ -1,3 +1,4 @@
+import { EnergyProvider, ProviderUnavailable } from "@collector/core"
 import { SimEnergyProvider } from "@collector/energy"
 import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -150,5 +151,25 @@ layer(sweepWorld(simProvider), { excludeTestServices: true, timeout: 120_000 })(
       expect(task.status).toBe("failed")
       expect(task.reason).toContain("above max_rental_cost")
       expect(yield* ordersFor(w.address)).toHaveLength(0)
+    }))
+
+  it.effect("a provider that cannot look the number up (CatFee after a restart): the same number is sent again, still one order", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const provider = yield* EnergyProvider
+      const forgetful = EnergyProvider.of({ ...provider, find: () => Effect.fail(new ProviderUnavailable({ reason: "order not sent by this process" })) })
+      const scope = yield* seedScope(1)
+      const w = yield* fundedWallet(scope, 0)
+      yield* sim.provider.arm({ kind: "unknown", lost: { mode: "504", holdMs: 0 } })
+      const created = yield* createTask(scope, w)
+      yield* Effect.provideService(pass(), EnergyProvider, forgetful)
+      yield* Effect.provideService(pass(), EnergyProvider, forgetful)
+      expect((yield* taskOf(scope, created.id)).rental!.state).toBe("unknown")
+      yield* Effect.provideService(pass(), EnergyProvider, forgetful)
+      const placed = yield* taskOf(scope, created.id)
+      expect(placed.stage).toBe("waiting_energy")
+      const { task } = yield* runUntilDone(scope, created.id)
+      expect(task.status).toBe("succeeded")
+      expect(yield* ordersFor(w.address)).toHaveLength(1)
     }))
 })

@@ -172,7 +172,7 @@ layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_00
       expect(yield* sentFrom(w.address)).toEqual([signed.transaction!.txid])
     }))
 
-  it.effect("energy gone between preparation and execution: the receipt's OUT_OF_ENERGY fails the task with its fee", () =>
+  it.effect("energy gone between preparation and signing: failed before anything is signed, no TRX burned", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
       const scope = yield* seedScope(1, { rentalAllowed: false })
@@ -180,6 +180,24 @@ layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_00
       const created = yield* createTask(scope, w)
       yield* pass()
       expect((yield* taskOf(scope, created.id)).status).toBe("ready")
+      yield* sim.chain.undelegateEnergy(w.address, 200_000n)
+      yield* sim.chain.mine(1)
+      yield* pass()
+      const task = yield* taskOf(scope, created.id)
+      expect(task).toMatchObject({ status: "failed", transaction: null })
+      expect(task.reason).toContain("energy fell")
+      expect(yield* sentFrom(w.address)).toEqual([])
+    }))
+
+  it.effect("energy gone between signing and landing: the receipt's OUT_OF_ENERGY fails the task with its fee", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* ownEnergyWallet(scope)
+      const created = yield* createTask(scope, w)
+      yield* pass()
+      yield* pass()
+      expect((yield* taskOf(scope, created.id)).status).toBe("signed")
       yield* sim.chain.undelegateEnergy(w.address, 200_000n)
       yield* sim.chain.mine(1)
       const { task, seen } = yield* runUntilDone(scope, created.id)
@@ -206,5 +224,4 @@ layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_00
       expect(solidified.timestamp.getTime()).toBeGreaterThan(task.transaction!.expiration.getTime())
       expect(yield* sentFrom(w.address)).toEqual([])
     }))
-
 })

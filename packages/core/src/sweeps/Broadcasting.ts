@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Chain } from "../chain/Chain"
 import type { SignedTransaction } from "../chain/ChainModel"
-import { later, proceed } from "./SweepStep"
+import { proceed } from "./SweepStep"
 import type { SweeperSettings } from "./SweeperSettings"
 import type { StoredTransaction, SweepTask } from "./SweepTask"
 
@@ -33,10 +33,13 @@ export const broadcast = (task: SweepTask, now: Date, settings: SweeperSettings)
     return proceed(task, now, { reason }, settings.rebroadcastInterval)
   })
 
-/** The same stored bytes again, for a transaction the network seems to have lost; the answer changes nothing. */
+/**
+ * The same stored bytes again, for a transaction the network seems to have lost; the answer
+ * changes nothing. `updated_at` records the offer, so the next one waits a whole interval.
+ */
 export const rebroadcast = (task: SweepTask, now: Date, settings: SweeperSettings) =>
   Effect.gen(function*() {
     const chain = yield* Chain
     yield* Effect.either(chain.broadcast(signedTransaction(task.transaction!)))
-    return later(task, now, settings.settleInterval)
+    return proceed(task, now, {}, settings.settleInterval)
   })

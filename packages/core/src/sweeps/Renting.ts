@@ -21,8 +21,9 @@ const withRental = (task: SweepTask, changes: Partial<EnergyRental>): Partial<Sw
 
 /**
  * `renting`: places the task's one order under its own number. The number is saved before the
- * call, so an unanswered call is verified by that number; when the provider has never seen it,
- * the same number is sent again, which a provider takes at most once.
+ * call, so an unanswered call is verified by that number. When the provider cannot say (it
+ * never saw the number, or it can look orders up only by its own reference), the same number is
+ * sent again: the port's providers take a number at most once.
  */
 export const rent = (task: SweepTask, now: Date, settings: SweeperSettings) =>
   Effect.gen(function*() {
@@ -31,8 +32,7 @@ export const rent = (task: SweepTask, now: Date, settings: SweeperSettings) =>
     const request = { receiver: task.address, energy: rental.quantity, activate: rental.activationCost > 0n }
     if (rental.state === "unknown") {
       const found = yield* Effect.either(provider.find(rental.orderId))
-      if (found._tag === "Left") return later(task, now, settings.rentalInterval)
-      if (Option.isSome(found.right)) return placed(task, now, found.right.value, settings)
+      if (found._tag === "Right" && Option.isSome(found.right)) return placed(task, now, found.right.value, settings)
     }
     const ordered = yield* Effect.either(provider.order(rental.orderId, request))
     if (ordered._tag === "Right") return placed(task, now, ordered.right, settings)
@@ -50,19 +50,25 @@ const placed = (task: SweepTask, now: Date, order: ProviderOrder, settings: Swee
 
 const failedStates: ReadonlyArray<RentalState> = ["failed", "expired", "under_delivered"]
 
+/** The order's latest state from the provider; the stored one when the provider cannot say now. */
+export const refreshedRental = (task: SweepTask) =>
+  Effect.gen(function*() {
+    const provider = yield* EnergyProvider
+    const rental = task.rental!
+    if (rental.state === "delivered") return rental
+    const found = yield* Effect.either(provider.find(rental.orderId))
+    return found._tag === "Right" && Option.isSome(found.right) ? fromOrder(rental, found.right.value) : rental
+  })
+
 /**
- * `waiting_energy`: the energy counts only once it is on chain. An order that failed, expired
- * or delivered less than the task needs ends the task: a rental is never renewed.
+ * `waiting_energy`: the energy counts once it is on chain, whatever the provider says. An order
+ * that failed, expired, delivered less than the task needs, or would run out before a signed
+ * transaction may still land ends the task: a rental is never renewed.
  */
 export const awaitEnergy = (task: SweepTask, now: Date, settings: SweeperSettings) =>
   Effect.gen(function*() {
-    const provider = yield* EnergyProvider
     const chain = yield* Chain
-    let rental = task.rental!
-    if (rental.state !== "delivered") {
-      const found = yield* Effect.either(provider.find(rental.orderId))
-      if (found._tag === "Right" && Option.isSome(found.right)) rental = fromOrder(rental, found.right.value)
-    }
+    const rental = yield* refreshedRental(task)
     if (failedStates.includes(rental.state)) return end(task, now, "failed", `energy rental ${rental.state.replace("_", "-")} (order ${rental.orderId})`, { rental })
     if (rental.expiresAt !== null && rental.expiresAt.getTime() <= now.getTime()) {
       return end(task, now, "failed", `energy rental expired before use (order ${rental.orderId})`, { rental: { ...rental, state: "expired" } })
@@ -70,27 +76,27 @@ export const awaitEnergy = (task: SweepTask, now: Date, settings: SweeperSetting
     const account = yield* chain.account(task.address)
     const energy = energyLeft(account)
     const needed = task.preparedEnergy ?? 0n
-    if (rental.state === "delivered" && task.rental!.state !== "delivered") return proceed(task, now, { rental }, settings.rentalInterval)
-    if (rental.state === "delivered" && !account.activated) {
-      // Activation shows in the solidified account only once its block is solidified (about a minute).
-      return later(task, now, settings.rentalInterval)
-    }
-    if (rental.state === "delivered" && energy >= needed) {
+    if (account.activated && energy >= needed) {
+      // The transfer may land up to its validity after signing; energy gone by then would burn the wallet's TRX.
+      if (rental.expiresAt !== null && rental.expiresAt.getTime() < now.getTime() + Duration.toMillis(settings.transactionValidity)) {
+        return end(task, now, "failed", `energy rental runs out at ${rental.expiresAt.toISOString()}, too soon to sign a transfer on it (order ${rental.orderId})`, { rental })
+      }
       if (!hasBandwidth(account)) {
         const reason = `waiting for free bandwidth: ${bandwidthLeft(account)} of ${transferBandwidth} bytes left`
         return proceed(task, now, { rental, reason }, settings.bandwidthInterval)
       }
       return ready(task, now, { rental })
     }
-    if (rental.state === "delivered" && now.getTime() - task.updatedAt.getTime() < Duration.toMillis(settings.rentalInterval) * 3) {
+    if (rental.state !== "delivered") return proceed(task, now, { rental }, settings.rentalInterval)
+    if (task.rental!.state !== "delivered") return proceed(task, now, { rental }, settings.rentalInterval)
+    // Activation shows in the solidified account only once its block is solidified (about a minute).
+    if (!account.activated) return later(task, now, settings.rentalInterval)
+    if (now.getTime() - task.updatedAt.getTime() < Duration.toMillis(settings.rentalInterval) * 3) {
       // A node behind the provider's may not show the delegation yet: a little grace before judging.
       return later(task, now, settings.rentalInterval)
     }
-    if (rental.state === "delivered") {
-      // The provider says delivered, the chain shows less: not renewed, the task fails.
-      return end(task, now, "failed", `energy rental under-delivered: ${energy} of ${needed} energy on chain (order ${rental.orderId})`, {
-        rental: { ...rental, state: "under_delivered" }
-      })
-    }
-    return proceed(task, now, { rental }, settings.rentalInterval)
+    // The provider says delivered, the chain shows less: not renewed, the task fails.
+    return end(task, now, "failed", `energy rental under-delivered: ${energy} of ${needed} energy on chain (order ${rental.orderId})`, {
+      rental: { ...rental, state: "under_delivered" }
+    })
   })

@@ -28,9 +28,11 @@ export const settle = (task: SweepTask, now: Date, settings: SweeperSettings) =>
   Effect.gen(function*() {
     const chain = yield* Chain
     const stored = task.transaction!
+    // The solidified block first: a receipt looked up after it covers every block up to it, so
+    // "no receipt" and "solidified past the expiration" can never straddle the block it landed in.
+    const solidified = yield* chain.solidifiedBlock
     const receipt = yield* chain.receipt(stored.txid)
     if (Option.isSome(receipt)) return settled(task, now, receipt.value)
-    const solidified = yield* chain.solidifiedBlock
     const provenAt = stored.expiration.getTime() + Duration.toMillis(settings.expiryMargin)
     if (solidified.timestamp.getTime() > provenAt) {
       const why = task.reason === "" ? "" : ` (${task.reason})`

@@ -2,7 +2,8 @@ import { Duration, Effect } from "effect"
 import { Chain } from "../chain/Chain"
 import { Signer } from "../WalletKeys"
 import { SweepRepository } from "./SweepRepository"
-import { proceed } from "./SweepStep"
+import { energyLeft } from "./FeePlan"
+import { end, proceed } from "./SweepStep"
 import type { SweeperSettings } from "./SweeperSettings"
 import type { SweepTask } from "./SweepTask"
 
@@ -16,12 +17,22 @@ export const sign = (task: SweepTask, now: Date, settings: SweeperSettings) =>
     const chain = yield* Chain
     const signer = yield* Signer
     const repo = yield* SweepRepository
-    const feeLimit = task.preparedEnergy! * (yield* chain.parameters).energyFee
+    const { energyFee } = yield* chain.parameters
+    const feeLimit = task.preparedEnergy! * energyFee
+    // The resources prepared must still be there: fee_limit covers the whole transfer, so energy
+    // gone since preparation would be paid in the wallet's TRX, past what the task allows.
+    const account = yield* chain.account(task.address)
+    const shortfall = task.preparedEnergy! - energyLeft(account)
+    const burn = shortfall > 0n ? shortfall * energyFee : 0n
+    const allowed = task.feeSource === "wallet_trx" ? task.maxWalletTrxFee ?? 0n : 0n
+    if (burn > allowed || burn > account.trx) {
+      return end(task, now, "failed", `the wallet's energy fell to ${energyLeft(account)} since preparation: signing would burn ${burn} SUN of its TRX`)
+    }
     // Counted from the chain's head, not our clock: the node judges expiration by its head.
     const head = yield* chain.headBlock
     const expiration = new Date(head.timestamp.getTime() + Duration.toMillis(settings.transactionValidity))
     const built = yield* chain.buildUsdtTransfer({ from: task.address, to: task.destination, amount: task.amount, feeLimit, expiration })
-    if (built.expiration.getTime() - now.getTime() < Duration.toMillis(settings.minimumValidity)) {
+    if (built.expiration.getTime() - head.timestamp.getTime() < Duration.toMillis(settings.minimumValidity)) {
       return yield* Effect.dieMessage(`the node built a transaction expiring at ${built.expiration.toISOString()}, too soon to broadcast safely`)
     }
     const sealedKey = yield* repo.signingKey(task.walletId)

@@ -8,7 +8,7 @@ import type { SweepRepository } from "./SweepRepository"
 import type { StepResult } from "./SweepStep"
 import { broadcast } from "./Broadcasting"
 import { prepare } from "./Preparation"
-import { awaitEnergy, rent } from "./Renting"
+import { awaitEnergy, refreshedRental, rent } from "./Renting"
 import { settle } from "./Settlement"
 import { sign } from "./Signing"
 import { end } from "./SweepStep"
@@ -33,7 +33,11 @@ export const stepOf = (
     Chain | EnergyProvider | Signer | SweepRepository | SettingsRepository
   > => {
     if (preparing(task) && now.getTime() > task.prepareBy.getTime()) {
-      return Effect.succeed(end(task, now, "cancelled", `preparation gave up after its time limit (${task.prepareBy.toISOString()})${task.reason === "" ? "" : `: ${task.reason}`}`))
+      const why = `preparation gave up after its time limit (${task.prepareBy.toISOString()})${task.reason === "" ? "" : `: ${task.reason}`}`
+      // An order placed for the task is looked up once more, so what it cost is on record.
+      return task.rental === null
+        ? Effect.succeed(end(task, now, "cancelled", why))
+        : Effect.map(refreshedRental(task), (rental) => end(task, now, "cancelled", why, { rental }))
     }
     switch (task.status) {
       case "pending":

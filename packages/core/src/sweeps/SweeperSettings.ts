@@ -44,7 +44,7 @@ export const defaultSweeperSettings: SweeperSettings = {
   rentalInterval: Duration.seconds(3),
   retryInterval: Duration.seconds(10),
   rebroadcastInterval: Duration.seconds(15),
-  expiryMargin: Duration.seconds(6),
+  expiryMargin: Duration.seconds(60),
   minimumValidity: Duration.seconds(20),
   transactionValidity: Duration.minutes(5)
 }
