@@ -1,0 +1,604 @@
+/**
+ * Sweep throughput beside the signing rate, in one run: tasks per second from the first create
+ * to every task `succeeded` on the simulated node (own-energy wallets: no rental, no TRX burned),
+ * and the production Signer alone (AES-GCM open, address check, secp256k1 signature, zeroing) as
+ * the reference. Run with `npm run bench:sweeps` (BENCH_SWEEPS, BENCH_SWEEPERS,
+ * BENCH_SWEEP_CONCURRENCY, BENCH_BATCH_SIZE, BENCH_BLOCK_MS, BENCH_SETTLE_MS, BENCH_IDLE_MS,
+ * BENCH_SIGNING_KEYS, BENCH_HTTP=fetch|node, BENCH_CPU_PROF=1 (this process, sweeper phase), BENCH_SIM_CPU_PROF=1, BENCH_TIMEOUT_S, BENCH_VERBOSE=1 for every pass).
+ *
+ * The simulator runs in its own process (this file again, with BENCH_SWEEPS_ROLE=sim): every
+ * wallet is a genesis account (1 TRX, some USDT, 100,000 delegated energy), so setting up
+ * thousands of wallets takes no control calls. Blocks come from the simulator's own timer every
+ * BENCH_BLOCK_MS, and the chain's block interval is set to the same figure: chain time keeps
+ * pace with the sweeper's clock, so a transaction's expiration (counted from the head block's
+ * time) and the sweeper's validity and expiry-proof checks mean in wall time what they mean on
+ * mainnet; only solidification comes sooner (19 blocks: 3.8 s at 200 ms instead of 57 s).
+ * BENCH_BLOCK_MS=3000 BENCH_SETTLE_MS=3000 runs at mainnet's pace.
+ *
+ * Every sweeper port (Chain, SweepRepository, SettingsRepository, Signer) is the production
+ * adapter wrapped in a timer, so the run also prints where the sweeper's time goes.
+ */
+import {
+  Chain,
+  EnergyProvider,
+  SettingsRepository,
+  Signer,
+  SweepRepository,
+  makeSweeper,
+  type PassSummary,
+  type SweeperSettings,
+  defaultSweeperSettings,
+  Sweeps,
+  type TenantId,
+  unconfiguredEnergyProvider,
+  type WalletId
+} from "@collector/core"
+import {
+  DatabaseAtUrl,
+  PgComponentStatus,
+  PgSettingsRepository,
+  PgSweepRepository,
+  PgWalletRepository
+} from "@collector/postgres"
+import { LocalSigner } from "@collector/tron"
+import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
+import { defaultSimConfig, type GenesisAccount, SimHttp, SimState, usdtHex } from "@collector/tron-sim"
+import { wallet } from "@collector/tron-sim/testing/SimWallet"
+import { tokenBalance } from "@collector/tron-sim/WorldState"
+import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { SingleNetworkResources } from "@collector/worker/SingleNetworkResources"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import { type Context, Duration, Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
+import { spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { cpus, totalmem } from "node:os"
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { Session } from "node:inspector/promises"
+import { createInterface } from "node:readline"
+import pg from "pg"
+import { freePort, repositoryRoot } from "../test-support/Processes"
+import { benchDatabase } from "./support/BenchDatabase"
+
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
+const taskCount = env("BENCH_SWEEPS", 10_000)
+const sweeperCount = env("BENCH_SWEEPERS", 1)
+const concurrency = env("BENCH_SWEEP_CONCURRENCY", 32)
+const batchSize = env("BENCH_BATCH_SIZE", 500)
+const blockMs = env("BENCH_BLOCK_MS", 200)
+const settleMs = env("BENCH_SETTLE_MS", 300)
+const idleMs = env("BENCH_IDLE_MS", 100)
+const signingKeys = env("BENCH_SIGNING_KEYS", 2000)
+const createBatch = 1000
+const poolSize = 20
+const timeoutMs = env("BENCH_TIMEOUT_S", 300 + taskCount * 0.5) * 1000
+const verbose = process.env.BENCH_VERBOSE === "1"
+const httpClient = process.env.BENCH_HTTP === "node" ? "node" : "fetch"
+
+/** Keys of the tenant's wallets are `wallet(keyBase + i)`; the collection address is `wallet(keyBase - 1)`. */
+const keyBase = 0x100000
+/** Each wallet's USDT at genesis: distinct, 1 to 500 USDT. */
+const usdtAt = (i: number) => BigInt(1 + (i % 500)) * 1_000_000n + BigInt(i)
+/** The collection address holds USDT from the start, so every sweep is a transfer to a holder (64,285 energy). */
+const collectionUsdt = 1_000_000n
+const delegatedEnergy = 100_000n
+const log = (line: string) => console.log(line)
+
+// --- The simulator process --------------------------------------------------------------------
+
+interface SimReport {
+  readonly head: string
+  readonly solidified: string
+  readonly pending: number
+  /** Non-system transactions on the canonical chain, by sender: how many senders sent 0, 1 or more. */
+  readonly walletsSentNone: number
+  readonly walletsSentOne: number
+  readonly walletsSentMore: number
+  readonly otherSenders: number
+  readonly notSuccess: number
+  /** SUN burned by the wallets' transactions (fees on their receipts). */
+  readonly burned: string
+  readonly collectionHead: string
+  readonly collectionSolidified: string
+  /** USDT left on the tenant's wallets at the head. */
+  readonly leftOnWallets: string
+}
+
+const runSimulator = async () => {
+  const count = Number(process.env.BENCH_SIM_WALLETS)
+  const port = Number(process.env.BENCH_SIM_PORT)
+  const collection = wallet(keyBase - 1)
+  const hexes = new Set<string>()
+  const genesisAccounts: Array<GenesisAccount> = [{ address: collection.address, usdt: collectionUsdt }]
+  for (let i = 0; i < count; i++) {
+    const w = wallet(keyBase + i)
+    hexes.add(w.hex)
+    genesisAccounts.push({ address: w.address, trx: 1_000_000n, usdt: usdtAt(i), delegatedEnergy })
+  }
+  const chain = defaultSimConfig("nile", { seed: "bench-sweeps", blockIntervalMs: blockMs, genesisAccounts })
+  const scope = Effect.runSync(Scope.make())
+  const server = await Effect.runPromise(Scope.extend(SimHttp.start({ chain, port, blocks: "timer" }), scope))
+
+  const report = async (): Promise<SimReport> => {
+    const state = await Effect.runPromise(server.chain.state)
+    const usdt = usdtHex(state.config)
+    const sent = new Map<string, number>()
+    let otherSenders = 0
+    let notSuccess = 0
+    let burned = 0n
+    for (const block of state.blocks) {
+      for (const included of block.transactions) {
+        if (included.system) continue
+        const owner = ((included.tx.raw.contract[0]?.parameter.value as { owner_address?: string } | undefined)?.owner_address ?? "").toLowerCase()
+        if (!hexes.has(owner)) {
+          otherSenders++
+          continue
+        }
+        sent.set(owner, (sent.get(owner) ?? 0) + 1)
+        if (included.info.contractRet !== "SUCCESS") notSuccess++
+        burned += included.info.fee
+      }
+    }
+    const head = SimState.head(state)
+    const solidified = SimState.solidified(state)
+    let left = 0n
+    for (const hex of hexes) left += tokenBalance(head.world, usdt, hex)
+    const counts = [...hexes].map((hex) => sent.get(hex) ?? 0)
+    return {
+      head: String(head.number),
+      solidified: String(solidified.number),
+      pending: state.pending.length,
+      walletsSentNone: counts.filter((n) => n === 0).length,
+      walletsSentOne: counts.filter((n) => n === 1).length,
+      walletsSentMore: counts.filter((n) => n > 1).length,
+      otherSenders,
+      notSuccess,
+      burned: String(burned),
+      collectionHead: String(tokenBalance(head.world, usdt, collection.hex)),
+      collectionSolidified: String(tokenBalance(solidified.world, usdt, collection.hex)),
+      leftOnWallets: String(left)
+    }
+  }
+
+  const stop = () => Effect.runPromise(Scope.close(scope, Exit.void)).finally(() => process.exit(0))
+  process.once("SIGTERM", stop)
+  // Orders come on stdin; when the benchmark goes away (stdin closes), so does the simulator.
+  createInterface({ input: process.stdin })
+    .on("line", (line) => {
+      if (line === "report") void report().then((r) => console.log(`@@report ${JSON.stringify(r)}`))
+      if (line === "exit") void stop()
+    })
+    .on("close", () => void stop())
+  console.log(`@@ready ${server.url}`)
+}
+
+/** Starts the simulator process; resolves with its URL and a way to ask it for the chain's tally. */
+const startSimulator = (count: number, port: number) =>
+  new Promise<{ url: string; pid: number | undefined; report: () => Promise<SimReport>; stop: () => void }>((ready, failed) => {
+    const profile = process.env.BENCH_SIM_CPU_PROF === "1" ? ["--cpu-prof", "--cpu-prof-dir", `${repositoryRoot}/.data/profiles`] : []
+    const child = spawn(process.execPath, [...profile, "--import", "tsx", `${repositoryRoot}/bench/sweeps.ts`], {
+      env: { ...process.env, BENCH_SWEEPS_ROLE: "sim", BENCH_SIM_WALLETS: String(count), BENCH_SIM_PORT: String(port) },
+      stdio: ["pipe", "pipe", "inherit"]
+    })
+    process.on("exit", () => child.kill("SIGTERM"))
+    const waiting: Array<(r: SimReport) => void> = []
+    child.on("exit", (code) => failed(new Error(`the simulator process exited (${code})`)))
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      if (line.startsWith("@@ready ")) {
+        ready({
+          url: line.slice(8),
+          pid: child.pid,
+          report: () =>
+            new Promise((done) => {
+              waiting.push(done)
+              child.stdin!.write("report\n")
+            }),
+          stop: () => child.stdin!.write("exit\n")
+        })
+      } else if (line.startsWith("@@report ")) waiting.shift()?.(JSON.parse(line.slice(9)))
+      else process.stdout.write(`[sim] ${line}\n`)
+    })
+  })
+
+// --- The benchmark ----------------------------------------------------------------------------
+
+/** Counts the node calls made through a client, by path. */
+const counting = (client: Layer.Layer<HttpClient.HttpClient>, counter: { calls: number; byPath: Map<string, number> }) =>
+  Layer.effect(
+    HttpClient.HttpClient,
+    Effect.map(HttpClient.HttpClient, HttpClient.tapRequest((request) =>
+      Effect.sync(() => {
+        counter.calls++
+        const path = new URL(request.url).pathname
+        counter.byPath.set(path, (counter.byPath.get(path) ?? 0) + 1)
+      })))
+  ).pipe(Layer.provide(client))
+
+/** Summed latency of every port call the sweeper makes, by port and operation (concurrent calls overlap). */
+const latencies = new Map<string, { n: number; ms: number }>()
+let timing = false
+
+const timed = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
+  Effect.suspend(() => {
+    if (!timing) return effect
+    const started = performance.now()
+    return Effect.ensuring(effect, Effect.sync(() => {
+      const entry = latencies.get(name) ?? { n: 0, ms: 0 }
+      latencies.set(name, { n: entry.n + 1, ms: entry.ms + performance.now() - started })
+    }))
+  })
+
+/** The service with each of its operations timed: the production adapter underneath, unchanged. */
+const instrumented = <I, S extends object>(tag: Context.Tag<I, S>, prefix: string) =>
+  Layer.effect(tag, Effect.map(tag, (service) =>
+    Object.fromEntries(Object.entries(service).map(([key, value]) => [
+      key,
+      Effect.isEffect(value)
+        ? timed(`${prefix}.${key}`, value)
+        : typeof value === "function"
+        ? (...args: Array<unknown>) => timed(`${prefix}.${key}`, (value as (...a: Array<unknown>) => Effect.Effect<unknown>)(...args))
+        : value
+    ])) as S))
+
+/** The statuses of the tasks each worker's last claim returned: which step its pass was taking. */
+const lastClaim = new Map<string, Record<string, number>>()
+const claimTally = Layer.effect(SweepRepository, Effect.map(SweepRepository, (repo) => ({
+  ...repo,
+  claim: (...args: Parameters<typeof repo.claim>) =>
+    Effect.tap(repo.claim(...args), (tasks) =>
+      Effect.sync(() => {
+        const tally: Record<string, number> = {}
+        for (const task of tasks) tally[task.status] = (tally[task.status] ?? 0) + 1
+        lastClaim.set(args[1], tally)
+      }))
+})))
+
+/**
+ * CPU seconds used so far by this process's descendants (Linux /proc; clock ticks of 10 ms), split
+ * into the simulator process and the rest (the embedded PostgreSQL and its backends). Empty
+ * where /proc cannot be read.
+ */
+const childrenCpu = (simPid: number | undefined) => {
+  try {
+    const stats = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
+      try {
+        const text = readFileSync(`/proc/${pid}/stat`, "utf8")
+        const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
+        return [{ pid: Number(pid), ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 }]
+      } catch {
+        return []
+      }
+    })
+    const parent = new Map(stats.map((st) => [st.pid, st.ppid]))
+    const under = (pid: number, root: number): boolean => {
+      for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true
+      return false
+    }
+    let sim = 0
+    let rest = 0
+    for (const st of stats) {
+      if (st.pid === simPid || (simPid !== undefined && under(st.pid, simPid))) sim += st.seconds
+      else if (under(st.pid, process.pid)) rest += st.seconds
+    }
+    return Option.some({ sim, rest })
+  } catch {
+    return Option.none<{ sim: number; rest: number }>()
+  }
+}
+
+/** Total length of the union of [start, end) intervals: time when at least one sweeper was in a pass that claimed work. */
+const unionLength = (intervals: ReadonlyArray<readonly [number, number]>) => {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0])
+  let total = 0
+  let [start, end] = sorted[0] ?? [0, 0]
+  for (const [s, e] of sorted.slice(1)) {
+    if (s > end) {
+      total += end - start
+      start = s
+      end = e
+    } else if (e > end) end = e
+  }
+  return total + (end - start)
+}
+
+const main = async () => {
+  const machine = `${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`
+  const setupStarted = performance.now()
+  // The simulator computes its genesis (every wallet's address) while this process does the same.
+  const simPort = await freePort()
+  const simStarting = startSimulator(taskCount, simPort)
+
+  const databaseScope = Effect.runSync(Scope.make())
+  const url = await Effect.runPromise(Scope.extend(benchDatabase("bench-sweeps"), databaseScope))
+  const masterKey = MasterKey.unsafeMake(randomBytes(32))
+  const keyring = MasterKeyring.make({ current: masterKey })
+  const box = AesGcmSecretBox.make(keyring)
+
+  // Wallets: deterministic keys, sealed under the run's master key.
+  const collection = wallet(keyBase - 1)
+  const wallets = Array.from({ length: taskCount }, (_, i) => {
+    const w = wallet(keyBase + i)
+    return { address: w.address, sealed: Effect.runSync(box.seal(w.secretKey)) }
+  })
+
+  const counter = { calls: 0, byPath: new Map<string, number>() }
+  const sim = await simStarting
+  const node = defaultNodeConfig("nile", {
+    fullNodeUrl: sim.url,
+    solidityUrl: sim.url,
+    requestsPerSecond: 1_000_000,
+    requestTimeout: Duration.seconds(30)
+  })
+  const http = counting(httpClient === "node" ? NodeHttpClient.layer : FetchHttpClient.layer, counter)
+  // The production adapters, each operation timed on its way through (see `instrumented`).
+  const nodeParts = Layer.mergeAll(
+    instrumented(Chain, "chain").pipe(Layer.provide(Layer.effect(Chain, TronNodeChain.make(node)).pipe(Layer.provide(http)))),
+    Layer.succeed(EnergyProvider, unconfiguredEnergyProvider)
+  )
+  const storage = Layer.mergeAll(
+    claimTally.pipe(Layer.provide(instrumented(SweepRepository, "repository")), Layer.provide(PgSweepRepository)),
+    instrumented(SettingsRepository, "settings").pipe(Layer.provide(PgSettingsRepository)),
+    PgComponentStatus,
+    PgWalletRepository
+  ).pipe(Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), poolSize)))
+  const signerLayer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(MasterKeyring.layer({ current: masterKey })))
+  const world = Layer.mergeAll(
+    Sweeps.Default.pipe(Layer.provide(SingleNetworkResources)),
+    instrumented(Signer, "signer").pipe(Layer.provide(signerLayer))
+  ).pipe(Layer.provideMerge(nodeParts), Layer.provideMerge(storage))
+  const runtime = ManagedRuntime.make(world)
+  await runtime.runPromise(Effect.void)
+
+  // One tenant on nile; the collection address is outside the tenant's wallets.
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const tenantId = (await client.query("INSERT INTO tenants (name) VALUES ('bench-sweeps') RETURNING id::text AS id")).rows[0].id as string
+  await client.query(
+    `INSERT INTO apps (tenant_id, network, secret_key_id, secret_sealed, webhook_key_id, webhook_key_sealed) VALUES ($1, 'nile', 'k', $2, 'k', $2)`,
+    [tenantId, randomBytes(16)]
+  )
+  await client.query(
+    `INSERT INTO tenant_settings (tenant_id, network, collection_address, collection_updated_at, max_wallet_trx_fee, max_rental_cost, rental_allowed)
+     VALUES ($1, 'nile', $2, now(), 15000000, 20000000, false)`,
+    [tenantId, collection.address]
+  )
+  for (let start = 0; start < taskCount; start += 5000) {
+    const part = wallets.slice(start, start + 5000)
+    await client.query(
+      `WITH w AS (
+         INSERT INTO wallets (tenant_id, network, address, custom_id)
+         SELECT $1, 'nile', a, c FROM unnest($2::text[], $3::text[]) AS x(a, c)
+         RETURNING id, address)
+       INSERT INTO wallet_keys (wallet_id, key_id, sealed_key)
+       SELECT w.id, $4, k.b FROM w JOIN unnest($2::text[], $5::bytea[]) AS k(a, b) ON k.a = w.address`,
+      [tenantId, part.map((w) => w.address), part.map((_, i) => `w-${start + i}`), masterKey.id, part.map((w) => Buffer.from(w.sealed.blob))]
+    )
+  }
+  await client.query("VACUUM ANALYZE wallets")
+  await client.query("VACUUM ANALYZE wallet_keys")
+  const idByAddress = new Map(
+    (await client.query("SELECT id::text AS id, address FROM wallets WHERE tenant_id = $1", [tenantId])).rows.map((r) => [r.address as string, r.id as string])
+  )
+  const walletIds = wallets.map((w) => idByAddress.get(w.address)! as WalletId)
+  const expectedSum = wallets.reduce((sum, _, i) => sum + usdtAt(i), 0n)
+  log(`set up ${taskCount} wallets (genesis accounts with ${delegatedEnergy} delegated energy; keys sealed and stored) in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`)
+
+  // Reference: the production Signer alone, one signature after another.
+  const signer = LocalSigner.make(box)
+  const signingSet = wallets.slice(0, Math.min(signingKeys, wallets.length))
+  const hashes = signingSet.map(() => new Uint8Array(randomBytes(32)))
+  const signAll = (n: number) =>
+    Effect.forEach(signingSet.slice(0, n), (w, i) => signer.sign({ address: w.address, sealedKey: w.sealed }, hashes[i]!), { discard: true })
+  await Effect.runPromise(signAll(Math.min(200, signingSet.length)))
+  let started = performance.now()
+  await Effect.runPromise(signAll(signingSet.length))
+  const signingRate = signingSet.length / ((performance.now() - started) / 1000)
+  log(`signing alone: ${signingRate.toFixed(0)} signatures/s over ${signingSet.length} wallets' sealed keys`)
+
+  // Sweeps end to end: create every task, then the sweeper(s) until every task is terminal.
+  const scope = { tenantId: tenantId as TenantId, network: "nile" as const }
+  const firstCreate = performance.now()
+  let created = 0
+  for (let start = 0; start < taskCount; start += createBatch) {
+    const ids = walletIds.slice(start, start + createBatch)
+    const batch = await runtime.runPromise(Effect.flatMap(Sweeps, (s) => s.create(scope, { walletIds: ids, mode: "all", amount: null }, "manual", new Date())))
+    created += batch.created
+  }
+  const createSeconds = (performance.now() - firstCreate) / 1000
+  if (created !== taskCount) throw new Error(`created ${created} of ${taskCount} tasks`)
+  log(`created ${created} tasks in ${createSeconds.toFixed(1)} s (${(created / createSeconds).toFixed(0)}/s, batches of ${createBatch})`)
+
+  const settings: SweeperSettings = {
+    ...defaultSweeperSettings,
+    batchSize,
+    concurrency,
+    idleInterval: Duration.millis(idleMs),
+    settleInterval: Duration.millis(settleMs),
+    rentalInterval: Duration.millis(settleMs)
+  }
+  const busy: Array<readonly [number, number]> = []
+  const totals = { passes: 0, busyPasses: 0, claimed: 0, saved: 0, lost: 0, failed: 0 }
+  let lastBusyEnd = 0
+  const byStep = new Map<string, { steps: number; ms: number }>()
+  // As Sweeper.run loops (straight on while a claim comes back full, resting otherwise), with each pass timed.
+  const loop = (worker: string) =>
+    Effect.gen(function*() {
+      const sweeper = yield* makeSweeper("nile", worker, settings)
+      while (true) {
+        const passStarted = performance.now()
+        const summary: PassSummary = yield* sweeper.pass
+        const passEnded = performance.now()
+        totals.passes++
+        if (summary.claimed > 0) {
+          // The pass's time, shared among the steps it took by how many tasks were at each.
+          const tally = lastClaim.get(worker) ?? {}
+          for (const [status, n] of Object.entries(tally)) {
+            const entry = byStep.get(status) ?? { steps: 0, ms: 0 }
+            byStep.set(status, { steps: entry.steps + n, ms: entry.ms + ((passEnded - passStarted) * n) / summary.claimed })
+          }
+          if (verbose) log(`  ${worker} pass: ${JSON.stringify(tally)} in ${(passEnded - passStarted).toFixed(0)} ms`)
+          busy.push([passStarted, passEnded])
+          lastBusyEnd = Math.max(lastBusyEnd, passEnded)
+          totals.busyPasses++
+          totals.claimed += summary.claimed
+          totals.saved += summary.saved
+          totals.lost += summary.lost
+          totals.failed += summary.failed
+        }
+        if (summary.claimed < settings.batchSize) yield* Effect.sleep(settings.idleInterval)
+      }
+    })
+  counter.calls = 0
+  counter.byPath.clear()
+  timing = true
+  let peakRss = 0
+  // BENCH_CPU_PROF=1: a CPU profile of this process during the sweeper phase only.
+  const profiler = process.env.BENCH_CPU_PROF === "1" ? new Session() : undefined
+  if (profiler !== undefined) {
+    profiler.connect()
+    await profiler.post("Profiler.enable")
+    await profiler.post("Profiler.start")
+  }
+  const cpuBefore = { own: process.cpuUsage(), children: childrenCpu(sim.pid) }
+  const sweepStarted = performance.now()
+  const fiber = runtime.runFork(Effect.forEach(Array.from({ length: sweeperCount }, (_, i) => `bench-sweeper-${i + 1}`), loop, {
+    concurrency: "unbounded",
+    discard: true
+  }))
+  let byStatus: Record<string, number> = {}
+  let lastProgress = performance.now()
+  while (true) {
+    await new Promise((r) => setTimeout(r, 100))
+    peakRss = Math.max(peakRss, process.memoryUsage().rss)
+    const poll = await runtime.runPromise(Fiber.poll(fiber))
+    if (Option.isSome(poll)) throw new Error(`the sweeper stopped: ${JSON.stringify(poll.value)}`)
+    const rows = (await client.query("SELECT status, count(*)::int AS n FROM sweep_tasks GROUP BY status")).rows as Array<{ status: string; n: number }>
+    byStatus = Object.fromEntries(rows.map((r) => [r.status, r.n]))
+    const terminal = (byStatus.succeeded ?? 0) + (byStatus.failed ?? 0) + (byStatus.cancelled ?? 0)
+    if (terminal === taskCount) break
+    if (performance.now() - lastProgress > 5000) {
+      lastProgress = performance.now()
+      log(`  ${((lastProgress - sweepStarted) / 1000).toFixed(0)} s: ${JSON.stringify(byStatus)}, ${counter.calls} node calls`)
+    }
+    if (performance.now() - sweepStarted > timeoutMs) throw new Error(`not done after ${timeoutMs / 1000} s: ${JSON.stringify(byStatus)}`)
+  }
+  await runtime.runPromise(Fiber.interrupt(fiber))
+  timing = false
+  if (profiler !== undefined) {
+    const { profile } = await profiler.post("Profiler.stop")
+    const directory = `${repositoryRoot}/.data/profiles`
+    mkdirSync(directory, { recursive: true })
+    const file = `${directory}/sweeper-phase-${process.pid}.cpuprofile`
+    writeFileSync(file, JSON.stringify(profile))
+    log(`CPU profile of the sweeper phase: ${file}`)
+  }
+  const ownCpu = process.cpuUsage(cpuBefore.own)
+  const childrenAfter = childrenCpu(sim.pid)
+  const cpuSeconds = {
+    bench: (ownCpu.user + ownCpu.system) / 1e6,
+    sim: Option.isSome(cpuBefore.children) && Option.isSome(childrenAfter) ? childrenAfter.value.sim - cpuBefore.children.value.sim : NaN,
+    postgres: Option.isSome(cpuBefore.children) && Option.isSome(childrenAfter) ? childrenAfter.value.rest - cpuBefore.children.value.rest : NaN
+  }
+  const sweepCalls = counter.calls
+  const callsByPath = [...counter.byPath.entries()].sort((a, b) => b[1] - a[1])
+  const wallSeconds = (lastBusyEnd - firstCreate) / 1000
+  const sweeperSeconds = (lastBusyEnd - sweepStarted) / 1000
+  const busySeconds = unionLength(busy) / 1000
+
+  // Checks: every task succeeded with its own transaction, each wallet sent exactly one, the sum arrived.
+  const failures: Array<string> = []
+  const db = (await client.query(
+    `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded, count(DISTINCT txid)::int AS txids,
+            count(*) FILTER (WHERE fee_source = 'resources')::int AS own_energy,
+            coalesce(sum(amount) FILTER (WHERE status = 'succeeded'), 0)::text AS swept, coalesce(sum(actual_fee), 0)::text AS fees,
+            count(DISTINCT wallet_id)::int AS wallets FROM sweep_tasks`
+  )).rows[0]
+  const events = Number((await client.query("SELECT count(*) AS n FROM events WHERE event_type = 'sweep.succeeded'")).rows[0].n)
+  const collected = (await client.query("SELECT coalesce(sum(collected_usdt), 0)::text AS s FROM wallets")).rows[0].s as string
+  if (db.succeeded !== taskCount) failures.push(`${db.succeeded} of ${taskCount} tasks succeeded: ${JSON.stringify(byStatus)}`)
+  if (db.txids !== taskCount || db.wallets !== taskCount) failures.push(`${db.txids} distinct transactions for ${db.wallets} wallets`)
+  if (db.own_energy !== taskCount) failures.push(`${db.own_energy} tasks paid with own energy`)
+  if (BigInt(db.swept) !== expectedSum) failures.push(`tasks swept ${db.swept}, the wallets held ${expectedSum}`)
+  if (db.fees !== "0") failures.push(`tasks report ${db.fees} SUN of fees`)
+  if (events !== taskCount) failures.push(`${events} sweep.succeeded events`)
+  if (BigInt(collected) !== expectedSum) failures.push(`wallets' collected_usdt adds up to ${collected}`)
+  const chainReport = await sim.report()
+  if (chainReport.walletsSentOne !== taskCount) {
+    failures.push(`on chain: ${chainReport.walletsSentOne} wallets sent one transaction, ${chainReport.walletsSentNone} none, ${chainReport.walletsSentMore} more`)
+  }
+  if (chainReport.otherSenders !== 0) failures.push(`${chainReport.otherSenders} transactions from addresses outside the tenant's wallets`)
+  if (chainReport.notSuccess !== 0) failures.push(`${chainReport.notSuccess} of the wallets' transactions did not succeed`)
+  if (chainReport.burned !== "0") failures.push(`${chainReport.burned} SUN burned by the wallets`)
+  if (BigInt(chainReport.collectionSolidified) !== collectionUsdt + expectedSum) {
+    failures.push(`collection address holds ${chainReport.collectionSolidified} at the solidified block, expected ${collectionUsdt + expectedSum}`)
+  }
+  if (chainReport.leftOnWallets !== "0") failures.push(`${chainReport.leftOnWallets} USDT units left on the wallets`)
+  // The same balance through the production adapter (these calls are not counted above).
+  const viaAdapter = await runtime.runPromise(Effect.flatMap(Chain, (chain) => chain.account(collection.address)))
+  if (viaAdapter.usdt !== collectionUsdt + expectedSum) failures.push(`the adapter reads ${viaAdapter.usdt} USDT on the collection address`)
+
+  sim.stop()
+  await client.end()
+  await runtime.dispose()
+  await Effect.runPromise(Scope.close(databaseScope, Exit.void))
+
+  const f = (x: number, digits = 0) => x.toFixed(digits)
+  const sweepRate = taskCount / wallSeconds
+  const busyRate = taskCount / busySeconds
+  log(`\nmachine: ${machine}`)
+  log(
+    `run: ${taskCount} tasks, ${sweeperCount} sweeper(s), batchSize ${batchSize}, concurrency ${concurrency}, settle/rental interval ${settleMs} ms, ` +
+      `idle ${idleMs} ms; a block every ${blockMs} ms (chain time = wall time; solidified 19 blocks behind); node client ${httpClient}; ` +
+      `simulator, PostgreSQL and the benchmark share the machine; peak RSS of the benchmark process ${f(peakRss / 2 ** 20)} MiB\n`
+  )
+  log("| measure | figure | tasks/s or signatures/s | vs signing |")
+  log("|---|---:|---:|---:|")
+  log(`| signing alone (LocalSigner: open, check, sign, zero; ${signingSet.length} keys, sequential) | ${signingSet.length} signatures | ${f(signingRate)} | 100% |`)
+  log(`| create (Sweeps.create, batches of ${createBatch}) | ${f(createSeconds, 1)} s | ${f(taskCount / createSeconds)} | |`)
+  log(`| first create to all succeeded (wall) | ${f(wallSeconds, 1)} s | ${f(sweepRate, 1)} | ${f((sweepRate / signingRate) * 100, 1)}% |`)
+  log(`| sweeper phase (sweeper start to all succeeded) | ${f(sweeperSeconds, 1)} s | ${f(taskCount / sweeperSeconds, 1)} | ${f((taskCount / sweeperSeconds / signingRate) * 100, 1)}% |`)
+  log(`| sweeper busy (passes that claimed work; excludes block waits) | ${f(busySeconds, 1)} s | ${f(busyRate, 1)} | ${f((busyRate / signingRate) * 100, 1)}% |`)
+  log("")
+  log(
+    `sweeper: ${totals.busyPasses} passes with work of ${totals.passes}, ${totals.claimed} steps (${f(totals.claimed / taskCount, 2)} per task, ` +
+      `${f((busySeconds * 1000) / totals.claimed, 2)} ms of busy time each), ${totals.lost} lost, ${totals.failed} retried`
+  )
+  const stepNames: Record<string, string> = { pending: "prepare", ready: "sign", signed: "broadcast", broadcast: "settle", unknown: "settle (unknown)" }
+  log(
+    `busy time by step (a pass's time shared by its tasks): ${[...byStep.entries()].map(([status, e]) =>
+      `${stepNames[status] ?? status} ${f(e.ms / 1000, 1)} s for ${e.steps} steps (${f(e.ms / e.steps, 2)} ms each)`).join(", ")}`
+  )
+  log(
+    `summed latency of the port calls (up to ${concurrency} in flight, so they overlap): ${[...latencies.entries()].sort((a, b) => b[1].ms - a[1].ms).map(([name, e]) =>
+      `${name} ${f(e.ms / 1000, 1)} s / ${e.n} (${f(e.ms / e.n, 1)} ms)`).join(", ")}`
+  )
+  log(
+    `CPU during the sweeper phase (${f(sweeperSeconds, 1)} s wall, ${cpus().length} cores): benchmark process ${f(cpuSeconds.bench, 1)} s, ` +
+      `simulator ${f(cpuSeconds.sim, 1)} s, PostgreSQL ${process.env.DATABASE_URL === undefined ? `${f(cpuSeconds.postgres, 1)} s` : "not measured (DATABASE_URL)"}; ` +
+      `benchmark process ${f((cpuSeconds.bench * 1000) / totals.claimed, 2)} ms per step, ${f((cpuSeconds.bench * 1000) / taskCount, 1)} ms per task`
+  )
+  log(`node calls: ${sweepCalls} (${f(sweepCalls / taskCount, 2)} per task): ${callsByPath.map(([p, n]) => `${p} ${f(n / taskCount, 2)}`).join(", ")}`)
+  log(
+    `chain: head ${chainReport.head}, solidified ${chainReport.solidified}; ${chainReport.walletsSentOne} wallets sent exactly one transaction, ` +
+      `${chainReport.burned} SUN burned, ${chainReport.pending} left in the pool; collection address ${chainReport.collectionSolidified} USDT units (${collectionUsdt} before + ${expectedSum} swept)`
+  )
+  log(`goal: sweeper busy rate at least half the signing rate: ${busyRate >= signingRate / 2 ? "met" : "not met"} (${f((busyRate / signingRate) * 100, 1)}%)`)
+  if (failures.length > 0) {
+    console.error(`\nCHECKS FAILED:\n- ${failures.join("\n- ")}`)
+    process.exitCode = 1
+  } else log("checks: all passed")
+}
+
+if (process.env.BENCH_SWEEPS_ROLE === "sim") {
+  runSimulator().catch((error) => {
+    console.error(error)
+    process.exit(1)
+  })
+} else {
+  main()
+    .catch((error) => {
+      console.error(error)
+      process.exitCode = 1
+    })
+    .finally(() => process.exit())
+}
