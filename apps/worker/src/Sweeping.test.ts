@@ -132,6 +132,22 @@ layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_00
       expect(task.transaction).toBeNull()
     }))
 
+  it.effect("a node that does not answer: the claimed tasks are handed back unchanged and go on once it is back", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* ownEnergyWallet(scope)
+      const created = yield* createTask(scope, w)
+      yield* sim.chain.fail("error", 1_000)
+      const summary = yield* pass()
+      expect(summary).toMatchObject({ claimed: 1, failed: 1 })
+      const after = yield* taskOf(scope, created.id)
+      expect(after).toMatchObject({ status: "pending", stage: "queued", version: 1, transaction: null })
+      yield* Effect.sleep("1100 millis")
+      const { task } = yield* runUntilDone(scope, created.id)
+      expect(task.status).toBe("succeeded")
+    }))
+
   it.effect("a broadcast the network loses is offered again, byte for byte, and lands once", () =>
     Effect.gen(function*() {
       const sim = yield* Sim

@@ -254,6 +254,26 @@ it.scoped("claim: only due unfinished tasks of the network without a live lease;
     expect((yield* repo.claim("nile", "w3", at(1_000_000), at(1_000_100), 10)).map((t) => t.id)).toEqual([t1.id])
   })))
 
+it.scoped("claim: tasks nearest the chain first (signed, then broadcast, then ready, then pending), then the oldest step", () =>
+  withDatabase(Effect.gen(function*() {
+    const repo = yield* SweepRepository
+    const scope = yield* newScope
+    const wallets = yield* Effect.forEach(["p", "r", "s", "b"], (name) => addWallet(scope, name))
+    const [p, r, s, b] = yield* Effect.forEach(wallets, (w, i) => insertOne(scope, w, at(i)))
+    const held = yield* repo.claim("nile", "w0", at(10), at(100_000), 10)
+    const step = (task: SweepTask, changes: Partial<SweepTask>) =>
+      repo.save({ ...held.find((t) => t.id === task.id)!, ...changes, nextStepAt: at(20) }, "w0")
+    yield* step(p!, {})
+    yield* step(r!, { status: "ready", stage: "ready" })
+    yield* step(s!, { status: "signed", stage: "ready", transaction: transaction("d".repeat(64)) })
+    yield* step(b!, { status: "broadcast", stage: "ready", transaction: transaction("e".repeat(64)) })
+    const order = yield* repo.claim("nile", "w1", at(100), at(200), 10)
+    expect(order.map((t) => t.id)).toEqual([s!.id, b!.id, r!.id, p!.id])
+    // A smaller claim takes the nearest first.
+    yield* Effect.forEach(order, (t) => repo.save({ ...t, nextStepAt: at(100) }, "w1"))
+    expect((yield* repo.claim("nile", "w2", at(300), at(400), 2)).map((t) => t.id)).toEqual([s!.id, b!.id])
+  })))
+
 it.scoped("save: compare-and-set on the version and the holder; stores every field and releases the claim", () =>
   withDatabase(Effect.gen(function*() {
     const repo = yield* SweepRepository

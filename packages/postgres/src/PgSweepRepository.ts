@@ -19,8 +19,18 @@ const compareIds = (a: string, b: string) => {
   return x < y ? -1 : x > y ? 1 : 0
 }
 
+/**
+ * Due tasks closest to the chain first: a signed transaction is broadcast, and a broadcast one
+ * settled, before more are prepared or signed, so a backlog flows through instead of piling
+ * up signed transactions that run out of validity before their turn.
+ */
+const claimRank = (task: SweepTask): number =>
+  task.status === "signed" ? 0 : task.status === "broadcast" || task.status === "unknown" ? 1 : task.status === "ready" ? 2 : 3
+const claimOrderSql = `CASE d.status WHEN 'signed' THEN 0 WHEN 'broadcast' THEN 1 WHEN 'unknown' THEN 1 WHEN 'ready' THEN 2 ELSE 3 END`
+
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const claimOrder = sql.unsafe(claimOrderSql)
   const columns = sql.unsafe(sweepColumns)
   const terminal = sql.unsafe(terminalSql)
 
@@ -137,14 +147,16 @@ export const make = Effect.gen(function*() {
           SELECT d.id FROM sweep_tasks d
           WHERE d.network = ${network} AND d.status NOT IN ${terminal} AND d.next_step_at <= ${now}
             AND (d.claimed_until IS NULL OR d.claimed_until <= ${now})
-          ORDER BY d.next_step_at, d.id
+          ORDER BY ${claimOrder}, d.next_step_at, d.id
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED
         )
         RETURNING ${columns}`.pipe(
         Effect.orDie,
         Effect.map((rows) =>
-          rows.map(toSweepTask).sort((a, b) => a.nextStepAt.getTime() - b.nextStepAt.getTime() || compareIds(a.id, b.id))
+          rows.map(toSweepTask).sort((a, b) =>
+            claimRank(a) - claimRank(b) || a.nextStepAt.getTime() - b.nextStepAt.getTime() || compareIds(a.id, b.id)
+          )
         )
       ),
 

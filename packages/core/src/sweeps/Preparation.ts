@@ -5,6 +5,7 @@ import { EnergyProvider, type ProviderUnavailable } from "../energy/EnergyProvid
 import { SettingsRepository } from "../SettingsRepository"
 import { bandwidthLeft, type FeePlan, planFees } from "./FeePlan"
 import { end, proceed, type StepResult } from "./SweepStep"
+import type { ChainView } from "./ChainView"
 import type { SweeperSettings } from "./SweeperSettings"
 import type { SweepTask } from "./SweepTask"
 
@@ -22,7 +23,7 @@ export const hasBandwidth = (account: AccountState) => bandwidthLeft(account) >=
  * solidified block, estimates energy with the margin, and picks the fee source. Bandwidth is
  * waited for before anything is rented, so no rental runs out while the wallet waits.
  */
-export const prepare = (task: SweepTask, now: Date, settings: SweeperSettings) =>
+export const prepare = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView) =>
   Effect.gen(function*() {
     const chain = yield* Chain
     const account = yield* chain.account(task.address)
@@ -31,11 +32,11 @@ export const prepare = (task: SweepTask, now: Date, settings: SweeperSettings) =
     if (amount > account.usdt) {
       return end(task, now, "failed", `the fixed amount ${amount} is above the balance ${account.usdt} at block ${account.atBlock}`)
     }
-    const [estimatedEnergy, parameters, settingsNow] = yield* Effect.all([
+    const [estimatedEnergy, settingsNow] = yield* Effect.all([
       chain.estimateTransferEnergy({ from: task.address, to: task.destination, amount }),
-      chain.parameters,
       Effect.flatMap(SettingsRepository, (repo) => repo.get({ tenantId: task.tenantId, network: task.network }))
     ])
+    const parameters = view.parameters
     const policy = settingsNow.automation
     const maxWalletTrxFee = task.maxWalletTrxFee ?? policy.maxWalletTrxFee
     const plan = planFees({ account, estimatedEnergy, parameters, policy: { maxWalletTrxFee, rentalAllowed: policy.rentalAllowed } })

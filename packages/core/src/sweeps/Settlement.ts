@@ -3,6 +3,7 @@ import { Chain } from "../chain/Chain"
 import type { Receipt } from "../chain/ChainModel"
 import { rebroadcast } from "./Broadcasting"
 import { end, later, type StepResult } from "./SweepStep"
+import type { ChainView } from "./ChainView"
 import type { SweeperSettings } from "./SweeperSettings"
 import type { SweepTask } from "./SweepTask"
 
@@ -24,13 +25,14 @@ const settled = (task: SweepTask, now: Date, receipt: Receipt): StepResult => {
  * or, without one, from proof that the transaction can no longer land: the solidified chain has
  * moved past its expiration. Until then the same bytes are offered again now and then.
  */
-export const settle = (task: SweepTask, now: Date, settings: SweeperSettings) =>
+export const settle = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView) =>
   Effect.gen(function*() {
     const chain = yield* Chain
     const stored = task.transaction!
-    // The solidified block first: a receipt looked up after it covers every block up to it, so
-    // "no receipt" and "solidified past the expiration" can never straddle the block it landed in.
-    const solidified = yield* chain.solidifiedBlock
+    // The solidified block of the pass, read before this receipt: a receipt looked up after it
+    // covers every block up to it, so "no receipt" and "solidified past the expiration" can never
+    // straddle the block the transaction landed in.
+    const solidified = view.solidified
     const receipt = yield* chain.receipt(stored.txid)
     if (Option.isSome(receipt)) return settled(task, now, receipt.value)
     const provenAt = stored.expiration.getTime() + Duration.toMillis(settings.expiryMargin)

@@ -4,6 +4,7 @@ import { Signer } from "../WalletKeys"
 import { SweepRepository } from "./SweepRepository"
 import { energyLeft } from "./FeePlan"
 import { end, proceed } from "./SweepStep"
+import type { ChainView } from "./ChainView"
 import type { SweeperSettings } from "./SweeperSettings"
 import type { SweepTask } from "./SweepTask"
 
@@ -12,12 +13,12 @@ import type { SweepTask } from "./SweepTask"
  * the task with the transaction stored. Nothing leaves the process before that state is saved:
  * should the save be lost, the signature was never sent anywhere and `ready` starts again.
  */
-export const sign = (task: SweepTask, now: Date, settings: SweeperSettings) =>
+export const sign = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView) =>
   Effect.gen(function*() {
     const chain = yield* Chain
     const signer = yield* Signer
     const repo = yield* SweepRepository
-    const { energyFee } = yield* chain.parameters
+    const { energyFee } = view.parameters
     const feeLimit = task.preparedEnergy! * energyFee
     // The resources prepared must still be there: fee_limit covers the whole transfer, so energy
     // gone since preparation would be paid in the wallet's TRX, past what the task allows.
@@ -29,7 +30,7 @@ export const sign = (task: SweepTask, now: Date, settings: SweeperSettings) =>
       return end(task, now, "failed", `the wallet's energy fell to ${energyLeft(account)} since preparation: signing would burn ${burn} SUN of its TRX`)
     }
     // Counted from the chain's head, not our clock: the node judges expiration by its head.
-    const head = yield* chain.headBlock
+    const head = view.head
     const expiration = new Date(head.timestamp.getTime() + Duration.toMillis(settings.transactionValidity))
     const built = yield* chain.buildUsdtTransfer({ from: task.address, to: task.destination, amount: task.amount, feeLimit, expiration })
     if (built.expiration.getTime() - head.timestamp.getTime() < Duration.toMillis(settings.minimumValidity)) {

@@ -12,6 +12,7 @@ import { awaitEnergy, refreshedRental, rent } from "./Renting"
 import { settle } from "./Settlement"
 import { sign } from "./Signing"
 import { end } from "./SweepStep"
+import type { ChainView } from "./ChainView"
 import type { SweeperSettings } from "./SweeperSettings"
 import type { SweepTask } from "./SweepTask"
 
@@ -21,7 +22,8 @@ const preparing = (task: SweepTask) => task.status === "pending" || task.status 
 export const stepOf = (
   task: SweepTask,
   now: Date,
-  settings: SweeperSettings
+  settings: SweeperSettings,
+  view: ChainView
 ): Effect.Effect<
   StepResult,
   ChainUnavailable | ChainRejected | ProviderUnavailable | SigningFailed,
@@ -44,7 +46,7 @@ export const stepOf = (
         switch (task.stage) {
           case "queued":
           case "waiting_bandwidth":
-            return prepare(task, now, settings)
+            return prepare(task, now, settings, view)
           case "renting":
             return rent(task, now, settings)
           case "waiting_energy":
@@ -54,12 +56,12 @@ export const stepOf = (
         }
       // falls through: every stage returns above
       case "ready":
-        return sign(task, now, settings)
+        return sign(task, now, settings, view)
       case "signed":
         return broadcast(task, now, settings)
       case "broadcast":
       case "unknown":
-        return settle(task, now, settings)
+        return settle(task, now, settings, view)
       default:
         return Effect.dieMessage(`task ${task.id} is already ${task.status}`)
     }

@@ -1,5 +1,7 @@
 import { Cause, Clock, Duration, Effect } from "effect"
+import { Chain } from "../chain/Chain"
 import { ComponentStatus } from "../engine/ComponentStatus"
+import type { ChainView } from "./ChainView"
 import type { Network } from "../Network"
 import { sweepResultBody } from "./SweepResultBody"
 import { SweepRepository } from "./SweepRepository"
@@ -34,6 +36,7 @@ export const makeSweeper = (network: Network, worker: string, settings: SweeperS
   Effect.gen(function*() {
     const repo = yield* SweepRepository
     const status = yield* ComponentStatus
+    const chain = yield* Chain
     const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof stepOf>>>()
 
     const write = (result: StepResult) =>
@@ -49,8 +52,8 @@ export const makeSweeper = (network: Network, worker: string, settings: SweeperS
       )
     }
 
-    const stepOne = (task: SweepTask, now: Date) =>
-      stepOf(task, now, settings).pipe(
+    const stepOne = (task: SweepTask, now: Date, view: ChainView) =>
+      stepOf(task, now, settings, view).pipe(
         Effect.provide(context),
         Effect.catchAllCause((cause) =>
           Effect.as(
@@ -61,12 +64,23 @@ export const makeSweeper = (network: Network, worker: string, settings: SweeperS
         Effect.flatMap((result) => Effect.map(save(result), (saved) => ({ saved, failed: "failed" in result })))
       )
 
-    /** One claim of due tasks, stepped concurrently. */
+    const chainView = Effect.all({ head: chain.headBlock, solidified: chain.solidifiedBlock, parameters: chain.parameters }, { concurrency: 3 })
+
+    /** Claimed tasks handed back untouched, to be looked at after the retry interval. */
+    const release = (tasks: ReadonlyArray<SweepTask>, now: Date) =>
+      Effect.forEach(tasks, (task) => Effect.map(save(later(task, now, settings.retryInterval)), (saved) => ({ saved, failed: true })))
+
+    /** One claim of due tasks, stepped concurrently, with one read of the chain's state for all of them. */
     const pass = Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
       const until = new Date(now.getTime() + Duration.toMillis(settings.leaseTtl))
       const tasks = yield* repo.claim(network, worker, now, until, settings.batchSize)
-      const outcomes = yield* Effect.forEach(tasks, (task) => stepOne(task, now), { concurrency: settings.concurrency })
+      const view = tasks.length === 0 ? undefined : yield* Effect.either(chainView)
+      const outcomes = view === undefined
+        ? []
+        : view._tag === "Left"
+        ? yield* Effect.zipRight(Effect.logWarning(`sweeper: the node did not answer (${view.left.reason}); ${tasks.length} tasks wait`), release(tasks, now))
+        : yield* Effect.forEach(tasks, (task) => stepOne(task, now, view.right), { concurrency: settings.concurrency })
       return {
         claimed: tasks.length,
         saved: outcomes.filter((o) => o.saved).length,
