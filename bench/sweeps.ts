@@ -413,6 +413,8 @@ const main = async () => {
     batchSize,
     concurrency,
     idleInterval: Duration.millis(idleMs),
+    // As in production: the first receipt look-up when the block could be solidified (19 blocks).
+    settleDelay: Duration.millis(18 * blockMs),
     settleInterval: Duration.millis(settleMs),
     rentalInterval: Duration.millis(settleMs)
   }

@@ -53,11 +53,13 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       expect(new Set(ids).size).toBe(10)
       const event = a!.length > 0 ? a![0]! : b![0]!
       const claim = claimOf(event === a![0] ? "a" : "b", event)
-      yield* ledger.startRound(claim, { url: "https://127.0.0.1/none", startedAt: now, deadlineAt: new Date(now.getTime() + 86_400_000) })
-      expect(yield* ledger.startAttempt(claim, { attempt: 1, url: "https://127.0.0.1/none", startedAt: now })).toBe(true)
-      expect(yield* ledger.startAttempt(claim, { attempt: 1, url: "https://127.0.0.1/none", startedAt: now })).toBe(false)
+      const first = { claim, attempt: 1, url: "https://127.0.0.1/none", startedAt: now, round: { deadlineAt: new Date(now.getTime() + 86_400_000) } }
+      expect(yield* ledger.startAttempts([first])).toEqual([event.eventId])
+      // Neither the round nor its first attempt starts twice.
+      expect(yield* ledger.startAttempts([first])).toEqual([])
+      expect(yield* ledger.startAttempts([{ ...first, round: null }])).toEqual([])
       // Another holder cannot start the next attempt of an event it does not hold.
-      expect(yield* ledger.startAttempt({ ...claim, holder: "intruder" }, { attempt: 2, url: "x", startedAt: now })).toBe(false)
+      expect(yield* ledger.startAttempts([{ ...first, claim: { ...claim, holder: "intruder" }, attempt: 2, url: "x", round: null }])).toEqual([])
     }).pipe(Effect.provide(PgDeliveryLedger)))
 
   it.scoped("a slow tenant does not delay another tenant's delivery", () =>

@@ -19,6 +19,7 @@ const workerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint, cra
   SCAN_START_BLOCK: startBlock.toString(),
   ENERGY_PROVIDER_NILE: "sim",
   SWEEP_IDLE_MS: "50",
+  SWEEP_SETTLE_DELAY_MS: "500",
   SWEEP_SETTLE_MS: "100",
   SWEEP_RENTAL_POLL_MS: "100",
   SWEEP_RETRY_MS: "200",

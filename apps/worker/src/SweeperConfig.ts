@@ -16,6 +16,7 @@ export const sweeperConfigFromEnv: Config.Config<SweeperSettings> = Config.all({
   concurrency: integerAtLeast("SWEEP_CONCURRENCY", 1, defaultSweeperSettings.concurrency),
   leaseTtl: millis("SWEEP_LEASE_TTL_MS", 1_000, defaultSweeperSettings.leaseTtl),
   idleInterval: millis("SWEEP_IDLE_MS", 10, defaultSweeperSettings.idleInterval),
+  settleDelay: millis("SWEEP_SETTLE_DELAY_MS", 0, defaultSweeperSettings.settleDelay),
   settleInterval: millis("SWEEP_SETTLE_MS", 10, defaultSweeperSettings.settleInterval),
   bandwidthInterval: millis("SWEEP_BANDWIDTH_WAIT_MS", 10, defaultSweeperSettings.bandwidthInterval),
   rentalInterval: millis("SWEEP_RENTAL_POLL_MS", 10, defaultSweeperSettings.rentalInterval),

@@ -43,6 +43,7 @@ export const eagerSettings: SweeperSettings = {
   concurrency: 8,
   leaseTtl: Duration.seconds(30),
   idleInterval: Duration.millis(10),
+  settleDelay: Duration.zero,
   settleInterval: Duration.zero,
   bandwidthInterval: Duration.zero,
   rentalInterval: Duration.zero,

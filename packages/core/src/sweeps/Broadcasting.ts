@@ -27,7 +27,7 @@ export const broadcast = (task: SweepTask, now: Date, settings: SweeperSettings)
       return proceed(task, now, { status: "unknown", reason: `broadcast result unknown: ${outcome.left.reason}` }, settings.settleInterval)
     }
     const answer = outcome.right
-    if (answer._tag !== "Rejected") return proceed(task, now, { status: "broadcast", reason: "" }, settings.settleInterval)
+    if (answer._tag !== "Rejected") return proceed(task, now, { status: "broadcast", reason: "" }, settings.settleDelay)
     const reason = `broadcast refused: ${answer.code}: ${answer.message}`
     if (stored.expiration.getTime() <= now.getTime()) return proceed(task, now, { status: "unknown", reason }, settings.settleInterval)
     return proceed(task, now, { reason }, settings.rebroadcastInterval)

@@ -10,6 +10,11 @@ export interface SweeperSettings {
   readonly leaseTtl: Duration.Duration
   /** Pause when no task was due. */
   readonly idleInterval: Duration.Duration
+  /**
+   * From an accepted broadcast to the first look at its receipt: the receipt is read from the
+   * solidified node, which cannot know it sooner than some 19 blocks later.
+   */
+  readonly settleDelay: Duration.Duration
   /** Between looks at a broadcast transaction's receipt. */
   readonly settleInterval: Duration.Duration
   /** Between looks at a wallet waiting for its free bandwidth to regenerate. */
@@ -39,6 +44,7 @@ export const defaultSweeperSettings: SweeperSettings = {
   concurrency: 8,
   leaseTtl: Duration.seconds(60),
   idleInterval: Duration.seconds(1),
+  settleDelay: Duration.seconds(54),
   settleInterval: Duration.seconds(3),
   bandwidthInterval: Duration.minutes(5),
   rentalInterval: Duration.seconds(3),
