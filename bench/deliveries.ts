@@ -4,12 +4,21 @@
  * acknowledges at once, beside a bare Node HTTPS client posting the same sealed bodies to the
  * same receiver, in one run. Run with `npm run bench:deliveries` (BENCH_EVENTS, BENCH_IN_FLIGHT).
  */
-import { TenantAdmin } from "@collector/core"
+import { SettingsRepository, TenantAdmin } from "@collector/core"
+import { DeliveryLedger } from "@collector/core/notifications/DeliveryLedger"
 import { Dispatcher } from "@collector/core/notifications/Dispatcher"
-import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
+import {
+  DatabaseAtUrl,
+  PgAccessTokenRepository,
+  PgComponentStatus,
+  PgIdempotencyStore,
+  PgSettingsRepository,
+  PgTenantRepository
+} from "@collector/postgres"
+import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { sealEnvelope } from "@collector/api"
-import { Effect, Exit, Fiber, Layer, ManagedRuntime, Redacted, Scope } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer, ManagedRuntime, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { Agent, createServer, request } from "node:https"
@@ -138,8 +147,21 @@ const main = async () => {
     : await bareClient(receiver.port, bodies, Math.min(events, 5000), inFlight, new Agent({ keepAlive: false, ca }))
 
   // The dispatcher, as the worker runs it, until the outbox is delivered.
-  const { dispatcherLayer } = await import("@collector/worker/NotifierLive")
-  const runtime = ManagedRuntime.make(dispatcherLayer({ maxInFlight: inFlight, perTenant: Math.ceil(inFlight / 2) } as never).pipe(
+  const { OutboundLive } = await import("@collector/worker/NotifierLive")
+  const { EnvelopeSealerLive } = await import("@collector/worker/EnvelopeSealerLive")
+  // BENCH_TIMING=1 times every ledger and settings call (count, total and mean milliseconds).
+  const timing = process.env.BENCH_TIMING === "1" ? new Map<string, { n: number; ms: number }>() : null
+  const timed = <S extends object>(name: string, service: S): S =>
+    timing === null ? service : Object.fromEntries(Object.entries(service).map(([k, f]) => [k, typeof f !== "function" ? f : (...args: Array<unknown>) =>
+      Effect.timed(f(...args) as Effect.Effect<unknown>).pipe(Effect.map(([d, a]) => {
+        const t = timing.get(`${name}.${k}`) ?? { n: 0, ms: 0 }
+        timing.set(`${name}.${k}`, { n: t.n + 1, ms: t.ms + Duration.toMillis(d) })
+        return a
+      }))])) as S
+  const ledger = Layer.effect(DeliveryLedger, Effect.map(DeliveryLedger, (l) => timed("ledger", l))).pipe(Layer.provide(PgDeliveryLedger))
+  const settingsRepo = Layer.effect(SettingsRepository, Effect.map(SettingsRepository, (s) => timed("settings", s))).pipe(Layer.provide(PgSettingsRepository))
+  const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: inFlight, perTenant: Math.ceil(inFlight / 2) }).pipe(
+    Layer.provide(Layer.mergeAll(ledger, settingsRepo, PgComponentStatus, AesGcmSecretBox.layer, EnvelopeSealerLive, OutboundLive)),
     Layer.provide([keyring, database])
   ))
   const before = receiver.count()
@@ -178,6 +200,10 @@ const main = async () => {
     `| dispatcher (claim, seal, URL check, POST, record) | ${f(dispatcherRate)} | ${f((dispatcherRate / bareKeepAlive.perSecond) * 100)}% | ` +
       `${delivered}/${events} delivered, ${attempts.n} attempts recorded (${attempts.ok} delivered with status 200), ${rounds} rounds; receiver saw ${receiver.count() - before} |`
   )
+  if (timing !== null) {
+    log("\n| call | count | total ms | mean ms |\n|---|---:|---:|---:|")
+    for (const [k, t] of [...timing].sort((a, b) => b[1].ms - a[1].ms)) log(`| ${k} | ${t.n} | ${f(t.ms)} | ${f(t.ms / t.n, 2)} |`)
+  }
   log(`\npeak RSS of the benchmark process during dispatch: ${f(peakRss / 2 ** 20)} MiB`)
   if (delivered !== events || Number(attempts.ok) !== events) process.exitCode = 1
 }
