@@ -8,6 +8,7 @@ import balanceSyncInvariant from "./migrations/0005_balance_sync_invariant"
 import deposits from "./migrations/0006_deposits"
 import deliveries from "./migrations/0007_deliveries"
 import sweeps from "./migrations/0008_sweeps"
+import deliveryBatching from "./migrations/0009_delivery_batching"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -17,7 +18,8 @@ const loader = Migrator.fromRecord({
   "0005_balance_sync_invariant": balanceSyncInvariant,
   "0006_deposits": deposits,
   "0007_deliveries": deliveries,
-  "0008_sweeps": sweeps
+  "0008_sweeps": sweeps,
+  "0009_delivery_batching": deliveryBatching
 })
 
 const runMigrator = Migrator.make({})({ loader })

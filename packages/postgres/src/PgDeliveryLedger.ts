@@ -1,6 +1,12 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import type { Network, TenantId } from "@collector/core"
-import { type Claim, DeliveryLedger, type DueEvent, type NextStep } from "@collector/core/notifications/DeliveryLedger"
+import {
+  type AttemptFinish,
+  type AttemptStart,
+  DeliveryLedger,
+  type DueEvent,
+  type NextStep
+} from "@collector/core/notifications/DeliveryLedger"
 import type { EventType } from "@collector/core/notifications/EventTypes"
 import { Data, Effect, Layer } from "effect"
 
@@ -46,6 +52,35 @@ class ClaimLost extends Data.TaggedError("ClaimLost") {}
 
 const statusOf = (next: NextStep) => next._tag === "Delivered" ? "delivered" : next._tag === "Retry" ? "pending" : "failed"
 
+// One JSON object per batch item, read back with jsonb_to_recordset (dates as ISO strings).
+const startRow = (s: AttemptStart) => ({
+  event_id: s.claim.eventId,
+  holder: s.claim.holder,
+  round: s.claim.round,
+  attempt: s.attempt,
+  url: s.url,
+  started_at: s.startedAt,
+  new_round: s.round !== null,
+  deadline_at: s.round?.deadlineAt ?? null
+})
+
+const finishRow = ({ attempt, claim, next, record }: AttemptFinish) => ({
+  event_id: claim.eventId,
+  holder: claim.holder,
+  round: claim.round,
+  attempt,
+  ended_at: record.endedAt,
+  duration_ms: record.durationMs,
+  http_status: record.httpStatus,
+  response_excerpt: record.responseExcerpt,
+  error: record.error,
+  delivered: record.delivered,
+  status: statusOf(next),
+  next_attempt: next._tag === "Retry" ? next.at : null,
+  last_error: next._tag === "RoundFailed" ? next.reason : record.error,
+  round_reason: next._tag === "RoundFailed" ? next.reason : ""
+})
+
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
@@ -61,27 +96,45 @@ export const make = Effect.gen(function*() {
   return DeliveryLedger.of({
     // Fair claim: a tenant gets at most `perTenant` events in flight across all dispatchers
     // (those already claimed count), and ordering by rank takes every tenant's first due event
-    // before anyone's second. The lock re-checks the claim conditions on the newest row version,
-    // so an event claimed by another dispatcher meanwhile is never claimed twice.
+    // before anyone's second. Nothing here reads the whole backlog: the tenants with open events
+    // are found by skipping through events_open_by_tenant (one probe per tenant), each tenant's
+    // candidates are the first of its due events in that index (at most its free share), and
+    // the events already claimed come from events_claimed, which holds only claimed rows. The
+    // lock re-checks the claim conditions on the newest row version, so an event claimed by
+    // another dispatcher meanwhile is never claimed twice.
     claimDue: (r) =>
       sql<DueRow>`
-        WITH busy AS (
+        WITH RECURSIVE tenants AS (
+          (SELECT tenant_id FROM events
+           WHERE network = ${r.network} AND status IN ('pending', 'delivering')
+           ORDER BY tenant_id LIMIT 1)
+          UNION ALL
+          SELECT (SELECT e.tenant_id FROM events e
+                  WHERE e.network = ${r.network} AND e.status IN ('pending', 'delivering') AND e.tenant_id > t.tenant_id
+                  ORDER BY e.tenant_id LIMIT 1)
+          FROM tenants t WHERE t.tenant_id IS NOT NULL
+        ), busy AS (
           SELECT tenant_id, count(*)::int AS n FROM events
-          WHERE network = ${r.network} AND status IN ('pending', 'delivering') AND claimed_until > ${r.now}
+          WHERE network = ${r.network} AND claimed_until > ${r.now} AND status IN ('pending', 'delivering')
           GROUP BY tenant_id
         ), ranked AS (
-          SELECT id, tenant_id, row_number() OVER (PARTITION BY tenant_id ORDER BY next_attempt, id) AS rank
-          FROM events
-          WHERE network = ${r.network} AND status IN ('pending', 'delivering') AND next_attempt <= ${r.now}
-            AND (claimed_until IS NULL OR claimed_until <= ${r.now})
+          SELECT d.id, d.next_attempt, row_number() OVER (PARTITION BY t.tenant_id ORDER BY d.next_attempt, d.id) AS rank
+          FROM tenants t
+          LEFT JOIN busy b ON b.tenant_id = t.tenant_id
+          CROSS JOIN LATERAL (
+            SELECT e.id, e.next_attempt FROM events e
+            WHERE e.network = ${r.network} AND e.tenant_id = t.tenant_id AND e.status IN ('pending', 'delivering')
+              AND e.next_attempt <= ${r.now} AND (e.claimed_until IS NULL OR e.claimed_until <= ${r.now})
+            ORDER BY e.next_attempt, e.id
+            LIMIT greatest(${r.perTenant}::int - coalesce(b.n, 0), 0)
+          ) d
+          WHERE t.tenant_id IS NOT NULL
         ), picked AS (
           SELECT e.id FROM events e
           JOIN ranked k ON k.id = e.id
-          LEFT JOIN busy b ON b.tenant_id = k.tenant_id
-          WHERE k.rank + coalesce(b.n, 0) <= ${r.perTenant}
-            AND e.status IN ('pending', 'delivering') AND e.next_attempt <= ${r.now}
+          WHERE e.status IN ('pending', 'delivering') AND e.next_attempt <= ${r.now}
             AND (e.claimed_until IS NULL OR e.claimed_until <= ${r.now})
-          ORDER BY k.rank, e.next_attempt, e.id
+          ORDER BY k.rank, k.next_attempt, k.id
           LIMIT ${r.limit}
           FOR UPDATE OF e SKIP LOCKED
         ), claimed AS (
@@ -100,18 +153,6 @@ export const make = Effect.gen(function*() {
         Effect.orDie,
         Effect.map((rows) => rows.map(toDueEvent))
       ),
-
-    startRound: (claim, round) =>
-      guarded(Effect.gen(function*() {
-        yield* ensure(yield* sql`
-          UPDATE events SET round_url = ${round.url}, round_started_at = ${round.startedAt}, deadline_at = ${round.deadlineAt}
-          WHERE id = ${claim.eventId} AND current_round = ${claim.round} AND claimed_by = ${claim.holder} AND round_url IS NULL
-          RETURNING id`)
-        yield* sql`
-          INSERT INTO delivery_rounds (event_id, round, url, started_at, deadline_at)
-          VALUES (${claim.eventId}, ${claim.round}, ${round.url}, ${round.startedAt}, ${round.deadlineAt})
-          ON CONFLICT (event_id, round) DO NOTHING`
-      })),
 
     failNewRound: (claim, round) =>
       guarded(Effect.gen(function*() {
@@ -137,48 +178,86 @@ export const make = Effect.gen(function*() {
           WHERE event_id = ${claim.eventId} AND round = ${claim.round} AND ended_at IS NULL`
       })).pipe(Effect.asVoid),
 
-    // The event's attempt count moves only from `attempt - 1` and the attempt row is unique per
-    // (event, round, attempt): whoever loses either race rolls back and sends nothing.
-    startAttempt: (claim, a) =>
-      guarded(Effect.gen(function*() {
-        yield* ensure(yield* sql`
-          UPDATE events SET attempts = ${a.attempt}, status = 'delivering'
-          WHERE id = ${claim.eventId} AND current_round = ${claim.round} AND claimed_by = ${claim.holder}
-            AND attempts = ${a.attempt - 1} AND status IN ('pending', 'delivering')
-          RETURNING id`)
-        yield* ensure(yield* sql`
-          INSERT INTO delivery_attempts (event_id, round, attempt, url, started_at)
-          VALUES (${claim.eventId}, ${claim.round}, ${a.attempt}, ${a.url}, ${a.startedAt})
-          ON CONFLICT (event_id, round, attempt) DO NOTHING
-          RETURNING id`)
-      })),
+    // One statement for the whole batch. An event's attempt count moves only from `attempt - 1`,
+    // under its held claim, when no row of that attempt exists, and the round starts only if it
+    // had not; the rows (round, attempt) are written only for the events so moved. The event's
+    // row lock, taken by the update, makes a concurrent start of the same attempt wait and then
+    // fail the count check, and the attempt row is unique per (event, round, attempt) besides.
+    startAttempts: (starts) =>
+      starts.length === 0 ? Effect.succeed([]) : sql<{ id: string }>`
+        WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(starts.map(startRow))}::jsonb)
+            AS i(event_id bigint, holder text, round integer, attempt integer, url text, started_at timestamptz,
+                 new_round boolean, deadline_at timestamptz)
+        ), moved AS (
+          UPDATE events e SET attempts = i.attempt, status = 'delivering',
+                 round_url = CASE WHEN i.new_round THEN i.url ELSE e.round_url END,
+                 round_started_at = CASE WHEN i.new_round THEN i.started_at ELSE e.round_started_at END,
+                 deadline_at = CASE WHEN i.new_round THEN i.deadline_at ELSE e.deadline_at END
+          FROM input i
+          WHERE e.id = i.event_id AND e.current_round = i.round AND e.claimed_by = i.holder
+            AND e.attempts = i.attempt - 1 AND e.status IN ('pending', 'delivering')
+            AND (e.round_url IS NULL) = i.new_round
+            AND NOT EXISTS (
+              SELECT 1 FROM delivery_attempts a WHERE a.event_id = i.event_id AND a.round = i.round AND a.attempt = i.attempt)
+          RETURNING e.id
+        ), rounds AS (
+          INSERT INTO delivery_rounds (event_id, round, url, started_at, deadline_at)
+          SELECT i.event_id, i.round, i.url, i.started_at, i.deadline_at FROM input i JOIN moved m ON m.id = i.event_id
+          WHERE i.new_round
+          ON CONFLICT (event_id, round) DO NOTHING
+        )
+        INSERT INTO delivery_attempts (event_id, round, attempt, url, started_at)
+        SELECT i.event_id, i.round, i.attempt, i.url, i.started_at FROM input i JOIN moved m ON m.id = i.event_id
+        ON CONFLICT (event_id, round, attempt) DO NOTHING
+        RETURNING event_id::text AS id`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map((row) => row.id))
+      ),
 
-    finishAttempt: (claim, attempt, record, next) =>
-      guarded(Effect.gen(function*() {
-        yield* ensure(yield* sql`
-          UPDATE delivery_attempts SET ended_at = ${record.endedAt}, duration_ms = ${record.durationMs},
-                 http_status = ${record.httpStatus}, response_excerpt = ${record.responseExcerpt}, error = ${record.error},
-                 outcome = ${record.delivered ? "delivered" : "failed"}
-          WHERE event_id = ${claim.eventId} AND round = ${claim.round} AND attempt = ${attempt} AND ended_at IS NULL
-          RETURNING id`)
-        const lastError = next._tag === "RoundFailed" ? next.reason : record.error
-        yield* ensure(yield* sql`
-          UPDATE events SET status = ${statusOf(next)}, next_attempt = ${next._tag === "Retry" ? next.at : null},
-                 last_error = CASE WHEN ${record.delivered} THEN last_error ELSE ${lastError} END,
-                 delivered_at = CASE WHEN ${record.delivered} THEN ${record.endedAt}::timestamptz ELSE delivered_at END,
+    // One statement for the whole batch. An event moves on only under its held claim, at the
+    // attempt count of the attempt being closed, and while that attempt is still open; the
+    // attempt row and the round end are written only for the events so moved. Writing the same
+    // batch again (after an error whose transaction may or may not have committed) finds those
+    // already written released and closed, and changes nothing for them.
+    finishAttempts: (finishes) =>
+      finishes.length === 0 ? Effect.void : sql`
+        WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(finishes.map(finishRow))}::jsonb)
+            AS i(event_id bigint, holder text, round integer, attempt integer, ended_at timestamptz, duration_ms integer,
+                 http_status integer, response_excerpt text, error text, delivered boolean, status text,
+                 next_attempt timestamptz, last_error text, round_reason text)
+        ), moved AS (
+          UPDATE events e SET status = i.status, next_attempt = i.next_attempt,
+                 last_error = CASE WHEN i.delivered THEN e.last_error ELSE i.last_error END,
+                 delivered_at = CASE WHEN i.delivered THEN i.ended_at ELSE e.delivered_at END,
                  claimed_by = NULL, claimed_until = NULL
-          WHERE id = ${claim.eventId} AND current_round = ${claim.round} AND claimed_by = ${claim.holder} AND attempts = ${attempt}
-          RETURNING id`)
-        if (next._tag !== "Retry") {
-          yield* sql`
-            UPDATE delivery_rounds SET ended_at = ${record.endedAt}, outcome = ${statusOf(next)},
-                   reason = ${next._tag === "RoundFailed" ? next.reason : ""}
-            WHERE event_id = ${claim.eventId} AND round = ${claim.round} AND ended_at IS NULL`
-        }
-      })).pipe(Effect.asVoid),
+          FROM input i
+          WHERE e.id = i.event_id AND e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt
+            AND EXISTS (
+              SELECT 1 FROM delivery_attempts a
+              WHERE a.event_id = i.event_id AND a.round = i.round AND a.attempt = i.attempt AND a.ended_at IS NULL)
+          RETURNING e.id
+        ), closed AS (
+          UPDATE delivery_attempts a SET ended_at = i.ended_at, duration_ms = i.duration_ms, http_status = i.http_status,
+                 response_excerpt = i.response_excerpt, error = i.error,
+                 outcome = CASE WHEN i.delivered THEN 'delivered' ELSE 'failed' END
+          FROM input i JOIN moved m ON m.id = i.event_id
+          WHERE a.event_id = i.event_id AND a.round = i.round AND a.attempt = i.attempt AND a.ended_at IS NULL
+        )
+        UPDATE delivery_rounds r SET ended_at = i.ended_at, outcome = i.status, reason = i.round_reason
+        FROM input i JOIN moved m ON m.id = i.event_id
+        WHERE i.status <> 'pending' AND r.event_id = i.event_id AND r.round = i.round AND r.ended_at IS NULL`.pipe(
+        Effect.orDie,
+        Effect.asVoid
+      ),
 
-    release: (claim: Claim) =>
-      sql`UPDATE events SET claimed_by = NULL, claimed_until = NULL WHERE id = ${claim.eventId} AND claimed_by = ${claim.holder}`.pipe(
+    release: (claims) =>
+      claims.length === 0 ? Effect.void : sql`
+        UPDATE events e SET claimed_by = NULL, claimed_until = NULL
+        FROM jsonb_to_recordset(${JSON.stringify(claims.map((c) => ({ event_id: c.eventId, holder: c.holder })))}::jsonb)
+          AS i(event_id bigint, holder text)
+        WHERE e.id = i.event_id AND e.claimed_by = i.holder`.pipe(
         Effect.orDie,
         Effect.asVoid
       ),

@@ -62,36 +62,61 @@ export type NextStep =
   | { readonly _tag: "Retry"; readonly at: Date }
   | { readonly _tag: "RoundFailed"; readonly reason: string }
 
+/**
+ * The start of one attempt, recorded before anything is sent. `round` is set when this attempt
+ * is the first of a round the dispatcher starts now, with `url` as the round's fixed target.
+ */
+export interface AttemptStart {
+  readonly claim: Claim
+  readonly attempt: number
+  readonly url: string
+  readonly startedAt: Date
+  readonly round: { readonly deadlineAt: Date } | null
+}
+
+/** The end of one attempt and where its event goes next. */
+export interface AttemptFinish {
+  readonly claim: Claim
+  readonly attempt: number
+  readonly record: AttemptRecord
+  readonly next: NextStep
+}
+
 export interface Backlog {
   readonly due: number
   readonly oldestDueAt: Date | null
 }
 
 /**
- * Port: the delivery state of events, rounds and attempts. Each operation is its own
- * transaction, and every write after the claim checks that the claim is still held, so a
- * dispatcher that lost its claim can never move an event another one now owns.
+ * Port: the delivery state of events, rounds and attempts. Each operation is one transaction
+ * (the batch operations one statement for the whole batch, each item judged on its own), and
+ * every write after the claim checks that the claim is still held, so a dispatcher that lost
+ * its claim can never move an event another one now owns.
  */
 export class DeliveryLedger extends Context.Tag("@collector/core/DeliveryLedger")<
   DeliveryLedger,
   {
     /** Claims due events, skipping those locked or claimed by others, fairly across tenants. */
     readonly claimDue: (request: ClaimRequest) => Effect.Effect<ReadonlyArray<DueEvent>>
-    /** Fixes the round's target. False when the claim was lost. */
-    readonly startRound: (claim: Claim, round: { readonly url: string; readonly startedAt: Date; readonly deadlineAt: Date }) => Effect.Effect<boolean>
     /** A round that cannot start (no usable configuration) ends at once as failed. */
     readonly failNewRound: (claim: Claim, round: { readonly at: Date; readonly deadlineAt: Date; readonly reason: string }) => Effect.Effect<void>
     /** A started round ends as failed without another attempt (its deadline passed). */
     readonly endRound: (claim: Claim, at: Date, reason: string) => Effect.Effect<void>
     /**
-     * Records that attempt `attempt` starts, before anything is sent. False when the claim
-     * was lost or the attempt was already recorded: then it must not be sent.
+     * Records that each attempt starts (and, for the first attempt of a new round, that the
+     * round starts with its URL), before anything is sent. Returns the event IDs whose attempt
+     * was recorded; any other was not (its claim was lost, or the attempt was already recorded,
+     * or its round was already started) and must not be sent.
      */
-    readonly startAttempt: (claim: Claim, attempt: { readonly attempt: number; readonly url: string; readonly startedAt: Date }) => Effect.Effect<boolean>
-    /** Closes the attempt, moves the event on and releases the claim. */
-    readonly finishAttempt: (claim: Claim, attempt: number, record: AttemptRecord, next: NextStep) => Effect.Effect<void>
-    /** Gives the event back without changing it. */
-    readonly release: (claim: Claim) => Effect.Effect<void>
+    readonly startAttempts: (starts: ReadonlyArray<AttemptStart>) => Effect.Effect<ReadonlyArray<string>>
+    /**
+     * Closes each attempt, moves its event on and releases its claim. An item whose claim was
+     * lost or whose attempt is already closed changes nothing, so writing a batch again after
+     * an error records each attempt once.
+     */
+    readonly finishAttempts: (finishes: ReadonlyArray<AttemptFinish>) => Effect.Effect<void>
+    /** Gives the events back without changing them. */
+    readonly release: (claims: ReadonlyArray<Claim>) => Effect.Effect<void>
     readonly backlog: (network: Network, now: Date) => Effect.Effect<Backlog>
   }
 >() {}

@@ -1,12 +1,21 @@
-import { Cause, Clock, Context, Duration, Effect, Either, FiberSet, Layer, Random, Ref } from "effect"
+import { Cause, Clock, Context, Deferred, Duration, Effect, Either, FiberSet, Layer, Queue, Random, Ref, type Scope } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus"
 import type { Network } from "../Network"
 import { SecretBox } from "../SecretBox"
 import { SettingsRepository } from "../SettingsRepository"
+import type { WebhookConfig } from "../Settings"
 import { WebhookTargets } from "../webhook/WebhookTargets"
 import { judgeResponse, responseExcerpt } from "./Acknowledgement"
 import { attemptDueAt, maxAttemptsPerRound, roundDeadline } from "./DeliverySchedule"
-import { type Claim, claimOf, DeliveryLedger, type DueEvent, type NextStep } from "./DeliveryLedger"
+import {
+  type AttemptFinish,
+  type AttemptStart,
+  type Claim,
+  claimOf,
+  DeliveryLedger,
+  type DueEvent,
+  type NextStep
+} from "./DeliveryLedger"
 import { DeliveryTransport } from "./DeliveryTransport"
 import { type DispatcherSettings, defaultDispatcherSettings } from "./DispatcherSettings"
 import { EnvelopeSealer } from "./EnvelopeSealer"
@@ -40,14 +49,69 @@ export class Dispatcher extends Context.Tag("@collector/core/Dispatcher")<
   }
 >() {
   static layer(settings: Partial<DispatcherSettings> = {}) {
-    return Layer.effect(Dispatcher, make({ ...defaultDispatcherSettings, ...settings }))
+    return Layer.scoped(Dispatcher, make({ ...defaultDispatcherSettings, ...settings }))
   }
 }
 
 // How long the loop waits for running attempts to free slots before it claims again.
 const refillPause = Duration.millis(5)
 
-export const make = (settings: DispatcherSettings) =>
+/**
+ * Writes attempt outcomes in batches (group commit): the first outcome is written at once, and
+ * those finished while a write is under way go together in the next one, up to `maxBatch` per
+ * statement. `record` queues an outcome and returns a signal that completes once it is durable;
+ * the event's claim is released by that same write, so no dispatcher can claim the event again
+ * before its outcome is stored. A write that fails keeps its outcomes, in order, and is tried
+ * again after `retryAfter` (writing one twice changes nothing: the ledger skips an attempt
+ * already closed). When the dispatcher's scope closes, what is still queued gets one last write.
+ */
+export const makeOutcomeWriter = (maxBatch: number, retryAfter: Duration.Duration) =>
+  Effect.gen(function*() {
+    const ledger = yield* DeliveryLedger
+    const queued: Array<{ readonly finish: AttemptFinish; readonly durable: Deferred.Deferred<void> }> = []
+    const wake = yield* Queue.sliding<void>(1)
+
+    /** One write of the oldest queued outcomes; false when it failed (they are queued again). */
+    const writeBatch = Effect.uninterruptible(Effect.suspend(() => {
+      const batch = queued.splice(0, maxBatch)
+      if (batch.length === 0) return Effect.succeed(true)
+      return ledger.finishAttempts(batch.map((item) => item.finish)).pipe(
+        Effect.matchCauseEffect({
+          onSuccess: () => Effect.as(Effect.forEach(batch, (item) => Deferred.succeed(item.durable, undefined), { discard: true }), true),
+          onFailure: (cause) =>
+            Effect.sync(() => queued.unshift(...batch)).pipe(
+              Effect.zipRight(Effect.logError(`${batch.length} attempt outcomes not written; writing them again`, cause)),
+              Effect.as(false)
+            )
+        })
+      )
+    }))
+
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        while (queued.length > 0) if (!(yield* writeBatch)) return
+      })
+    )
+    yield* Effect.forkScoped(Effect.forever(Effect.gen(function*() {
+      yield* Queue.take(wake)
+      while (queued.length > 0) if (!(yield* writeBatch)) yield* Effect.sleep(retryAfter)
+    })))
+
+    const record = (finish: AttemptFinish) =>
+      Effect.gen(function*() {
+        const durable = yield* Deferred.make<void>()
+        queued.push({ finish, durable })
+        yield* Queue.offer(wake, undefined)
+        return Deferred.await(durable)
+      })
+    return { record, queuedCount: Effect.sync(() => queued.length) }
+  })
+
+export const make = (settings: DispatcherSettings): Effect.Effect<
+  Dispatcher["Type"],
+  never,
+  DeliveryLedger | DeliveryTransport | WebhookTargets | SettingsRepository | SecretBox | EnvelopeSealer | ComponentStatus | Scope.Scope
+> =>
   Effect.gen(function*() {
     const ledger = yield* DeliveryLedger
     const transport = yield* DeliveryTransport
@@ -56,6 +120,10 @@ export const make = (settings: DispatcherSettings) =>
     const secrets = yield* SecretBox
     const sealer = yield* EnvelopeSealer
     const status = yield* ComponentStatus
+    const outcomes = yield* makeOutcomeWriter(
+      settings.outcomeBatch ?? defaultDispatcherSettings.outcomeBatch!,
+      settings.outcomeRetry ?? defaultDispatcherSettings.outcomeRetry!
+    )
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -91,76 +159,147 @@ export const make = (settings: DispatcherSettings) =>
         return { httpStatus: null, excerpt: "", delivered: false, error: last }
       })
 
-    /** Closes an attempt that will never finish as failed, `interrupted`, and schedules the next one. */
-    const closeInterrupted = (event: DueEvent, claim: Claim, number: number, startedAt: Date) =>
+    /** An attempt that will never finish, closed as failed (`interrupted`) with the next one scheduled. */
+    const interrupted = (event: DueEvent, claim: Claim, number: number, startedAt: Date) =>
       Effect.gen(function*() {
         const at = yield* now
-        yield* ledger.finishAttempt(claim, number, {
-          endedAt: at,
-          durationMs: Math.max(0, at.getTime() - startedAt.getTime()),
-          httpStatus: null,
-          responseExcerpt: "",
-          error: interruptedError,
-          delivered: false
-        }, afterFailure(event, number, interruptedError, yield* Random.next))
+        return {
+          claim,
+          attempt: number,
+          record: {
+            endedAt: at,
+            durationMs: Math.max(0, at.getTime() - startedAt.getTime()),
+            httpStatus: null,
+            responseExcerpt: "",
+            error: interruptedError,
+            delivered: false
+          },
+          next: afterFailure(event, number, interruptedError, yield* Random.next)
+        } satisfies AttemptFinish
       })
 
-    const attempt = (event: DueEvent, claim: Claim, url: string) =>
-      Effect.gen(function*() {
-        const number = event.attempts + 1
-        const startedAt = yield* now
-        if (!(yield* ledger.startAttempt(claim, { attempt: number, url, startedAt }))) return
-        // A worker shutting down closes its attempts at once rather than leaving them to the lease.
-        const outcome = yield* send(event, url).pipe(
-          Effect.onInterrupt(() => closeInterrupted(event, claim, number, startedAt).pipe(Effect.catchAllCause(() => Effect.void)))
+    /**
+     * Sends one recorded attempt and queues its outcome, then waits until the outcome is
+     * durable. Only the send and that wait can be interrupted: a send interrupted (the worker
+     * stops) closes its attempt at once, written directly; an outcome once queued is written
+     * even if the wait is interrupted.
+     */
+    const perform = (event: DueEvent, start: AttemptStart) =>
+      Effect.uninterruptible(Effect.gen(function*() {
+        const outcome = yield* Effect.interruptible(send(event, start.url)).pipe(
+          Effect.onInterrupt(() =>
+            Effect.flatMap(interrupted(event, start.claim, start.attempt, start.startedAt), (finish) => ledger.finishAttempts([finish])).pipe(
+              Effect.catchAllCause((cause) => Effect.logError("interrupted attempt not closed; the claim lease will close it", cause))
+            )
+          )
         )
         const endedAt = yield* now
         const next: NextStep = outcome.delivered
           ? { _tag: "Delivered" }
-          : afterFailure(event, number, outcome.error, yield* Random.next)
-        yield* ledger.finishAttempt(claim, number, {
-          endedAt,
-          durationMs: endedAt.getTime() - startedAt.getTime(),
-          httpStatus: outcome.httpStatus,
-          responseExcerpt: outcome.excerpt,
-          error: outcome.error,
-          delivered: outcome.delivered
-        }, next)
-      })
+          : afterFailure(event, start.attempt, outcome.error, yield* Random.next)
+        const durable = yield* outcomes.record({
+          claim: start.claim,
+          attempt: start.attempt,
+          record: {
+            endedAt,
+            durationMs: endedAt.getTime() - start.startedAt.getTime(),
+            httpStatus: outcome.httpStatus,
+            responseExcerpt: outcome.excerpt,
+            error: outcome.error,
+            delivered: outcome.delivered
+          },
+          next
+        })
+        yield* Effect.interruptible(durable)
+      })).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError("delivery failed unexpectedly", cause).pipe(
+              Effect.zipRight(ledger.release([start.claim])),
+              Effect.catchAllCause(() => Effect.void)
+            )
+        ),
+        Effect.annotateLogs({ event_id: event.eventId, round: event.round, attempt: start.attempt })
+      )
 
-    /** One claimed event: close a dead worker's attempt, start the round, or make the next attempt. */
-    const deliver = (event: DueEvent, holder: string) => {
-      const claim = claimOf(holder, event)
+    /** The webhook configuration of every tenant in `events` that starts a round now, read once per tenant. */
+    const configurations = (events: ReadonlyArray<DueEvent>) => {
+      const scopes = new Map<string, DueEvent>()
+      for (const event of events) {
+        if (event.openAttempt === null && event.roundUrl === null) scopes.set(`${event.tenantId}/${event.network}`, event)
+      }
+      return Effect.map(
+        Effect.forEach([...scopes], ([key, event]) =>
+          Effect.map(settingsRepo.get({ tenantId: event.tenantId, network: event.network }), (s) => [key, s.webhook] as const), { concurrency: 4 }),
+        (entries) => new Map<string, WebhookConfig>(entries)
+      )
+    }
+
+    /**
+     * One claimed batch: closes attempts whose worker died, ends the rounds that cannot go on,
+     * records the start of every other event's attempt (and of its round when it is new) in one
+     * statement, and hands each started attempt to `launch`, which must fork it. The start and the
+     * launches cannot be interrupted in between, so every attempt recorded as started is either
+     * sent or closed as interrupted. Returns how many events were launched.
+     */
+    const dispatchBatch = (events: ReadonlyArray<DueEvent>, holder: string, launch: (work: Effect.Effect<void>) => Effect.Effect<unknown>) => {
+      const settled = new Set<string>()
       return Effect.gen(function*() {
         const at = yield* now
-        if (event.openAttempt !== null) {
-          // Its worker died or stalled past the claim: the attempt counts as failed.
-          return yield* closeInterrupted(event, claim, event.openAttempt.attempt, event.openAttempt.startedAt)
+        const configs = yield* configurations(events)
+        const starts: Array<{ readonly event: DueEvent; readonly start: AttemptStart }> = []
+        const closings: Array<Effect.Effect<void>> = []
+        for (const event of events) {
+          const claim = claimOf(holder, event)
+          if (event.openAttempt !== null) {
+            // Its worker died or stalled past the claim: the attempt counts as failed.
+            const open = event.openAttempt
+            closings.push(Effect.flatMap(interrupted(event, claim, open.attempt, open.startedAt), (finish) => Effect.flatten(outcomes.record(finish))))
+          } else if (event.roundUrl === null) {
+            // A new round reads the configuration as it is now and keeps that URL to its end.
+            const config = configs.get(`${event.tenantId}/${event.network}`)!
+            const unusable = unusableConfiguration(config)
+            if (unusable !== null) {
+              closings.push(ledger.failNewRound(claim, { at, deadlineAt: roundDeadline(at), reason: unusable }))
+            } else {
+              const deadlineAt = roundDeadline(at)
+              starts.push({
+                event: { ...event, roundUrl: config.url, roundStartedAt: at, deadlineAt },
+                start: { claim, attempt: event.attempts + 1, url: config.url, startedAt: at, round: { deadlineAt } }
+              })
+            }
+          } else if (event.attempts >= maxAttemptsPerRound || at.getTime() >= event.deadlineAt.getTime()) {
+            const reason = event.lastError === "" ? "round deadline reached" : `round deadline reached; last error: ${event.lastError}`
+            closings.push(ledger.endRound(claim, at, reason))
+          } else {
+            starts.push({ event, start: { claim, attempt: event.attempts + 1, url: event.roundUrl, startedAt: at, round: null } })
+          }
         }
-        if (event.roundUrl === null) {
-          // A new round reads the configuration as it is now and keeps that URL to its end.
-          const config = (yield* settingsRepo.get({ tenantId: event.tenantId, network: event.network })).webhook
-          const unusable = unusableConfiguration(config)
-          if (unusable !== null) return yield* ledger.failNewRound(claim, { at, deadlineAt: roundDeadline(at), reason: unusable })
-          const started = { url: config.url, startedAt: at, deadlineAt: roundDeadline(at) }
-          if (!(yield* ledger.startRound(claim, started))) return
-          return yield* attempt({ ...event, roundUrl: config.url, roundStartedAt: at, deadlineAt: started.deadlineAt }, claim, config.url)
-        }
-        if (event.attempts >= maxAttemptsPerRound || at.getTime() >= event.deadlineAt.getTime()) {
-          const reason = event.lastError === "" ? "round deadline reached" : `round deadline reached; last error: ${event.lastError}`
-          return yield* ledger.endRound(claim, at, reason)
-        }
-        return yield* attempt(event, claim, event.roundUrl)
+        let launched = 0
+        yield* Effect.uninterruptible(Effect.gen(function*() {
+          const started = new Set(yield* ledger.startAttempts(starts.map((s) => s.start)))
+          // An attempt not recorded (claim lost, or recorded by another) is not sent.
+          for (const s of starts) settled.add(s.event.eventId)
+          for (const s of starts) {
+            if (!started.has(s.event.eventId)) continue
+            launched++
+            yield* launch(perform(s.event, s.start))
+          }
+        }))
+        yield* Effect.forEach(closings, (closing) => closing, { concurrency: "unbounded", discard: true })
+        return launched
       }).pipe(
         Effect.catchAllCause((cause) =>
           Cause.isInterruptedOnly(cause)
             ? Effect.failCause(cause)
             : Effect.logError("delivery failed unexpectedly", cause).pipe(
-              Effect.zipRight(ledger.release(claim)),
-              Effect.catchAllCause(() => Effect.void)
+              // Whatever was not started goes back; an attempt that was started stays open for the lease rules.
+              Effect.zipRight(ledger.release(events.filter((e) => !settled.has(e.eventId)).map((e) => claimOf(holder, e)))),
+              Effect.catchAllCause(() => Effect.void),
+              Effect.as(0)
             )
-        ),
-        Effect.annotateLogs({ event_id: event.eventId, round: event.round })
+        )
       )
     }
 
@@ -176,8 +315,13 @@ export const make = (settings: DispatcherSettings) =>
         }))
 
     const dispatchOnce = (network: Network, holder: string) =>
-      Effect.flatMap(claim(network, holder, settings.maxInFlight), (events) =>
-        Effect.as(Effect.forEach(events, (event) => deliver(event, holder), { concurrency: "unbounded", discard: true }), events.length))
+      Effect.scoped(Effect.gen(function*() {
+        const events = yield* claim(network, holder, settings.maxInFlight)
+        const fibers = yield* FiberSet.make<void>()
+        yield* dispatchBatch(events, holder, (work) => FiberSet.run(fibers, work))
+        yield* FiberSet.awaitEmpty(fibers)
+        return events.length
+      }))
 
     const reportBacklog = (network: Network) =>
       Effect.gen(function*() {
@@ -194,23 +338,35 @@ export const make = (settings: DispatcherSettings) =>
       Effect.scoped(Effect.gen(function*() {
         const inFlight = yield* Ref.make(0)
         const fibers = yield* FiberSet.make<void>()
+        const free = (n: number) => Ref.update(inFlight, (busy) => busy - n)
         yield* Effect.forkScoped(Effect.forever(Effect.zipRight(reportBacklog(network), Effect.sleep(settings.statusInterval))))
         return yield* Effect.forever(Effect.gen(function*() {
           const busy = yield* Ref.get(inFlight)
-          const free = settings.maxInFlight - busy
+          const room = settings.maxInFlight - busy
           // Claims only what fits, so attempts never queue behind a slow one inside this process;
-          // and, while attempts run, only once a quarter of the slots is free: a claim ranks
-          // every due event, so claiming one slot at a time would spend the database on ranking.
-          if (busy > 0 && free < Math.max(1, Math.ceil(settings.maxInFlight / 4))) {
+          // and, while attempts run, only once a quarter of the slots is free, so that each claim
+          // starts a batch worth one statement.
+          if (busy > 0 && room < Math.max(1, Math.ceil(settings.maxInFlight / 4))) {
             yield* Effect.sleep(refillPause)
             return
           }
-          const events = yield* claim(network, holder, free)
-          for (const event of events) {
-            yield* Ref.update(inFlight, (n) => n + 1)
-            yield* FiberSet.run(fibers, deliver(event, holder).pipe(Effect.ensuring(Ref.update(inFlight, (n) => n - 1))))
+          const events = yield* claim(network, holder, room)
+          if (events.length > 0) {
+            // The batch holds a slot per event until it has launched the event's attempt (which then
+            // holds it until its outcome is durable) or settled the event otherwise.
+            yield* Ref.update(inFlight, (n) => n + events.length)
+            yield* FiberSet.run(
+              fibers,
+              Effect.suspend(() => {
+                let launched = 0
+                return dispatchBatch(events, holder, (work) => {
+                  launched++
+                  return FiberSet.run(fibers, Effect.ensuring(work, free(1)))
+                }).pipe(Effect.ensuring(Effect.suspend(() => free(events.length - launched))))
+              })
+            )
           }
-          if (events.length < free) yield* Effect.sleep(settings.pollInterval)
+          if (events.length < room) yield* Effect.sleep(settings.pollInterval)
         }).pipe(
           Effect.catchAllCause((cause) =>
             Cause.isInterruptedOnly(cause)

@@ -18,6 +18,14 @@ export interface DispatcherSettings {
   readonly perTenant: number
   /** How often the notifier's backlog is reported for the dashboard. */
   readonly statusInterval: Duration.Duration
+  /**
+   * Most attempt outcomes written in one statement. Outcomes finished while a write is under way
+   * wait for the next one (group commit), so a busy dispatcher writes many per statement and an
+   * idle one writes each at once.
+   */
+  readonly outcomeBatch?: number
+  /** How long the outcome writer waits before writing again after a write failed. */
+  readonly outcomeRetry?: Duration.Duration
 }
 
 export const defaultDispatcherSettings: DispatcherSettings = {
@@ -25,7 +33,9 @@ export const defaultDispatcherSettings: DispatcherSettings = {
   claimLease: Duration.seconds(60),
   maxInFlight: 64,
   perTenant: 8,
-  statusInterval: Duration.seconds(5)
+  statusInterval: Duration.seconds(5),
+  outcomeBatch: 256,
+  outcomeRetry: Duration.millis(500)
 }
 
 /** The shortest claim lease accepted: the 10 s response window plus the 5 s lookup timeout and a margin. */
