@@ -1,4 +1,5 @@
 import type { Network } from "@collector/core"
+import { DeliveryLedger } from "@collector/core/notifications/DeliveryLedger"
 import { Dispatcher } from "@collector/core/notifications/Dispatcher"
 import { type DispatcherSettings, defaultDispatcherSettings } from "@collector/core/notifications/DispatcherSettings"
 import { DnsWebhookTargets, HostTableLookup, HttpsDeliveryTransport, type Lookup } from "@collector/outbound"
@@ -27,6 +28,8 @@ export interface HarnessOptions {
   readonly lookup?: Lookup
   readonly responseTimeoutMs?: number
   readonly settings?: Partial<DispatcherSettings>
+  /** Wraps the Postgres ledger, to count or break its calls. */
+  readonly ledger?: (ledger: DeliveryLedger["Type"]) => DeliveryLedger["Type"]
 }
 
 /** The real dispatcher over the real Postgres ledger, HTTPS transport and DNS checks; needs a SqlClient. */
@@ -34,7 +37,9 @@ export const dispatcherFor = (options: HarnessOptions = {}) => {
   const allowPrivateTargets = options.allowPrivateTargets ?? true
   return Dispatcher.layer({ ...defaultDispatcherSettings, ...options.settings }).pipe(
     Layer.provide(Layer.mergeAll(
-      PgDeliveryLedger,
+      options.ledger === undefined
+        ? PgDeliveryLedger
+        : Layer.effect(DeliveryLedger, Effect.map(DeliveryLedger, options.ledger)).pipe(Layer.provide(PgDeliveryLedger)),
       PgSettingsRepository,
       PgComponentStatus,
       AesGcmSecretBox.layer.pipe(Layer.provide(keyring)),
