@@ -21,6 +21,7 @@ import {
 import { Dispatcher } from "@collector/core/notifications/Dispatcher"
 import { type NodeConfig, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import { type ConfigError, Effect, Layer } from "effect"
 import { SingleNetworkResources } from "./SingleNetworkResources"
 
@@ -62,9 +63,15 @@ export const networkLayer = (
  * Runs one network's loops until interrupted: the scanner (one per network across all workers,
  * by lease; `holder` names this process in it), balance sync, the notifier, the sweeper and the
  * automation scheduler (these three in every worker: claims with SKIP LOCKED share the work, so
- * they need no lease; `holder` names this process in the sweeper's claims).
+ * they need no lease; `holder` names this process in the sweeper's claims). The node is spoken to
+ * with node:http, which costs about a quarter less CPU per call than fetch here (bench:sweeps).
  */
-export const runNetwork = (network: Network, holder: string, settings: NetworkWorkerSettings & SweepWorkerSettings) =>
+export const runNetwork = (
+  network: Network,
+  holder: string,
+  settings: NetworkWorkerSettings & SweepWorkerSettings,
+  http: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layer
+) =>
   Effect.all([
     Effect.all([
       Effect.flatMap(ScannerLoop, (loop) => loop.run(network, holder)).pipe(Effect.annotateLogs({ component: "scanner" })),
@@ -78,7 +85,7 @@ export const runNetwork = (network: Network, holder: string, settings: NetworkWo
     ], { concurrency: "unbounded", discard: true }).pipe(
       Effect.provide(Sweeps.Default.pipe(Layer.provideMerge(SingleNetworkResources))),
       Effect.provide(settings.energyProvider),
-      Effect.provide(networkLayer(settings))
+      Effect.provide(networkLayer(settings, http))
     ),
     Effect.flatMap(Dispatcher, (dispatcher) => dispatcher.run(network, holder))
   ], { concurrency: "unbounded", discard: true }).pipe(Effect.annotateLogs({ network }))
