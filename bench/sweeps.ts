@@ -73,7 +73,7 @@ const createBatch = 1000
 const poolSize = 20
 const timeoutMs = env("BENCH_TIMEOUT_S", 300 + taskCount * 0.5) * 1000
 const verbose = process.env.BENCH_VERBOSE === "1"
-const httpClient = process.env.BENCH_HTTP === "node" ? "node" : "fetch"
+const httpClient = process.env.BENCH_HTTP === "fetch" ? "fetch" : "node"
 
 /** Keys of the tenant's wallets are `wallet(keyBase + i)`; the collection address is `wallet(keyBase - 1)`. */
 const keyBase = 0x100000

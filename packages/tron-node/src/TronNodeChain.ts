@@ -135,6 +135,20 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
         }
       })
 
+    const resources: ChainService["resources"] = (address) =>
+      Effect.gen(function*() {
+        if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
+        const reply = yield* call("/wallet/getaccountresource", { address, visible: true }, AccountResourceReply)
+        return {
+          energyLimit: reply.EnergyLimit,
+          energyUsed: reply.EnergyUsed,
+          freeBandwidthLimit: reply.freeNetLimit,
+          freeBandwidthUsed: reply.freeNetUsed,
+          stakedBandwidthLimit: reply.NetLimit,
+          stakedBandwidthUsed: reply.NetUsed
+        }
+      })
+
     const parameters: ChainService["parameters"] = Effect.gen(function*() {
       const path = "/wallet/getchainparameters"
       const reply = yield* call(path, {}, ChainParametersReply)
@@ -184,6 +198,7 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
       solidifiedBlock: latestBlock("/walletsolidity/getblock"),
       blockTransfers,
       account,
+      resources,
       parameters,
       estimateTransferEnergy: usdt.estimateTransferEnergy,
       buildUsdtTransfer: usdt.buildUsdtTransfer,

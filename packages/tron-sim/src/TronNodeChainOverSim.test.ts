@@ -29,7 +29,11 @@ describe("TronNodeChain over the simulator", () => {
       // Not solidified yet: the solidified state does not know the account.
       expect(yield* chain.account(service.address)).toMatchObject({ activated: false, trx: 0n, usdt: 0n })
       yield* sim.chain.mine(19)
-      expect(yield* chain.account(service.address)).toMatchObject({ activated: true, trx: trx(100n), usdt: usdt(5n), freeBandwidthLimit: 600n })
+      const account = yield* chain.account(service.address)
+      expect(account).toMatchObject({ activated: true, trx: trx(100n), usdt: usdt(5n), freeBandwidthLimit: 600n })
+      // The resource figures alone, in one call: the same as the account's.
+      const { address: _, activated: __, trx: ___, usdt: ____, atBlock: _____, ...figures } = account
+      expect(yield* chain.resources(service.address)).toEqual(figures)
       // An inactive address has no free bandwidth.
       expect(yield* chain.account(fresh.address)).toMatchObject({ activated: false, freeBandwidthLimit: 0n })
       yield* sim.chain.setEnergyPrice(210n)

@@ -47,6 +47,7 @@ const scriptedChain = (node: ScriptedNode): ChainService => {
         return { address, activated: true, trx: n * 10n, usdt: n * 1_000n, atBlock: yield* Ref.get(node.solidified) } as AccountState
       }),
     parameters: unused,
+    resources: () => unused,
     estimateTransferEnergy: () => unused,
     buildUsdtTransfer: () => unused,
     broadcast: () => unused,

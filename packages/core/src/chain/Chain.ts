@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { BlockNotFound, ChainRejected, ChainUnavailable } from "./ChainErrors"
 import type {
+  AccountResources,
   AccountState,
   BlockRef,
   BlockTransfers,
@@ -23,6 +24,8 @@ export interface ChainService {
   /** The block's USDT Transfer logs from successful receipts: one or two node calls per block. */
   readonly blockTransfers: (number: bigint) => Effect.Effect<BlockTransfers, Failure | BlockNotFound>
   readonly account: (address: string) => Effect.Effect<AccountState, Failure>
+  /** Only the energy and bandwidth figures of `account`, in one node call. */
+  readonly resources: (address: string) => Effect.Effect<AccountResources, Failure>
   readonly parameters: Effect.Effect<ChainParameters, Failure>
   /** Energy a USDT transfer of `amount` from `from` to `to` would use now. */
   readonly estimateTransferEnergy: (transfer: { readonly from: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<bigint, Failure>

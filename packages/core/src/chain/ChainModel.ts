@@ -24,6 +24,16 @@ export interface BlockTransfers {
   readonly transfers: ReadonlyArray<UsdtTransfer>
 }
 
+/** An account's energy and bandwidth at the head (they regenerate over 24 h); missing fields mean zero. */
+export interface AccountResources {
+  readonly energyLimit: bigint
+  readonly energyUsed: bigint
+  readonly freeBandwidthLimit: bigint
+  readonly freeBandwidthUsed: bigint
+  readonly stakedBandwidthLimit: bigint
+  readonly stakedBandwidthUsed: bigint
+}
+
 /** An account at the solidified block; missing fields on the node mean zero. */
 export interface AccountState {
   readonly address: string

@@ -29,7 +29,7 @@ export type FeePlan =
 /** The chain's estimate plus a 10% margin, rounded up. */
 export const withMargin = (estimate: bigint): bigint => (estimate * 110n + 99n) / 100n
 
-export const energyLeft = (account: AccountState): bigint => {
+export const energyLeft = (account: Pick<AccountState, "energyLimit" | "energyUsed">): bigint => {
   const left = account.energyLimit - account.energyUsed
   return left > 0n ? left : 0n
 }

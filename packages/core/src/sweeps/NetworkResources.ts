@@ -24,6 +24,7 @@ const unconfiguredChain = (network: Network): ChainService => {
     solidifiedBlock: down,
     blockTransfers: () => down,
     account: () => down,
+    resources: () => down,
     parameters: down,
     estimateTransferEnergy: () => down,
     buildUsdtTransfer: () => down,

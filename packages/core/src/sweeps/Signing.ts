@@ -22,12 +22,14 @@ export const sign = (task: SweepTask, now: Date, settings: SweeperSettings, view
     const feeLimit = task.preparedEnergy! * energyFee
     // The resources prepared must still be there: fee_limit covers the whole transfer, so energy
     // gone since preparation would be paid in the wallet's TRX, past what the task allows.
-    const account = yield* chain.account(task.address)
-    const shortfall = task.preparedEnergy! - energyLeft(account)
-    const burn = shortfall > 0n ? shortfall * energyFee : 0n
-    const allowed = task.feeSource === "wallet_trx" ? task.maxWalletTrxFee ?? 0n : 0n
-    if (burn > allowed || burn > account.trx) {
-      return end(task, now, "failed", `the wallet's energy fell to ${energyLeft(account)} since preparation: signing would burn ${burn} SUN of its TRX`)
+    const left = energyLeft(yield* chain.resources(task.address))
+    const shortfall = task.preparedEnergy! - left
+    if (shortfall > 0n) {
+      const burn = shortfall * energyFee
+      const allowed = task.feeSource === "wallet_trx" ? task.maxWalletTrxFee ?? 0n : 0n
+      if (burn > allowed || burn > (yield* chain.account(task.address)).trx) {
+        return end(task, now, "failed", `the wallet's energy fell to ${left} since preparation: signing would burn ${burn} SUN of its TRX`)
+      }
     }
     // Counted from the chain's head, not our clock: the node judges expiration by its head.
     const head = view.head
