@@ -27,6 +27,8 @@ interface DueRow {
   readonly webhook_key_sealed: Uint8Array | null
   readonly open_attempt: number | null
   readonly open_started_at: Date | null
+  readonly webhook_url: string | null
+  readonly webhook_enabled: boolean | null
 }
 
 const toDueEvent = (row: DueRow): DueEvent => ({
@@ -44,7 +46,9 @@ const toDueEvent = (row: DueRow): DueEvent => ({
   app: row.app_id === null || row.webhook_key_id === null || row.webhook_key_sealed === null
     ? null
     : { appId: row.app_id, webhookKey: { keyId: row.webhook_key_id, blob: new Uint8Array(row.webhook_key_sealed) } },
-  openAttempt: row.open_attempt === null || row.open_started_at === null ? null : { attempt: row.open_attempt, startedAt: row.open_started_at }
+  openAttempt: row.open_attempt === null || row.open_started_at === null ? null : { attempt: row.open_attempt, startedAt: row.open_started_at },
+  // No settings row is the default configuration: no URL, disabled.
+  webhook: row.round_url === null ? { url: row.webhook_url ?? "", enabled: row.webhook_enabled ?? false } : null
 })
 
 /** Rolls a transaction back when its guard finds the claim gone. */
@@ -99,9 +103,12 @@ export const make = Effect.gen(function*() {
     // before anyone's second. Nothing here reads the whole backlog: the tenants with open events
     // are found by skipping through events_open_by_tenant (one probe per tenant), each tenant's
     // candidates are the first of its due events in that index (at most its free share), and
-    // the events already claimed come from events_claimed, which holds only claimed rows. The
+    // the events already claimed come from events_claimed, which holds only claimed rows; the
+    // candidates are locked through the primary key (ANY of their IDs: a join would let the
+    // planner hash every due event, misjudging how few candidates there are). The
     // lock re-checks the claim conditions on the newest row version, so an event claimed by
-    // another dispatcher meanwhile is never claimed twice.
+    // another dispatcher meanwhile is never claimed twice. An event whose round has not started
+    // comes with its scope's webhook configuration as it is now, which the round will keep.
     claimDue: (r) =>
       sql<DueRow>`
         WITH RECURSIVE tenants AS (
@@ -126,13 +133,13 @@ export const make = Effect.gen(function*() {
             WHERE e.network = ${r.network} AND e.tenant_id = t.tenant_id AND e.status IN ('pending', 'delivering')
               AND e.next_attempt <= ${r.now} AND (e.claimed_until IS NULL OR e.claimed_until <= ${r.now})
             ORDER BY e.next_attempt, e.id
-            LIMIT greatest(${r.perTenant}::int - coalesce(b.n, 0), 0)
+            LIMIT least(greatest(${r.perTenant}::int - coalesce(b.n, 0), 0), ${r.limit}::int)
           ) d
           WHERE t.tenant_id IS NOT NULL
         ), picked AS (
           SELECT e.id FROM events e
           JOIN ranked k ON k.id = e.id
-          WHERE e.status IN ('pending', 'delivering') AND e.next_attempt <= ${r.now}
+          WHERE e.id = ANY (ARRAY(SELECT id FROM ranked)) AND e.status IN ('pending', 'delivering') AND e.next_attempt <= ${r.now}
             AND (e.claimed_until IS NULL OR e.claimed_until <= ${r.now})
           ORDER BY k.rank, k.next_attempt, k.id
           LIMIT ${r.limit}
@@ -146,9 +153,11 @@ export const make = Effect.gen(function*() {
         SELECT c.id::text AS id, c.tenant_id::text AS tenant_id, c.network, c.event_type, c.payload, c.current_round,
                c.attempts, c.round_url, c.round_started_at, c.deadline_at, c.last_error,
                a.app_id::text AS app_id, a.webhook_key_id, a.webhook_key_sealed,
-               o.attempt AS open_attempt, o.started_at AS open_started_at
+               o.attempt AS open_attempt, o.started_at AS open_started_at,
+               s.webhook_url, s.webhook_enabled
         FROM claimed c
         LEFT JOIN apps a ON a.tenant_id = c.tenant_id AND a.network = c.network
+        LEFT JOIN tenant_settings s ON s.tenant_id = c.tenant_id AND s.network = c.network AND c.round_url IS NULL
         LEFT JOIN delivery_attempts o ON o.event_id = c.id AND o.round = c.current_round AND o.ended_at IS NULL`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map(toDueEvent))

@@ -24,6 +24,12 @@ export interface DueEvent {
   readonly app: { readonly appId: string; readonly webhookKey: Sealed } | null
   /** An attempt of this round that a worker started and never finished (its claim ran out). */
   readonly openAttempt: { readonly attempt: number; readonly startedAt: Date } | null
+  /**
+   * The scope's webhook configuration as read by the claim, for an event whose round has not
+   * started (`roundUrl` null): the round starts from it. Null for a started round, which keeps
+   * its URL.
+   */
+  readonly webhook: { readonly url: string; readonly enabled: boolean } | null
 }
 
 /** Who holds an event, and for which round; every write is guarded by it. */

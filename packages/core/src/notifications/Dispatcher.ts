@@ -2,8 +2,6 @@ import { Cause, Clock, Context, Deferred, Duration, Effect, Either, FiberSet, La
 import { ComponentStatus } from "../engine/ComponentStatus"
 import type { Network } from "../Network"
 import { SecretBox } from "../SecretBox"
-import { SettingsRepository } from "../SettingsRepository"
-import type { WebhookConfig } from "../Settings"
 import { WebhookTargets } from "../webhook/WebhookTargets"
 import { judgeResponse, responseExcerpt } from "./Acknowledgement"
 import { attemptDueAt, maxAttemptsPerRound, roundDeadline } from "./DeliverySchedule"
@@ -110,13 +108,12 @@ export const makeOutcomeWriter = (maxBatch: number, retryAfter: Duration.Duratio
 export const make = (settings: DispatcherSettings): Effect.Effect<
   Dispatcher["Type"],
   never,
-  DeliveryLedger | DeliveryTransport | WebhookTargets | SettingsRepository | SecretBox | EnvelopeSealer | ComponentStatus | Scope.Scope
+  DeliveryLedger | DeliveryTransport | WebhookTargets | SecretBox | EnvelopeSealer | ComponentStatus | Scope.Scope
 > =>
   Effect.gen(function*() {
     const ledger = yield* DeliveryLedger
     const transport = yield* DeliveryTransport
     const targets = yield* WebhookTargets
-    const settingsRepo = yield* SettingsRepository
     const secrets = yield* SecretBox
     const sealer = yield* EnvelopeSealer
     const status = yield* ComponentStatus
@@ -179,12 +176,12 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
       })
 
     /**
-     * Sends one recorded attempt and queues its outcome, then waits until the outcome is
-     * durable. Only the send and that wait can be interrupted: a send interrupted (the worker
-     * stops) closes its attempt at once, written directly; an outcome once queued is written
-     * even if the wait is interrupted.
+     * Sends one recorded attempt and queues its outcome (then runs `queued`), then waits until
+     * the outcome is durable. Only the send and that wait can be interrupted: a send interrupted
+     * (the worker stops) closes its attempt at once, written directly; an outcome once queued is
+     * written even if the wait is interrupted.
      */
-    const perform = (event: DueEvent, start: AttemptStart) =>
+    const perform = (event: DueEvent, start: AttemptStart, queued: Effect.Effect<void> = Effect.void) =>
       Effect.uninterruptible(Effect.gen(function*() {
         const outcome = yield* Effect.interruptible(send(event, start.url)).pipe(
           Effect.onInterrupt(() =>
@@ -210,6 +207,7 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           },
           next
         })
+        yield* queued
         yield* Effect.interruptible(durable)
       })).pipe(
         Effect.catchAllCause((cause) =>
@@ -223,19 +221,6 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
         Effect.annotateLogs({ event_id: event.eventId, round: event.round, attempt: start.attempt })
       )
 
-    /** The webhook configuration of every tenant in `events` that starts a round now, read once per tenant. */
-    const configurations = (events: ReadonlyArray<DueEvent>) => {
-      const scopes = new Map<string, DueEvent>()
-      for (const event of events) {
-        if (event.openAttempt === null && event.roundUrl === null) scopes.set(`${event.tenantId}/${event.network}`, event)
-      }
-      return Effect.map(
-        Effect.forEach([...scopes], ([key, event]) =>
-          Effect.map(settingsRepo.get({ tenantId: event.tenantId, network: event.network }), (s) => [key, s.webhook] as const), { concurrency: 4 }),
-        (entries) => new Map<string, WebhookConfig>(entries)
-      )
-    }
-
     /**
      * One claimed batch: closes attempts whose worker died, ends the rounds that cannot go on,
      * records the start of every other event's attempt (and of its round when it is new) in one
@@ -243,11 +228,14 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
      * launches cannot be interrupted in between, so every attempt recorded as started is either
      * sent or closed as interrupted. Returns how many events were launched.
      */
-    const dispatchBatch = (events: ReadonlyArray<DueEvent>, holder: string, launch: (work: Effect.Effect<void>) => Effect.Effect<unknown>) => {
+    const dispatchBatch = (
+      events: ReadonlyArray<DueEvent>,
+      holder: string,
+      launch: (perform: (queued: Effect.Effect<void>) => Effect.Effect<void>) => Effect.Effect<unknown>
+    ) => {
       const settled = new Set<string>()
       return Effect.gen(function*() {
         const at = yield* now
-        const configs = yield* configurations(events)
         const starts: Array<{ readonly event: DueEvent; readonly start: AttemptStart }> = []
         const closings: Array<Effect.Effect<void>> = []
         for (const event of events) {
@@ -257,8 +245,8 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
             const open = event.openAttempt
             closings.push(Effect.flatMap(interrupted(event, claim, open.attempt, open.startedAt), (finish) => Effect.flatten(outcomes.record(finish))))
           } else if (event.roundUrl === null) {
-            // A new round reads the configuration as it is now and keeps that URL to its end.
-            const config = configs.get(`${event.tenantId}/${event.network}`)!
+            // A new round reads the configuration as it is now (read by the claim) and keeps that URL to its end.
+            const config = event.webhook ?? { url: "", enabled: false }
             const unusable = unusableConfiguration(config)
             if (unusable !== null) {
               closings.push(ledger.failNewRound(claim, { at, deadlineAt: roundDeadline(at), reason: unusable }))
@@ -284,7 +272,7 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           for (const s of starts) {
             if (!started.has(s.event.eventId)) continue
             launched++
-            yield* launch(perform(s.event, s.start))
+            yield* launch((queued) => perform(s.event, s.start, queued))
           }
         }))
         yield* Effect.forEach(closings, (closing) => closing, { concurrency: "unbounded", discard: true })
@@ -318,7 +306,7 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
       Effect.scoped(Effect.gen(function*() {
         const events = yield* claim(network, holder, settings.maxInFlight)
         const fibers = yield* FiberSet.make<void>()
-        yield* dispatchBatch(events, holder, (work) => FiberSet.run(fibers, work))
+        yield* dispatchBatch(events, holder, (work) => FiberSet.run(fibers, work(Effect.void)))
         yield* FiberSet.awaitEmpty(fibers)
         return events.length
       }))
@@ -344,16 +332,18 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           const busy = yield* Ref.get(inFlight)
           const room = settings.maxInFlight - busy
           // Claims only what fits, so attempts never queue behind a slow one inside this process;
-          // and, while attempts run, only once a quarter of the slots is free, so that each claim
-          // starts a batch worth one statement.
-          if (busy > 0 && room < Math.max(1, Math.ceil(settings.maxInFlight / 4))) {
+          // while attempts run, only once a quarter of the slots is free, so that each claim
+          // starts a batch worth one statement; and not while as many outcomes as slots wait to
+          // be written (the database is behind).
+          const unwritten = yield* outcomes.queuedCount
+          if ((busy > 0 && room < Math.max(1, Math.ceil(settings.maxInFlight / 4))) || unwritten >= settings.maxInFlight) {
             yield* Effect.sleep(refillPause)
             return
           }
           const events = yield* claim(network, holder, room)
           if (events.length > 0) {
             // The batch holds a slot per event until it has launched the event's attempt (which then
-            // holds it until its outcome is durable) or settled the event otherwise.
+            // holds it until its outcome is queued for writing) or settled the event otherwise.
             yield* Ref.update(inFlight, (n) => n + events.length)
             yield* FiberSet.run(
               fibers,
@@ -361,7 +351,14 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
                 let launched = 0
                 return dispatchBatch(events, holder, (work) => {
                   launched++
-                  return FiberSet.run(fibers, Effect.ensuring(work, free(1)))
+                  // The slot is given back once, when the outcome is queued or the work ends otherwise.
+                  let held = true
+                  const release = Effect.suspend(() => {
+                    if (!held) return Effect.void
+                    held = false
+                    return free(1)
+                  })
+                  return FiberSet.run(fibers, Effect.ensuring(work(release), release))
                 }).pipe(Effect.ensuring(Effect.suspend(() => free(events.length - launched))))
               })
             )
