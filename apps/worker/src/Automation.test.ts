@@ -4,7 +4,8 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SingleNetworkResources } from "./SingleNetworkResources"
-import { noProvider, runUntilDone, seedScope, Sim, type SweepScope, sweepWorld } from "./testing/SweepHarness"
+import { noProvider, pass, runUntilDone, seedScope, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { signAndBroadcast, usdtTransfer, wallet } from "@collector/tron-sim/testing/SimWallet"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n
@@ -86,5 +87,30 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("automation", (it)
       yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE tenants SET status = 'disabled' WHERE id = ${scope.tenantId}`).pipe(Effect.orDie)
       yield* tick
       expect(yield* tasksOf(scope)).toHaveLength(0)
+    }))
+
+  it.effect("an automation task whose wallet fell below the threshold before preparation is cancelled, not swept for dust", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = scope.wallets[0]!
+      yield* sim.chain.activate(w.address, trx(1n))
+      yield* sim.chain.mintUsdt(w.address, usdt(50n))
+      yield* sim.chain.mine(1)
+      yield* sim.chain.delegateEnergy(w.address, 400_000n)
+      yield* sim.chain.mine(25)
+      yield* synced(w.walletId, usdt(50n))
+      yield* enable(scope)
+      yield* tick
+      const [task] = yield* tasksOf(scope)
+      expect(task).toMatchObject({ origin: "automation", minimumAmount: usdt(10n) })
+      // The wallet's owner moves most of it away before the sweeper gets to the task.
+      const own = wallet(w.index)
+      yield* signAndBroadcast(sim.chain, yield* usdtTransfer(sim.chain, own, wallet(2).address, usdt(45n), trx(20n)), own)
+      yield* sim.chain.mine(25)
+      yield* pass()
+      const after = yield* taskOf(scope, task!.id)
+      expect(after.status).toBe("cancelled")
+      expect(after.reason).toContain("below the automation threshold")
     }))
 })

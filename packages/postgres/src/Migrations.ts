@@ -9,6 +9,7 @@ import deposits from "./migrations/0006_deposits"
 import deliveries from "./migrations/0007_deliveries"
 import sweeps from "./migrations/0008_sweeps"
 import deliveryBatching from "./migrations/0009_delivery_batching"
+import sweepMinimum from "./migrations/0010_sweep_minimum"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -19,7 +20,8 @@ const loader = Migrator.fromRecord({
   "0006_deposits": deposits,
   "0007_deliveries": deliveries,
   "0008_sweeps": sweeps,
-  "0009_delivery_batching": deliveryBatching
+  "0009_delivery_batching": deliveryBatching,
+  "0010_sweep_minimum": sweepMinimum
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -40,12 +40,13 @@ const draftFor = (wallet: { readonly id: WalletId; readonly address: string }, o
   address: wallet.address,
   mode: "all",
   requestedAmount: null,
+  minimumAmount: null,
   destination: "TCollectionAddress",
   origin: "manual",
   maxWalletTrxFee: 15_000_000n,
   prepareBy: at(3600),
   ...over
-})
+} as SweepDraft)
 
 const insertOne = (scope: TenantScope, wallet: { readonly id: WalletId; readonly address: string }, when = at(0)) =>
   Effect.flatMap(SweepRepository, (repo) => repo.insert(scope, [draftFor(wallet)], when)).pipe(Effect.map(([task]) => task!))
@@ -110,7 +111,7 @@ it.scoped("insert: one task per wallet in draft order; a wallet with an unfinish
     const foreign = yield* addWallet(other, "f")
     const first = yield* insertOne(scope, a!)
     const inserted = yield* repo.insert(scope, [
-      draftFor(c!, { mode: "fixed", requestedAmount: 25_000_000n, origin: "automation", maxWalletTrxFee: 7n, prepareBy: at(900) }),
+      draftFor(c!, { mode: "fixed", requestedAmount: 25_000_000n, origin: "automation", minimumAmount: 20_000_000n, maxWalletTrxFee: 7n, prepareBy: at(900) }),
       draftFor(a!),
       draftFor(b!),
       draftFor(c!),
@@ -127,6 +128,7 @@ it.scoped("insert: one task per wallet in draft order; a wallet with an unfinish
       address: c!.address,
       mode: "fixed",
       requestedAmount: 25_000_000n,
+      minimumAmount: 20_000_000n,
       amount: 0n,
       destination: "TCollectionAddress",
       origin: "automation",

@@ -77,16 +77,18 @@ export const make = Effect.gen(function*() {
     // has an unfinished task, and the second draft of a wallet repeated in the batch.
     insert: (scope, drafts, at) =>
       drafts.length === 0 ? Effect.succeed([]) : sql<SweepRow>`
-        INSERT INTO sweep_tasks AS t (tenant_id, network, wallet_id, address, mode, requested_amount, destination, origin,
+        INSERT INTO sweep_tasks AS t (tenant_id, network, wallet_id, address, mode, requested_amount, minimum_amount, destination, origin,
           max_wallet_trx_fee, prepare_by, created_at, updated_at, next_step_at)
-        SELECT w.tenant_id, w.network, w.id, w.address, d.mode, d.requested_amount, d.destination, d.origin,
+        SELECT w.tenant_id, w.network, w.id, w.address, d.mode, d.requested_amount, d.minimum_amount, d.destination, d.origin,
                d.max_wallet_trx_fee, d.prepare_by, ${at}, ${at}, ${at}
         FROM unnest(${drafts.map((d) => d.walletId)}::bigint[], ${drafts.map((d) => d.address)}::text[],
                     ${drafts.map((d) => d.mode)}::text[], ${drafts.map((d) => d.requestedAmount?.toString() ?? null)}::numeric[],
                     ${drafts.map((d) => d.destination)}::text[], ${drafts.map((d) => d.origin)}::text[],
                     ${drafts.map((d) => d.maxWalletTrxFee.toString())}::numeric[],
-                    ${drafts.map((d) => d.prepareBy.toISOString())}::timestamptz[])
-             WITH ORDINALITY AS d(wallet_id, address, mode, requested_amount, destination, origin, max_wallet_trx_fee, prepare_by, n)
+                    ${drafts.map((d) => d.prepareBy.toISOString())}::timestamptz[],
+                    ${drafts.map((d) => d.minimumAmount?.toString() ?? null)}::numeric[])
+             WITH ORDINALITY AS d(wallet_id, address, mode, requested_amount, destination, origin, max_wallet_trx_fee, prepare_by,
+                                  minimum_amount, n)
         JOIN wallets w ON w.id = d.wallet_id AND w.address = d.address
         WHERE w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
         ORDER BY d.n

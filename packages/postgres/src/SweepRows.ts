@@ -17,7 +17,7 @@ export const terminalSql = `('succeeded', 'failed', 'cancelled')`
 
 /** A task row read with `sweepColumns` (table alias `t`); int8 and numeric as text, never JS numbers. */
 export const sweepColumns = `t.id::text AS id, t.tenant_id::text AS tenant_id, t.network, t.wallet_id::text AS wallet_id, t.address,
-  t.mode, t.requested_amount::text AS requested_amount, t.amount::text AS amount, t.destination, t.origin, t.status, t.stage, t.reason,
+  t.mode, t.requested_amount::text AS requested_amount, t.minimum_amount::text AS minimum_amount, t.amount::text AS amount, t.destination, t.origin, t.status, t.stage, t.reason,
   t.txid, t.raw_data_hex, t.signature, t.tx_expiration, t.fee_limit::text AS fee_limit, t.actual_fee::text AS actual_fee,
   t.actual_bandwidth_fee::text AS actual_bandwidth_fee, t.fee_warning, t.fee_source, t.prepared_energy::text AS prepared_energy,
   t.estimated_wallet_trx_fee::text AS estimated_wallet_trx_fee, t.max_wallet_trx_fee::text AS max_wallet_trx_fee,
@@ -34,6 +34,7 @@ export interface SweepRow {
   readonly address: string
   readonly mode: SweepMode
   readonly requested_amount: string | null
+  readonly minimum_amount: string | null
   readonly amount: string
   readonly destination: string
   readonly origin: SweepOrigin
@@ -78,6 +79,7 @@ export const toSweepTask = (row: SweepRow): SweepTask => ({
   address: row.address,
   mode: row.mode,
   requestedAmount: bigintOrNull(row.requested_amount),
+  minimumAmount: bigintOrNull(row.minimum_amount),
   amount: BigInt(row.amount),
   destination: row.destination,
   origin: row.origin,

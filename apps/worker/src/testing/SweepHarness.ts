@@ -147,6 +147,7 @@ export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | n
       address: w.address,
       mode: amount === null ? "all" : "fixed",
       requestedAmount: amount,
+      minimumAmount: null,
       destination: scope.destination,
       origin: "manual",
       maxWalletTrxFee: 15_000_000n,

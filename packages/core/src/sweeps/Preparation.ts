@@ -29,6 +29,9 @@ export const prepare = (task: SweepTask, now: Date, settings: SweeperSettings, v
     const account = yield* chain.account(task.address)
     const amount = task.mode === "all" ? account.usdt : task.requestedAmount!
     if (amount === 0n) return end(task, now, "cancelled", "nothing to collect: the USDT balance is 0", { amount: 0n })
+    if (task.minimumAmount !== null && amount < task.minimumAmount) {
+      return end(task, now, "cancelled", `the balance ${amount} fell below the automation threshold ${task.minimumAmount} since the task was made`)
+    }
     if (amount > account.usdt) {
       return end(task, now, "failed", `the fixed amount ${amount} is above the balance ${account.usdt} at block ${account.atBlock}`)
     }

@@ -12,6 +12,8 @@ export interface SweepDraft {
   readonly address: string
   readonly mode: SweepMode
   readonly requestedAmount: bigint | null
+  /** Automation's threshold at creation; null for manual tasks. */
+  readonly minimumAmount: bigint | null
   readonly destination: string
   readonly origin: SweepOrigin
   /** Snapshot of the scope's cap at creation (`max_wallet_trx_fee`). */

@@ -39,6 +39,8 @@ export interface SweepTask {
   readonly mode: SweepMode
   /** Null for `all`. */
   readonly requestedAmount: bigint | null
+  /** An automation task's threshold: preparation below it cancels instead of sweeping dust. Null for manual tasks. */
+  readonly minimumAmount: bigint | null
   /** Fixed at preparation; 0 before. */
   readonly amount: bigint
   /** The collection address stored at creation. */

@@ -74,6 +74,7 @@ export class Sweeps extends Effect.Service<Sweeps>()("@collector/core/Sweeps", {
             address: wallet.address,
             mode: request.mode,
             requestedAmount: request.mode === "fixed" ? request.amount : null,
+            minimumAmount: origin === "automation" ? current.automation.threshold : null,
             destination: current.collection.address,
             origin,
             maxWalletTrxFee: current.automation.maxWalletTrxFee,
