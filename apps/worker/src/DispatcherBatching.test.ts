@@ -19,6 +19,17 @@ import {
 } from "./testing/DeliveryHarness"
 
 const holder = "batching"
+
+const claimRequest = (who: string, now: Date, limit: number, perTenant: number) => ({
+  network: "nile" as const,
+  now,
+  holder: who,
+  leaseUntil: new Date(now.getTime() + 60_000),
+  limit,
+  perTenant,
+  maxAttempts: 20,
+  roundDeadline: new Date(now.getTime() + 86_400_000)
+})
 const interrupted = "interrupted: the worker stopped before the attempt finished"
 
 const dispatchOnce = (options: HarnessOptions = {}) =>
@@ -26,11 +37,11 @@ const dispatchOnce = (options: HarnessOptions = {}) =>
 
 /** Every call the dispatcher makes to the ledger's batch operations, with what it passed. */
 const recordingLedger = () => {
-  const calls = { claimDue: 0, startAttempts: [] as Array<number>, finishAttempts: [] as Array<ReadonlyArray<AttemptFinish>> }
+  const calls = { claims: [] as Array<{ claimed: number; started: number }>, finishAttempts: [] as Array<ReadonlyArray<AttemptFinish>> }
   const wrap = (ledger: DeliveryLedger["Type"]): DeliveryLedger["Type"] => ({
     ...ledger,
-    claimDue: (r) => Effect.zipRight(Effect.sync(() => calls.claimDue++), ledger.claimDue(r)),
-    startAttempts: (starts) => Effect.zipRight(Effect.sync(() => calls.startAttempts.push(starts.length)), ledger.startAttempts(starts)),
+    claimDue: (r) =>
+      Effect.tap(ledger.claimDue(r), (events) => Effect.sync(() => calls.claims.push({ claimed: events.length, started: events.filter((e) => e.started !== null).length }))),
     finishAttempts: (finishes) => Effect.tap(ledger.finishAttempts(finishes), () => Effect.sync(() => calls.finishAttempts.push(finishes)))
   })
   return { calls, wrap }
@@ -71,7 +82,7 @@ const seedPastDeadline = (scope: SeededScope, url: string, startedAt: Date) =>
   }).pipe(Effect.orDie)
 
 layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispatcher bookkeeping in batches", (it) => {
-  it.scoped("a batch with mixed outcomes records each attempt exactly once, in one start and few outcome writes", () =>
+  it.scoped("a batch with mixed outcomes records each attempt exactly once, started by the claim and closed in few writes", () =>
     Effect.gen(function*() {
       yield* parkOtherEvents
       const receiver = yield* startTestReceiver(Ack)
@@ -88,8 +99,8 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const { calls, wrap } = recordingLedger()
       expect(yield* dispatchOnce({ ledger: wrap, settings: { perTenant: 10 } })).toBe(11)
 
-      // One statement started the eight attempts (and their rounds).
-      expect(calls.startAttempts).toEqual([8])
+      // One statement claimed the eleven events and started the eight attempts (and their rounds).
+      expect(calls.claims).toEqual([{ claimed: 11, started: 8 }])
       // Each attempt closed once across all outcome writes (the dead worker's one included).
       const written = calls.finishAttempts.flat().map((f) => `${f.claim.eventId}/${f.claim.round}/${f.attempt}`)
       expect(written).toHaveLength(9)
@@ -173,11 +184,9 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const now = new Date()
       yield* Effect.forEach([1, 2, 3], () => seedEvent(scope, now))
       const ledger = yield* DeliveryLedger
-      const claimed = yield* ledger.claimDue({ network: "nile", now, holder, leaseUntil: new Date(now.getTime() + 60_000), limit: 10, perTenant: 10 })
+      const claimed = yield* ledger.claimDue(claimRequest(holder, now, 10, 10))
       expect(claimed).toHaveLength(3)
-      const deadlineAt = new Date(now.getTime() + 86_400_000)
-      const started = yield* ledger.startAttempts(claimed.map((e) => ({ claim: claimOf(holder, e), attempt: 1, url: "https://127.0.0.1/none", startedAt: now, round: { deadlineAt } })))
-      expect([...started].sort()).toEqual(claimed.map((e) => e.eventId).sort())
+      expect(claimed.every((e) => e.started?.attempt === 1)).toBe(true)
       const record = (error: string, delivered: boolean) => ({ endedAt: new Date(now.getTime() + 5), durationMs: 5, httpStatus: delivered ? 200 : 500, responseExcerpt: "", error, delivered })
       const finishes: Array<AttemptFinish> = [
         { claim: claimOf(holder, claimed[0]!), attempt: 1, record: record("", true), next: { _tag: "Delivered" } },
@@ -205,9 +214,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       yield* seedEvent(a, new Date(now.getTime() + 60_000))
       const bEvents = yield* Effect.forEach([0, 1, 2], (i) => seedEvent(b, new Date(now.getTime() - 1_000 + i)))
       const ledger = yield* DeliveryLedger
-      const claim = (who: string, limit: number) =>
-        Effect.map(ledger.claimDue({ network: "nile", now, holder: who, leaseUntil: new Date(now.getTime() + 60_000), limit, perTenant: 4 }), (events) =>
-          events.map((e) => e.eventId).sort())
+      const claim = (who: string, limit: number) => Effect.map(ledger.claimDue(claimRequest(who, now, limit, 4)), (events) => events.map((e) => e.eventId).sort())
       // Round robin: both tenants' first three, not a's six oldest.
       expect(yield* claim("x", 6)).toEqual([...aEvents.slice(0, 3), ...bEvents].map((e) => e.id).sort())
       // a has three in flight of its four: one more; b has none left due.
@@ -215,7 +222,9 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       expect(yield* claim("z", 10)).toEqual([])
       // A lease that ran out counts no more, and its event can be claimed again.
       const later = new Date(now.getTime() + 61_000)
-      const retaken = yield* ledger.claimDue({ network: "nile", now: later, holder: "w", leaseUntil: new Date(later.getTime() + 60_000), limit: 20, perTenant: 4 })
+      const retaken = yield* ledger.claimDue(claimRequest("w", later, 20, 4))
       expect(retaken.map((e) => e.eventId).sort()).toEqual([...aEvents.slice(0, 4), ...bEvents].map((e) => e.id).sort())
+      // Their first attempts are still open (nobody sent them): taken over to be closed, not started again.
+      expect(retaken.every((e) => e.started === null && e.openAttempt?.attempt === 1)).toBe(true)
     }).pipe(Effect.provide(PgDeliveryLedger)))
 })

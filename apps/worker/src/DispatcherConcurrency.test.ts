@@ -39,27 +39,52 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       expect(attempts!.n).toBe(60)
     }))
 
-  it.scoped("claims never overlap, and an attempt already started is not started again", () =>
+  it.scoped("claims never overlap, each starts its attempts once, and an attempt already started is not started again", () =>
     Effect.gen(function*() {
       yield* parkOtherEvents
       const scope = yield* seedScope({ url: "https://127.0.0.1/none", enabled: true })
       const now = new Date()
       yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => i), () => seedEvent(scope, now))
       const ledger = yield* DeliveryLedger
-      const request = (holder: string) => ledger.claimDue({ network: "nile", now, holder, leaseUntil: new Date(now.getTime() + 60_000), limit: 10, perTenant: 10 })
+      const request = (holder: string, at = now) =>
+        ledger.claimDue({
+          network: "nile",
+          now: at,
+          holder,
+          leaseUntil: new Date(at.getTime() + 60_000),
+          limit: 10,
+          perTenant: 10,
+          maxAttempts: 20,
+          roundDeadline: new Date(at.getTime() + 86_400_000)
+        })
       const [a, b] = yield* Effect.all([request("a"), request("b")], { concurrency: 2 })
       const ids = [...a!, ...b!].map((e) => e.eventId)
       expect(ids).toHaveLength(10)
       expect(new Set(ids).size).toBe(10)
-      const event = a!.length > 0 ? a![0]! : b![0]!
-      const claim = claimOf(event === a![0] ? "a" : "b", event)
-      const first = { claim, attempt: 1, url: "https://127.0.0.1/none", startedAt: now, round: { deadlineAt: new Date(now.getTime() + 86_400_000) } }
-      expect(yield* ledger.startAttempts([first])).toEqual([event.eventId])
-      // Neither the round nor its first attempt starts twice.
-      expect(yield* ledger.startAttempts([first])).toEqual([])
-      expect(yield* ledger.startAttempts([{ ...first, round: null }])).toEqual([])
-      // Another holder cannot start the next attempt of an event it does not hold.
-      expect(yield* ledger.startAttempts([{ ...first, claim: { ...claim, holder: "intruder" }, attempt: 2, url: "x", round: null }])).toEqual([])
+      // Each claim started the round and the first attempt of what it took, once.
+      expect([...a!, ...b!].map((e) => e.started)).toEqual(ids.map(() => ({ attempt: 1, url: "https://127.0.0.1/none", startedAt: now })))
+      const sql = yield* SqlClient.SqlClient
+      const [rows] = yield* sql<{ attempts: number; rounds: number }>`
+        SELECT (SELECT count(*)::int FROM delivery_attempts WHERE event_id IN ${sql.in(ids)}) AS attempts,
+               (SELECT count(*)::int FROM delivery_rounds WHERE event_id IN ${sql.in(ids)}) AS rounds`
+      expect(rows).toEqual({ attempts: 10, rounds: 10 })
+      // Once the claims ran out, another dispatcher takes the events over but starts no attempt
+      // while the first ones are open: it gets them to close as interrupted.
+      const later = new Date(now.getTime() + 61_000)
+      const [c] = yield* Effect.all([request("c", later)])
+      expect(c!.map((e) => [e.started, e.openAttempt?.attempt])).toEqual(ids.map(() => [null, 1]))
+      const [again] = yield* sql<{ attempts: number }>`SELECT count(*)::int AS attempts FROM delivery_attempts WHERE event_id IN ${sql.in(ids)}`
+      expect(again!.attempts).toBe(10)
+      // A holder that lost its claim cannot close the attempt or move the event.
+      const event = c![0]!
+      yield* ledger.finishAttempts([{
+        claim: claimOf("a", event),
+        attempt: 1,
+        record: { endedAt: later, durationMs: 1, httpStatus: 200, responseExcerpt: "", error: "", delivered: true },
+        next: { _tag: "Delivered" }
+      }])
+      const [open] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM delivery_attempts WHERE event_id = ${event.eventId} AND ended_at IS NULL`
+      expect(open!.n).toBe(1)
     }).pipe(Effect.provide(PgDeliveryLedger)))
 
   it.scoped("a slow tenant does not delay another tenant's delivery", () =>

@@ -2,7 +2,6 @@ import { SqlClient, type SqlError } from "@effect/sql"
 import type { Network, TenantId } from "@collector/core"
 import {
   type AttemptFinish,
-  type AttemptStart,
   DeliveryLedger,
   type DueEvent,
   type NextStep
@@ -29,9 +28,10 @@ interface DueRow {
   readonly open_started_at: Date | null
   readonly webhook_url: string | null
   readonly webhook_enabled: boolean | null
+  readonly started: boolean
 }
 
-const toDueEvent = (row: DueRow): DueEvent => ({
+const toDueEvent = (now: Date) => (row: DueRow): DueEvent => ({
   eventId: row.id,
   tenantId: row.tenant_id as TenantId,
   network: row.network,
@@ -48,7 +48,8 @@ const toDueEvent = (row: DueRow): DueEvent => ({
     : { appId: row.app_id, webhookKey: { keyId: row.webhook_key_id, blob: new Uint8Array(row.webhook_key_sealed) } },
   openAttempt: row.open_attempt === null || row.open_started_at === null ? null : { attempt: row.open_attempt, startedAt: row.open_started_at },
   // No settings row is the default configuration: no URL, disabled.
-  webhook: row.round_url === null ? { url: row.webhook_url ?? "", enabled: row.webhook_enabled ?? false } : null
+  webhook: row.round_url === null ? { url: row.webhook_url ?? "", enabled: row.webhook_enabled ?? false } : null,
+  started: row.started && row.round_url !== null ? { attempt: row.attempts, url: row.round_url, startedAt: now } : null
 })
 
 /** Rolls a transaction back when its guard finds the claim gone. */
@@ -57,17 +58,6 @@ class ClaimLost extends Data.TaggedError("ClaimLost") {}
 const statusOf = (next: NextStep) => next._tag === "Delivered" ? "delivered" : next._tag === "Retry" ? "pending" : "failed"
 
 // One JSON object per batch item, read back with jsonb_to_recordset (dates as ISO strings).
-const startRow = (s: AttemptStart) => ({
-  event_id: s.claim.eventId,
-  holder: s.claim.holder,
-  round: s.claim.round,
-  attempt: s.attempt,
-  url: s.url,
-  started_at: s.startedAt,
-  new_round: s.round !== null,
-  deadline_at: s.round?.deadlineAt ?? null
-})
-
 const finishRow = ({ attempt, claim, next, record }: AttemptFinish) => ({
   event_id: claim.eventId,
   holder: claim.holder,
@@ -105,10 +95,16 @@ export const make = Effect.gen(function*() {
     // candidates are the first of its due events in that index (at most its free share), and
     // the events already claimed come from events_claimed, which holds only claimed rows; the
     // candidates are locked through the primary key (ANY of their IDs: a join would let the
-    // planner hash every due event, misjudging how few candidates there are). The
-    // lock re-checks the claim conditions on the newest row version, so an event claimed by
-    // another dispatcher meanwhile is never claimed twice. An event whose round has not started
-    // comes with its scope's webhook configuration as it is now, which the round will keep.
+    // planner hash every due event, misjudging how few candidates there are). The lock
+    // re-checks the claim conditions on the newest row version, so an event claimed by another
+    // dispatcher meanwhile is never claimed twice, and what `picked` decides (the URL to start
+    // with, if any) is computed from that version.
+    //
+    // The same statement starts the next attempt of each claimed event that can go on (the
+    // port's rules): attempts + 1 and `delivering` on the event, the round's URL, start and
+    // deadline when the round is new (with its delivery_rounds row), and the attempt's row. An
+    // event with an open attempt, or a row already recorded past its attempt count, is only
+    // claimed. A new round that cannot start comes back with its configuration, to say why.
     claimDue: (r) =>
       sql<DueRow>`
         WITH RECURSIVE tenants AS (
@@ -137,7 +133,18 @@ export const make = Effect.gen(function*() {
           ) d
           WHERE t.tenant_id IS NOT NULL
         ), picked AS (
-          SELECT e.id FROM events e
+          SELECT e.id, e.round_url IS NULL AS new_round,
+                 CASE
+                   WHEN EXISTS (
+                     SELECT 1 FROM delivery_attempts o
+                     WHERE o.event_id = e.id AND o.round = e.current_round AND (o.ended_at IS NULL OR o.attempt > e.attempts)
+                   ) THEN NULL
+                   WHEN e.round_url IS NULL THEN (
+                     SELECT s.webhook_url FROM tenant_settings s
+                     WHERE s.tenant_id = e.tenant_id AND s.network = e.network AND s.webhook_enabled AND s.webhook_url <> '')
+                   WHEN e.round_url <> '' AND e.attempts < ${r.maxAttempts} AND e.deadline_at > ${r.now} THEN e.round_url
+                 END AS start_url
+          FROM events e
           JOIN ranked k ON k.id = e.id
           WHERE e.id = ANY (ARRAY(SELECT id FROM ranked)) AND e.status IN ('pending', 'delivering') AND e.next_attempt <= ${r.now}
             AND (e.claimed_until IS NULL OR e.claimed_until <= ${r.now})
@@ -145,22 +152,37 @@ export const make = Effect.gen(function*() {
           LIMIT ${r.limit}
           FOR UPDATE OF e SKIP LOCKED
         ), claimed AS (
-          UPDATE events e SET claimed_by = ${r.holder}, claimed_until = ${r.leaseUntil}
-          FROM picked WHERE e.id = picked.id
+          UPDATE events e SET claimed_by = ${r.holder}, claimed_until = ${r.leaseUntil},
+                 attempts = CASE WHEN p.start_url IS NULL THEN e.attempts ELSE e.attempts + 1 END,
+                 status = CASE WHEN p.start_url IS NULL THEN e.status ELSE 'delivering' END,
+                 round_url = CASE WHEN p.start_url IS NOT NULL AND p.new_round THEN p.start_url ELSE e.round_url END,
+                 round_started_at = CASE WHEN p.start_url IS NOT NULL AND p.new_round THEN ${r.now} ELSE e.round_started_at END,
+                 deadline_at = CASE WHEN p.start_url IS NOT NULL AND p.new_round THEN ${r.roundDeadline} ELSE e.deadline_at END
+          FROM picked p WHERE e.id = p.id
           RETURNING e.id, e.tenant_id, e.network, e.event_type, e.payload, e.current_round, e.attempts, e.round_url,
-                    e.round_started_at, e.deadline_at, e.last_error
+                    e.round_started_at, e.deadline_at, e.last_error, p.start_url, p.new_round
+        ), rounds AS (
+          INSERT INTO delivery_rounds (event_id, round, url, started_at, deadline_at)
+          SELECT id, current_round, start_url, ${r.now}, ${r.roundDeadline} FROM claimed WHERE start_url IS NOT NULL AND new_round
+          ON CONFLICT (event_id, round) DO NOTHING
+        ), started AS (
+          INSERT INTO delivery_attempts (event_id, round, attempt, url, started_at)
+          SELECT id, current_round, attempts, start_url, ${r.now} FROM claimed WHERE start_url IS NOT NULL
+          ON CONFLICT (event_id, round, attempt) DO NOTHING
+          RETURNING event_id
         )
         SELECT c.id::text AS id, c.tenant_id::text AS tenant_id, c.network, c.event_type, c.payload, c.current_round,
                c.attempts, c.round_url, c.round_started_at, c.deadline_at, c.last_error,
                a.app_id::text AS app_id, a.webhook_key_id, a.webhook_key_sealed,
                o.attempt AS open_attempt, o.started_at AS open_started_at,
-               s.webhook_url, s.webhook_enabled
+               s.webhook_url, s.webhook_enabled, st.event_id IS NOT NULL AS started
         FROM claimed c
+        LEFT JOIN started st ON st.event_id = c.id
         LEFT JOIN apps a ON a.tenant_id = c.tenant_id AND a.network = c.network
         LEFT JOIN tenant_settings s ON s.tenant_id = c.tenant_id AND s.network = c.network AND c.round_url IS NULL
         LEFT JOIN delivery_attempts o ON o.event_id = c.id AND o.round = c.current_round AND o.ended_at IS NULL`.pipe(
         Effect.orDie,
-        Effect.map((rows) => rows.map(toDueEvent))
+        Effect.map((rows) => rows.map(toDueEvent(r.now)))
       ),
 
     failNewRound: (claim, round) =>
@@ -186,43 +208,6 @@ export const make = Effect.gen(function*() {
           UPDATE delivery_rounds SET ended_at = ${at}, outcome = 'failed', reason = ${reason}
           WHERE event_id = ${claim.eventId} AND round = ${claim.round} AND ended_at IS NULL`
       })).pipe(Effect.asVoid),
-
-    // One statement for the whole batch. An event's attempt count moves only from `attempt - 1`,
-    // under its held claim, when no row of that attempt exists, and the round starts only if it
-    // had not; the rows (round, attempt) are written only for the events so moved. The event's
-    // row lock, taken by the update, makes a concurrent start of the same attempt wait and then
-    // fail the count check, and the attempt row is unique per (event, round, attempt) besides.
-    startAttempts: (starts) =>
-      starts.length === 0 ? Effect.succeed([]) : sql<{ id: string }>`
-        WITH input AS (
-          SELECT * FROM jsonb_to_recordset(${JSON.stringify(starts.map(startRow))}::jsonb)
-            AS i(event_id bigint, holder text, round integer, attempt integer, url text, started_at timestamptz,
-                 new_round boolean, deadline_at timestamptz)
-        ), moved AS (
-          UPDATE events e SET attempts = i.attempt, status = 'delivering',
-                 round_url = CASE WHEN i.new_round THEN i.url ELSE e.round_url END,
-                 round_started_at = CASE WHEN i.new_round THEN i.started_at ELSE e.round_started_at END,
-                 deadline_at = CASE WHEN i.new_round THEN i.deadline_at ELSE e.deadline_at END
-          FROM input i
-          WHERE e.id = i.event_id AND e.current_round = i.round AND e.claimed_by = i.holder
-            AND e.attempts = i.attempt - 1 AND e.status IN ('pending', 'delivering')
-            AND (e.round_url IS NULL) = i.new_round
-            AND NOT EXISTS (
-              SELECT 1 FROM delivery_attempts a WHERE a.event_id = i.event_id AND a.round = i.round AND a.attempt = i.attempt)
-          RETURNING e.id
-        ), rounds AS (
-          INSERT INTO delivery_rounds (event_id, round, url, started_at, deadline_at)
-          SELECT i.event_id, i.round, i.url, i.started_at, i.deadline_at FROM input i JOIN moved m ON m.id = i.event_id
-          WHERE i.new_round
-          ON CONFLICT (event_id, round) DO NOTHING
-        )
-        INSERT INTO delivery_attempts (event_id, round, attempt, url, started_at)
-        SELECT i.event_id, i.round, i.attempt, i.url, i.started_at FROM input i JOIN moved m ON m.id = i.event_id
-        ON CONFLICT (event_id, round, attempt) DO NOTHING
-        RETURNING event_id::text AS id`.pipe(
-        Effect.orDie,
-        Effect.map((rows) => rows.map((row) => row.id))
-      ),
 
     // One statement for the whole batch. An event moves on only under its held claim, at the
     // attempt count of the attempt being closed, and while that attempt is still open; the

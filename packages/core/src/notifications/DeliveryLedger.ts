@@ -26,10 +26,15 @@ export interface DueEvent {
   readonly openAttempt: { readonly attempt: number; readonly startedAt: Date } | null
   /**
    * The scope's webhook configuration as read by the claim, for an event whose round has not
-   * started (`roundUrl` null): the round starts from it. Null for a started round, which keeps
-   * its URL.
+   * started (`roundUrl` still null: the configuration could not start it). Null otherwise.
    */
   readonly webhook: { readonly url: string; readonly enabled: boolean } | null
+  /**
+   * The attempt the claim recorded as started (number, the round's URL, the claim's `now`),
+   * to be sent now; null when the event cannot go on as it is (an open attempt to close, a new
+   * round without a usable configuration, a round out of attempts or past its deadline).
+   */
+  readonly started: { readonly attempt: number; readonly url: string; readonly startedAt: Date } | null
 }
 
 /** Who holds an event, and for which round; every write is guarded by it. */
@@ -50,6 +55,10 @@ export interface ClaimRequest {
   readonly limit: number
   /** Most events of one tenant claimed at once across all dispatchers of the network. */
   readonly perTenant: number
+  /** A round has at most this many attempts; a round that has had them all does not go on. */
+  readonly maxAttempts: number
+  /** The deadline of a round that starts now. */
+  readonly roundDeadline: Date
 }
 
 /** How one attempt ended, as recorded. */
@@ -67,18 +76,6 @@ export type NextStep =
   | { readonly _tag: "Delivered" }
   | { readonly _tag: "Retry"; readonly at: Date }
   | { readonly _tag: "RoundFailed"; readonly reason: string }
-
-/**
- * The start of one attempt, recorded before anything is sent. `round` is set when this attempt
- * is the first of a round the dispatcher starts now, with `url` as the round's fixed target.
- */
-export interface AttemptStart {
-  readonly claim: Claim
-  readonly attempt: number
-  readonly url: string
-  readonly startedAt: Date
-  readonly round: { readonly deadlineAt: Date } | null
-}
 
 /** The end of one attempt and where its event goes next. */
 export interface AttemptFinish {
@@ -102,19 +99,20 @@ export interface Backlog {
 export class DeliveryLedger extends Context.Tag("@collector/core/DeliveryLedger")<
   DeliveryLedger,
   {
-    /** Claims due events, skipping those locked or claimed by others, fairly across tenants. */
+    /**
+     * Claims due events, skipping those locked or claimed by others, fairly across tenants, and
+     * in the same transaction records the start of the next attempt of every claimed event that
+     * can go on (before anything is sent): a round not started yet starts with the webhook URL
+     * configured now if it is enabled and not empty (its deadline `roundDeadline`); a started
+     * round goes on while it has had fewer than `maxAttempts` attempts and its deadline is after
+     * `now`; an event with an attempt still open, or one already recorded past its count, does
+     * not start one. The attempt count moves from k - 1 to k only there, under the claim.
+     */
     readonly claimDue: (request: ClaimRequest) => Effect.Effect<ReadonlyArray<DueEvent>>
     /** A round that cannot start (no usable configuration) ends at once as failed. */
     readonly failNewRound: (claim: Claim, round: { readonly at: Date; readonly deadlineAt: Date; readonly reason: string }) => Effect.Effect<void>
     /** A started round ends as failed without another attempt (its deadline passed). */
     readonly endRound: (claim: Claim, at: Date, reason: string) => Effect.Effect<void>
-    /**
-     * Records that each attempt starts (and, for the first attempt of a new round, that the
-     * round starts with its URL), before anything is sent. Returns the event IDs whose attempt
-     * was recorded; any other was not (its claim was lost, or the attempt was already recorded,
-     * or its round was already started) and must not be sent.
-     */
-    readonly startAttempts: (starts: ReadonlyArray<AttemptStart>) => Effect.Effect<ReadonlyArray<string>>
     /**
      * Closes each attempt, moves its event on and releases its claim. An item whose claim was
      * lost or whose attempt is already closed changes nothing, so writing a batch again after

@@ -7,7 +7,6 @@ import { judgeResponse, responseExcerpt } from "./Acknowledgement"
 import { attemptDueAt, maxAttemptsPerRound, roundDeadline } from "./DeliverySchedule"
 import {
   type AttemptFinish,
-  type AttemptStart,
   type Claim,
   claimOf,
   DeliveryLedger,
@@ -176,16 +175,21 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
       })
 
     /**
-     * Sends one recorded attempt and queues its outcome (then runs `queued`), then waits until
-     * the outcome is durable. Only the send and that wait can be interrupted: a send interrupted
-     * (the worker stops) closes its attempt at once, written directly; an outcome once queued is
-     * written even if the wait is interrupted.
+     * Sends one attempt the claim recorded as started and queues its outcome (then runs
+     * `queued`), then waits until the outcome is durable. Only the send and that wait can be
+     * interrupted: a send interrupted (the worker stops) closes its attempt at once, written
+     * directly; an outcome once queued is written even if the wait is interrupted.
      */
-    const perform = (event: DueEvent, start: AttemptStart, queued: Effect.Effect<void> = Effect.void) =>
+    const perform = (
+      event: DueEvent,
+      start: { readonly attempt: number; readonly url: string; readonly startedAt: Date },
+      claim: Claim,
+      queued: Effect.Effect<void>
+    ) =>
       Effect.uninterruptible(Effect.gen(function*() {
         const outcome = yield* Effect.interruptible(send(event, start.url)).pipe(
           Effect.onInterrupt(() =>
-            Effect.flatMap(interrupted(event, start.claim, start.attempt, start.startedAt), (finish) => ledger.finishAttempts([finish])).pipe(
+            Effect.flatMap(interrupted(event, claim, start.attempt, start.startedAt), (finish) => ledger.finishAttempts([finish])).pipe(
               Effect.catchAllCause((cause) => Effect.logError("interrupted attempt not closed; the claim lease will close it", cause))
             )
           )
@@ -195,7 +199,7 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           ? { _tag: "Delivered" }
           : afterFailure(event, start.attempt, outcome.error, yield* Random.next)
         const durable = yield* outcomes.record({
-          claim: start.claim,
+          claim,
           attempt: start.attempt,
           record: {
             endedAt,
@@ -214,99 +218,88 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           Cause.isInterruptedOnly(cause)
             ? Effect.failCause(cause)
             : Effect.logError("delivery failed unexpectedly", cause).pipe(
-              Effect.zipRight(ledger.release([start.claim])),
+              Effect.zipRight(ledger.release([claim])),
               Effect.catchAllCause(() => Effect.void)
             )
         ),
         Effect.annotateLogs({ event_id: event.eventId, round: event.round, attempt: start.attempt })
       )
 
-    /**
-     * One claimed batch: closes attempts whose worker died, ends the rounds that cannot go on,
-     * records the start of every other event's attempt (and of its round when it is new) in one
-     * statement, and hands each started attempt to `launch`, which must fork it. The start and the
-     * launches cannot be interrupted in between, so every attempt recorded as started is either
-     * sent or closed as interrupted. Returns how many events were launched.
-     */
-    const dispatchBatch = (
-      events: ReadonlyArray<DueEvent>,
-      holder: string,
-      launch: (perform: (queued: Effect.Effect<void>) => Effect.Effect<void>) => Effect.Effect<unknown>
-    ) => {
-      const settled = new Set<string>()
-      return Effect.gen(function*() {
-        const at = yield* now
-        const starts: Array<{ readonly event: DueEvent; readonly start: AttemptStart }> = []
-        const closings: Array<Effect.Effect<void>> = []
-        for (const event of events) {
-          const claim = claimOf(holder, event)
-          if (event.openAttempt !== null) {
-            // Its worker died or stalled past the claim: the attempt counts as failed.
-            const open = event.openAttempt
-            closings.push(Effect.flatMap(interrupted(event, claim, open.attempt, open.startedAt), (finish) => Effect.flatten(outcomes.record(finish))))
-          } else if (event.roundUrl === null) {
-            // A new round reads the configuration as it is now (read by the claim) and keeps that URL to its end.
-            const config = event.webhook ?? { url: "", enabled: false }
-            const unusable = unusableConfiguration(config)
-            if (unusable !== null) {
-              closings.push(ledger.failNewRound(claim, { at, deadlineAt: roundDeadline(at), reason: unusable }))
-            } else {
-              const deadlineAt = roundDeadline(at)
-              starts.push({
-                event: { ...event, roundUrl: config.url, roundStartedAt: at, deadlineAt },
-                start: { claim, attempt: event.attempts + 1, url: config.url, startedAt: at, round: { deadlineAt } }
-              })
-            }
-          } else if (event.attempts >= maxAttemptsPerRound || at.getTime() >= event.deadlineAt.getTime()) {
-            const reason = event.lastError === "" ? "round deadline reached" : `round deadline reached; last error: ${event.lastError}`
-            closings.push(ledger.endRound(claim, at, reason))
-          } else {
-            starts.push({ event, start: { claim, attempt: event.attempts + 1, url: event.roundUrl, startedAt: at, round: null } })
-          }
-        }
-        let launched = 0
-        yield* Effect.uninterruptible(Effect.gen(function*() {
-          const started = new Set(yield* ledger.startAttempts(starts.map((s) => s.start)))
-          // An attempt not recorded (claim lost, or recorded by another) is not sent.
-          for (const s of starts) settled.add(s.event.eventId)
-          for (const s of starts) {
-            if (!started.has(s.event.eventId)) continue
-            launched++
-            yield* launch((queued) => perform(s.event, s.start, queued))
-          }
-        }))
-        yield* Effect.forEach(closings, (closing) => closing, { concurrency: "unbounded", discard: true })
-        return launched
-      }).pipe(
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause)
-            ? Effect.failCause(cause)
-            : Effect.logError("delivery failed unexpectedly", cause).pipe(
-              // Whatever was not started goes back; an attempt that was started stays open for the lease rules.
-              Effect.zipRight(ledger.release(events.filter((e) => !settled.has(e.eventId)).map((e) => claimOf(holder, e)))),
-              Effect.catchAllCause(() => Effect.void),
-              Effect.as(0)
-            )
-        )
+    /** A claimed event whose attempt did not start: close a dead worker's attempt, or end the round. */
+    const settle = (event: DueEvent, claim: Claim, at: Date): Effect.Effect<void> => {
+      if (event.openAttempt !== null) {
+        // Its worker died or stalled past the claim: the attempt counts as failed.
+        const open = event.openAttempt
+        return Effect.flatMap(interrupted(event, claim, open.attempt, open.startedAt), (finish) => Effect.flatten(outcomes.record(finish)))
+      }
+      if (event.roundUrl === null) {
+        // A new round reads the configuration as it is now (read by the claim) and keeps that URL to its end.
+        const unusable = unusableConfiguration(event.webhook ?? { url: "", enabled: false })
+        if (unusable !== null) return ledger.failNewRound(claim, { at, deadlineAt: roundDeadline(at), reason: unusable })
+      } else if (event.attempts >= maxAttemptsPerRound || at.getTime() >= event.deadlineAt.getTime()) {
+        const reason = event.lastError === "" ? "round deadline reached" : `round deadline reached; last error: ${event.lastError}`
+        return ledger.endRound(claim, at, reason)
+      }
+      // Not started although it could go on (an attempt row already there): leave it to the next claim.
+      return Effect.logWarning("claimed event neither started nor settled; released").pipe(
+        Effect.zipRight(ledger.release([claim])),
+        Effect.annotateLogs({ event_id: event.eventId, round: event.round })
       )
     }
 
-    const claim = (network: Network, holder: string, limit: number) =>
-      Effect.flatMap(now, (at) =>
-        ledger.claimDue({
+    /**
+     * Claims due events, which records the start of each one's next attempt that can go on, and
+     * hands every started attempt to `launch`, which must fork it; the claim and the launches
+     * cannot be interrupted in between, so every attempt recorded as started is either sent or
+     * closed as interrupted. Returns the events claimed and the work that settles the others
+     * (each settles its own event and never fails).
+     */
+    const claimAndLaunch = (
+      network: Network,
+      holder: string,
+      limit: number,
+      launch: (perform: (queued: Effect.Effect<void>) => Effect.Effect<void>) => Effect.Effect<unknown>
+    ) =>
+      Effect.uninterruptible(Effect.gen(function*() {
+        const at = yield* now
+        const events = yield* ledger.claimDue({
           network,
           now: at,
           holder,
           leaseUntil: new Date(at.getTime() + Duration.toMillis(settings.claimLease)),
           limit,
-          perTenant: settings.perTenant
-        }))
+          perTenant: settings.perTenant,
+          maxAttempts: maxAttemptsPerRound,
+          roundDeadline: roundDeadline(at)
+        })
+        const settling: Array<Effect.Effect<void>> = []
+        for (const event of events) {
+          const claim = claimOf(holder, event)
+          const started = event.started
+          if (started !== null) {
+            yield* launch((queued) => perform(event, started, claim, queued))
+          } else {
+            settling.push(settle(event, claim, at).pipe(
+              Effect.catchAllCause((cause) =>
+                Cause.isInterruptedOnly(cause)
+                  ? Effect.failCause(cause)
+                  : Effect.logError("delivery failed unexpectedly", cause).pipe(
+                    Effect.zipRight(ledger.release([claim])),
+                    Effect.catchAllCause(() => Effect.void)
+                  )
+              ),
+              Effect.annotateLogs({ event_id: event.eventId, round: event.round })
+            ))
+          }
+        }
+        return { events, settling }
+      }))
 
     const dispatchOnce = (network: Network, holder: string) =>
       Effect.scoped(Effect.gen(function*() {
-        const events = yield* claim(network, holder, settings.maxInFlight)
         const fibers = yield* FiberSet.make<void>()
-        yield* dispatchBatch(events, holder, (work) => FiberSet.run(fibers, work(Effect.void)))
+        const { events, settling } = yield* claimAndLaunch(network, holder, settings.maxInFlight, (work) => FiberSet.run(fibers, work(Effect.void)))
+        yield* Effect.forEach(settling, (work) => work, { concurrency: "unbounded", discard: true })
         yield* FiberSet.awaitEmpty(fibers)
         return events.length
       }))
@@ -340,28 +333,21 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
             yield* Effect.sleep(refillPause)
             return
           }
-          const events = yield* claim(network, holder, room)
-          if (events.length > 0) {
-            // The batch holds a slot per event until it has launched the event's attempt (which then
-            // holds it until its outcome is queued for writing) or settled the event otherwise.
-            yield* Ref.update(inFlight, (n) => n + events.length)
-            yield* FiberSet.run(
-              fibers,
-              Effect.suspend(() => {
-                let launched = 0
-                return dispatchBatch(events, holder, (work) => {
-                  launched++
-                  // The slot is given back once, when the outcome is queued or the work ends otherwise.
-                  let held = true
-                  const release = Effect.suspend(() => {
-                    if (!held) return Effect.void
-                    held = false
-                    return free(1)
-                  })
-                  return FiberSet.run(fibers, Effect.ensuring(work(release), release))
-                }).pipe(Effect.ensuring(Effect.suspend(() => free(events.length - launched))))
-              })
-            )
+          // Each started attempt holds a slot until its outcome is queued for writing; the events
+          // settled otherwise hold theirs until settled.
+          const { events, settling } = yield* claimAndLaunch(network, holder, room, (work) => {
+            // The slot is given back once, when the outcome is queued or the work ends otherwise.
+            let held = true
+            const release = Effect.suspend(() => {
+              if (!held) return Effect.void
+              held = false
+              return free(1)
+            })
+            return Effect.zipRight(Ref.update(inFlight, (n) => n + 1), FiberSet.run(fibers, Effect.ensuring(work(release), release)))
+          })
+          if (settling.length > 0) {
+            yield* Ref.update(inFlight, (n) => n + settling.length)
+            yield* FiberSet.run(fibers, Effect.forEach(settling, (work) => Effect.ensuring(work, free(1)), { concurrency: "unbounded", discard: true }))
           }
           if (events.length < room) yield* Effect.sleep(settings.pollInterval)
         }).pipe(
