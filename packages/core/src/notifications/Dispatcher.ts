@@ -190,7 +190,11 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
         const outcome = yield* Effect.interruptible(send(event, start.url)).pipe(
           Effect.onInterrupt(() =>
             Effect.flatMap(interrupted(event, claim, start.attempt, start.startedAt), (finish) => ledger.finishAttempts([finish])).pipe(
-              Effect.catchAllCause((cause) => Effect.logError("interrupted attempt not closed; the claim lease will close it", cause))
+              Effect.catchAllCause((cause) =>
+                Effect.logError("interrupted attempt not closed; the claim lease will close it", cause).pipe(
+                  Effect.annotateLogs({ event_id: event.eventId, round: event.round, attempt: start.attempt })
+                )
+              )
             )
           )
         )
@@ -218,11 +222,11 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           Cause.isInterruptedOnly(cause)
             ? Effect.failCause(cause)
             : Effect.logError("delivery failed unexpectedly", cause).pipe(
+              Effect.annotateLogs({ event_id: event.eventId, round: event.round, attempt: start.attempt }),
               Effect.zipRight(ledger.release([claim])),
               Effect.catchAllCause(() => Effect.void)
             )
-        ),
-        Effect.annotateLogs({ event_id: event.eventId, round: event.round, attempt: start.attempt })
+        )
       )
 
     /** A claimed event whose attempt did not start: close a dead worker's attempt, or end the round. */
