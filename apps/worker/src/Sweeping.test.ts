@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
-import { Chain, signedTransaction } from "@collector/core"
-import { createTask, noProvider, pass, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { Effect, Fiber } from "effect"
+import { Chain, makeSweeper, signedTransaction } from "@collector/core"
+import { createTask, eagerSettings, noProvider, pass, reportOf, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n
@@ -146,6 +146,26 @@ layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_00
       yield* Effect.sleep("1100 millis")
       const { task } = yield* runUntilDone(scope, created.id)
       expect(task.status).toBe("succeeded")
+    }))
+
+  it.effect("a node that keeps no transaction history: the sweeper says so and claims nothing, since no sweep could be settled", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* ownEnergyWallet(scope)
+      yield* sim.chain.mintUsdt(scope.destination, usdt(1n))
+      yield* sim.chain.mine(25)
+      const created = yield* createTask(scope, w)
+      const chain = yield* Chain
+      const historyless = Chain.of({ ...chain, receipt: () => Effect.succeedNone })
+      const sweeper = yield* Effect.provideService(makeSweeper("nile", "w-history", eagerSettings), Chain, historyless)
+      const running = yield* Effect.fork(sweeper.run)
+      yield* Effect.sleep("500 millis")
+      yield* Fiber.interrupt(running)
+      const report = (yield* reportOf).find((r) => r.component === "sweeper")
+      expect(report).toMatchObject({ status: "stopped" })
+      expect(report!.detail).toContain("keeps no transaction history")
+      expect(yield* taskOf(scope, created.id)).toMatchObject({ status: "pending", stage: "queued", version: 0 })
     }))
 
   it.effect("a broadcast the network loses is offered again, byte for byte, and lands once", () =>

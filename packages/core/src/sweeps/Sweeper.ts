@@ -2,6 +2,7 @@ import { Cause, Clock, Duration, Effect } from "effect"
 import { Chain } from "../chain/Chain"
 import { ComponentStatus } from "../engine/ComponentStatus"
 import type { ChainView } from "./ChainView"
+import { checkHistory } from "./HistoryCheck"
 import type { Network } from "../Network"
 import { sweepResultBody } from "./SweepResultBody"
 import { SweepRepository } from "./SweepRepository"
@@ -92,8 +93,22 @@ export const makeSweeper = (network: Network, worker: string, settings: SweeperS
     const report = (state: string, detail: string) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => status.report({ component: "sweeper", network, status: state, detail, updatedAt: new Date(now) }))
 
+    /** Until the node is known to keep transaction history (or cannot be shown not to), nothing is claimed. */
+    const historyKept = Effect.gen(function*() {
+      while (true) {
+        const verdict = yield* Effect.either(Effect.provide(checkHistory, context))
+        if (verdict._tag === "Left" || verdict.right !== "missing") return
+        const detail = "the node keeps no transaction history (a recent transfer has no receipt): sweeps could not be settled; " +
+          "use a full node with storage.transHistory.switch on"
+        yield* Effect.logError(detail)
+        yield* report("stopped", detail)
+        yield* Effect.sleep(settings.retryInterval)
+      }
+    })
+
     /** Passes forever: straight on while tasks are due, resting when none are. */
     const run = Effect.gen(function*() {
+      yield* historyKept
       yield* report("ok", "started")
       let lastReport = 0
       while (true) {
