@@ -1,7 +1,7 @@
 import { Cause, Clock, Context, Deferred, Duration, Effect, Either, FiberSet, Layer, Queue, Random, Ref, type Scope } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus"
 import type { Network } from "../Network"
-import { SecretBox } from "../SecretBox"
+import { SecretBox, type SecretBoxError } from "../SecretBox"
 import { WebhookTargets } from "../webhook/WebhookTargets"
 import { judgeResponse, responseExcerpt } from "./Acknowledgement"
 import { attemptDueAt, maxAttemptsPerRound, roundDeadline } from "./DeliverySchedule"
@@ -123,13 +123,16 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    /** Resolves, seals and sends; the verdict plus what was seen of the response. */
-    const send = (event: DueEvent, url: string) =>
+    /**
+     * Resolves, seals and sends; the verdict plus what was seen of the response. `openKey` opens
+     * the app's webhook key (shared by the events of one scope in a claim, opened once for them).
+     */
+    const send = (event: DueEvent, url: string, openKey: Effect.Effect<Uint8Array, SecretBoxError>) =>
       Effect.gen(function*() {
         if (event.app === null) return { httpStatus: null, excerpt: "", delivered: false, error: "the app credential of this scope no longer exists" }
         const resolved = yield* Effect.either(targets.resolvePublic(url))
         if (Either.isLeft(resolved)) return { httpStatus: null, excerpt: "", delivered: false, error: `target refused: ${resolved.left.reason}` }
-        const key = yield* Effect.either(secrets.open(event.app.webhookKey))
+        const key = yield* Effect.either(openKey)
         if (Either.isLeft(key)) return { httpStatus: null, excerpt: "", delivered: false, error: `webhook key could not be opened: ${key.left.reason}` }
         const timestamp = (yield* now).toISOString()
         const body = yield* sealer.seal(key.right, event.payload, timestamp)
@@ -184,10 +187,11 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
       event: DueEvent,
       start: { readonly attempt: number; readonly url: string; readonly startedAt: Date },
       claim: Claim,
+      openKey: Effect.Effect<Uint8Array, SecretBoxError>,
       queued: Effect.Effect<void>
     ) =>
       Effect.uninterruptible(Effect.gen(function*() {
-        const outcome = yield* Effect.interruptible(send(event, start.url)).pipe(
+        const outcome = yield* Effect.interruptible(send(event, start.url, openKey)).pipe(
           Effect.onInterrupt(() =>
             Effect.flatMap(interrupted(event, claim, start.attempt, start.startedAt), (finish) => ledger.finishAttempts([finish])).pipe(
               Effect.catchAllCause((cause) =>
@@ -277,11 +281,20 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           roundDeadline: roundDeadline(at)
         })
         const settling: Array<Effect.Effect<void>> = []
+        // One app credential per scope: its key is opened once for the claim's events of that scope.
+        const keys = new Map<string, Effect.Effect<Uint8Array, SecretBoxError>>()
         for (const event of events) {
           const claim = claimOf(holder, event)
           const started = event.started
           if (started !== null) {
-            yield* launch((queued) => perform(event, started, claim, queued))
+            const scope = `${event.tenantId}/${event.network}`
+            let openKey = keys.get(scope)
+            if (openKey === undefined && event.app !== null) {
+              openKey = yield* Effect.cached(secrets.open(event.app.webhookKey))
+              keys.set(scope, openKey)
+            }
+            const key = openKey ?? Effect.dieMessage("no app credential")
+            yield* launch((queued) => perform(event, started, claim, key, queued))
           } else {
             settling.push(settle(event, claim, at).pipe(
               Effect.catchAllCause((cause) =>
