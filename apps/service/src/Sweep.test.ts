@@ -6,18 +6,8 @@ import { Effect, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { rmSync } from "node:fs"
 import { resolve } from "node:path"
+import { eventually } from "../../../test-support/Eventually"
 import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes"
-
-const eventually = <A, E, R>(read: Effect.Effect<A, E, R>, done: (a: A) => boolean, timeoutMs = 60_000) =>
-  Effect.gen(function*() {
-    const until = Date.now() + timeoutMs
-    while (true) {
-      const value = yield* read
-      if (done(value)) return value
-      if (Date.now() > until) return yield* Effect.dieMessage(`not reached in ${timeoutMs} ms: ${JSON.stringify(value)}`)
-      yield* Effect.sleep("200 millis")
-    }
-  })
 
 it.scopedLive("npm start: estimate, then a sweep through the API that rents energy and activation, settles on the simulated nile and reports", () =>
   Effect.gen(function*() {

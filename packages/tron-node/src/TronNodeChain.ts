@@ -103,38 +103,6 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
         return { block: toBlockRef(block), transfers }
       })
 
-    /**
-     * Balances at the solidified block, whose number is read first: the figures are at least that
-     * recent. java-tron serves no `/walletsolidity/getaccountresource`, so the resource figures
-     * (energy and bandwidth, which regenerate and are only used to plan) are the head's.
-     */
-    const account: ChainService["account"] = (address) =>
-      Effect.gen(function*() {
-        if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
-        const atBlock = (yield* latestBlock("/walletsolidity/getblock")).number
-        const accountPath = "/walletsolidity/getaccount"
-        const [accountJson, resources, usdtBalance] = yield* Effect.all([
-          node.post(accountPath, { address, visible: true }),
-          call("/wallet/getaccountresource", { address, visible: true }, AccountResourceReply),
-          usdt.balanceOf(address)
-        ], { concurrency: "unbounded" })
-        const activated = !isUnknownObject(accountJson)
-        const trx = activated ? (yield* decodeReply(AccountReply, accountPath)(accountJson)).balance : 0n
-        return {
-          address,
-          activated,
-          trx,
-          usdt: usdtBalance,
-          energyLimit: resources.EnergyLimit,
-          energyUsed: resources.EnergyUsed,
-          freeBandwidthLimit: resources.freeNetLimit,
-          freeBandwidthUsed: resources.freeNetUsed,
-          stakedBandwidthLimit: resources.NetLimit,
-          stakedBandwidthUsed: resources.NetUsed,
-          atBlock
-        }
-      })
-
     const resources: ChainService["resources"] = (address) =>
       Effect.gen(function*() {
         if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
@@ -147,6 +115,26 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
           stakedBandwidthLimit: reply.NetLimit,
           stakedBandwidthUsed: reply.NetUsed
         }
+      })
+
+    /**
+     * Balances at the solidified block, whose number is read first: the figures are at least that
+     * recent. java-tron serves no `/walletsolidity/getaccountresource`, so the resource figures
+     * (energy and bandwidth, which regenerate and are only used to plan) are the head's.
+     */
+    const account: ChainService["account"] = (address) =>
+      Effect.gen(function*() {
+        if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
+        const atBlock = (yield* latestBlock("/walletsolidity/getblock")).number
+        const accountPath = "/walletsolidity/getaccount"
+        const [accountJson, figures, usdtBalance] = yield* Effect.all([
+          node.post(accountPath, { address, visible: true }),
+          resources(address),
+          usdt.balanceOf(address)
+        ], { concurrency: "unbounded" })
+        const activated = !isUnknownObject(accountJson)
+        const trx = activated ? (yield* decodeReply(AccountReply, accountPath)(accountJson)).balance : 0n
+        return { address, activated, trx, usdt: usdtBalance, ...figures, atBlock }
       })
 
     const parameters: ChainService["parameters"] = Effect.gen(function*() {

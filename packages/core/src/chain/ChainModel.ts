@@ -34,20 +34,14 @@ export interface AccountResources {
   readonly stakedBandwidthUsed: bigint
 }
 
-/** An account at the solidified block; missing fields on the node mean zero. */
-export interface AccountState {
+/** An account at the solidified block (its resource figures at the head); missing fields on the node mean zero. */
+export interface AccountState extends AccountResources {
   readonly address: string
   /** False until the address has received TRX (or a TRC10 token). */
   readonly activated: boolean
   readonly trx: bigint
   readonly usdt: bigint
-  readonly energyLimit: bigint
-  readonly energyUsed: bigint
-  readonly freeBandwidthLimit: bigint
-  readonly freeBandwidthUsed: bigint
-  readonly stakedBandwidthLimit: bigint
-  readonly stakedBandwidthUsed: bigint
-  /** The solidified block the figures are read at. */
+  /** The solidified block the balances are read at. */
   readonly atBlock: bigint
 }
 
