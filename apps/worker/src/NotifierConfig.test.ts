@@ -10,6 +10,11 @@ describe("notifierConfigFromEnv", () => {
     expect(Either.getOrThrow(read({})).claimLease).toEqual(Duration.seconds(60))
     const settings = Either.getOrThrow(read({ NOTIFIER_CLAIM_LEASE_MS: "20000", NOTIFIER_PER_TENANT: "2", NOTIFIER_MAX_IN_FLIGHT: "16" }))
     expect(settings).toMatchObject({ claimLease: Duration.millis(20_000), perTenant: 2, maxInFlight: 16 })
+    expect(Either.getOrThrow(read({}))).toMatchObject({ outcomeBatch: 256, outcomeRetry: Duration.millis(500) })
+    expect(Either.getOrThrow(read({ NOTIFIER_OUTCOME_BATCH: "32", NOTIFIER_OUTCOME_RETRY_MS: "2000" }))).toMatchObject({
+      outcomeBatch: 32,
+      outcomeRetry: Duration.millis(2000)
+    })
   })
 
   it("rejects a lease shorter than one attempt can take, naming the variable", () => {

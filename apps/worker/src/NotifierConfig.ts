@@ -23,5 +23,7 @@ export const notifierConfigFromEnv: Config.Config<DispatcherSettings> = Config.a
   claimLease: millis("NOTIFIER_CLAIM_LEASE_MS", defaultDispatcherSettings.claimLease, minimumClaimLease),
   maxInFlight: count("NOTIFIER_MAX_IN_FLIGHT", defaultDispatcherSettings.maxInFlight, 4096),
   perTenant: count("NOTIFIER_PER_TENANT", defaultDispatcherSettings.perTenant, 4096),
-  statusInterval: millis("NOTIFIER_STATUS_MS", defaultDispatcherSettings.statusInterval, Duration.millis(100))
+  statusInterval: millis("NOTIFIER_STATUS_MS", defaultDispatcherSettings.statusInterval, Duration.millis(100)),
+  outcomeBatch: count("NOTIFIER_OUTCOME_BATCH", defaultDispatcherSettings.outcomeBatch ?? 256, 4096),
+  outcomeRetry: millis("NOTIFIER_OUTCOME_RETRY_MS", defaultDispatcherSettings.outcomeRetry ?? Duration.millis(500), Duration.millis(10))
 })

@@ -21,11 +21,6 @@ export interface PassSummary {
 }
 
 /**
- * The sweeper of one network: claims due tasks, takes one step on each, and saves every step in
- * its own transaction under the claim. A step that fails (node or provider down) leaves the task
- * as it was, to be looked at again after the retry interval.
- */
-/**
  * Called around every save with `before:<status>/<stage>` and `after:<status>/<stage>` of the
  * state being saved. Production passes nothing; the crash tests kill the process here.
  */
@@ -33,6 +28,11 @@ export type Checkpoint = (point: string) => Effect.Effect<void>
 
 const noCheckpoint: Checkpoint = () => Effect.void
 
+/**
+ * The sweeper of one network: claims due tasks, takes one step on each, and saves every step in
+ * its own transaction under the claim. A step that fails (node or provider down) leaves the task
+ * as it was, to be looked at again after the retry interval.
+ */
 export const makeSweeper = (network: Network, worker: string, settings: SweeperSettings, checkpoint: Checkpoint = noCheckpoint) =>
   Effect.gen(function*() {
     const repo = yield* SweepRepository
