@@ -1,11 +1,6 @@
 import { defaultScannerLoopSettings, defaultScannerSettings, type ScannerLoopSettings, type ScannerSettings } from "@collector/core"
 import { Config, Duration, Option } from "effect"
-
-const integerAtLeast = (name: string, minimum: number, fallback: number, unit = "") =>
-  Config.integer(name).pipe(
-    Config.validate({ message: `${name} must be an integer of at least ${minimum}${unit}`, validation: (n) => n >= minimum }),
-    Config.withDefault(fallback)
-  )
+import { integerAtLeast } from "./ConfigValues"
 
 /** Scanner settings from the environment (`SCAN_*`), each with a default. */
 export const scannerConfigFromEnv: Config.Config<{ readonly scanner: ScannerSettings; readonly loop: ScannerLoopSettings }> = Config.all({
