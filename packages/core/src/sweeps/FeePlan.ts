@@ -1,4 +1,5 @@
 import type { AccountState, ChainParameters } from "../chain/ChainModel"
+import type { EnergyProviderService } from "../energy/EnergyProvider"
 
 /** The fee rules of the scope that a plan must keep to. */
 export interface FeePolicy {
@@ -35,11 +36,15 @@ export const energyLeft = (account: Pick<AccountState, "energyLimit" | "energyUs
 }
 
 /** Free plus staked bandwidth the account can spend now, in bytes. */
-export const bandwidthLeft = (account: AccountState): bigint => {
+export const bandwidthLeft = (account: Pick<AccountState, "freeBandwidthLimit" | "freeBandwidthUsed" | "stakedBandwidthLimit" | "stakedBandwidthUsed">): bigint => {
   const free = account.freeBandwidthLimit - account.freeBandwidthUsed
   const staked = account.stakedBandwidthLimit - account.stakedBandwidthUsed
   return (free > 0n ? free : 0n) + (staked > 0n ? staked : 0n)
 }
+
+/** Energy to order for a rental plan: its shortfall, at least the provider's smallest order. */
+export const rentalSize = (plan: FeePlan & { readonly _tag: "Rental" }, provider: Pick<EnergyProviderService, "minimumEnergy">): bigint =>
+  plan.energy > provider.minimumEnergy ? plan.energy : provider.minimumEnergy
 
 export const planFees = (input: {
   readonly account: AccountState

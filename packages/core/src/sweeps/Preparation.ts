@@ -1,9 +1,9 @@
 import { Effect } from "effect"
-import type { AccountState } from "../chain/ChainModel"
+import type { AccountResources } from "../chain/ChainModel"
 import { Chain } from "../chain/Chain"
 import { EnergyProvider, type ProviderUnavailable } from "../energy/EnergyProvider"
 import { SettingsRepository } from "../SettingsRepository"
-import { bandwidthLeft, type FeePlan, planFees } from "./FeePlan"
+import { bandwidthLeft, type FeePlan, planFees, rentalSize } from "./FeePlan"
 import { end, proceed, type StepResult } from "./SweepStep"
 import type { ChainView } from "./ChainView"
 import type { SweeperSettings } from "./SweeperSettings"
@@ -16,7 +16,14 @@ export const transferBandwidth = 345n
 export const rentalOrderId = (task: SweepTask) => `sweep-${task.network}-${task.id}`
 
 /** Whether the account can pay the transfer's bandwidth now without burning TRX. */
-export const hasBandwidth = (account: AccountState) => bandwidthLeft(account) >= transferBandwidth
+export const hasBandwidth = (account: AccountResources) => bandwidthLeft(account) >= transferBandwidth
+
+/** Not enough free or staked bandwidth: the task waits for it to regenerate, saying how much is left. */
+export const awaitBandwidth = (task: SweepTask, now: Date, account: AccountResources, settings: SweeperSettings, changes: Partial<SweepTask>) =>
+  proceed(task, now, {
+    ...changes,
+    reason: `waiting for free bandwidth: ${bandwidthLeft(account)} of ${transferBandwidth} bytes left`
+  }, settings.bandwidthInterval)
 
 /**
  * `pending` from `queued` or `waiting_bandwidth`: fixes the amount from the balance at the
@@ -45,10 +52,7 @@ export const prepare = (task: SweepTask, now: Date, settings: SweeperSettings, v
     const plan = planFees({ account, estimatedEnergy, parameters, policy: { maxWalletTrxFee, rentalAllowed: policy.rentalAllowed } })
     const prepared = { amount, preparedEnergy: plan.preparedEnergy, maxWalletTrxFee }
     if (plan._tag === "Unpayable") return end(task, now, "failed", plan.reason, prepared)
-    if (account.activated && !hasBandwidth(account)) {
-      const reason = `waiting for free bandwidth: ${bandwidthLeft(account)} of ${transferBandwidth} bytes left`
-      return proceed(task, now, { ...prepared, stage: "waiting_bandwidth", reason }, settings.bandwidthInterval)
-    }
+    if (account.activated && !hasBandwidth(account)) return awaitBandwidth(task, now, account, settings, { ...prepared, stage: "waiting_bandwidth" })
     return yield* choose(task, now, plan, prepared, policy.maxRentalCost)
   })
 
@@ -70,7 +74,7 @@ const choose = (
         if (plan.activate && !provider.supportsActivation) {
           return end(task, now, "failed", `the wallet is not activated on chain and ${provider.name} cannot activate it`, prepared)
         }
-        const energy = plan.energy > provider.minimumEnergy ? plan.energy : provider.minimumEnergy
+        const energy = rentalSize(plan, provider)
         const quoted = yield* Effect.either(provider.quote({ receiver: task.address, energy, activate: plan.activate }))
         if (quoted._tag === "Left") {
           return quoted.left._tag === "ProviderRejected"

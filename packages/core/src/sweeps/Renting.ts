@@ -2,8 +2,8 @@ import { Duration, Effect, Option } from "effect"
 import { Chain } from "../chain/Chain"
 import { EnergyProvider, type ProviderOrder } from "../energy/EnergyProvider"
 import type { EnergyRental, RentalState } from "../energy/EnergyRental"
-import { bandwidthLeft, energyLeft } from "./FeePlan"
-import { hasBandwidth, ready, transferBandwidth } from "./Preparation"
+import { energyLeft } from "./FeePlan"
+import { awaitBandwidth, hasBandwidth, ready } from "./Preparation"
 import { end, later, proceed, type StepResult } from "./SweepStep"
 import type { SweeperSettings } from "./SweeperSettings"
 import type { SweepTask } from "./SweepTask"
@@ -81,14 +81,11 @@ export const awaitEnergy = (task: SweepTask, now: Date, settings: SweeperSetting
       if (rental.expiresAt !== null && rental.expiresAt.getTime() < now.getTime() + Duration.toMillis(settings.transactionValidity)) {
         return end(task, now, "failed", `energy rental runs out at ${rental.expiresAt.toISOString()}, too soon to sign a transfer on it (order ${rental.orderId})`, { rental })
       }
-      if (!hasBandwidth(account)) {
-        const reason = `waiting for free bandwidth: ${bandwidthLeft(account)} of ${transferBandwidth} bytes left`
-        return proceed(task, now, { rental, reason }, settings.bandwidthInterval)
-      }
+      if (!hasBandwidth(account)) return awaitBandwidth(task, now, account, settings, { rental })
       return ready(task, now, { rental })
     }
-    if (rental.state !== "delivered") return proceed(task, now, { rental }, settings.rentalInterval)
-    if (task.rental!.state !== "delivered") return proceed(task, now, { rental }, settings.rentalInterval)
+    // Not delivered yet, or delivered just now: looked at again before judging what the chain shows.
+    if (rental.state !== "delivered" || task.rental!.state !== "delivered") return proceed(task, now, { rental }, settings.rentalInterval)
     // Activation shows in the solidified account only once its block is solidified (about a minute).
     if (!account.activated) return later(task, now, settings.rentalInterval)
     if (now.getTime() - task.updatedAt.getTime() < Duration.toMillis(settings.rentalInterval) * 3) {

@@ -6,7 +6,7 @@ import type { EnergyProviderService } from "../energy/EnergyProvider"
 import type { WalletId } from "../Ids"
 import type { AutomationPolicy, CollectionSetting } from "../Settings"
 import type { Wallet } from "../Wallet"
-import { bandwidthLeft, energyLeft, type FeePlan, planFees } from "./FeePlan"
+import { bandwidthLeft, energyLeft, type FeePlan, planFees, rentalSize } from "./FeePlan"
 import { transferBandwidth } from "./Preparation"
 import { ineligibility } from "./SweepEligibility"
 import type { FeeSource, SweepMode } from "./SweepTask"
@@ -89,8 +89,7 @@ const rentalCosts = (wallet: Wallet, plan: FeePlan & { readonly _tag: "Rental" }
     if (plan.activate && !provider.supportsActivation) {
       return { cost: 0n, activationCost: 0n, reason: `the wallet is not activated on chain and the energy provider (${provider.name}) cannot activate it` }
     }
-    const energy = plan.energy > provider.minimumEnergy ? plan.energy : provider.minimumEnergy
-    return yield* provider.quote({ receiver: wallet.address, energy, activate: plan.activate }).pipe(
+    return yield* provider.quote({ receiver: wallet.address, energy: rentalSize(plan, provider), activate: plan.activate }).pipe(
       Effect.map((quote) => {
         const paid = quote.cost + quote.activationCost
         const reason = paid > policy.maxRentalCost

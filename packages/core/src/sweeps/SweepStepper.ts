@@ -18,22 +18,15 @@ import type { SweepTask } from "./SweepTask"
 
 const preparing = (task: SweepTask) => task.status === "pending" || task.status === "ready"
 
-/** The one step a task takes now, chosen by its state; the caller saves what it returns. */
-export const stepOf = (
-  task: SweepTask,
-  now: Date,
-  settings: SweeperSettings,
-  view: ChainView
-): Effect.Effect<
+type Step = Effect.Effect<
   StepResult,
   ChainUnavailable | ChainRejected | ProviderUnavailable | SigningFailed,
   Chain | EnergyProvider | Signer | SweepRepository | SettingsRepository
-> =>
-  Effect.suspend((): Effect.Effect<
-    StepResult,
-    ChainUnavailable | ChainRejected | ProviderUnavailable | SigningFailed,
-    Chain | EnergyProvider | Signer | SweepRepository | SettingsRepository
-  > => {
+>
+
+/** The one step a task takes now, chosen by its state; the caller saves what it returns. */
+export const stepOf = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView): Step =>
+  Effect.suspend((): Step => {
     if (preparing(task) && now.getTime() > task.prepareBy.getTime()) {
       const why = `preparation gave up after its time limit (${task.prepareBy.toISOString()})${task.reason === "" ? "" : `: ${task.reason}`}`
       // An order placed for the task is looked up once more, so what it cost is on record.
