@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { AutomationLedger, type TenantId, type WalletId } from "@collector/core"
 import { Effect, Layer } from "effect"
-import { automationOf, type SettingsRow } from "./PgSettingsRepository"
+import { automationOf, type SettingsRow, settingsColumns } from "./PgSettingsRepository"
 import { terminalSql } from "./SweepRows"
 
 type DueRow = SettingsRow & { readonly tenant_id: string }
@@ -9,6 +9,8 @@ type DueRow = SettingsRow & { readonly tenant_id: string }
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const terminal = sql.unsafe(terminalSql)
+  // Only `due.tenant_id` shares a name with the settings row, so the rest need no alias.
+  const settings = sql.unsafe(settingsColumns)
   return AutomationLedger.of({
     // Claim and mark in one statement: a scope locked by another worker is skipped, not waited for.
     claimDue: (network, now, limit) =>
@@ -25,9 +27,7 @@ export const make = Effect.gen(function*() {
           FOR UPDATE OF d SKIP LOCKED
         ) due
         WHERE s.tenant_id = due.tenant_id AND s.network = ${network}
-        RETURNING s.tenant_id::text, s.collection_address, s.collection_wallet_id::text, s.collection_updated_at, s.automation_enabled,
-          s.automation_threshold::text, s.automation_interval_minutes, s.max_wallet_trx_fee::text, s.max_rental_cost::text,
-          s.rental_allowed, s.automation_updated_at, s.webhook_url, s.webhook_enabled, s.webhook_updated_at`.pipe(
+        RETURNING s.tenant_id::text, ${settings}`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map((row) => ({ scope: { tenantId: row.tenant_id as TenantId, network }, policy: automationOf(row) })))
       ),

@@ -18,7 +18,8 @@ export interface SettingsRow {
   readonly webhook_updated_at: Date | null
 }
 
-const columns = `collection_address, collection_wallet_id::text, collection_updated_at, automation_enabled,
+/** Every column a settings row is read with (`SettingsRow`). */
+export const settingsColumns = `collection_address, collection_wallet_id::text, collection_updated_at, automation_enabled,
   automation_threshold::text, automation_interval_minutes, max_wallet_trx_fee::text, max_rental_cost::text,
   rental_allowed, automation_updated_at, webhook_url, webhook_enabled, webhook_updated_at`
 
@@ -48,7 +49,7 @@ const toSettings = (r: SettingsRow | undefined): TenantSettings =>
 /** One settings row per scope, created by the first write. */
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const returning = sql.unsafe(columns)
+  const returning = sql.unsafe(settingsColumns)
 
   const upsert = (tenantId: string, network: string, set: Record<string, unknown>) =>
     sql<SettingsRow>`
