@@ -9,6 +9,7 @@ import {
   WalletRepository
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
+import { integerArray } from "./PgArrays"
 import { isUniqueViolationOf } from "./SqlErrors"
 import { terminalSql } from "./SweepRows"
 import { hasFilters, walletOrder, walletWhere } from "./WalletFilterSql"
@@ -79,7 +80,6 @@ export const make = Effect.gen(function*() {
   const from = sql.unsafe(walletsWithSettings)
   const collecting = sql.unsafe(collectingSql)
   const toWallets = (rows: ReadonlyArray<WalletRow>) => rows.map(toWallet)
-  const idsText = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
   return WalletRepository.of({
     // One statement (atomic on its own): the wallet and its sealed key land together or not at all.
     insert: (scope, wallet) =>
@@ -140,7 +140,7 @@ export const make = Effect.gen(function*() {
       ids.length === 0
         ? Effect.succeed([])
         : sql<WalletRow>`SELECT ${columns} FROM ${from}
-            WHERE w.id = ANY(${idsText(ids)}::bigint[]) AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
+            WHERE w.id = ANY(${integerArray(ids)}::bigint[]) AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
             ORDER BY w.id ASC`.pipe(Effect.orDie, Effect.map(toWallets)),
     unavailable: (scope, ids) =>
       ids.length === 0
@@ -148,7 +148,7 @@ export const make = Effect.gen(function*() {
         : sql<{ id: string }>`
             SELECT w.id::text AS id FROM wallets w
             LEFT JOIN tenant_settings s ON s.tenant_id = w.tenant_id AND s.network = w.network
-            WHERE w.id = ANY(${idsText(ids)}::bigint[]) AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
+            WHERE w.id = ANY(${integerArray(ids)}::bigint[]) AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
               AND (s.collection_wallet_id = w.id OR ${collecting})
             ORDER BY w.id ASC`.pipe(Effect.orDie, Effect.map((rows) => rows.map((r) => r.id as WalletId))),
     summary: (scope) =>
