@@ -1,2 +1,3 @@
 export * from "./EnergyProvider"
 export * from "./EnergyRental"
+export * from "./NoEnergyProvider"

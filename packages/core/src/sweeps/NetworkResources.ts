@@ -1,7 +1,8 @@
 import { Context, Effect } from "effect"
 import type { ChainService } from "../chain/Chain"
 import { ChainUnavailable } from "../chain/ChainErrors"
-import { ProviderRejected, type EnergyProviderService } from "../energy/EnergyProvider"
+import type { EnergyProviderService } from "../energy/EnergyProvider"
+import { noEnergyProvider } from "../energy/NoEnergyProvider"
 import type { Network } from "../Network"
 
 /**
@@ -34,14 +35,7 @@ const unconfiguredChain = (network: Network): ChainService => {
 }
 
 /** A provider that refuses every quote and order: renting is simply not possible on the network. */
-export const unconfiguredEnergyProvider: EnergyProviderService = {
-  name: "none",
-  supportsActivation: false,
-  minimumEnergy: 0n,
-  quote: () => Effect.fail(new ProviderRejected({ reason: "no energy provider configured" })),
-  order: () => Effect.fail(new ProviderRejected({ reason: "no energy provider configured" })),
-  find: () => Effect.succeedNone
-}
+export const unconfiguredEnergyProvider: EnergyProviderService = noEnergyProvider()
 
 /** No node and no provider anywhere: every chain call is unavailable, every rental refused. */
 export const unconfiguredNetworkResources: NetworkResources["Type"] = {
