@@ -3,18 +3,22 @@
  * parses from the TRON simulator for mainnet-shaped blocks, beside the simulator's own serve rate
  * for the same two endpoints (autocannon), measured in the same run on the same machine. The
  * simulator runs as its own process (`apps/devchain`), so it does not share the adapter's event
- * loop. Run with `npm run bench:chain`.
+ * loop. Run with `npm run bench:chain` (BENCH_SECONDS, BENCH_BLOCKS, BENCH_IN_FLIGHT; BENCH_HTTP=fetch
+ * for the fetch client instead of node:http, the worker's; BENCH_CPU_PROF=1 profiles this process
+ * over the adapter's in-flight row, BENCH_SIM_CPU_PROF=1 the simulator, under `.data/profiles`).
  */
 import type { ChainService } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { nodeHttpClient } from "@collector/worker"
 import autocannon from "autocannon"
 import { Duration, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 import { freePort, startTs, stopAll, waitForHttp } from "../test-support/Processes"
+import { childProfileFlags, phaseProfiler } from "./support/CpuProfile"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const blockCount = Number(process.env.BENCH_BLOCKS ?? 200)
@@ -23,6 +27,7 @@ const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 8)
 const usdtPerBlock = Number(process.env.BENCH_USDT_PER_BLOCK ?? 150)
 const otherPerBlock = Number(process.env.BENCH_OTHER_PER_BLOCK ?? 150)
 const senderCount = 150
+const useFetch = process.env.BENCH_HTTP === "fetch"
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: addresses, the control API, CPU time of the simulator process
@@ -158,7 +163,9 @@ const adapterRate = (
 const main = async () => {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  const sim = startTs("apps/devchain/src/main.ts", { TRON_SIM_PORT: String(port), TRON_SIM_BLOCK_MS: "0", TRON_SIM_SEED: "bench-chain" })
+  const sim = startTs("apps/devchain/src/main.ts", { TRON_SIM_PORT: String(port), TRON_SIM_BLOCK_MS: "0", TRON_SIM_SEED: "bench-chain" }, {
+    nodeArgs: childProfileFlags(process.env.BENCH_SIM_CPU_PROF === "1")
+  })
   await waitForHttp(url)
   const simPid = sim.pid!
 
@@ -202,7 +209,7 @@ const main = async () => {
   const counted = Layer.effect(
     HttpClient.HttpClient,
     Effect.map(HttpClient.HttpClient, HttpClient.tapRequest(() => Effect.sync(() => void calls++)))
-  ).pipe(Layer.provide(FetchHttpClient.layer))
+  ).pipe(Layer.provide(useFetch ? FetchHttpClient.layer : nodeHttpClient()))
   const chain = await Effect.runPromise(TronNodeChain.make(defaultNodeConfig("nile", {
     fullNodeUrl: url,
     solidityUrl: url,
@@ -236,11 +243,15 @@ const main = async () => {
   let adapterBlocks = 0
   for (const workers of [1, inFlight]) {
     const before = calls
+    const profiler = phaseProfiler(process.env.BENCH_CPU_PROF === "1" && workers === inFlight, "adapter")
+    await profiler.start()
     const { benchCpu, result, simCpu } = await withCpu(simPid, () => Effect.runPromise(adapterRate(chain, bigNumbers, workers, seconds, usdtPerBlock)))
+    const profileFile = await profiler.stop()
+    if (profileFile !== undefined) console.error(`CPU profile of the adapter at ${workers} in flight: ${profileFile}`)
     adapterCalls += calls - before
     adapterBlocks += result.blocks
     rows.push({
-      name: "adapter blockTransfers (fetch + parse)",
+      name: `adapter blockTransfers (fetch + parse, ${useFetch ? "fetch" : "node:http"})`,
       inFlight: workers,
       requestsPerSecond: (calls - before) / result.elapsed,
       blocksPerSecond: result.blocks / result.elapsed,

@@ -3,21 +3,24 @@
  * second that the worker's scanner (fetch, match against all wallets, store, confirm, one
  * transaction per batch) works through a backlog on the simulated node, beside the chain
  * adapter's own fetch-and-parse ceiling for the same blocks, in one run. Run with
- * `npm run bench:deposits` (BENCH_WALLETS, BENCH_BLOCKS, BENCH_FETCH_CONCURRENCY, BENCH_BATCH_BLOCKS).
+ * `npm run bench:deposits` (BENCH_WALLETS, BENCH_BLOCKS, BENCH_FETCH_CONCURRENCY, BENCH_BATCH_BLOCKS, BENCH_ROUNDS;
+ * BENCH_CLIENTS=node or fetch for one HTTP client only; BENCH_CPU_PROF=1 profiles this process over
+ * each scanner catch-up, BENCH_SIM_CPU_PROF=1 the simulated node, under `.data/profiles`).
  */
 import { BalanceSyncConfig, Chain, defaultScannerLoopSettings, ScannerLoop, ScanLedger } from "@collector/core"
 import { DatabaseAtUrl, PgBalanceLedger, PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
 import { TronAddress } from "@collector/tron"
 import { defaultNodeConfig } from "@collector/tron-node"
-import { networkLayer } from "@collector/worker"
+import { networkLayer, nodeHttpClient } from "@collector/worker"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
 import { Duration, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { cpus, totalmem } from "node:os"
 import pg from "pg"
 import { freePort, startTs, stopAll, waitForHttp } from "../test-support/Processes"
 import { benchDatabase } from "./support/BenchDatabase"
+import { childProfileFlags, phaseProfiler } from "./support/CpuProfile"
+import { childrenCpu } from "./support/ProcessCpu"
 import { loadWallets } from "./support/WalletLoad"
 
 const totalWallets = Number(process.env.BENCH_WALLETS ?? 1_000_000)
@@ -27,6 +30,8 @@ const usdtPerBlock = 150
 const otherPerBlock = 150
 const fetchConcurrency = Number(process.env.BENCH_FETCH_CONCURRENCY ?? 8)
 const batchBlocks = Number(process.env.BENCH_BATCH_BLOCKS ?? 50)
+/** Timed rounds of each measure, after an untimed one. */
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const log = (line: string) => console.log(line)
 
 const outsideAddress = () => Option.getOrThrow(TronAddress.fromHex(`41${randomBytes(20).toString("hex")}`))
@@ -84,7 +89,9 @@ const main = async () => {
   // The simulated node in its own process, blocks only on demand.
   const port = await freePort()
   const nodeUrl = `http://127.0.0.1:${port}`
-  startTs("apps/devchain/src/main.ts", { TRON_SIM_PORT: String(port), TRON_SIM_BLOCK_MS: "0", TRON_SIM_SEED: "bench-deposits" })
+  const sim = startTs("apps/devchain/src/main.ts", { TRON_SIM_PORT: String(port), TRON_SIM_BLOCK_MS: "0", TRON_SIM_SEED: "bench-deposits" }, {
+    nodeArgs: childProfileFlags(process.env.BENCH_SIM_CPU_PROF === "1")
+  })
   await waitForHttp(nodeUrl)
   const senders = Array.from({ length: 150 }, outsideAddress)
   await pool(senders.map((to) => () => post(`${nodeUrl}/sim/mint`, { to, amount: "1000000000000000" })), 16)
@@ -129,45 +136,88 @@ const main = async () => {
     loop: { ...defaultScannerLoopSettings, batchesPerPass: 10, integrityInterval: Duration.days(1) },
     balances: BalanceSyncConfig.defaults
   }
-  const clients = [["fetch (FetchHttpClient)", FetchHttpClient.layer], ["node:http (NodeHttpClient)", NodeHttpClient.layer]] as const
-  const rows: Array<{ name: string; blocksPerSecond: number; callsPerBlock: number; note: string }> = []
+  const clients = ([["fetch", "fetch (FetchHttpClient)", FetchHttpClient.layer], ["node", "node:http (kept connections)", nodeHttpClient()]] as const)
+    .filter(([key]) => process.env.BENCH_CLIENTS === undefined || process.env.BENCH_CLIENTS === key)
+  const rows: Array<{ name: string; blocksPerSecond: number; callsPerBlock: number; note: string; cpu: string }> = []
+  /** CPU milliseconds per block of this process, the simulated node and the embedded PostgreSQL since `before`. */
+  const cpuSince = (before: { own: NodeJS.CpuUsage; children: ReturnType<typeof childrenCpu> }, blocks: number) => {
+    const own = process.cpuUsage(before.own)
+    const perBlock = (seconds: number) => ((seconds * 1000) / blocks).toFixed(2)
+    const children = Option.zipWith(childrenCpu(sim.pid), before.children, (after, start) => ({ sim: after.sim - start.sim, rest: after.rest - start.rest }))
+    const bench = perBlock((own.user + own.system) / 1e6)
+    return Option.match(children, {
+      onNone: () => `${bench} / ? / ?`,
+      onSome: (c) => `${bench} / ${perBlock(c.sim)} / ${process.env.DATABASE_URL === undefined ? perBlock(c.rest) : "?"}`
+    })
+  }
   let peakRss = 0
   const sampleRss = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100)
-  for (const [clientName, http] of clients) {
+  // Every block the catch-up reads: the prepared ones and the empty ones after them.
+  const scannedNumbers = [...numbers, ...Array.from({ length: 20 }, (_, i) => numbers[numbers.length - 1]! + BigInt(i + 1))]
+  for (const [clientKey, clientName, http] of clients) {
     const counter = { calls: 0 }
     const runtime = ManagedRuntime.make(networkLayer(settings, counting(http, counter)).pipe(Layer.provideMerge(storage)))
-    // Ceiling: the adapter alone, the same blocks with the same number in flight.
-    await runtime.runPromise(Effect.flatMap(Chain, (chain) => chain.blockTransfers(numbers[0]!)))
+    // Ceiling: the adapter alone, the same blocks with the same number in flight; one untimed round
+    // first, so that both measures run warm code (the worker is a long-running process).
+    const fetchAll = Effect.flatMap(Chain, (chain) =>
+      Effect.forEach(scannedNumbers, (n) => chain.blockTransfers(n), { concurrency: fetchConcurrency, discard: true }))
+    await runtime.runPromise(fetchAll)
     counter.calls = 0
+    let cpuBefore = { own: process.cpuUsage(), children: childrenCpu(sim.pid) }
     let started = performance.now()
-    await runtime.runPromise(
-      Effect.flatMap(Chain, (chain) => Effect.forEach(numbers, (n) => chain.blockTransfers(n), { concurrency: fetchConcurrency, discard: true }))
-    )
+    for (let round = 0; round < rounds; round++) await runtime.runPromise(fetchAll)
     let seconds = (performance.now() - started) / 1000
-    rows.push({ name: `ceiling: adapter fetch + parse, ${clientName}`, blocksPerSecond: numbers.length / seconds, callsPerBlock: counter.calls / numbers.length, note: "" })
+    const fetched = scannedNumbers.length * rounds
+    rows.push({
+      name: `ceiling: adapter fetch + parse, ${clientName}`,
+      blocksPerSecond: fetched / seconds,
+      callsPerBlock: counter.calls / fetched,
+      note: `${rounds} rounds of ${scannedNumbers.length} blocks`,
+      cpu: cpuSince(cpuBefore, fetched)
+    })
 
-    // Catch-up: the worker's scanner pass after pass from the first prepared block to the head.
-    await runtime.runPromise(Effect.flatMap(ScanLedger, (ledger) => ledger.forget("nile")))
-    await client.query("DELETE FROM events; DELETE FROM deposits; DELETE FROM deposit_totals")
+    // Catch-up: the worker's scanner pass after pass from the first prepared block to the head,
+    // from a fresh cursor and empty books each round; the first round is untimed, like the ceiling's.
+    const catchUp = async () => {
+      await runtime.runPromise(Effect.flatMap(ScanLedger, (ledger) => ledger.forget("nile")))
+      await client.query("DELETE FROM events; DELETE FROM deposits; DELETE FROM deposit_totals")
+      const started = performance.now()
+      const passes = await runtime.runPromise(Effect.gen(function*() {
+        const loop = yield* ScannerLoop
+        const state = { integrityDue: Number.MAX_SAFE_INTEGER, lastWalletId: "9223372036854775807" }
+        let count = 0
+        while (!(yield* loop.pass("nile", state))) count++
+        return count + 1
+      }))
+      const seconds = (performance.now() - started) / 1000
+      const booked = Number((await client.query("SELECT count(*) AS n FROM deposits WHERE status = 'confirmed'")).rows[0].n)
+      return { seconds, passes, booked }
+    }
+    await catchUp()
     counter.calls = 0
-    started = performance.now()
-    const passes = await runtime.runPromise(Effect.gen(function*() {
-      const loop = yield* ScannerLoop
-      const state = { integrityDue: Number.MAX_SAFE_INTEGER, lastWalletId: "9223372036854775807" }
-      let count = 0
-      while (!(yield* loop.pass("nile", state))) count++
-      return count + 1
-    }))
-    seconds = (performance.now() - started) / 1000
-    const scanned = numbers.length + 20
-    const booked = Number((await client.query("SELECT count(*) AS n FROM deposits WHERE status = 'confirmed'")).rows[0].n)
+    const profiler = phaseProfiler(process.env.BENCH_CPU_PROF === "1", `scanner-${clientKey}`)
+    await profiler.start()
+    // The CPU figures include the small reset between rounds; the time does not.
+    cpuBefore = { own: process.cpuUsage(), children: childrenCpu(sim.pid) }
+    seconds = 0
+    const outcomes: Array<{ passes: number; booked: number }> = []
+    for (let round = 0; round < rounds; round++) {
+      const outcome = await catchUp()
+      seconds += outcome.seconds
+      outcomes.push(outcome)
+    }
+    const scanned = scannedNumbers.length * rounds
+    const cpuText = cpuSince(cpuBefore, scanned)
+    const profileFile = await profiler.stop()
+    if (profileFile !== undefined) log(`CPU profile of the catch-up: ${profileFile}`)
     rows.push({
       name: `scanner catch-up (match against ${totalWallets.toLocaleString("en")} wallets, store, confirm), ${clientName}`,
       blocksPerSecond: scanned / seconds,
       callsPerBlock: counter.calls / scanned,
-      note: `${booked}/${expectedDeposits} deposits booked in ${passes} passes`
+      note: `${outcomes.map((o) => `${o.booked}/${expectedDeposits}`).join(", ")} deposits booked; ${outcomes.map((o) => o.passes).join(", ")} passes`,
+      cpu: cpuText
     })
-    if (booked !== expectedDeposits) process.exitCode = 1
+    if (outcomes.some((o) => o.booked !== expectedDeposits)) process.exitCode = 1
     await runtime.dispose()
   }
   clearInterval(sampleRss)
@@ -178,12 +228,13 @@ const main = async () => {
   const f = (x: number, digits = 0) => x.toFixed(digits)
   log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`)
   log(`blocks: ${numbers.length} prepared (${usdtPerBlock} USDT transfers with a Transfer log each, ${otherPerBlock} TRX transfers; ${expectedDeposits} of the USDT transfers to tenant wallets), then 20 empty`)
-  log(`scanner: ${batchBlocks} blocks per transaction, ${fetchConcurrency} blocks fetched at once; simulator in its own process; peak RSS of the benchmark process ${f(peakRss / 2 ** 20)} MiB\n`)
-  log("| measure | blocks/s | node calls per block | vs ceiling (same client) | note |")
-  log("|---|---:|---:|---:|---|")
+  log(`scanner: ${batchBlocks} blocks per transaction, ${fetchConcurrency} blocks fetched at once; simulator in its own process; peak RSS of the benchmark process ${f(peakRss / 2 ** 20)} MiB`)
+  log(`each measure: one untimed round, then ${rounds} timed rounds over the same ${scannedNumbers.length} blocks (the catch-up from a fresh cursor and empty books each round)\n`)
+  log("| measure | blocks/s | node calls per block | vs ceiling (same client) | CPU ms per block: bench / node / PostgreSQL | note |")
+  log("|---|---:|---:|---:|---:|---|")
   rows.forEach((r, i) => {
     const ceiling = rows[i - (i % 2)]!.blocksPerSecond
-    log(`| ${r.name} | ${f(r.blocksPerSecond, 1)} | ${f(r.callsPerBlock, 2)} | ${f((r.blocksPerSecond / ceiling) * 100)}% | ${r.note} |`)
+    log(`| ${r.name} | ${f(r.blocksPerSecond, 1)} | ${f(r.callsPerBlock, 2)} | ${f((r.blocksPerSecond / ceiling) * 100)}% | ${r.cpu} | ${r.note} |`)
   })
 }
 

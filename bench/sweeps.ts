@@ -46,19 +46,19 @@ import { defaultSimConfig, type GenesisAccount, SimHttp, SimState, usdtHex } fro
 import { wallet } from "@collector/tron-sim/testing/SimWallet"
 import { tokenBalance } from "@collector/tron-sim/WorldState"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { nodeHttpClient } from "@collector/worker/NodeHttp"
 import { SingleNetworkResources } from "@collector/worker/SingleNetworkResources"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
 import { type Context, Duration, Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { cpus, totalmem } from "node:os"
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { Session } from "node:inspector/promises"
 import { createInterface } from "node:readline"
 import pg from "pg"
 import { freePort, repositoryRoot } from "../test-support/Processes"
 import { benchDatabase } from "./support/BenchDatabase"
+import { childProfileFlags, phaseProfiler } from "./support/CpuProfile"
+import { childrenCpu } from "./support/ProcessCpu"
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const taskCount = env("BENCH_SWEEPS", 10_000)
@@ -175,7 +175,7 @@ const runSimulator = async () => {
 /** Starts the simulator process; resolves with its URL and a way to ask it for the chain's tally. */
 const startSimulator = (count: number, port: number) =>
   new Promise<{ url: string; pid: number | undefined; report: () => Promise<SimReport>; stop: () => void }>((ready, failed) => {
-    const profile = process.env.BENCH_SIM_CPU_PROF === "1" ? ["--cpu-prof", "--cpu-prof-dir", `${repositoryRoot}/.data/profiles`] : []
+    const profile = childProfileFlags(process.env.BENCH_SIM_CPU_PROF === "1")
     const child = spawn(process.execPath, [...profile, "--import", "tsx", `${repositoryRoot}/bench/sweeps.ts`], {
       env: { ...process.env, BENCH_SWEEPS_ROLE: "sim", BENCH_SIM_WALLETS: String(count), BENCH_SIM_PORT: String(port) },
       stdio: ["pipe", "pipe", "inherit"]
@@ -253,39 +253,6 @@ const claimTally = Layer.effect(SweepRepository, Effect.map(SweepRepository, (re
       }))
 })))
 
-/**
- * CPU seconds used so far by this process's descendants (Linux /proc; clock ticks of 10 ms), split
- * into the simulator process and the rest (the embedded PostgreSQL and its backends). Empty
- * where /proc cannot be read.
- */
-const childrenCpu = (simPid: number | undefined) => {
-  try {
-    const stats = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
-      try {
-        const text = readFileSync(`/proc/${pid}/stat`, "utf8")
-        const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
-        return [{ pid: Number(pid), ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 }]
-      } catch {
-        return []
-      }
-    })
-    const parent = new Map(stats.map((st) => [st.pid, st.ppid]))
-    const under = (pid: number, root: number): boolean => {
-      for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true
-      return false
-    }
-    let sim = 0
-    let rest = 0
-    for (const st of stats) {
-      if (st.pid === simPid || (simPid !== undefined && under(st.pid, simPid))) sim += st.seconds
-      else if (under(st.pid, process.pid)) rest += st.seconds
-    }
-    return Option.some({ sim, rest })
-  } catch {
-    return Option.none<{ sim: number; rest: number }>()
-  }
-}
-
 /** Total length of the union of [start, end) intervals: time when at least one sweeper was in a pass that claimed work. */
 const unionLength = (intervals: ReadonlyArray<readonly [number, number]>) => {
   const sorted = [...intervals].sort((a, b) => a[0] - b[0])
@@ -329,7 +296,7 @@ const main = async () => {
     requestsPerSecond: 1_000_000,
     requestTimeout: Duration.seconds(30)
   })
-  const http = counting(httpClient === "node" ? NodeHttpClient.layer : FetchHttpClient.layer, counter)
+  const http = counting(httpClient === "node" ? nodeHttpClient() : FetchHttpClient.layer, counter)
   // The production adapters, each operation timed on its way through (see `instrumented`).
   const nodeParts = Layer.mergeAll(
     instrumented(Chain, "chain").pipe(Layer.provide(Layer.effect(Chain, TronNodeChain.make(node)).pipe(Layer.provide(http)))),
@@ -455,12 +422,8 @@ const main = async () => {
   timing = true
   let peakRss = 0
   // BENCH_CPU_PROF=1: a CPU profile of this process during the sweeper phase only.
-  const profiler = process.env.BENCH_CPU_PROF === "1" ? new Session() : undefined
-  if (profiler !== undefined) {
-    profiler.connect()
-    await profiler.post("Profiler.enable")
-    await profiler.post("Profiler.start")
-  }
+  const profiler = phaseProfiler(process.env.BENCH_CPU_PROF === "1", "sweeper-phase")
+  await profiler.start()
   const cpuBefore = { own: process.cpuUsage(), children: childrenCpu(sim.pid) }
   const sweepStarted = performance.now()
   const fiber = runtime.runFork(Effect.forEach(Array.from({ length: sweeperCount }, (_, i) => `bench-sweeper-${i + 1}`), loop, {
@@ -486,14 +449,8 @@ const main = async () => {
   }
   await runtime.runPromise(Fiber.interrupt(fiber))
   timing = false
-  if (profiler !== undefined) {
-    const { profile } = await profiler.post("Profiler.stop")
-    const directory = `${repositoryRoot}/.data/profiles`
-    mkdirSync(directory, { recursive: true })
-    const file = `${directory}/sweeper-phase-${process.pid}.cpuprofile`
-    writeFileSync(file, JSON.stringify(profile))
-    log(`CPU profile of the sweeper phase: ${file}`)
-  }
+  const profileFile = await profiler.stop()
+  if (profileFile !== undefined) log(`CPU profile of the sweeper phase: ${profileFile}`)
   const ownCpu = process.cpuUsage(cpuBefore.own)
   const childrenAfter = childrenCpu(sim.pid)
   const cpuSeconds = {

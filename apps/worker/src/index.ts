@@ -1,4 +1,5 @@
 export * from "./NetworkWorker"
+export * from "./NodeHttp"
 export * from "./ScannerConfig"
 export * from "./WorkerLive"
 export * from "./WorkerNetworks"

@@ -132,11 +132,26 @@ export const defaultSimConfig = (network: Network = "nile", overrides: Partial<S
   ...overrides
 })
 
+/**
+ * A contract address as 21-byte hex, remembered: every executed call asks for it, and decoding
+ * Base58Check (two SHA-256) each time was the largest single cost of a busy simulator. Only the
+ * configured contract addresses pass through here, so the map stays small.
+ */
+const contractHexes = new Map<string, string>()
+const contractHex = (base58: string): string => {
+  let hex = contractHexes.get(base58)
+  if (hex === undefined) {
+    hex = Option.getOrThrow(TronAddress.toHex(base58))
+    contractHexes.set(base58, hex)
+  }
+  return hex
+}
+
 /** The USDT contract as 21-byte hex, the form transactions and state use. */
-export const usdtHex = (config: Pick<SimConfig, "usdtContract">): string => Option.getOrThrow(TronAddress.toHex(config.usdtContract))
+export const usdtHex = (config: Pick<SimConfig, "usdtContract">): string => contractHex(config.usdtContract)
 
 /** The other token's contract as 21-byte hex. */
-export const otherTokenHex = (config: Pick<SimConfig, "otherTokenContract">): string => Option.getOrThrow(TronAddress.toHex(config.otherTokenContract))
+export const otherTokenHex = (config: Pick<SimConfig, "otherTokenContract">): string => contractHex(config.otherTokenContract)
 
 /** Whether a 21-byte hex address is one of the contracts the simulator runs (USDT or the other token). */
 export const isContract = (config: Pick<SimConfig, "usdtContract" | "otherTokenContract">, address: string): boolean => {
