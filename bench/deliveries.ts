@@ -2,7 +2,8 @@
  * Webhook deliveries per second: the worker's dispatcher (claim, seal with a fresh nonce, check
  * the URL, HTTPS POST, record the attempt and the outcome) against a local HTTPS receiver that
  * acknowledges at once, beside a bare Node HTTPS client posting the same sealed bodies to the
- * same receiver, in one run. Run with `npm run bench:deliveries` (BENCH_EVENTS, BENCH_IN_FLIGHT).
+ * same receiver, in one run. Run with `npm run bench:deliveries` (BENCH_EVENTS, BENCH_IN_FLIGHT;
+ * BENCH_CPU_PROF=1 writes a CPU profile of the dispatch phase under `.data/profiles`).
  */
 import { TenantAdmin } from "@collector/core"
 import { DeliveryLedger } from "@collector/core/notifications/DeliveryLedger"
@@ -30,6 +31,7 @@ import { join } from "node:path"
 import pg from "pg"
 import { repositoryRoot } from "../test-support/Processes"
 import { benchDatabase } from "./support/BenchDatabase"
+import { phaseProfiler } from "./support/CpuProfile"
 
 const events = Number(process.env.BENCH_EVENTS ?? 20_000)
 const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 64)
@@ -177,6 +179,9 @@ const main = async () => {
   const loopUse = performance.eventLoopUtilization()
   loopDelay.enable()
   const before = receiver.count()
+  // BENCH_CPU_PROF=1: a CPU profile of this process (dispatcher and receiver) during dispatch.
+  const profiler = phaseProfiler(process.env.BENCH_CPU_PROF === "1", "dispatch")
+  await profiler.start()
   const started = performance.now()
   const fiber = runtime.runFork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "bench")))
   let delivered = 0
@@ -188,6 +193,8 @@ const main = async () => {
     if (performance.now() - started > 600_000) break
   }
   const seconds = (performance.now() - started) / 1000
+  const profileFile = await profiler.stop()
+  if (profileFile !== undefined) log(`CPU profile of the dispatch: ${profileFile}`)
   loopDelay.disable()
   const loopBusy = performance.eventLoopUtilization(loopUse).utilization
   await runtime.runPromise(Fiber.interrupt(fiber))

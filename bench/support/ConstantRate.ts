@@ -1,4 +1,7 @@
+import { spawn } from "node:child_process"
 import { Agent, request as httpRequest } from "node:http"
+import { monitorEventLoopDelay } from "node:perf_hooks"
+import { fileURLToPath } from "node:url"
 import type { LoadRequest, LoadResult } from "./Load"
 
 export interface ConstantRateResult extends LoadResult {
@@ -6,6 +9,8 @@ export interface ConstantRateResult extends LoadResult {
   readonly target: number
   readonly p999: number
   readonly max: number
+  /** The longest the load generator's own event loop was held up (ms): a stall there shows as latency too. */
+  readonly generatorStall: number
 }
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
@@ -28,6 +33,8 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
     let non2xx = 0
     let stopped = false
     const total = Math.floor(seconds * rate)
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 })
+    loopDelay.enable()
     const started = performance.now()
     let lastEnd = started
 
@@ -59,6 +66,7 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
       stopped = true
       clearInterval(ticker)
       agent.destroy()
+      loopDelay.disable()
       latencies.sort((a, b) => a - b)
       done({
         name,
@@ -68,6 +76,7 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
         p99: percentile(latencies, 99),
         p999: percentile(latencies, 99.9),
         max: latencies[latencies.length - 1] ?? 0,
+        generatorStall: Math.round(loopDelay.max / 1e5) / 10,
         non2xx
       })
     }
@@ -79,3 +88,44 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
       if (sent === total) clearInterval(ticker)
     }, 1)
   })
+
+/**
+ * `constantRate` in a process of its own, so that the load generator's event loop holds none of
+ * the benchmark's garbage (a collection of it stalls the generator, and the stall shows as latency).
+ */
+export const constantRateInChild = (name: string, baseUrl: string, shape: LoadRequest, seconds: number, rate: number, connections: number) =>
+  new Promise<ConstantRateResult>((done, fail) => {
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
+      env: { ...process.env, CONSTANT_RATE_JOB: JSON.stringify({ name, baseUrl, shape, seconds, rate, connections }) },
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")))
+    child.on("error", fail)
+    child.on("exit", (code) => {
+      const line = output.split("\n").find((l) => l.startsWith("@@result "))
+      if (code !== 0 || line === undefined) fail(new Error(`the load generator exited with ${code}: ${output.slice(0, 500)}`))
+      else done(JSON.parse(line.slice("@@result ".length)) as ConstantRateResult)
+    })
+  })
+
+if (process.env.CONSTANT_RATE_JOB !== undefined && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const job = JSON.parse(process.env.CONSTANT_RATE_JOB) as {
+    name: string
+    baseUrl: string
+    shape: LoadRequest
+    seconds: number
+    rate: number
+    connections: number
+  }
+  constantRate(job.name, job.baseUrl, job.shape, job.seconds, job.rate, job.connections).then(
+    (result) => {
+      process.stdout.write(`@@result ${JSON.stringify(result)}\n`)
+      process.exit(0)
+    },
+    (error) => {
+      console.error(error)
+      process.exit(1)
+    }
+  )
+}

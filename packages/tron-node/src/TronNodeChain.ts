@@ -118,23 +118,34 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
       })
 
     /**
-     * Balances at the solidified block, whose number is read first: the figures are at least that
-     * recent. java-tron serves no `/walletsolidity/getaccountresource`, so the resource figures
-     * (energy and bandwidth, which regenerate and are only used to plan) are the head's.
+     * Balances at the solidified block: its number is read first (unless the caller read it),
+     * so the figures are at least that recent. Two calls: the TRX balance and activation from
+     * `/walletsolidity/getaccount`, the USDT balance from a constant `balanceOf` call.
      */
-    const account: ChainService["account"] = (address) =>
+    const balances: ChainService["balances"] = (address, solidified) =>
       Effect.gen(function*() {
         if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
-        const atBlock = (yield* latestBlock("/walletsolidity/getblock")).number
         const accountPath = "/walletsolidity/getaccount"
-        const [accountJson, figures, usdtBalance] = yield* Effect.all([
+        const [accountJson, usdtBalance] = yield* Effect.all([
           node.post(accountPath, { address, visible: true }),
-          resources(address),
           usdt.balanceOf(address)
         ], { concurrency: "unbounded" })
         const activated = !isUnknownObject(accountJson)
         const trx = activated ? (yield* decodeReply(AccountReply, accountPath)(accountJson)).balance : 0n
-        return { address, activated, trx, usdt: usdtBalance, ...figures, atBlock }
+        return { address, activated, trx, usdt: usdtBalance, atBlock: solidified }
+      })
+
+    /**
+     * Balances as `balances` gives them, and the resource figures. java-tron serves no
+     * `/walletsolidity/getaccountresource`, so those (energy and bandwidth, which regenerate and
+     * are only used to plan) are the head's.
+     */
+    const account: ChainService["account"] = (address, solidified) =>
+      Effect.gen(function*() {
+        if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
+        const atBlock = solidified ?? (yield* latestBlock("/walletsolidity/getblock")).number
+        const [held, figures] = yield* Effect.all([balances(address, atBlock), resources(address)], { concurrency: "unbounded" })
+        return { ...held, ...figures }
       })
 
     const parameters: ChainService["parameters"] = Effect.gen(function*() {
@@ -186,6 +197,7 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
       solidifiedBlock: latestBlock("/walletsolidity/getblock"),
       blockTransfers,
       account,
+      balances,
       resources,
       parameters,
       estimateTransferEnergy: usdt.estimateTransferEnergy,

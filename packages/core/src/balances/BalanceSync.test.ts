@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Option, Ref, TestClock } from "effect"
 import { Chain, type ChainService } from "../chain/Chain"
 import { ChainUnavailable } from "../chain/ChainErrors"
-import type { AccountState } from "../chain/ChainModel"
+import type { AccountBalances } from "../chain/ChainModel"
 import { ComponentStatus } from "../engine/ComponentStatus"
 import { InMemoryComponentStatus } from "../engine/InMemoryComponentStatus"
 import type { WalletId } from "../Ids"
@@ -37,14 +37,15 @@ const scriptedChain = (node: ScriptedNode): ChainService => {
       Effect.map((number) => ({ number, hash: "00".repeat(32), parentHash: "00".repeat(32), timestamp: new Date(0) }))
     ),
     blockTransfers: () => unused,
-    account: (address) =>
+    account: () => unused,
+    balances: (address, solidified) =>
       Effect.gen(function*() {
         yield* Ref.update(node.reads, (reads) => [...reads, address])
         yield* unavailable
         if ((yield* Ref.get(node.failing)).has(address)) return yield* new ChainUnavailable({ reason: `timeout reading ${address}` })
         // Balances derive from the address, so every reading can be checked.
         const n = BigInt(address.slice(1))
-        return { address, activated: true, trx: n * 10n, usdt: n * 1_000n, atBlock: yield* Ref.get(node.solidified) } as AccountState
+        return { address, activated: true, trx: n * 10n, usdt: n * 1_000n, atBlock: solidified } satisfies AccountBalances
       }),
     parameters: unused,
     resources: () => unused,

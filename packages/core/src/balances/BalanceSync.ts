@@ -24,7 +24,8 @@ const make = Effect.gen(function*() {
 
   const readBatch = (network: Network) =>
     Effect.gen(function*() {
-      // One request per batch buys the stale-wallet bound of `due` (see BalanceLedger).
+      // One request per batch buys the stale-wallet bound of `due` (see BalanceLedger), and is the
+      // block every reading of the batch is at least as recent as: two node calls per wallet.
       const solidified = yield* Effect.either(chain.solidifiedBlock)
       if (Either.isLeft(solidified)) {
         yield* Effect.logWarning("balance sync: cannot read the solidified block", solidified.left)
@@ -33,7 +34,7 @@ const make = Effect.gen(function*() {
       const wallets = yield* ledger.due(network, config.batchSize, solidified.right.number)
       // Each wallet on its own: one failure costs that wallet's reading only.
       const results = yield* Effect.forEach(wallets, (wallet) =>
-        chain.account(wallet.address).pipe(
+        chain.balances(wallet.address, solidified.right.number).pipe(
           Effect.flatMap((account) =>
             account.atBlock > 0n
               ? Effect.succeed<BalanceReading>({ walletId: wallet.id, usdt: account.usdt, trx: account.trx, atBlock: account.atBlock })

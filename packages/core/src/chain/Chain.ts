@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { BlockNotFound, ChainRejected, ChainUnavailable } from "./ChainErrors"
 import type {
+  AccountBalances,
   AccountResources,
   AccountState,
   BlockRef,
@@ -23,7 +24,14 @@ export interface ChainService {
   readonly solidifiedBlock: Effect.Effect<BlockRef, Failure>
   /** The block's USDT Transfer logs from successful receipts: one or two node calls per block. */
   readonly blockTransfers: (number: bigint) => Effect.Effect<BlockTransfers, Failure | BlockNotFound>
-  readonly account: (address: string) => Effect.Effect<AccountState, Failure>
+  /**
+   * Balances at the solidified block and resources at the head. `solidified`, a solidified block
+   * number read before this call (once for a batch of reads, say), stands for the block the
+   * balances are at least as recent as; without it the adapter reads that number itself.
+   */
+  readonly account: (address: string, solidified?: bigint) => Effect.Effect<AccountState, Failure>
+  /** Only the balances of `account`, at least as recent as the solidified block `solidified` (read before). */
+  readonly balances: (address: string, solidified: bigint) => Effect.Effect<AccountBalances, Failure>
   /** Only the energy and bandwidth figures of `account`, in one node call. */
   readonly resources: (address: string) => Effect.Effect<AccountResources, Failure>
   readonly parameters: Effect.Effect<ChainParameters, Failure>

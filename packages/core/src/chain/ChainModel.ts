@@ -34,16 +34,19 @@ export interface AccountResources {
   readonly stakedBandwidthUsed: bigint
 }
 
-/** An account at the solidified block (its resource figures at the head); missing fields on the node mean zero. */
-export interface AccountState extends AccountResources {
+/** What an account holds at the solidified block; missing fields on the node mean zero. */
+export interface AccountBalances {
   readonly address: string
   /** False until the address has received TRX (or a TRC10 token). */
   readonly activated: boolean
   readonly trx: bigint
   readonly usdt: bigint
-  /** The solidified block the balances are read at. */
+  /** The solidified block the balances are read at (at least this recent). */
   readonly atBlock: bigint
 }
+
+/** An account at the solidified block, with its resource figures at the head. */
+export interface AccountState extends AccountResources, AccountBalances {}
 
 export interface ChainParameters {
   /** SUN per energy unit (`getEnergyFee`). */

@@ -25,6 +25,7 @@ const unconfiguredChain = (network: Network): ChainService => {
     solidifiedBlock: down,
     blockTransfers: () => down,
     account: () => down,
+    balances: () => down,
     resources: () => down,
     parameters: down,
     estimateTransferEnergy: () => down,

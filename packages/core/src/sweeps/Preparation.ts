@@ -33,7 +33,8 @@ export const awaitBandwidth = (task: SweepTask, now: Date, account: AccountResou
 export const prepare = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView) =>
   Effect.gen(function*() {
     const chain = yield* Chain
-    const account = yield* chain.account(task.address)
+    // The pass read the solidified block before any task's reads: the balances are at least that recent.
+    const account = yield* chain.account(task.address, view.solidified.number)
     const amount = task.mode === "all" ? account.usdt : task.requestedAmount!
     if (amount === 0n) return end(task, now, "cancelled", "nothing to collect: the USDT balance is 0", { amount: 0n })
     if (task.minimumAmount !== null && amount < task.minimumAmount) {

@@ -27,7 +27,7 @@ export const sign = (task: SweepTask, now: Date, settings: SweeperSettings, view
     if (shortfall > 0n) {
       const burn = shortfall * energyFee
       const allowed = task.feeSource === "wallet_trx" ? task.maxWalletTrxFee ?? 0n : 0n
-      if (burn > allowed || burn > (yield* chain.account(task.address)).trx) {
+      if (burn > allowed || burn > (yield* chain.balances(task.address, view.solidified.number)).trx) {
         return end(task, now, "failed", `the wallet's energy fell to ${left} since preparation: signing would burn ${burn} SUN of its TRX`)
       }
     }

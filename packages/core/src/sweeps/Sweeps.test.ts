@@ -276,6 +276,7 @@ const scriptedChain = (script: Script): ChainService => {
     solidifiedBlock: unused,
     blockTransfers: () => unused,
     account: (address) => Effect.as(down, accountOf(address, script.accounts?.[address])),
+    balances: (address) => Effect.as(down, accountOf(address, script.accounts?.[address])),
     resources: (address) => Effect.as(down, accountOf(address, script.accounts?.[address])),
     parameters: Effect.as(down, parameters),
     estimateTransferEnergy: (transfer) => {

@@ -152,6 +152,15 @@ export const chainContractSuite = (harness: ContractHarness) => {
         expect(yield* chain.account(facts.account.address)).toEqual(facts.account)
       }))
 
+    test([], "reads balances at least as recent as a solidified block the caller read, with or without resources", ({ chain, facts }) =>
+      Effect.gen(function*() {
+        const { address, activated, trx, usdt } = facts.account
+        const atBlock = facts.solidified.number
+        expect(yield* chain.balances(address, atBlock)).toEqual({ address, activated, trx, usdt, atBlock })
+        expect(yield* chain.account(address, atBlock)).toEqual({ ...facts.account, atBlock })
+        expect(yield* chain.balances(facts.unknownAccount, atBlock)).toEqual({ address: facts.unknownAccount, activated: false, trx: 0n, usdt: 0n, atBlock })
+      }))
+
     test([], "reads an address the chain does not know ({}) as not activated, with zero balances", ({ chain, facts }) =>
       Effect.gen(function*() {
         expect(yield* chain.account(facts.unknownAccount)).toMatchObject({
