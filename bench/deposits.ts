@@ -4,10 +4,11 @@
  * transaction per batch) works through a backlog on the simulated node, beside the chain
  * adapter's own fetch-and-parse ceiling for the same blocks, in one run. Run with
  * `npm run bench:deposits` (BENCH_WALLETS, BENCH_BLOCKS, BENCH_FETCH_CONCURRENCY, BENCH_BATCH_BLOCKS, BENCH_ROUNDS;
- * BENCH_CLIENTS=node or fetch for one HTTP client only; BENCH_CPU_PROF=1 profiles this process over
+ * BENCH_CLIENTS=node or fetch for one HTTP client only; BENCH_TIMING=1 sums the latency of each ledger
+ * and book call of the catch-up; BENCH_CPU_PROF=1 profiles this process over
  * each scanner catch-up, BENCH_SIM_CPU_PROF=1 the simulated node, under `.data/profiles`).
  */
-import { BalanceSyncConfig, Chain, defaultScannerLoopSettings, ScannerLoop, ScanLedger } from "@collector/core"
+import { BalanceSyncConfig, Chain, defaultScannerLoopSettings, DepositBook, ScannerLoop, ScanLedger } from "@collector/core"
 import { DatabaseAtUrl, PgBalanceLedger, PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
 import { TronAddress } from "@collector/tron"
 import { defaultNodeConfig } from "@collector/tron-node"
@@ -20,6 +21,7 @@ import pg from "pg"
 import { freePort, startTs, stopAll, waitForHttp } from "../test-support/Processes"
 import { benchDatabase } from "./support/BenchDatabase"
 import { childProfileFlags, phaseProfiler } from "./support/CpuProfile"
+import { makePortTiming } from "./support/PortTiming"
 import { childrenCpu } from "./support/ProcessCpu"
 import { loadWallets } from "./support/WalletLoad"
 
@@ -61,7 +63,11 @@ const main = async () => {
   const databaseScope = Effect.runSync(Scope.make())
   const url = await Effect.runPromise(Scope.extend(benchDatabase("bench-deposits"), databaseScope))
   const client = new pg.Client({ connectionString: url })
-  const storage = Layer.mergeAll(PgScanLedger, PgDepositBook, PgComponentStatus, PgBalanceLedger).pipe(
+  // BENCH_TIMING=1: the summed latency of every ledger, book and node call of the timed catch-up rounds.
+  const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
+  const scanLedger = timing === undefined ? PgScanLedger : timing.instrumented(ScanLedger, "ledger").pipe(Layer.provide(PgScanLedger))
+  const depositBook = timing === undefined ? PgDepositBook : timing.instrumented(DepositBook, "book").pipe(Layer.provide(PgDepositBook))
+  const storage = Layer.mergeAll(scanLedger, depositBook, PgComponentStatus, PgBalanceLedger).pipe(
     Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), 20))
   )
   const storageRuntime = ManagedRuntime.make(storage)
@@ -201,11 +207,15 @@ const main = async () => {
     cpuBefore = { own: process.cpuUsage(), children: childrenCpu(sim.pid) }
     seconds = 0
     const outcomes: Array<{ passes: number; booked: number }> = []
+    timing?.reset()
+    timing?.start()
     for (let round = 0; round < rounds; round++) {
       const outcome = await catchUp()
       seconds += outcome.seconds
       outcomes.push(outcome)
     }
+    timing?.stop()
+    if (timing !== undefined) log(`catch-up, ${clientName}: summed latency of the ledger and book calls: ${timing.summary()}`)
     const scanned = scannedNumbers.length * rounds
     const cpuText = cpuSince(cpuBefore, scanned)
     const profileFile = await profiler.stop()

@@ -49,7 +49,7 @@ import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { nodeHttpClient } from "@collector/worker/NodeHttp"
 import { SingleNetworkResources } from "@collector/worker/SingleNetworkResources"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
-import { type Context, Duration, Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
+import { Duration, Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { cpus, totalmem } from "node:os"
@@ -58,6 +58,7 @@ import pg from "pg"
 import { freePort, repositoryRoot } from "../test-support/Processes"
 import { benchDatabase } from "./support/BenchDatabase"
 import { childProfileFlags, phaseProfiler } from "./support/CpuProfile"
+import { makePortTiming } from "./support/PortTiming"
 import { childrenCpu } from "./support/ProcessCpu"
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -215,30 +216,8 @@ const counting = (client: Layer.Layer<HttpClient.HttpClient>, counter: { calls: 
   ).pipe(Layer.provide(client))
 
 /** Summed latency of every port call the sweeper makes, by port and operation (concurrent calls overlap). */
-const latencies = new Map<string, { n: number; ms: number }>()
-let timing = false
-
-const timed = <A, E, R>(name: string, effect: Effect.Effect<A, E, R>) =>
-  Effect.suspend(() => {
-    if (!timing) return effect
-    const started = performance.now()
-    return Effect.ensuring(effect, Effect.sync(() => {
-      const entry = latencies.get(name) ?? { n: 0, ms: 0 }
-      latencies.set(name, { n: entry.n + 1, ms: entry.ms + performance.now() - started })
-    }))
-  })
-
-/** The service with each of its operations timed: the production adapter underneath, unchanged. */
-const instrumented = <I, S extends object>(tag: Context.Tag<I, S>, prefix: string) =>
-  Layer.effect(tag, Effect.map(tag, (service) =>
-    Object.fromEntries(Object.entries(service).map(([key, value]) => [
-      key,
-      Effect.isEffect(value)
-        ? timed(`${prefix}.${key}`, value)
-        : typeof value === "function"
-        ? (...args: Array<unknown>) => timed(`${prefix}.${key}`, (value as (...a: Array<unknown>) => Effect.Effect<unknown>)(...args))
-        : value
-    ])) as S))
+const portTiming = makePortTiming()
+const instrumented = portTiming.instrumented
 
 /** The statuses of the tasks each worker's last claim returned: which step its pass was taking. */
 const lastClaim = new Map<string, Record<string, number>>()
@@ -419,7 +398,7 @@ const main = async () => {
     })
   counter.calls = 0
   counter.byPath.clear()
-  timing = true
+  portTiming.start()
   let peakRss = 0
   // BENCH_CPU_PROF=1: a CPU profile of this process during the sweeper phase only.
   const profiler = phaseProfiler(process.env.BENCH_CPU_PROF === "1", "sweeper-phase")
@@ -448,7 +427,7 @@ const main = async () => {
     if (performance.now() - sweepStarted > timeoutMs) throw new Error(`not done after ${timeoutMs / 1000} s: ${JSON.stringify(byStatus)}`)
   }
   await runtime.runPromise(Fiber.interrupt(fiber))
-  timing = false
+  portTiming.stop()
   const profileFile = await profiler.stop()
   if (profileFile !== undefined) log(`CPU profile of the sweeper phase: ${profileFile}`)
   const ownCpu = process.cpuUsage(cpuBefore.own)
@@ -528,8 +507,7 @@ const main = async () => {
       `${stepNames[status] ?? status} ${f(e.ms / 1000, 1)} s for ${e.steps} steps (${f(e.ms / e.steps, 2)} ms each)`).join(", ")}`
   )
   log(
-    `summed latency of the port calls (up to ${concurrency} in flight, so they overlap): ${[...latencies.entries()].sort((a, b) => b[1].ms - a[1].ms).map(([name, e]) =>
-      `${name} ${f(e.ms / 1000, 1)} s / ${e.n} (${f(e.ms / e.n, 1)} ms)`).join(", ")}`
+    `summed latency of the port calls (up to ${concurrency} in flight, so they overlap): ${portTiming.summary()}`
   )
   log(
     `CPU during the sweeper phase (${f(sweeperSeconds, 1)} s wall, ${cpus().length} cores): benchmark process ${f(cpuSeconds.bench, 1)} s, ` +

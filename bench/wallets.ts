@@ -11,7 +11,7 @@ import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collect
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { rmSync } from "node:fs"
+import { openSync, rmSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 import { resolve } from "node:path"
 import pg from "pg"
@@ -101,7 +101,12 @@ const program = Effect.gen(function*() {
     const apiPort = await freePort()
     const barePort = await freePort()
     // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API under this load.
-    startTs("apps/api/src/main.ts", { ...env, PORT: String(apiPort) }, { nodeArgs: process.env.BENCH_API_NODE_ARGS?.split(" ").filter((a) => a !== "") })
+    // BENCH_API_OUTPUT=<file> keeps the API's standard output (its access log, and e.g. --trace-gc lines).
+    const apiOutput = process.env.BENCH_API_OUTPUT === undefined ? "ignore" : openSync(process.env.BENCH_API_OUTPUT, "w")
+    startTs("apps/api/src/main.ts", { ...env, PORT: String(apiPort) }, {
+      nodeArgs: process.env.BENCH_API_NODE_ARGS?.split(" ").filter((a) => a !== ""),
+      output: apiOutput
+    })
     startTs("bench/support/BareServer.ts", { PORT: String(barePort) })
     const apiUrl = `http://127.0.0.1:${apiPort}`
     const bareUrl = `http://127.0.0.1:${barePort}`
@@ -127,6 +132,7 @@ const program = Effect.gen(function*() {
       const paced = await constantRateInChild(`${name}, constant ${half} req/s (half)`, apiUrl, { method: "GET", path: target, headers: signedHeaders(app, "GET", target, token) }, seconds, half, connections)
       rows.push({ ...paced, atRate: half })
       log(`${paced.name}: p99 ${paced.p99} ms; the load generator's event loop was held up at most ${paced.generatorStall} ms`)
+      if (process.env.BENCH_VERBOSE === "1") log(`  slow requests (due at, ms): ${paced.slow.map(([at, ms]) => `${at} ${ms}`).join(", ")}`)
     }
     const reference = rows[0]!.rps
     log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${total} wallets, ${tenants} tenants; ${connections} connections, ${seconds} s per row`)

@@ -16,11 +16,14 @@ const childEnv = (env: Record<string, string | undefined>) => {
   return merged as NodeJS.ProcessEnv
 }
 
-/** Starts a TypeScript entry point of the repository as its own process (its own CPU share). */
+/**
+ * Starts a TypeScript entry point of the repository as its own process (its own CPU share). Its
+ * standard output is dropped, piped, or written to an open file descriptor.
+ */
 export const startTs = (
   entry: string,
   env: Record<string, string | undefined>,
-  options: { readonly output?: "ignore" | "pipe"; readonly nodeArgs?: ReadonlyArray<string> } = {}
+  options: { readonly output?: "ignore" | "pipe" | number; readonly nodeArgs?: ReadonlyArray<string> } = {}
 ) => {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", resolve(repositoryRoot, entry)], {
     env: childEnv(env),

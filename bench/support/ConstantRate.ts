@@ -11,6 +11,8 @@ export interface ConstantRateResult extends LoadResult {
   readonly max: number
   /** The longest the load generator's own event loop was held up (ms): a stall there shows as latency too. */
   readonly generatorStall: number
+  /** The first 50 requests slower than 20 ms: when each was due (ISO time) and its latency, to set beside a server's log. */
+  readonly slow: ReadonlyArray<readonly [string, number]>
 }
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
@@ -28,6 +30,9 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
     const url = new URL(shape.path, baseUrl)
     const agent = new Agent({ keepAlive: true, maxSockets: connections })
     const latencies: Array<number> = []
+    const slow: Array<readonly [string, number]> = []
+    // performance.now() is relative to this process's start; the wall clock of a due time is this plus it.
+    const wallOffset = Date.now() - performance.now()
     let sent = 0
     let finished = 0
     let non2xx = 0
@@ -46,7 +51,9 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
           res.resume()
           res.on("end", () => {
             const end = performance.now()
-            latencies.push(Math.round((end - due) * 10) / 10)
+            const latency = Math.round((end - due) * 10) / 10
+            latencies.push(latency)
+            if (latency > 20 && slow.length < 50) slow.push([new Date(wallOffset + due).toISOString(), latency])
             lastEnd = end
             if (++finished === total) finish()
           })
@@ -77,6 +84,7 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
         p999: percentile(latencies, 99.9),
         max: latencies[latencies.length - 1] ?? 0,
         generatorStall: Math.round(loopDelay.max / 1e5) / 10,
+        slow,
         non2xx
       })
     }
