@@ -30,8 +30,9 @@ const tenants = 10
 const blockCount = Number(process.env.BENCH_BLOCKS ?? 200)
 const usdtPerBlock = 150
 const otherPerBlock = 150
-const fetchConcurrency = Number(process.env.BENCH_FETCH_CONCURRENCY ?? 8)
-const batchBlocks = Number(process.env.BENCH_BATCH_BLOCKS ?? 50)
+/** The scanner's SCAN_FETCH_CONCURRENCY and SCAN_BATCH_BLOCKS as an operator sets them for catch-up from an own node (docs/scanner.md). */
+const fetchConcurrency = Number(process.env.BENCH_FETCH_CONCURRENCY ?? 16)
+const batchBlocks = Number(process.env.BENCH_BATCH_BLOCKS ?? 100)
 /** Timed rounds of each measure, after an untimed one. */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const log = (line: string) => console.log(line)
