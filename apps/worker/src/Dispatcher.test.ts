@@ -111,6 +111,29 @@ layer(TestDatabaseLive, { timeout: 120_000 })("Dispatcher over Postgres and HTTP
       expect(receiver.receivedAt("/tls")).toHaveLength(0)
     }))
 
+  it.scoped("resolves a URL's host once for the attempts one claim starts together, and again for the next claim", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(start.getTime())
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver()
+      const table = swappableLookup({ localhost: "127.0.0.1" })
+      let lookups = 0
+      const lookup = (host: string) => {
+        lookups++
+        return table.lookup(host)
+      }
+      const scope = yield* seedScope({ url: `https://localhost:${receiver.port}/batch`, enabled: true })
+      const events = yield* Effect.forEach([1, 2, 3], () => seedEvent(scope, start))
+      expect(yield* dispatchOnce({ lookup })).toBe(3)
+      expect(lookups).toBe(1)
+      expect(receiver.receivedAt("/batch")).toHaveLength(3)
+      for (const event of events) expect((yield* eventRow(event.id)).status).toBe("delivered")
+      // A later claim checks the name again: a changed answer is seen by the next batch.
+      yield* seedEvent(scope, start)
+      expect(yield* dispatchOnce({ lookup })).toBe(1)
+      expect(lookups).toBe(2)
+    }))
+
   it.scoped("runs the full schedule: 20 attempts at their offsets with jitter, then the round fails", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(start.getTime())

@@ -2,7 +2,8 @@ import { Cause, Clock, Context, Deferred, Duration, Effect, Either, FiberSet, La
 import { ComponentStatus } from "../engine/ComponentStatus"
 import type { Network } from "../Network"
 import { SecretBox, type SecretBoxError } from "../SecretBox"
-import { WebhookTargets } from "../webhook/WebhookTargets"
+import { type ResolvedTarget, WebhookTargets } from "../webhook/WebhookTargets"
+import type { WebhookUrlRejected } from "../webhook/WebhookUrlRejected"
 import { judgeResponse, responseExcerpt } from "./Acknowledgement"
 import { attemptDueAt, maxAttemptsPerRound, roundDeadline } from "./DeliverySchedule"
 import {
@@ -125,12 +126,18 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
 
     /**
      * Resolves, seals and sends; the verdict plus what was seen of the response. `openKey` opens
-     * the app's webhook key (shared by the events of one scope in a claim, opened once for them).
+     * the app's webhook key and `resolve` checks the round's URL; each is shared by the claim's
+     * events that need the same one, and done once for them when the claim's attempts start.
      */
-    const send = (event: DueEvent, url: string, openKey: Effect.Effect<Uint8Array, SecretBoxError>) =>
+    const send = (
+      event: DueEvent,
+      url: string,
+      openKey: Effect.Effect<Uint8Array, SecretBoxError>,
+      resolve: Effect.Effect<ReadonlyArray<ResolvedTarget>, WebhookUrlRejected>
+    ) =>
       Effect.gen(function*() {
         if (event.app === null) return { httpStatus: null, excerpt: "", delivered: false, error: "the app credential of this scope no longer exists" }
-        const resolved = yield* Effect.either(targets.resolvePublic(url))
+        const resolved = yield* Effect.either(resolve)
         if (Either.isLeft(resolved)) return { httpStatus: null, excerpt: "", delivered: false, error: `target refused: ${resolved.left.reason}` }
         const key = yield* Effect.either(openKey)
         if (Either.isLeft(key)) return { httpStatus: null, excerpt: "", delivered: false, error: `webhook key could not be opened: ${key.left.reason}` }
@@ -188,10 +195,11 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
       start: { readonly attempt: number; readonly url: string; readonly startedAt: Date },
       claim: Claim,
       openKey: Effect.Effect<Uint8Array, SecretBoxError>,
+      resolve: Effect.Effect<ReadonlyArray<ResolvedTarget>, WebhookUrlRejected>,
       queued: Effect.Effect<void>
     ) =>
       Effect.uninterruptible(Effect.gen(function*() {
-        const outcome = yield* Effect.interruptible(send(event, start.url, openKey)).pipe(
+        const outcome = yield* Effect.interruptible(send(event, start.url, openKey, resolve)).pipe(
           Effect.onInterrupt(() =>
             Effect.flatMap(interrupted(event, claim, start.attempt, start.startedAt), (finish) => ledger.finishAttempts([finish])).pipe(
               Effect.catchAllCause((cause) =>
@@ -283,6 +291,10 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
         const settling: Array<Effect.Effect<void>> = []
         // One app credential per scope: its key is opened once for the claim's events of that scope.
         const keys = new Map<string, Effect.Effect<Uint8Array, SecretBoxError>>()
+        // One check per URL: the claim's attempts start together, so one resolution of a name is
+        // as fresh for each of them as its own would be, and every connection still goes to an
+        // address that check approved (the name is never resolved again for the connection).
+        const resolutions = new Map<string, Effect.Effect<ReadonlyArray<ResolvedTarget>, WebhookUrlRejected>>()
         for (const event of events) {
           const claim = claimOf(holder, event)
           const started = event.started
@@ -294,7 +306,13 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
               keys.set(scope, openKey)
             }
             const key = openKey ?? Effect.dieMessage("no app credential")
-            yield* launch((queued) => perform(event, started, claim, key, queued))
+            let resolve = resolutions.get(started.url)
+            if (resolve === undefined) {
+              resolve = yield* Effect.cached(targets.resolvePublic(started.url))
+              resolutions.set(started.url, resolve)
+            }
+            const checked = resolve
+            yield* launch((queued) => perform(event, started, claim, key, checked, queued))
           } else {
             settling.push(settle(event, claim, at).pipe(
               Effect.catchAllCause((cause) =>

@@ -15,7 +15,8 @@ export interface ResolvedTarget {
 /**
  * Port: turns a webhook URL into the addresses it may be delivered to, enforcing the URL
  * rules (syntax, then every A/AAAA answer public unicast). Used when the URL is saved and
- * again before every attempt, because DNS answers change. Succeeds only with a non-empty list.
+ * again when attempts start (once per URL for the attempts a dispatcher claims together),
+ * because DNS answers change. Succeeds only with a non-empty list.
  */
 export class WebhookTargets extends Context.Tag("@collector/core/WebhookTargets")<
   WebhookTargets,
