@@ -63,8 +63,10 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("automation", (it)
 
       const { task } = yield* runUntilDone(scope, first[0]!.id)
       expect(task.status).toBe("succeeded")
+      // The interval has passed (with a minute to spare: the database's now() has microseconds, and
+      // a tick in the same millisecond as this update would otherwise find the round not yet due).
       yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql`UPDATE tenant_settings SET automation_last_run_at = now() - interval '5 minutes' WHERE tenant_id = ${scope.tenantId}`).pipe(Effect.orDie)
+        sql`UPDATE tenant_settings SET automation_last_run_at = now() - interval '6 minutes' WHERE tenant_id = ${scope.tenantId}`).pipe(Effect.orDie)
       yield* tick
       const second = yield* tasksOf(scope)
       expect(second.map((t) => t.walletId)).toEqual([later!.walletId, rich!.walletId])
