@@ -20,7 +20,7 @@ import {
 import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { sealEnvelope } from "@collector/api"
-import { Duration, Effect, Exit, Fiber, Layer, ManagedRuntime, Redacted, Scope } from "effect"
+import { Effect, Exit, Fiber, Layer, ManagedRuntime, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { Agent, createServer, request } from "node:https"
@@ -32,6 +32,7 @@ import pg from "pg"
 import { repositoryRoot } from "../test-support/Processes"
 import { benchDatabase } from "./support/BenchDatabase"
 import { phaseProfiler } from "./support/CpuProfile"
+import { makePortTiming } from "./support/PortTiming"
 
 const events = Number(process.env.BENCH_EVENTS ?? 20_000)
 const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 64)
@@ -154,18 +155,12 @@ const main = async () => {
   const { OutboundLive } = await import("@collector/worker/NotifierLive")
   const { EnvelopeSealerLive } = await import("@collector/worker/EnvelopeSealerLive")
   // BENCH_TIMING=1 times every ledger, URL check and transport call (count, total and mean milliseconds).
-  const timing = process.env.BENCH_TIMING === "1" ? new Map<string, { n: number; ms: number }>() : null
-  const timed = <S extends object>(name: string, service: S): S =>
-    timing === null ? service : Object.fromEntries(Object.entries(service).map(([k, f]) => [k, typeof f !== "function" ? f : (...args: Array<unknown>) =>
-      Effect.timed(f(...args) as Effect.Effect<unknown>).pipe(Effect.map(([d, a]) => {
-        const t = timing.get(`${name}.${k}`) ?? { n: 0, ms: 0 }
-        timing.set(`${name}.${k}`, { n: t.n + 1, ms: t.ms + Duration.toMillis(d) })
-        return a
-      }))])) as S
-  const ledger = Layer.effect(DeliveryLedger, Effect.map(DeliveryLedger, (l) => timed("ledger", l))).pipe(Layer.provide(PgDeliveryLedger))
-  const outbound = Layer.merge(
-    Layer.effect(DeliveryTransport, Effect.map(DeliveryTransport, (t) => timed("transport", t))),
-    Layer.effect(WebhookTargets, Effect.map(WebhookTargets, (t) => timed("targets", t)))
+  const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
+  timing?.start()
+  const ledger = timing === undefined ? PgDeliveryLedger : timing.instrumented(DeliveryLedger, "ledger").pipe(Layer.provide(PgDeliveryLedger))
+  const outbound = timing === undefined ? OutboundLive : Layer.merge(
+    timing.instrumented(DeliveryTransport, "transport"),
+    timing.instrumented(WebhookTargets, "targets")
   ).pipe(Layer.provide(OutboundLive))
   const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: inFlight, perTenant: Math.ceil(inFlight / 2) }).pipe(
     Layer.provide(Layer.mergeAll(ledger, PgComponentStatus, AesGcmSecretBox.layer, EnvelopeSealerLive, outbound)),
@@ -221,9 +216,9 @@ const main = async () => {
     `| dispatcher (claim, seal, URL check, POST, record) | ${f(dispatcherRate)} | ${f((dispatcherRate / bareKeepAlive.perSecond) * 100)}% | ` +
       `${delivered}/${events} delivered, ${attempts.n} attempts recorded (${attempts.ok} delivered with status 200), ${rounds} rounds; receiver saw ${receiver.count() - before} |`
   )
-  if (timing !== null) {
+  if (timing !== undefined) {
     log("\n| call | count | total ms | mean ms |\n|---|---:|---:|---:|")
-    for (const [k, t] of [...timing].sort((a, b) => b[1].ms - a[1].ms)) log(`| ${k} | ${t.n} | ${f(t.ms)} | ${f(t.ms / t.n, 2)} |`)
+    for (const [k, t] of timing.entries()) log(`| ${k} | ${t.n} | ${f(t.ms)} | ${f(t.ms / t.n, 2)} |`)
   }
   log(`\nevent loop of the benchmark process (dispatcher and receiver) during dispatch: ${f(loopBusy * 100)}% busy, delay p50 ${f(loopDelay.percentile(50) / 1e6, 1)} ms, p99 ${f(loopDelay.percentile(99) / 1e6, 1)} ms`)
   log(`dispatcher layer built in ${f(buildMs)} ms before the clock started`)

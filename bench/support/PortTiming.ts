@@ -30,14 +30,15 @@ export const makePortTiming = () => {
           : value
       ])) as S))
 
+  /** Each operation's count and summed milliseconds, largest total first. */
+  const entries = () => [...latencies.entries()].sort((a, b) => b[1].ms - a[1].ms)
+
   /** `name total s / count (mean ms)`, largest total first. */
-  const summary = () =>
-    [...latencies.entries()].sort((a, b) => b[1].ms - a[1].ms)
-      .map(([name, e]) => `${name} ${(e.ms / 1000).toFixed(1)} s / ${e.n} (${(e.ms / e.n).toFixed(1)} ms)`)
-      .join(", ")
+  const summary = () => entries().map(([name, e]) => `${name} ${(e.ms / 1000).toFixed(1)} s / ${e.n} (${(e.ms / e.n).toFixed(1)} ms)`).join(", ")
 
   return {
     instrumented,
+    entries,
     summary,
     start: () => void (state.on = true),
     stop: () => void (state.on = false),

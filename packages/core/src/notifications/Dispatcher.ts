@@ -306,13 +306,9 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
               keys.set(scope, openKey)
             }
             const key = openKey ?? Effect.dieMessage("no app credential")
-            let resolve = resolutions.get(started.url)
-            if (resolve === undefined) {
-              resolve = yield* Effect.cached(targets.resolvePublic(started.url))
-              resolutions.set(started.url, resolve)
-            }
-            const checked = resolve
-            yield* launch((queued) => perform(event, started, claim, key, checked, queued))
+            const resolve = resolutions.get(started.url) ?? (yield* Effect.cached(targets.resolvePublic(started.url)))
+            resolutions.set(started.url, resolve)
+            yield* launch((queued) => perform(event, started, claim, key, resolve, queued))
           } else {
             settling.push(settle(event, claim, at).pipe(
               Effect.catchAllCause((cause) =>
