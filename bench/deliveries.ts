@@ -3,7 +3,8 @@
  * the URL, HTTPS POST, record the attempt and the outcome) against a local HTTPS receiver that
  * acknowledges at once, beside a bare Node HTTPS client posting the same sealed bodies to the
  * same receiver, in one run. Run with `npm run bench:deliveries` (BENCH_EVENTS, BENCH_IN_FLIGHT;
- * BENCH_CPU_PROF=1 writes a CPU profile of the dispatch phase under `.data/profiles`).
+ * BENCH_CPU_PROF=1 writes a CPU profile of the dispatch phase under `.data/profiles`;
+ * BENCH_INSTANT_TRANSPORT=1 replaces the POST by an immediate 200, to measure the rest).
  */
 import { TenantAdmin } from "@collector/core"
 import { DeliveryLedger } from "@collector/core/notifications/DeliveryLedger"
@@ -20,7 +21,7 @@ import {
 import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { sealEnvelope } from "@collector/api"
-import { Effect, Exit, Fiber, Layer, ManagedRuntime, Redacted, Scope } from "effect"
+import { Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { Agent, createServer, request } from "node:https"
@@ -33,9 +34,11 @@ import { repositoryRoot } from "../test-support/Processes"
 import { benchDatabase } from "./support/BenchDatabase"
 import { phaseProfiler } from "./support/CpuProfile"
 import { makePortTiming } from "./support/PortTiming"
+import { childrenCpu } from "./support/ProcessCpu"
 
 const events = Number(process.env.BENCH_EVENTS ?? 20_000)
 const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 64)
+const dispatcherInFlight = Number(process.env.BENCH_DISPATCHER_IN_FLIGHT ?? inFlight)
 const tenants = 10
 const tlsDir = join(repositoryRoot, "test-fixtures", "tls")
 const log = (line: string) => console.log(line)
@@ -47,8 +50,9 @@ process.env.WEBHOOK_EXTRA_CA_FILE = join(tlsDir, "ca.pem")
 
 /** A receiver that acknowledges every delivery at once and counts them. */
 const startReceiver = () =>
-  new Promise<{ port: number; count: () => number; close: () => void }>((done) => {
+  new Promise<{ port: number; count: () => number; connections: () => number; close: () => void }>((done) => {
     let received = 0
+    let connections = 0
     const server = createServer({ key: readFileSync(join(tlsDir, "server.key")), cert: readFileSync(join(tlsDir, "server.pem")) }, (req, res) => {
       req.resume()
       req.on("end", () => {
@@ -56,15 +60,19 @@ const startReceiver = () =>
         res.writeHead(200, { "content-type": "application/json" }).end('{"code":0}')
       })
     })
+    server.on("secureConnection", () => connections++)
     server.listen(0, "127.0.0.1", () =>
-      done({ port: (server.address() as AddressInfo).port, count: () => received, close: () => server.close() }))
+      done({ port: (server.address() as AddressInfo).port, count: () => received, connections: () => connections, close: () => server.close() }))
   })
+
+const cpuMicros = (usage: NodeJS.CpuUsage) => usage.user + usage.system
 
 /** The bare client: `count` POSTs of the bodies, `concurrency` at a time, through `agent`. */
 const bareClient = async (port: number, bodies: ReadonlyArray<string>, count: number, concurrency: number, agent: Agent) => {
   let next = 0
   let failures = 0
   const started = performance.now()
+  const cpu = process.cpuUsage()
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < count) {
       const body = bodies[next++ % bodies.length]!
@@ -88,7 +96,7 @@ const bareClient = async (port: number, bodies: ReadonlyArray<string>, count: nu
       if (!ok) failures++
     }
   }))
-  return { perSecond: count / ((performance.now() - started) / 1000), failures }
+  return { perSecond: count / ((performance.now() - started) / 1000), failures, cpuMicros: cpuMicros(process.cpuUsage(cpu)) / count }
 }
 
 const main = async () => {
@@ -145,10 +153,10 @@ const main = async () => {
   const onlyDispatcher = process.env.BENCH_DISPATCHER_ONLY === "1"
   if (!onlyDispatcher) await bareClient(receiver.port, bodies, 2000, inFlight, new Agent({ keepAlive: true, ca }))
   const bareKeepAlive = onlyDispatcher
-    ? { perSecond: 1, failures: 0 }
+    ? { perSecond: 1, failures: 0, cpuMicros: 0 }
     : await bareClient(receiver.port, bodies, events, inFlight, new Agent({ keepAlive: true, maxSockets: inFlight, ca }))
   const bareFresh = onlyDispatcher
-    ? { perSecond: 1, failures: 0 }
+    ? { perSecond: 1, failures: 0, cpuMicros: 0 }
     : await bareClient(receiver.port, bodies, Math.min(events, 5000), inFlight, new Agent({ keepAlive: false, ca }))
 
   // The dispatcher, as the worker runs it, until the outbox is delivered.
@@ -158,11 +166,16 @@ const main = async () => {
   const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
   timing?.start()
   const ledger = timing === undefined ? PgDeliveryLedger : timing.instrumented(DeliveryLedger, "ledger").pipe(Layer.provide(PgDeliveryLedger))
-  const outbound = timing === undefined ? OutboundLive : Layer.merge(
+  // BENCH_INSTANT_TRANSPORT=1: every POST answers 200 at once without a request, which leaves the
+  // dispatcher's own work per delivery (claim, key, URL check, seal, record) to be measured.
+  const instant = process.env.BENCH_INSTANT_TRANSPORT === "1"
+    ? Layer.succeed(DeliveryTransport, DeliveryTransport.of({ post: () => Effect.succeed({ status: 200, body: '{"code":0}', truncated: false, location: null }) }))
+    : undefined
+  const outbound = instant !== undefined ? Layer.merge(OutboundLive, instant) : timing === undefined ? OutboundLive : Layer.merge(
     timing.instrumented(DeliveryTransport, "transport"),
     timing.instrumented(WebhookTargets, "targets")
   ).pipe(Layer.provide(OutboundLive))
-  const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: inFlight, perTenant: Math.ceil(inFlight / 2) }).pipe(
+  const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: dispatcherInFlight, perTenant: Math.ceil(dispatcherInFlight / 2) }).pipe(
     Layer.provide(Layer.mergeAll(ledger, PgComponentStatus, AesGcmSecretBox.layer, EnvelopeSealerLive, outbound)),
     Layer.provide([keyring, database])
   ))
@@ -174,10 +187,13 @@ const main = async () => {
   const loopUse = performance.eventLoopUtilization()
   loopDelay.enable()
   const before = receiver.count()
+  const connectionsBefore = receiver.connections()
   // BENCH_CPU_PROF=1: a CPU profile of this process (dispatcher and receiver) during dispatch.
   const profiler = phaseProfiler(process.env.BENCH_CPU_PROF === "1", "dispatch")
   await profiler.start()
   const started = performance.now()
+  const cpuStart = process.cpuUsage()
+  const databaseCpuStart = childrenCpu(undefined)
   const fiber = runtime.runFork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "bench")))
   let delivered = 0
   let peakRss = 0
@@ -188,6 +204,8 @@ const main = async () => {
     if (performance.now() - started > 600_000) break
   }
   const seconds = (performance.now() - started) / 1000
+  const dispatchCpuMicros = cpuMicros(process.cpuUsage(cpuStart)) / delivered
+  const databaseCpuMicros = Option.map(Option.all([databaseCpuStart, childrenCpu(undefined)]), ([a, b]) => ((b.rest - a.rest) * 1e6) / delivered)
   const profileFile = await profiler.stop()
   if (profileFile !== undefined) log(`CPU profile of the dispatch: ${profileFile}`)
   loopDelay.disable()
@@ -214,13 +232,17 @@ const main = async () => {
   log(`| bare node:https client, a new TLS connection per request | ${f(bareFresh.perSecond)} | ${f((bareFresh.perSecond / bareKeepAlive.perSecond) * 100)}% | ${bareFresh.failures} failures |`)
   log(
     `| dispatcher (claim, seal, URL check, POST, record) | ${f(dispatcherRate)} | ${f((dispatcherRate / bareKeepAlive.perSecond) * 100)}% | ` +
-      `${delivered}/${events} delivered, ${attempts.n} attempts recorded (${attempts.ok} delivered with status 200), ${rounds} rounds; receiver saw ${receiver.count() - before} |`
+      `${delivered}/${events} delivered, ${attempts.n} attempts recorded (${attempts.ok} delivered with status 200), ${rounds} rounds; receiver saw ${receiver.count() - before} on ${receiver.connections() - connectionsBefore} new TLS connections |`
   )
   if (timing !== undefined) {
     log("\n| call | count | total ms | mean ms |\n|---|---:|---:|---:|")
     for (const [k, t] of timing.entries()) log(`| ${k} | ${t.n} | ${f(t.ms)} | ${f(t.ms / t.n, 2)} |`)
   }
-  log(`\nevent loop of the benchmark process (dispatcher and receiver) during dispatch: ${f(loopBusy * 100)}% busy, delay p50 ${f(loopDelay.percentile(50) / 1e6, 1)} ms, p99 ${f(loopDelay.percentile(99) / 1e6, 1)} ms`)
+  log(
+    `\nCPU per delivery: the benchmark process (receiver included) ${f(dispatchCpuMicros)} µs with the dispatcher, ` +
+      `${f(bareKeepAlive.cpuMicros)} µs with the bare keep-alive client; PostgreSQL ${Option.match(databaseCpuMicros, { onNone: () => "(not readable)", onSome: (us) => `${f(us)} µs` })} with the dispatcher`
+  )
+  log(`event loop of the benchmark process (dispatcher and receiver) during dispatch: ${f(loopBusy * 100)}% busy, delay p50 ${f(loopDelay.percentile(50) / 1e6, 1)} ms, p99 ${f(loopDelay.percentile(99) / 1e6, 1)} ms`)
   log(`dispatcher layer built in ${f(buildMs)} ms before the clock started`)
   log(`peak RSS of the benchmark process during dispatch: ${f(peakRss / 2 ** 20)} MiB`)
   if (delivered !== events || Number(attempts.ok) !== events) process.exitCode = 1

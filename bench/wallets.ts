@@ -108,10 +108,16 @@ const program = Effect.gen(function*() {
       output: apiOutput
     })
     startTs("bench/support/BareServer.ts", { PORT: String(barePort) })
+    // The framework floor: @effect/platform's Node HTTP server with one route and nothing else,
+    // what any HttpApi operation can reach at most on this machine.
+    const floorPort = await freePort()
+    startTs("bench/support/MinimalEffectServer.ts", { PORT: String(floorPort) })
     const apiUrl = `http://127.0.0.1:${apiPort}`
     const bareUrl = `http://127.0.0.1:${barePort}`
+    const floorUrl = `http://127.0.0.1:${floorPort}`
     await waitForHttp(`${apiUrl}/healthz`)
     await waitForHttp(bareUrl)
+    await waitForHttp(floorUrl)
     const app = { appId: apps[1]!.appId, secret: apps[1]!.secret }
     const token = await fetchToken(apiUrl, app)
     const rows: Array<LoadResult & { readonly atRate?: number; readonly p999?: number; readonly max?: number }> = []
@@ -120,6 +126,8 @@ const program = Effect.gen(function*() {
     await load("warm-up", bareUrl, { method: "GET", path: "/" }, 2, connections)
     await list("warm-up", "")
     rows.push(await load("bare node http (reference)", bareUrl, { method: "GET", path: "/" }, seconds, connections))
+    await load("warm-up", floorUrl, { method: "GET", path: "/" }, 2, connections)
+    rows.push(await load("one-route Effect HTTP server (framework floor)", floorUrl, { method: "GET", path: "/" }, seconds, connections))
     for (const [name, query] of [
       ["GET /open/v1/wallets (default page)", ""],
       [`GET /open/v1/wallets?address=${fragment}&sort=balance_usdt`, `address=${fragment}&sort=balance_usdt`]

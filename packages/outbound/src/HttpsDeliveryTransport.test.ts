@@ -84,4 +84,17 @@ describe("HttpsDeliveryTransport", () => {
       expect(refused.kind).toBe("connect")
       expect(refused.message).toBe("could not connect to 127.0.0.1 (127.0.0.1:1): ECONNREFUSED")
     }))
+
+  it.scoped("keeps every connection of a burst for the next one (no new TLS handshakes above 64 at once)", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver(Ack)
+      const wave = Effect.forEach(Array.from({ length: 100 }), () => post(transport, receiver.port), { concurrency: "unbounded" })
+      const first = yield* wave
+      expect(first.every(Either.isRight)).toBe(true)
+      expect(receiver.connections()).toBe(100)
+      const second = yield* wave
+      expect(second.every(Either.isRight)).toBe(true)
+      expect(receiver.received()).toHaveLength(200)
+      expect(receiver.connections()).toBe(100)
+    }))
 })

@@ -53,7 +53,9 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
   const secureContext = options.extraCa === undefined ? undefined : createSecureContext({ ca: [...rootCertificates, options.extraCa] })
   // Connections are kept and reused per checked address and server name: a connection is only
   // ever reused by an attempt whose own check produced that same address.
-  const agent = new Agent({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256, maxFreeSockets: 64, timeout: 4000, scheduling: "lifo" })
+  // As many may wait free as may be open: with fewer, the connections of a burst above that count
+  // were closed as they came free and the next burst paid a TLS handshake for each again.
+  const agent = new Agent({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256, maxFreeSockets: 256, timeout: 4000, scheduling: "lifo" })
 
   const post = (input: DeliveryRequest) =>
     Effect.async<DeliveryResponse, DeliveryFailed>((resume) => {

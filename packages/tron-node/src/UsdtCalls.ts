@@ -1,6 +1,6 @@
-import { ChainRejected, type UnsignedTransaction } from "@collector/core"
-import { TransactionId, TransactionRaw, Trc20Call, TronAddress } from "@collector/tron"
-import { Effect, Either, Option, Ref, type Schema } from "effect"
+import { type BlockRef, ChainRejected, type UnsignedTransaction } from "@collector/core"
+import { RefBlock, TransactionId, TransactionRaw, Trc20Call, Trc20TransferTransaction, TronAddress } from "@collector/tron"
+import { Clock, Effect, Either, Option, Ref, type Schema } from "effect"
 import type { NodeClient, NodeBody, NodePath } from "./NodeClient"
 import type { NodeConfig } from "./NodeConfig"
 import { callNode, decodeNodeText, describeFailure, type NodeFailure, returnFailure } from "./NodeReply"
@@ -116,10 +116,13 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
      * the canonical `transfer` call: a 41-prefixed address word, which Trc20Call.decodeTransfer
      * would read as the same recipient, is still not what was asked for.
      */
-    const buildUsdtTransfer = (transfer: Transfer & { readonly feeLimit: bigint; readonly expiration?: Date }) =>
+    const buildUsdtTransfer = (transfer: Transfer & { readonly feeLimit: bigint; readonly expiration?: Date; readonly reference?: BlockRef }) =>
       Effect.gen(function*() {
         const { feeLimit } = transfer
         if (feeLimit <= 0n || feeLimit > BigInt(Number.MAX_SAFE_INTEGER)) return yield* rejected(`fee limit out of range: ${feeLimit}`)
+        if (transfer.expiration !== undefined && transfer.reference !== undefined) {
+          return yield* buildLocally({ ...transfer, expiration: transfer.expiration, reference: transfer.reference })
+        }
         const { body, parameter } = yield* transferBody(transfer)
         const path = "/wallet/triggersmartcontract"
         const reply = yield* call(path, { ...body, fee_limit: Number(feeLimit), call_value: 0 }, BuiltTransactionReply)
@@ -152,6 +155,32 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
         }
         if (transfer.expiration === undefined) return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit } satisfies UnsignedTransaction
         return yield* withExpiration(raw, transfer.expiration, feeLimit)
+      })
+
+    /**
+     * The same transaction built here from a reference block the caller read (TaPoS), stamped
+     * with this process's clock as a node stamps its own: no node call, and the bytes signed are
+     * those encoded from the request itself. A reference block that is no longer on the chain
+     * makes the node refuse the broadcast (TAPOS_ERROR), never a different transfer.
+     */
+    const buildLocally = (transfer: Transfer & { readonly feeLimit: bigint; readonly expiration: Date; readonly reference: BlockRef }) =>
+      Effect.gen(function*() {
+        yield* hex21(transfer.from)
+        const refBlock = yield* required(RefBlock.fromBlockId(transfer.reference.hash), () => `not a block ID: ${transfer.reference.hash}`)
+        const built = yield* Either.mapLeft(
+          Trc20TransferTransaction.build({
+            owner: transfer.from,
+            contract: config.usdtContract,
+            to: transfer.to,
+            amount: transfer.amount,
+            feeLimit: transfer.feeLimit,
+            refBlock,
+            expiration: BigInt(transfer.expiration.getTime()),
+            timestamp: BigInt(yield* Clock.currentTimeMillis)
+          }),
+          (error) => rejected(`cannot build a transfer of ${transfer.amount} to ${transfer.to}: ${error.reason}`)
+        )
+        return { ...built, expiration: transfer.expiration, feeLimit: transfer.feeLimit } satisfies UnsignedTransaction
       })
 
     /**

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { TransactionId, TransactionRaw } from "@collector/tron"
-import { Effect, Either, Option } from "effect"
+import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
+import { FetchHttpClient, HttpClient } from "@effect/platform"
+import { Effect, Either, Layer, Option } from "effect"
 import { head } from "./SimState"
 import { adapterFor, signWith, startSimNode } from "./testing/SimNode"
 import { wallet } from "./testing/SimWallet"
@@ -129,6 +131,44 @@ describe("TronNodeChain over the simulator", () => {
         expiration: new Date((yield* chain.headBlock).timestamp.getTime() + 25 * 3_600_000)
       })
       expect(yield* chain.broadcast(signWith(tooLate, service))).toMatchObject({ _tag: "Rejected", code: "TRANSACTION_EXPIRATION_ERROR" })
+    }))
+
+  it.scopedLive("a transfer built here from a reference block makes no node call, lands, and is refused once its block left the chain", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode({ genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(10n) }] })
+      let calls = 0
+      const counting = Layer.effect(HttpClient.HttpClient, Effect.map(HttpClient.HttpClient, HttpClient.tapRequest(() => Effect.sync(() => calls++))))
+      const chain = yield* TronNodeChain.make(defaultNodeConfig("nile", { fullNodeUrl: sim.url, solidityUrl: sim.url, retries: 0, requestsPerSecond: 1000 }))
+        .pipe(Effect.provide(counting.pipe(Layer.provide(FetchHttpClient.layer))))
+      yield* sim.chain.mine(20)
+      const solidified = yield* chain.solidifiedBlock
+      const head = yield* chain.headBlock
+      const expiration = new Date(head.timestamp.getTime() + 5 * 60_000)
+      const before = calls
+      const unsigned = yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: usdt(2n), feeLimit: trx(30n), expiration, reference: solidified })
+      expect(calls).toBe(before)
+      expect(unsigned).toMatchObject({ expiration, feeLimit: trx(30n) })
+      const raw = Either.getOrThrow(TransactionRaw.decodeRawDataHex(unsigned.rawDataHex, { visible: true }))
+      expect(raw).toMatchObject({
+        ref_block_bytes: solidified.hash.slice(12, 16),
+        ref_block_hash: solidified.hash.slice(16, 32),
+        fee_limit: Number(trx(30n)),
+        contract: [{ type: "TriggerSmartContract", parameter: { value: { owner_address: service.address, contract_address: defaultNodeConfig("nile").usdtContract } } }]
+      })
+      expect(unsigned.txid).toBe(TransactionId.compute(Buffer.from(unsigned.rawDataHex, "hex")))
+      expect(yield* chain.broadcast(signWith(unsigned, service))).toEqual({ _tag: "Accepted" })
+      yield* sim.chain.mine(20)
+      const { transfers } = yield* chain.blockTransfers(Option.getOrThrow(yield* chain.receipt(unsigned.txid)).blockNumber)
+      expect(transfers.map((t) => [t.txid, t.from, t.to, t.amount])).toEqual([[unsigned.txid, service.address, fresh.address, usdt(2n)]])
+      // A reference block the chain does not have (as after a reorganisation dropped it).
+      const gone = { ...solidified, hash: solidified.hash.slice(0, 16) + "ff".repeat(8) + solidified.hash.slice(32) }
+      const orphan = yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: 1n, feeLimit: trx(30n), expiration, reference: gone })
+      expect(yield* chain.broadcast(signWith(orphan, service))).toMatchObject({ _tag: "Rejected", code: "TAPOS_ERROR" })
+      // Bad input is refused before anything is built.
+      const notABlock = yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: 1n, feeLimit: trx(30n), expiration, reference: { ...solidified, hash: "00" } }).pipe(Effect.flip)
+      expect(notABlock.reason).toBe("not a block ID: 00")
+      const badRecipient = yield* chain.buildUsdtTransfer({ from: service.address, to: "Tnope", amount: 1n, feeLimit: trx(30n), expiration, reference: solidified }).pipe(Effect.flip)
+      expect(badRecipient.reason).toContain("cannot build a transfer of 1 to Tnope: recipient must be a Base58Check TRON address")
     }))
 
   it.scopedLive("a landed transaction sent again after its expiration is Rejected as expired, not Duplicate", () =>

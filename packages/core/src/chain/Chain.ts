@@ -37,7 +37,11 @@ export interface ChainService {
   readonly parameters: Effect.Effect<ChainParameters, Failure>
   /** Energy a USDT transfer of `amount` from `from` to `to` would use now. */
   readonly estimateTransferEnergy: (transfer: { readonly from: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<bigint, Failure>
-  /** Expires when the node decides (60 s after its head by default) unless `expiration` is given. */
+  /**
+   * Expires when the node decides (60 s after its head by default) unless `expiration` is given.
+   * With `expiration` and `reference` (a recent block of the canonical chain, which the
+   * transaction names for TaPoS), the adapter builds the transaction itself, with no node call.
+   */
   readonly buildUsdtTransfer: (
     transfer: {
       readonly from: string
@@ -45,6 +49,7 @@ export interface ChainService {
       readonly amount: bigint
       readonly feeLimit: bigint
       readonly expiration?: Date
+      readonly reference?: BlockRef
     }
   ) => Effect.Effect<UnsignedTransaction, Failure>
   readonly broadcast: (transaction: SignedTransaction) => Effect.Effect<BroadcastOutcome, ChainUnavailable>

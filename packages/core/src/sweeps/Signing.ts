@@ -34,7 +34,16 @@ export const sign = (task: SweepTask, now: Date, settings: SweeperSettings, view
     // Counted from the chain's head, not our clock: the node judges expiration by its head.
     const head = view.head
     const expiration = new Date(head.timestamp.getTime() + Duration.toMillis(settings.transactionValidity))
-    const built = yield* chain.buildUsdtTransfer({ from: task.address, to: task.destination, amount: task.amount, feeLimit, expiration })
+    // Named for TaPoS: the solidified block cannot be dropped by a reorganisation, so the
+    // transaction can never be refused for naming a block that left the chain.
+    const built = yield* chain.buildUsdtTransfer({
+      from: task.address,
+      to: task.destination,
+      amount: task.amount,
+      feeLimit,
+      expiration,
+      reference: view.solidified
+    })
     if (built.expiration.getTime() - head.timestamp.getTime() < Duration.toMillis(settings.minimumValidity)) {
       return yield* Effect.dieMessage(`the node built a transaction expiring at ${built.expiration.toISOString()}, too soon to broadcast safely`)
     }

@@ -39,8 +39,8 @@ export interface ReceivedRequest {
  */
 export const startTestReceiver = (initial: Behaviour = Ack) =>
   Effect.acquireRelease(
-    Effect.async<{ server: Server; port: number; state: { received: Array<ReceivedRequest>; behaviour: Behaviour; byPath: Map<string, Behaviour> } }>((resume) => {
-      const state = { received: [] as Array<ReceivedRequest>, behaviour: initial, byPath: new Map<string, Behaviour>() }
+    Effect.async<{ server: Server; port: number; state: { received: Array<ReceivedRequest>; behaviour: Behaviour; byPath: Map<string, Behaviour>; connections: number } }>((resume) => {
+      const state = { received: [] as Array<ReceivedRequest>, behaviour: initial, byPath: new Map<string, Behaviour>(), connections: 0 }
       const server = createServer({ key: readFileSync(join(tlsDir, "server.key")), cert: readFileSync(join(tlsDir, "server.pem")) }, (req, res) => {
         const chunks: Array<Buffer> = []
         req.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -66,6 +66,7 @@ export const startTestReceiver = (initial: Behaviour = Ack) =>
           }
         })
       })
+      server.on("secureConnection", () => state.connections++)
       server.listen(0, "127.0.0.1", () => resume(Effect.succeed({ server, port: (server.address() as AddressInfo).port, state })))
     }),
     ({ server }) =>
@@ -78,6 +79,8 @@ export const startTestReceiver = (initial: Behaviour = Ack) =>
     /** `https://<host>:<port><path>`; `localhost` and `receiver.test` are in the certificate too. */
     url: (path = "/hook", host = "127.0.0.1") => `https://${host}:${port}${path}`,
     received: () => [...state.received] as ReadonlyArray<ReceivedRequest>,
+    /** TLS connections accepted so far. */
+    connections: () => state.connections,
     /** Requests to one path. */
     receivedAt: (path: string) => state.received.filter((r) => r.path === path),
     answer: (behaviour: Behaviour, path?: string) =>

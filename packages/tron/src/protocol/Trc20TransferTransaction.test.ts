@@ -1,0 +1,63 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either, Option } from "effect"
+import { readFileSync } from "node:fs"
+import * as TronAddress from "../TronAddress"
+import * as RefBlock from "./RefBlock"
+import * as Trc20Call from "./Trc20Call"
+import * as Trc20TransferTransaction from "./Trc20TransferTransaction"
+
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../../../test-fixtures/tron/${name}`, import.meta.url), "utf8")).transaction
+
+const base58 = (address: string) => address.startsWith("41") ? Option.getOrThrow(TronAddress.fromHex(address)) : address
+
+/** The request a node answered with `tx`, read back from the fields the node printed. */
+const requestOf = (tx: any): Trc20TransferTransaction.TransferRequest => {
+  const value = tx.raw_data.contract[0].parameter.value
+  const call = Option.getOrThrow(Trc20Call.decodeTransfer(value.data))
+  return {
+    owner: base58(value.owner_address),
+    contract: base58(value.contract_address),
+    to: call.to,
+    amount: call.amount,
+    feeLimit: BigInt(tx.raw_data.fee_limit),
+    refBlock: { ref_block_bytes: tx.raw_data.ref_block_bytes, ref_block_hash: tx.raw_data.ref_block_hash },
+    expiration: BigInt(tx.raw_data.expiration),
+    timestamp: BigInt(tx.raw_data.timestamp)
+  }
+}
+
+describe("Trc20TransferTransaction", () => {
+  it.each([
+    ["nile triggersmartcontract (hex addresses)", "nile_triggersmartcontract_transfer.response.json"],
+    ["shasta triggersmartcontract (visible)", "shasta_triggersmartcontract_trc20_transfer.response.json"]
+  ])("builds the bytes and txID a node built for the same transfer: %s", (_, name) => {
+    const tx = fixture(name)
+    const built = Either.getOrThrow(Trc20TransferTransaction.build(requestOf(tx)))
+    expect(built.rawDataHex).toBe(tx.raw_data_hex)
+    expect(built.txid).toBe(tx.txID)
+  })
+
+  it("names the reference block by its ID, as RefBlock derives it", () => {
+    const request = requestOf(fixture("nile_triggersmartcontract_transfer.response.json"))
+    const blockId = "0000000003fe28c3ce6d340282788569" + "0".repeat(32)
+    expect(Option.getOrThrow(RefBlock.fromBlockId(blockId))).toEqual(request.refBlock)
+  })
+
+  it("refuses what would not be a valid transfer, naming the field", () => {
+    const request = requestOf(fixture("nile_triggersmartcontract_transfer.response.json"))
+    const reason = (change: Partial<Trc20TransferTransaction.TransferRequest>) =>
+      Either.match(Trc20TransferTransaction.build({ ...request, ...change }), { onLeft: (e) => e.reason, onRight: () => "built" })
+    expect(reason({ owner: "41dd791d6b49e190062d650e6a23c575510d35f2f9" })).toContain("owner must be a Base58Check TRON address")
+    expect(reason({ to: "TNotAnAddress" })).toContain("recipient must be a Base58Check TRON address")
+    expect(reason({ contract: "" })).toContain("contract must be a Base58Check TRON address")
+    expect(reason({ amount: -1n })).toContain("transfer amount must be a uint256")
+    expect(reason({ amount: 2n ** 256n })).toContain("transfer amount must be a uint256")
+    expect(reason({ feeLimit: 0n })).toBe("fee limit must be a positive int64, got 0")
+    expect(reason({ expiration: 2n ** 63n })).toContain("expiration must be a positive int64")
+    expect(reason({ timestamp: 0n })).toContain("timestamp must be a positive int64")
+    expect(reason({ refBlock: { ref_block_bytes: "28c", ref_block_hash: request.refBlock.ref_block_hash } })).toContain("ref_block_bytes")
+    expect(reason({ refBlock: { ref_block_bytes: "28c3", ref_block_hash: "ce6d3402" } })).toContain("ref_block_hash")
+    expect(reason({})).toBe("built")
+  })
+})
