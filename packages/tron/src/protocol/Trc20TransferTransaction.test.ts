@@ -3,6 +3,7 @@ import { Either, Option } from "effect"
 import { readFileSync } from "node:fs"
 import * as TronAddress from "../TronAddress"
 import * as RefBlock from "./RefBlock"
+import * as TransactionRaw from "./TransactionRaw"
 import * as Trc20Call from "./Trc20Call"
 import * as Trc20TransferTransaction from "./Trc20TransferTransaction"
 
@@ -55,9 +56,17 @@ describe("Trc20TransferTransaction", () => {
     expect(reason({ amount: 2n ** 256n })).toContain("transfer amount must be a uint256")
     expect(reason({ feeLimit: 0n })).toBe("fee limit must be a positive int64, got 0")
     expect(reason({ expiration: 2n ** 63n })).toContain("expiration must be a positive int64")
-    expect(reason({ timestamp: 0n })).toContain("timestamp must be a positive int64")
+    expect(reason({ timestamp: -1n })).toBe("timestamp must be a non-negative int64, got -1")
     expect(reason({ refBlock: { ref_block_bytes: "28c", ref_block_hash: request.refBlock.ref_block_hash } })).toContain("ref_block_bytes")
     expect(reason({ refBlock: { ref_block_bytes: "28c3", ref_block_hash: "ce6d3402" } })).toContain("ref_block_hash")
     expect(reason({})).toBe("built")
+  })
+
+  it("leaves a zero timestamp out, as a node prints it", () => {
+    const request = requestOf(fixture("nile_triggersmartcontract_transfer.response.json"))
+    const built = Either.getOrThrow(Trc20TransferTransaction.build({ ...request, timestamp: 0n }))
+    const raw = Either.getOrThrow(TransactionRaw.decodeRawDataHex(built.rawDataHex))
+    expect(raw.timestamp).toBeUndefined()
+    expect(raw.expiration).toBe(Number(request.expiration))
   })
 })

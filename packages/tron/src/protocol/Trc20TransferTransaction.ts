@@ -42,10 +42,13 @@ const base58 = (address: string, name: string): Either.Either<string, ProtocolEr
     ? Either.right(address)
     : Either.left(new ProtocolError({ reason: `${name} must be a Base58Check TRON address, got ${String(address)}` }))
 
-const positiveInt64 = (value: bigint, name: string): Either.Either<bigint, ProtocolError> =>
-  typeof value === "bigint" && value > 0n && value <= int64Max
+const int64From = (least: bigint, rule: string) => (value: bigint, name: string): Either.Either<bigint, ProtocolError> =>
+  typeof value === "bigint" && value >= least && value <= int64Max
     ? Either.right(value)
-    : Either.left(new ProtocolError({ reason: `${name} must be a positive int64, got ${String(value)}` }))
+    : Either.left(new ProtocolError({ reason: `${name} must be a ${rule} int64, got ${String(value)}` }))
+const positiveInt64 = int64From(1n, "positive")
+// A node leaves a zero timestamp out; it is only informative, so a clock at the epoch still builds.
+const nonNegativeInt64 = int64From(0n, "non-negative")
 
 export const build = (request: TransferRequest): Either.Either<BuiltTransfer, ProtocolError> =>
   Either.gen(function*() {
@@ -64,7 +67,7 @@ export const build = (request: TransferRequest): Either.Either<BuiltTransfer, Pr
       ref_block_bytes: request.refBlock.ref_block_bytes,
       ref_block_hash: request.refBlock.ref_block_hash,
       expiration: yield* positiveInt64(request.expiration, "expiration"),
-      timestamp: yield* positiveInt64(request.timestamp, "timestamp"),
+      timestamp: yield* nonNegativeInt64(request.timestamp, "timestamp"),
       fee_limit: yield* positiveInt64(request.feeLimit, "fee limit")
     })
     return { rawDataHex: Buffer.from(bytes).toString("hex"), txid: TransactionId.compute(bytes) }
