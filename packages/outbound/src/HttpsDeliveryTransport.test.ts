@@ -87,7 +87,8 @@ describe("HttpsDeliveryTransport", () => {
 
   it.scoped("keeps every connection of a burst for the next one (no new TLS handshakes above 64 at once)", () =>
     Effect.gen(function*() {
-      const receiver = yield* startTestReceiver(Ack)
+      // Answers held back a little, so that all 100 requests of a burst are in flight together.
+      const receiver = yield* startTestReceiver({ _tag: "SlowAck", ms: 300 })
       const wave = Effect.forEach(Array.from({ length: 100 }), () => post(transport, receiver.port), { concurrency: "unbounded" })
       const first = yield* wave
       expect(first.every(Either.isRight)).toBe(true)

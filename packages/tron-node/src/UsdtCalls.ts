@@ -166,7 +166,13 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
     const buildLocally = (transfer: Transfer & { readonly feeLimit: bigint; readonly expiration: Date; readonly reference: BlockRef }) =>
       Effect.gen(function*() {
         yield* hex21(transfer.from)
+        const expiration = transfer.expiration.getTime()
+        if (!Number.isSafeInteger(expiration) || expiration <= 0) return yield* rejected(`expiration out of range: ${transfer.expiration}`)
         const refBlock = yield* required(RefBlock.fromBlockId(transfer.reference.hash), () => `not a block ID: ${transfer.reference.hash}`)
+        // A block ID begins with its number: one that does not is not the block the caller read.
+        if (Option.getOrThrow(RefBlock.blockNumber(transfer.reference.hash)) !== transfer.reference.number) {
+          return yield* rejected(`block ID ${transfer.reference.hash} is not block ${transfer.reference.number}`)
+        }
         const built = yield* Either.mapLeft(
           Trc20TransferTransaction.build({
             owner: transfer.from,
@@ -175,7 +181,7 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
             amount: transfer.amount,
             feeLimit: transfer.feeLimit,
             refBlock,
-            expiration: BigInt(transfer.expiration.getTime()),
+            expiration: BigInt(expiration),
             timestamp: BigInt(yield* Clock.currentTimeMillis)
           }),
           (error) => rejected(`cannot build a transfer of ${transfer.amount} to ${transfer.to}: ${error.reason}`)

@@ -167,6 +167,10 @@ describe("TronNodeChain over the simulator", () => {
       // Bad input is refused before anything is built.
       const notABlock = yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: 1n, feeLimit: trx(30n), expiration, reference: { ...solidified, hash: "00" } }).pipe(Effect.flip)
       expect(notABlock.reason).toBe("not a block ID: 00")
+      const otherNumber = yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: 1n, feeLimit: trx(30n), expiration, reference: { ...solidified, number: solidified.number + 1n } }).pipe(Effect.flip)
+      expect(otherNumber.reason).toBe(`block ID ${solidified.hash} is not block ${solidified.number + 1n}`)
+      const noTime = yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: 1n, feeLimit: trx(30n), expiration: new Date(Number.NaN), reference: solidified }).pipe(Effect.flip)
+      expect(noTime.reason).toBe("expiration out of range: Invalid Date")
       const badRecipient = yield* chain.buildUsdtTransfer({ from: service.address, to: "Tnope", amount: 1n, feeLimit: trx(30n), expiration, reference: solidified }).pipe(Effect.flip)
       expect(badRecipient.reason).toContain("cannot build a transfer of 1 to Tnope: recipient must be a Base58Check TRON address")
     }))

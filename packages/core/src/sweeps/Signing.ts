@@ -8,6 +8,9 @@ import type { ChainView } from "./ChainView"
 import type { SweeperSettings } from "./SweeperSettings"
 import type { SweepTask } from "./SweepTask"
 
+/** How many recent blocks a node accepts as a transaction's reference (java-tron's recent-block store). */
+const tapos = 65_536n
+
 /**
  * `ready` -> `signed`: builds the transfer, signs its hash through the Signer port and returns
  * the task with the transaction stored. Nothing leaves the process before that state is saved:
@@ -33,6 +36,14 @@ export const sign = (task: SweepTask, now: Date, settings: SweeperSettings, view
     }
     // Counted from the chain's head, not our clock: the node judges expiration by its head.
     const head = view.head
+    // The reference block must be one the broadcasting node has among its last 65,536 blocks
+    // (TaPoS); a solidity node ahead of the full node, or far behind it, would make the
+    // transaction unlandable, so nothing is signed until they agree again.
+    if (view.solidified.number > head.number || head.number - view.solidified.number >= tapos) {
+      return yield* Effect.dieMessage(
+        `the solidified block ${view.solidified.number} is no TaPoS reference for the head block ${head.number}: nothing signed`
+      )
+    }
     const expiration = new Date(head.timestamp.getTime() + Duration.toMillis(settings.transactionValidity))
     // Named for TaPoS: the solidified block cannot be dropped by a reorganisation, so the
     // transaction can never be refused for naming a block that left the chain.
@@ -45,7 +56,7 @@ export const sign = (task: SweepTask, now: Date, settings: SweeperSettings, view
       reference: view.solidified
     })
     if (built.expiration.getTime() - head.timestamp.getTime() < Duration.toMillis(settings.minimumValidity)) {
-      return yield* Effect.dieMessage(`the node built a transaction expiring at ${built.expiration.toISOString()}, too soon to broadcast safely`)
+      return yield* Effect.dieMessage(`the transfer built expires at ${built.expiration.toISOString()}, too soon to broadcast safely`)
     }
     const sealedKey = yield* repo.signingKey(task.walletId)
     const signature = yield* signer.sign({ address: task.address, sealedKey }, Buffer.from(built.txid, "hex"))

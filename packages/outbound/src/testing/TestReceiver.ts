@@ -18,6 +18,8 @@ export type Behaviour =
   | { readonly _tag: "Redirect"; readonly location: string }
   | { readonly _tag: "Hang" }
   | { readonly _tag: "Huge" }
+  /** Acknowledges after `ms`, so that every request of a burst is in flight at once. */
+  | { readonly _tag: "SlowAck"; readonly ms: number }
 
 export const Ack: Behaviour = { _tag: "Ack" }
 export const WrongBody: Behaviour = { _tag: "Status", status: 200, body: "<html>proxy says hello</html>" }
@@ -60,6 +62,9 @@ export const startTestReceiver = (initial: Behaviour = Ack) =>
               return
             case "Huge":
               res.writeHead(200, { "Content-Type": "application/json" }).end(`{"code":0,"pad":"${"x".repeat(100 * 1024)}"}`)
+              return
+            case "SlowAck":
+              setTimeout(() => res.writeHead(200, { "Content-Type": "application/json" }).end('{"code":0,"message":"ok"}'), behaviour.ms)
               return
             case "Hang":
               return

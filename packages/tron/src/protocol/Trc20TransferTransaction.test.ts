@@ -2,7 +2,6 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either, Option } from "effect"
 import { readFileSync } from "node:fs"
 import * as TronAddress from "../TronAddress"
-import * as RefBlock from "./RefBlock"
 import * as TransactionRaw from "./TransactionRaw"
 import * as Trc20Call from "./Trc20Call"
 import * as Trc20TransferTransaction from "./Trc20TransferTransaction"
@@ -37,12 +36,6 @@ describe("Trc20TransferTransaction", () => {
     const built = Either.getOrThrow(Trc20TransferTransaction.build(requestOf(tx)))
     expect(built.rawDataHex).toBe(tx.raw_data_hex)
     expect(built.txid).toBe(tx.txID)
-  })
-
-  it("names the reference block by its ID, as RefBlock derives it", () => {
-    const request = requestOf(fixture("nile_triggersmartcontract_transfer.response.json"))
-    const blockId = "0000000003fe28c3ce6d340282788569" + "0".repeat(32)
-    expect(Option.getOrThrow(RefBlock.fromBlockId(blockId))).toEqual(request.refBlock)
   })
 
   it("refuses what would not be a valid transfer, naming the field", () => {
