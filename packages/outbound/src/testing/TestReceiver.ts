@@ -50,9 +50,10 @@ export const startTestReceiver = (initial: Behaviour = Ack) =>
           const path = req.url ?? "/"
           state.received.push({ method: req.method ?? "", path, headers: { ...req.headers }, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() })
           const behaviour = state.byPath.get(path) ?? state.behaviour
+          const acknowledge = () => res.writeHead(200, { "Content-Type": "application/json" }).end('{"code":0,"message":"ok"}')
           switch (behaviour._tag) {
             case "Ack":
-              res.writeHead(200, { "Content-Type": "application/json" }).end('{"code":0,"message":"ok"}')
+              acknowledge()
               return
             case "Status":
               res.writeHead(behaviour.status, { "Content-Type": "text/plain" }).end(behaviour.body)
@@ -64,7 +65,7 @@ export const startTestReceiver = (initial: Behaviour = Ack) =>
               res.writeHead(200, { "Content-Type": "application/json" }).end(`{"code":0,"pad":"${"x".repeat(100 * 1024)}"}`)
               return
             case "SlowAck":
-              setTimeout(() => res.writeHead(200, { "Content-Type": "application/json" }).end('{"code":0,"message":"ok"}'), behaviour.ms)
+              setTimeout(acknowledge, behaviour.ms)
               return
             case "Hang":
               return
