@@ -1,15 +1,15 @@
-import { DeliveryFailed } from "@collector/core/notifications/DeliveryTransport"
+import { DeliveryFailed, postOne } from "@collector/core/notifications/DeliveryTransport"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Either, Fiber } from "effect"
 import * as HttpsDeliveryTransport from "./HttpsDeliveryTransport"
-import { Ack, Hang, startTestReceiver, testCaPem, WrongBody } from "./testing/TestReceiver"
+import { Ack, Hang, ServerError, startTestReceiver, testCaPem, WrongBody } from "./testing/TestReceiver"
 
 const transport = HttpsDeliveryTransport.make({ extraCa: testCaPem, allowAnyPort: true, responseTimeoutMs: 1_000 })
 
 const post = (t: typeof transport, port: number, host = "127.0.0.1", path = "/hook") =>
-  Effect.either(t.post({
+  Effect.either(postOne(t, {
     url: `https://${host}:${port}${path}?x=1`,
-    target: { host, address: "127.0.0.1", family: 4, port },
+    targets: [{ host, address: "127.0.0.1", family: 4, port }],
     headers: { "Content-Type": "application/json", "X-Event-Id": "7" },
     body: '{"hello":"world"}'
   }))
@@ -97,5 +97,61 @@ describe("HttpsDeliveryTransport", () => {
       expect(second.every(Either.isRight)).toBe(true)
       expect(receiver.received()).toHaveLength(200)
       expect(receiver.connections()).toBe(100)
+    }))
+
+  it.scoped("reports each result of a batch as it arrives: a receiver that hangs holds back only its own", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver(Ack)
+      yield* receiver.answer(Hang, "/slow")
+      const request = (path: string) => ({
+        url: `https://127.0.0.1:${receiver.port}${path}`,
+        targets: [{ host: "127.0.0.1", address: "127.0.0.1", family: 4 as const, port: receiver.port }],
+        headers: { "Content-Type": "application/json" },
+        body: "{}"
+      })
+      const started = Date.now()
+      const reported: Array<{ readonly index: number; readonly ms: number; readonly status: number | string }> = []
+      yield* transport.postEach([request("/slow"), request("/a"), request("/b")], (index, result) =>
+        reported.push({ index, ms: Date.now() - started, status: Either.isRight(result) ? result.right.status : result.left.kind }))
+      expect(reported.slice(0, 2).map((r) => r.index).sort()).toEqual([1, 2])
+      expect(reported.slice(0, 2).map((r) => r.status)).toEqual([200, 200])
+      expect(reported.slice(0, 2).every((r) => r.ms < 900)).toBe(true)
+      expect(reported[2]).toMatchObject({ index: 0, status: "timeout" })
+      expect(reported[2]!.ms).toBeGreaterThanOrEqual(1_000)
+    }))
+
+  it.scoped("tries the second checked address when the first refuses the connection, and no third", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver(Ack)
+      const refusing = { host: "receiver.test", address: "127.0.0.1", family: 4 as const, port: 1 }
+      const listening = { host: "receiver.test", address: "127.0.0.1", family: 4 as const, port: receiver.port }
+      const send = (targets: ReadonlyArray<typeof listening>) =>
+        Effect.either(postOne(transport, { url: "https://receiver.test/hook", targets, headers: {}, body: "{}" }))
+      expect(Either.getOrThrow(yield* send([refusing, listening])).status).toBe(200)
+      expect(receiver.received()).toHaveLength(1)
+      // A response of any kind is the receiver's answer: a refused second address is not tried after it.
+      yield* receiver.answer(ServerError)
+      expect(Either.getOrThrow(yield* send([listening, refusing])).status).toBe(500)
+      expect(failure(yield* send([refusing, refusing])).message).toBe("could not connect to receiver.test (127.0.0.1:1): ECONNREFUSED")
+      expect(receiver.received()).toHaveLength(2)
+    }))
+
+  it.scoped("an interrupted batch abandons its open POSTs and reports none of them", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver(Hang)
+      const reported: Array<number> = []
+      const fiber = yield* Effect.fork(transport.postEach([{
+        url: `https://127.0.0.1:${receiver.port}/hook`,
+        targets: [{ host: "127.0.0.1", address: "127.0.0.1", family: 4, port: receiver.port }],
+        headers: {},
+        body: "{}"
+      }], (index) => reported.push(index)))
+      while (receiver.received().length === 0) yield* Effect.promise(() => new Promise((done) => setTimeout(done, 10)))
+      const interrupted = Date.now()
+      yield* Fiber.interrupt(fiber)
+      expect(Date.now() - interrupted).toBeLessThan(500)
+      // Past the response timeout: the abandoned POST's timer was cleared, nothing is reported.
+      yield* Effect.promise(() => new Promise((done) => setTimeout(done, 1_200)))
+      expect(reported).toEqual([])
     }))
 })

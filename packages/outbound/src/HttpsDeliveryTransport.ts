@@ -1,5 +1,11 @@
-import { DeliveryFailed, type DeliveryRequest, type DeliveryResponse, DeliveryTransport } from "@collector/core/notifications/DeliveryTransport"
-import { Effect, Layer } from "effect"
+import {
+  DeliveryFailed,
+  type DeliveryRequest,
+  type DeliveryResult,
+  DeliveryTransport
+} from "@collector/core/notifications/DeliveryTransport"
+import type { ResolvedTarget } from "@collector/core/webhook/WebhookTargets"
+import { Effect, Either, Layer } from "effect"
 import { Agent, request as httpsRequest } from "node:https"
 import { isIP } from "node:net"
 import { checkServerIdentity, createSecureContext, rootCertificates } from "node:tls"
@@ -39,10 +45,11 @@ const classify = (error: unknown, host: string, address: string, port: number): 
 }
 
 /**
- * POSTs to the checked address only: the socket goes to `target.address`, while SNI, the
+ * POSTs to the checked addresses only: the socket goes to a target's `address`, while SNI, the
  * certificate check and the Host header use the URL's host, so DNS is never consulted again
  * and a rebinding answer cannot redirect the request. Redirects are returned, never followed
  * (node:https does not follow them). All timers are real time, independent of Effect's Clock.
+ * Each POST is driven by Node's callbacks alone, with no fiber of its own.
  */
 export const make = (options: Options = {}): DeliveryTransport["Type"] => {
   const connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs
@@ -57,97 +64,142 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
   // were closed as they came free and the next burst paid a TLS handshake for each again.
   const agent = new Agent({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256, maxFreeSockets: 256, timeout: 4000, scheduling: "lifo" })
 
-  const post = (input: DeliveryRequest) =>
-    Effect.async<DeliveryResponse, DeliveryFailed>((resume) => {
-      const { target } = input
-      const url = new URL(input.url)
-      if (url.protocol !== "https:") {
-        resume(Effect.fail(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use https" })))
-        return
+  /** One POST to one address; `done` is called exactly once unless the returned abort comes first. */
+  const postTo = (url: URL, target: ResolvedTarget, input: DeliveryRequest, body: Buffer, done: (result: DeliveryResult) => void): () => void => {
+    if (target.port !== 443 && options.allowAnyPort !== true) {
+      done(Either.left(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use port 443" })))
+      return () => {}
+    }
+    const ipHost = isIP(target.host)
+    const hostHeader = (ipHost === 6 ? `[${target.host}]` : target.host) + (target.port === 443 ? "" : `:${target.port}`)
+    let settled = false
+    let connectTimer: NodeJS.Timeout | undefined
+    const finish = (result: DeliveryResult) => {
+      if (settled) return
+      settled = true
+      clearTimeout(responseTimer)
+      if (connectTimer !== undefined) clearTimeout(connectTimer)
+      done(result)
+    }
+    const headers: Record<string, string> = { ...input.headers, Host: hostHeader, "Content-Length": String(body.length) }
+    const req = httpsRequest({
+      host: target.address,
+      family: target.family,
+      port: target.port,
+      // RFC 6066 forbids an IP address as SNI; an IP-literal URL is verified against the IP.
+      ...(ipHost === 0 ? { servername: target.host } : {}),
+      checkServerIdentity: (_name, cert) => checkServerIdentity(target.host, cert),
+      ...(secureContext === undefined ? {} : { secureContext }),
+      rejectUnauthorized: true,
+      method: "POST",
+      path: `${url.pathname}${url.search}`,
+      agent,
+      headers
+    })
+    const fail = (error: DeliveryFailed) => {
+      finish(Either.left(error))
+      req.destroy()
+    }
+    const responseTimer = setTimeout(() =>
+      fail(new DeliveryFailed({ kind: "timeout", message: `no complete response within ${responseTimeoutMs} ms` })), responseTimeoutMs)
+    req.once("socket", (socket) => {
+      // A kept connection is already established (and was verified when it was made).
+      if (!socket.connecting) return
+      connectTimer = setTimeout(() =>
+        fail(new DeliveryFailed({ kind: "connect", message: `could not connect to ${target.host} (${target.address}:${target.port}) within ${connectTimeoutMs} ms` })), connectTimeoutMs)
+      socket.once("secureConnect", () => clearTimeout(connectTimer))
+    })
+    req.once("error", (error) => finish(Either.left(classify(error, target.host, target.address, target.port))))
+    req.once("response", (res) => {
+      const chunks: Array<Buffer> = []
+      let size = 0
+      let truncated = false
+      const complete = () => {
+        const location = res.headers.location
+        finish(Either.right({
+          status: res.statusCode ?? 0,
+          body: chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"),
+          truncated,
+          location: typeof location === "string" ? location : null
+        }))
       }
-      if (target.port !== 443 && options.allowAnyPort !== true) {
-        resume(Effect.fail(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use port 443" })))
-        return
-      }
-      const body = Buffer.from(input.body, "utf8")
-      const hostHeader = (isIP(target.host) === 6 ? `[${target.host}]` : target.host) + (target.port === 443 ? "" : `:${target.port}`)
-      let settled = false
-      const timers: Array<NodeJS.Timeout> = []
-      const finish = (effect: Effect.Effect<DeliveryResponse, DeliveryFailed>) => {
-        if (settled) return
-        settled = true
-        for (const timer of timers) clearTimeout(timer)
-        resume(effect)
-      }
-      const req = httpsRequest({
-        host: target.address,
-        family: target.family,
-        port: target.port,
-        // RFC 6066 forbids an IP address as SNI; an IP-literal URL is verified against the IP.
-        ...(isIP(target.host) === 0 ? { servername: target.host } : {}),
-        checkServerIdentity: (_name, cert) => checkServerIdentity(target.host, cert),
-        ...(secureContext === undefined ? {} : { secureContext }),
-        rejectUnauthorized: true,
-        method: "POST",
-        path: `${url.pathname}${url.search}`,
-        agent,
-        headers: { ...input.headers, Host: hostHeader, "Content-Length": String(body.length) }
-      })
-      const fail = (error: DeliveryFailed) => {
-        finish(Effect.fail(error))
-        req.destroy()
-      }
-      timers.push(setTimeout(() =>
-        fail(new DeliveryFailed({ kind: "timeout", message: `no complete response within ${responseTimeoutMs} ms` })), responseTimeoutMs))
-      req.once("socket", (socket) => {
-        // A kept connection is already established (and was verified when it was made).
-        if (!socket.connecting) return
-        const connectTimer = setTimeout(() =>
-          fail(new DeliveryFailed({ kind: "connect", message: `could not connect to ${target.host} (${target.address}:${target.port}) within ${connectTimeoutMs} ms` })), connectTimeoutMs)
-        timers.push(connectTimer)
-        socket.once("secureConnect", () => clearTimeout(connectTimer))
-      })
-      req.once("error", (error) => finish(Effect.fail(classify(error, target.host, target.address, target.port))))
-      req.once("response", (res) => {
-        const chunks: Array<Buffer> = []
-        let size = 0
-        let truncated = false
-        const done = () => {
-          const location = res.headers.location
-          finish(Effect.succeed({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString("utf8"),
-            truncated,
-            location: typeof location === "string" ? location : null
-          }))
+      res.on("data", (chunk: Buffer) => {
+        if (truncated) return
+        const room = maxResponseBytes - size
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room))
+          size = maxResponseBytes
+          truncated = true
+          // Stop reading: the verdict is already known and the rest may be endless.
+          complete()
+          req.destroy()
+          return
         }
-        res.on("data", (chunk: Buffer) => {
-          if (truncated) return
-          const room = maxResponseBytes - size
-          if (chunk.length > room) {
-            chunks.push(chunk.subarray(0, room))
-            size = maxResponseBytes
-            truncated = true
-            // Stop reading: the verdict is already known and the rest may be endless.
-            done()
-            req.destroy()
-            return
-          }
-          chunks.push(chunk)
-          size += chunk.length
-        })
-        res.once("end", done)
-        res.once("error", (error) => finish(Effect.fail(classify(error, target.host, target.address, target.port))))
+        chunks.push(chunk)
+        size += chunk.length
       })
-      req.end(body)
+      res.once("end", complete)
+      res.once("error", (error) => finish(Either.left(classify(error, target.host, target.address, target.port))))
+    })
+    req.end(body)
+    return () => {
+      if (settled) return
+      settled = true
+      clearTimeout(responseTimer)
+      if (connectTimer !== undefined) clearTimeout(connectTimer)
+      req.destroy()
+    }
+  }
+
+  /** One request: its targets in order while the connection fails, each with its own timeouts. */
+  const post = (url: URL | null, input: DeliveryRequest, done: (result: DeliveryResult) => void): () => void => {
+    if (url === null || url.protocol !== "https:") {
+      done(Either.left(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use https" })))
+      return () => {}
+    }
+    if (input.targets.length === 0) {
+      done(Either.left(new DeliveryFailed({ kind: "connect", message: "no checked address to connect to" })))
+      return () => {}
+    }
+    const body = Buffer.from(input.body, "utf8")
+    let abort = () => {}
+    const next = (index: number) => {
+      abort = postTo(url, input.targets[index]!, input, body, (result) => {
+        if (Either.isLeft(result) && result.left.kind === "connect" && index + 1 < input.targets.length) next(index + 1)
+        else done(result)
+      })
+    }
+    next(0)
+    return () => abort()
+  }
+
+  const postEach: DeliveryTransport["Type"]["postEach"] = (requests, settled) =>
+    Effect.async<void>((resume) => {
+      let open = requests.length
+      if (open === 0) {
+        resume(Effect.void)
+        return
+      }
+      const aborts: Array<() => void> = []
+      // The requests of a batch usually share their URL: parsed once for them.
+      const urls = new Map<string, URL | null>()
+      requests.forEach((input, index) => {
+        let url = urls.get(input.url)
+        if (url === undefined) {
+          url = URL.canParse(input.url) ? new URL(input.url) : null
+          urls.set(input.url, url)
+        }
+        aborts.push(post(url, input, (result) => {
+          settled(index, result)
+          if (--open === 0) resume(Effect.void)
+        }))
+      })
       return Effect.sync(() => {
-        settled = true
-        for (const timer of timers) clearTimeout(timer)
-        req.destroy()
+        for (const abort of aborts) abort()
       })
     })
 
-  return DeliveryTransport.of({ post })
+  return DeliveryTransport.of({ postEach })
 }
 
 export const layer = (options: Options = {}): Layer.Layer<DeliveryTransport> => Layer.succeed(DeliveryTransport, make(options))

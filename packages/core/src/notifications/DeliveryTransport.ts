@@ -1,11 +1,14 @@
-import { Context, Data, type Effect } from "effect"
+import { Context, Data, Effect, Either } from "effect"
 import type { ResolvedTarget } from "../webhook/WebhookTargets"
 
 export interface DeliveryRequest {
   /** The round's URL: its path and query are requested, its host is the SNI and Host header. */
   readonly url: string
-  /** The checked address to connect to; the transport never resolves the host again. */
-  readonly target: ResolvedTarget
+  /**
+   * The checked addresses, tried in order while a connection cannot be made (a response of any
+   * kind is the receiver's answer); the transport never resolves the host again.
+   */
+  readonly targets: ReadonlyArray<ResolvedTarget>
   readonly headers: Readonly<Record<string, string>>
   readonly body: string
 }
@@ -26,8 +29,32 @@ export class DeliveryFailed extends Data.TaggedError("DeliveryFailed")<{
   readonly message: string
 }> {}
 
-/** Port: one POST to one already-checked address, with its own timeouts. */
+export type DeliveryResult = Either.Either<DeliveryResponse, DeliveryFailed>
+
+/**
+ * Port: POSTs to already-checked addresses, each with its own timeouts. A batch of POSTs is
+ * started at once and each result is handed over the moment it is known, through a plain
+ * callback rather than a fiber per POST: the dispatcher's per-attempt cost is what bounds its
+ * rate, and a slow receiver must not hold back the results of the others.
+ */
 export class DeliveryTransport extends Context.Tag("@collector/core/DeliveryTransport")<
   DeliveryTransport,
-  { readonly post: (request: DeliveryRequest) => Effect.Effect<DeliveryResponse, DeliveryFailed> }
+  {
+    /**
+     * Starts every POST and calls `settled` once for each (with its index), as soon as its
+     * result is known, outside any fiber; completes when all have been reported. Interrupted, it
+     * abandons the POSTs still open, which are then never reported.
+     */
+    readonly postEach: (
+      requests: ReadonlyArray<DeliveryRequest>,
+      settled: (index: number, result: DeliveryResult) => void
+    ) => Effect.Effect<void>
+  }
 >() {}
+
+/** One POST through `postEach`. */
+export const postOne = (transport: DeliveryTransport["Type"], request: DeliveryRequest): Effect.Effect<DeliveryResponse, DeliveryFailed> =>
+  Effect.suspend(() => {
+    let result: DeliveryResult = Either.left(new DeliveryFailed({ kind: "protocol", message: "no result was reported" }))
+    return Effect.flatMap(transport.postEach([request], (_, r) => (result = r)), () => result)
+  })

@@ -1,7 +1,7 @@
-import { Cause, Clock, Context, Deferred, Duration, Effect, Either, FiberSet, Layer, Queue, Random, Ref, type Scope } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Either, FiberSet, Layer, Queue, Random, type Scope } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus"
 import type { Network } from "../Network"
-import { SecretBox, type SecretBoxError } from "../SecretBox"
+import { SecretBox } from "../SecretBox"
 import { type ResolvedTarget, WebhookTargets } from "../webhook/WebhookTargets"
 import type { WebhookUrlRejected } from "../webhook/WebhookUrlRejected"
 import { judgeResponse, responseExcerpt } from "./Acknowledgement"
@@ -14,9 +14,10 @@ import {
   type DueEvent,
   type NextStep
 } from "./DeliveryLedger"
-import { DeliveryTransport } from "./DeliveryTransport"
+import { type DeliveryResult, DeliveryTransport } from "./DeliveryTransport"
 import { type DispatcherSettings, defaultDispatcherSettings } from "./DispatcherSettings"
 import { EnvelopeSealer } from "./EnvelopeSealer"
+import { makeOutcomeWriter } from "./OutcomeWriter"
 
 export const interruptedError = "interrupted: the worker stopped before the attempt finished"
 
@@ -51,59 +52,51 @@ export class Dispatcher extends Context.Tag("@collector/core/Dispatcher")<
   }
 }
 
-// How long the loop waits for running attempts to free slots before it claims again.
-const refillPause = Duration.millis(5)
 
-/**
- * Writes attempt outcomes in batches (group commit): the first outcome is written at once, and
- * those finished while a write is under way go together in the next one, up to `maxBatch` per
- * statement. `record` queues an outcome and returns a signal that completes once it is durable;
- * the event's claim is released by that same write, so no dispatcher can claim the event again
- * before its outcome is stored. A write that fails keeps its outcomes, in order, and is tried
- * again after `retryAfter` (writing one twice changes nothing: the ledger skips an attempt
- * already closed). When the dispatcher's scope closes, what is still queued gets one last write.
- */
-export const makeOutcomeWriter = (maxBatch: number, retryAfter: Duration.Duration) =>
-  Effect.gen(function*() {
-    const ledger = yield* DeliveryLedger
-    const queued: Array<{ readonly finish: AttemptFinish; readonly durable: Deferred.Deferred<void> }> = []
-    const wake = yield* Queue.sliding<void>(1)
+/** An attempt of a claimed event: its number and when it started. */
+export interface ClaimedAttempt {
+  readonly event: DueEvent
+  readonly claim: Claim
+  readonly attempt: number
+  readonly startedAt: Date
+}
 
-    /** One write of the oldest queued outcomes; false when it failed (they are queued again). */
-    const writeBatch = Effect.uninterruptible(Effect.suspend(() => {
-      const batch = queued.splice(0, maxBatch)
-      if (batch.length === 0) return Effect.succeed(true)
-      return ledger.finishAttempts(batch.map((item) => item.finish)).pipe(
-        Effect.matchCauseEffect({
-          onSuccess: () => Effect.as(Effect.forEach(batch, (item) => Deferred.succeed(item.durable, undefined), { discard: true }), true),
-          onFailure: (cause) =>
-            Effect.sync(() => queued.unshift(...batch)).pipe(
-              Effect.zipRight(Effect.logError(`${batch.length} attempt outcomes not written; writing them again`, cause)),
-              Effect.as(false)
-            )
-        })
-      )
-    }))
+/** An attempt the claim recorded as started, to be sent to the round's URL now. */
+interface StartedAttempt extends ClaimedAttempt {
+  readonly url: string
+}
 
-    yield* Effect.addFinalizer(() =>
-      Effect.gen(function*() {
-        while (queued.length > 0) if (!(yield* writeBatch)) return
-      })
-    )
-    yield* Effect.forkScoped(Effect.forever(Effect.gen(function*() {
-      yield* Queue.take(wake)
-      while (queued.length > 0) if (!(yield* writeBatch)) yield* Effect.sleep(retryAfter)
-    })))
+/** How an attempt went: the verdict plus what was seen of the response. */
+export interface AttemptOutcome {
+  readonly httpStatus: number | null
+  readonly excerpt: string
+  readonly delivered: boolean
+  readonly error: string
+}
 
-    const record = (finish: AttemptFinish) =>
-      Effect.gen(function*() {
-        const durable = yield* Deferred.make<void>()
-        queued.push({ finish, durable })
-        yield* Queue.offer(wake, undefined)
-        return Deferred.await(durable)
-      })
-    return { record, queuedCount: Effect.sync(() => queued.length) }
-  })
+const failedOutcome = (error: string): AttemptOutcome => ({ httpStatus: null, excerpt: "", delivered: false, error })
+
+/** What a POST's result says: a response of any kind is judged; no response is its failure. */
+export const outcomeOf = (result: DeliveryResult): AttemptOutcome => {
+  if (Either.isLeft(result)) return failedOutcome(result.left.message)
+  const verdict = judgeResponse(result.right)
+  return { httpStatus: result.right.status, excerpt: responseExcerpt(result.right.body), ...verdict }
+}
+
+/** The record of an attempt that ended at `at` (epoch ms), and where its event goes; `unit` draws the jitter. */
+export const finishOf = (attempt: ClaimedAttempt, at: number, outcome: AttemptOutcome, unit: number): AttemptFinish => ({
+  claim: attempt.claim,
+  attempt: attempt.attempt,
+  record: {
+    endedAt: new Date(at),
+    durationMs: Math.max(0, at - attempt.startedAt.getTime()),
+    httpStatus: outcome.httpStatus,
+    responseExcerpt: outcome.excerpt,
+    error: outcome.error,
+    delivered: outcome.delivered
+  },
+  next: outcome.delivered ? { _tag: "Delivered" } : afterFailure(attempt.event, attempt.attempt, outcome.error, unit)
+})
 
 export const make = (settings: DispatcherSettings): Effect.Effect<
   Dispatcher["Type"],
@@ -117,6 +110,8 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
     const secrets = yield* SecretBox
     const sealer = yield* EnvelopeSealer
     const status = yield* ComponentStatus
+    // Read directly where outcomes arrive from transport callbacks, outside any fiber.
+    const clock = yield* Effect.clock
     const outcomes = yield* makeOutcomeWriter(
       settings.outcomeBatch ?? defaultDispatcherSettings.outcomeBatch!,
       settings.outcomeRetry ?? defaultDispatcherSettings.outcomeRetry!
@@ -124,121 +119,97 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    /**
-     * Resolves, seals and sends; the verdict plus what was seen of the response. `openKey` opens
-     * the app's webhook key and `resolve` checks the round's URL; each is shared by the claim's
-     * events that need the same one, and done once for them when the claim's attempts start.
-     */
-    const send = (
-      event: DueEvent,
-      url: string,
-      openKey: Effect.Effect<Uint8Array, SecretBoxError>,
-      resolve: Effect.Effect<ReadonlyArray<ResolvedTarget>, WebhookUrlRejected>
-    ) =>
-      Effect.gen(function*() {
-        if (event.app === null) return { httpStatus: null, excerpt: "", delivered: false, error: "the app credential of this scope no longer exists" }
-        const resolved = yield* Effect.either(resolve)
-        if (Either.isLeft(resolved)) return { httpStatus: null, excerpt: "", delivered: false, error: `target refused: ${resolved.left.reason}` }
-        const key = yield* Effect.either(openKey)
-        if (Either.isLeft(key)) return { httpStatus: null, excerpt: "", delivered: false, error: `webhook key could not be opened: ${key.left.reason}` }
-        const timestamp = (yield* now).toISOString()
-        const body = yield* sealer.seal(key.right, event.payload, timestamp)
-        const headers = {
-          "Content-Type": "application/json",
-          "X-App-Id": event.app.appId,
-          "X-Event-Id": event.eventId,
-          "X-Event-Type": event.eventType
-        }
-        // Every answer was checked; try a second one only when the first cannot be reached (a
-        // response of any kind is the receiver's answer). At most two, so an attempt stays well
-        // inside the claim lease (5 s lookup + 2 × 5 s connect).
-        let last = ""
-        for (const target of resolved.right.slice(0, 2)) {
-          const response = yield* Effect.either(transport.post({ url, target, headers, body }))
-          if (Either.isRight(response)) {
-            const verdict = judgeResponse(response.right)
-            return { httpStatus: response.right.status, excerpt: responseExcerpt(response.right.body), ...verdict }
-          }
-          last = response.left.message
-          if (response.left.kind !== "connect") break
-        }
-        return { httpStatus: null, excerpt: "", delivered: false, error: last }
-      })
-
-    /** An attempt that will never finish, closed as failed (`interrupted`) with the next one scheduled. */
-    const interrupted = (event: DueEvent, claim: Claim, number: number, startedAt: Date) =>
-      Effect.gen(function*() {
-        const at = yield* now
-        return {
-          claim,
-          attempt: number,
-          record: {
-            endedAt: at,
-            durationMs: Math.max(0, at.getTime() - startedAt.getTime()),
-            httpStatus: null,
-            responseExcerpt: "",
-            error: interruptedError,
-            delivered: false
-          },
-          next: afterFailure(event, number, interruptedError, yield* Random.next)
-        } satisfies AttemptFinish
-      })
+    /** Attempts that will never finish, closed at once as failed (`interrupted`) with the next one scheduled. */
+    const closeInterrupted = (attempts: ReadonlyArray<{ readonly attempt: ClaimedAttempt; readonly unit: number }>) =>
+      Effect.suspend(() => {
+        const at = clock.unsafeCurrentTimeMillis()
+        return ledger.finishAttempts(attempts.map(({ attempt, unit }) => finishOf(attempt, at, failedOutcome(interruptedError), unit)))
+      }).pipe(
+        Effect.catchAllCause((cause) => Effect.logError("interrupted attempts not closed; the claim lease will close them", cause))
+      )
 
     /**
-     * Sends one attempt the claim recorded as started and queues its outcome (then runs
-     * `queued`), then waits until the outcome is durable. Only the send and that wait can be
-     * interrupted: a send interrupted (the worker stops) closes its attempt at once, written
-     * directly; an outcome once queued is written even if the wait is interrupted.
+     * Delivers the attempts one claim started for one scope and URL, in one fiber: the URL's
+     * check (`resolve`, shared by the claim's groups with the same URL) and the scope's key are
+     * done once for them, each envelope is sealed with its own nonce, and all are POSTed at once.
+     * Each outcome is queued for writing the moment it is known and its slot given back
+     * (`free`), so a slow receiver holds back only its own attempts. Only the check, the key and
+     * the POSTs can be interrupted: the worker stopping closes the attempts still open as
+     * interrupted, written at once; an unexpected failure gives their events back.
      */
-    const perform = (
-      event: DueEvent,
-      start: { readonly attempt: number; readonly url: string; readonly startedAt: Date },
-      claim: Claim,
-      openKey: Effect.Effect<Uint8Array, SecretBoxError>,
+    const deliverGroup = (
+      group: ReadonlyArray<StartedAttempt>,
       resolve: Effect.Effect<ReadonlyArray<ResolvedTarget>, WebhookUrlRejected>,
-      queued: Effect.Effect<void>
-    ) =>
+      free: (slots: number) => void
+    ): Effect.Effect<void> =>
       Effect.uninterruptible(Effect.gen(function*() {
-        const outcome = yield* Effect.interruptible(send(event, start.url, openKey, resolve)).pipe(
-          Effect.onInterrupt(() =>
-            Effect.flatMap(interrupted(event, claim, start.attempt, start.startedAt), (finish) => ledger.finishAttempts([finish])).pipe(
-              Effect.catchAllCause((cause) =>
-                Effect.logError("interrupted attempt not closed; the claim lease will close it", cause).pipe(
-                  Effect.annotateLogs({ event_id: event.eventId, round: event.round, attempt: start.attempt })
-                )
-              )
-            )
-          )
-        )
-        const endedAt = yield* now
-        const next: NextStep = outcome.delivered
-          ? { _tag: "Delivered" }
-          : afterFailure(event, start.attempt, outcome.error, yield* Random.next)
-        const durable = yield* outcomes.record({
-          claim,
-          attempt: start.attempt,
-          record: {
-            endedAt,
-            durationMs: endedAt.getTime() - start.startedAt.getTime(),
-            httpStatus: outcome.httpStatus,
-            responseExcerpt: outcome.excerpt,
-            error: outcome.error,
-            delivered: outcome.delivered
-          },
-          next
+        const open = group.map(() => true)
+        const units: Array<number> = []
+        for (let i = 0; i < group.length; i++) units.push(yield* Random.next)
+        const close = (index: number, at: number, outcome: AttemptOutcome) => {
+          if (!open[index]) return
+          open[index] = false
+          outcomes.submit(finishOf(group[index]!, at, outcome, units[index]!))
+          free(1)
+        }
+        const closeAll = (outcome: AttemptOutcome) =>
+          Effect.sync(() => {
+            const at = clock.unsafeCurrentTimeMillis()
+            for (let i = 0; i < group.length; i++) close(i, at, outcome)
+          })
+        /** The attempts still open, now taken over by the caller. */
+        const takeOpen = () =>
+          group.flatMap((attempt, i) => {
+            if (!open[i]) return []
+            open[i] = false
+            return [{ attempt, unit: units[i]! }]
+          })
+
+        const send = Effect.gen(function*() {
+          const { event, url } = group[0]!
+          if (event.app === null) return yield* closeAll(failedOutcome("the app credential of this scope no longer exists"))
+          const resolved = yield* Effect.either(resolve)
+          if (Either.isLeft(resolved)) return yield* closeAll(failedOutcome(`target refused: ${resolved.left.reason}`))
+          const key = yield* Effect.either(secrets.open(event.app.webhookKey))
+          if (Either.isLeft(key)) return yield* closeAll(failedOutcome(`webhook key could not be opened: ${key.left.reason}`))
+          const timestamp = new Date(clock.unsafeCurrentTimeMillis()).toISOString()
+          // Every address was checked; a second one is tried only when the first cannot be
+          // reached. At most two, so an attempt stays well inside the claim lease (5 s lookup +
+          // 2 × 5 s connect + the 10 s response window).
+          const addresses = resolved.right.slice(0, 2)
+          const requests = []
+          for (const { event } of group) {
+            requests.push({
+              url,
+              targets: addresses,
+              headers: {
+                "Content-Type": "application/json",
+                "X-App-Id": event.app!.appId,
+                "X-Event-Id": event.eventId,
+                "X-Event-Type": event.eventType
+              },
+              body: yield* sealer.seal(key.right, event.payload, timestamp)
+            })
+          }
+          yield* transport.postEach(requests, (index, result) => close(index, clock.unsafeCurrentTimeMillis(), outcomeOf(result)))
         })
-        yield* queued
-        yield* Effect.interruptible(durable)
-      })).pipe(
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause)
-            ? Effect.failCause(cause)
-            : Effect.logError("delivery failed unexpectedly", cause).pipe(
-              Effect.annotateLogs({ event_id: event.eventId, round: event.round, attempt: start.attempt }),
-              Effect.zipRight(ledger.release([claim])),
-              Effect.catchAllCause(() => Effect.void)
-            )
+
+        yield* Effect.interruptible(send).pipe(
+          Effect.onExit((exit) => {
+            const left = takeOpen()
+            if (left.length === 0) return Effect.void
+            const cleanup = exit._tag === "Failure" && Cause.isInterruptedOnly(exit.cause)
+              ? closeInterrupted(left)
+              : Effect.logError("delivery failed unexpectedly; its events are given back", exit).pipe(
+                Effect.zipRight(ledger.release(left.map(({ attempt }) => attempt.claim))),
+                Effect.catchAllCause(() => Effect.void)
+              )
+            return Effect.ensuring(cleanup, Effect.sync(() => free(left.length)))
+          })
         )
+      })).pipe(
+        Effect.catchAllCause((cause) => Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.void),
+        Effect.annotateLogs({ webhook_url: group[0]!.url, events: group.length })
       )
 
     /** A claimed event whose attempt did not start: close a dead worker's attempt, or end the round. */
@@ -246,7 +217,10 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
       if (event.openAttempt !== null) {
         // Its worker died or stalled past the claim: the attempt counts as failed.
         const open = event.openAttempt
-        return Effect.flatMap(interrupted(event, claim, open.attempt, open.startedAt), (finish) => Effect.flatten(outcomes.record(finish)))
+        return Effect.flatMap(Random.next, (unit) => {
+          outcomes.submit(finishOf({ event, claim, attempt: open.attempt, startedAt: open.startedAt }, at.getTime(), failedOutcome(interruptedError), unit))
+          return outcomes.durable
+        })
       }
       if (event.roundUrl === null) {
         // A new round reads the configuration as it is now (read by the claim) and keeps that URL to its end.
@@ -265,16 +239,16 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
 
     /**
      * Claims due events, which records the start of each one's next attempt that can go on, and
-     * hands every started attempt to `launch`, which must fork it; the claim and the launches
-     * cannot be interrupted in between, so every attempt recorded as started is either sent or
-     * closed as interrupted. Returns the events claimed and the work that settles the others
-     * (each settles its own event and never fails).
+     * hands the started attempts, grouped by scope and URL, to `launch`, which must fork their
+     * delivery; the claim and the launches cannot be interrupted in between, so every attempt
+     * recorded as started is either sent or closed as interrupted. Returns the events claimed
+     * and the work that settles the others (each settles its own event and never fails).
      */
     const claimAndLaunch = (
       network: Network,
       holder: string,
       limit: number,
-      launch: (perform: (queued: Effect.Effect<void>) => Effect.Effect<void>) => Effect.Effect<unknown>
+      launch: (attempts: number, deliver: (free: (slots: number) => void) => Effect.Effect<void>) => Effect.Effect<unknown>
     ) =>
       Effect.uninterruptible(Effect.gen(function*() {
         const at = yield* now
@@ -289,26 +263,16 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           roundDeadline: roundDeadline(at)
         })
         const settling: Array<Effect.Effect<void>> = []
-        // One app credential per scope: its key is opened once for the claim's events of that scope.
-        const keys = new Map<string, Effect.Effect<Uint8Array, SecretBoxError>>()
-        // One check per URL: the claim's attempts start together, so one resolution of a name is
-        // as fresh for each of them as its own would be, and every connection still goes to an
-        // address that check approved (the name is never resolved again for the connection).
-        const resolutions = new Map<string, Effect.Effect<ReadonlyArray<ResolvedTarget>, WebhookUrlRejected>>()
+        const groups = new Map<string, Array<StartedAttempt>>()
         for (const event of events) {
           const claim = claimOf(holder, event)
           const started = event.started
           if (started !== null) {
-            const scope = `${event.tenantId}/${event.network}`
-            let openKey = keys.get(scope)
-            if (openKey === undefined && event.app !== null) {
-              openKey = yield* Effect.cached(secrets.open(event.app.webhookKey))
-              keys.set(scope, openKey)
-            }
-            const key = openKey ?? Effect.dieMessage("no app credential")
-            const resolve = resolutions.get(started.url) ?? (yield* Effect.cached(targets.resolvePublic(started.url)))
-            resolutions.set(started.url, resolve)
-            yield* launch((queued) => perform(event, started, claim, key, resolve, queued))
+            // One app credential per scope, so one key per group.
+            const key = `${event.tenantId}/${event.network} ${started.url}`
+            let group = groups.get(key)
+            if (group === undefined) groups.set(key, group = [])
+            group.push({ event, claim, ...started })
           } else {
             settling.push(settle(event, claim, at).pipe(
               Effect.catchAllCause((cause) =>
@@ -323,15 +287,30 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
             ))
           }
         }
+        // One check per URL: the claim's attempts start together, so one resolution of a name is
+        // as fresh for each of them as its own would be, and every connection still goes to an
+        // address that check approved (the name is never resolved again for the connection).
+        const resolutions = new Map<string, Effect.Effect<ReadonlyArray<ResolvedTarget>, WebhookUrlRejected>>()
+        for (const group of groups.values()) {
+          const url = group[0]!.url
+          let resolve = resolutions.get(url)
+          if (resolve === undefined) {
+            resolve = yield* Effect.cached(targets.resolvePublic(url))
+            resolutions.set(url, resolve)
+          }
+          const check = resolve
+          yield* launch(group.length, (free) => deliverGroup(group, check, free))
+        }
         return { events, settling }
       }))
 
     const dispatchOnce = (network: Network, holder: string) =>
       Effect.scoped(Effect.gen(function*() {
         const fibers = yield* FiberSet.make<void>()
-        const { events, settling } = yield* claimAndLaunch(network, holder, settings.maxInFlight, (work) => FiberSet.run(fibers, work(Effect.void)))
+        const { events, settling } = yield* claimAndLaunch(network, holder, settings.maxInFlight, (_, deliver) => FiberSet.run(fibers, deliver(() => {})))
         yield* Effect.forEach(settling, (work) => work, { concurrency: "unbounded", discard: true })
         yield* FiberSet.awaitEmpty(fibers)
+        yield* outcomes.durable
         return events.length
       }))
 
@@ -348,37 +327,33 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
 
     const run = (network: Network, holder: string): Effect.Effect<never> =>
       Effect.scoped(Effect.gen(function*() {
-        const inFlight = yield* Ref.make(0)
+        // Slots held by attempts and settling events; given back from transport callbacks.
+        let busy = 0
+        const freed = yield* Queue.sliding<void>(1)
+        const free = (slots: number) => {
+          busy -= slots
+          Queue.unsafeOffer(freed, undefined)
+        }
         const fibers = yield* FiberSet.make<void>()
-        const free = (n: number) => Ref.update(inFlight, (busy) => busy - n)
+        const quarter = Math.max(1, Math.ceil(settings.maxInFlight / 4))
         yield* Effect.forkScoped(Effect.forever(Effect.zipRight(reportBacklog(network), Effect.sleep(settings.statusInterval))))
         return yield* Effect.forever(Effect.gen(function*() {
-          const busy = yield* Ref.get(inFlight)
+          // Not while as many outcomes as slots wait to be written (the database is behind).
+          if (outcomes.backlog() >= settings.maxInFlight) return yield* outcomes.durable
           const room = settings.maxInFlight - busy
           // Claims only what fits, so attempts never queue behind a slow one inside this process;
           // while attempts run, only once a quarter of the slots is free, so that each claim
-          // starts a batch worth one statement; and not while as many outcomes as slots wait to
-          // be written (the database is behind).
-          const unwritten = yield* outcomes.queuedCount
-          if ((busy > 0 && room < Math.max(1, Math.ceil(settings.maxInFlight / 4))) || unwritten >= settings.maxInFlight) {
-            yield* Effect.sleep(refillPause)
-            return
-          }
+          // starts a batch worth one statement. A slot given back wakes the loop.
+          if (busy > 0 && room < quarter) return yield* Queue.take(freed)
           // Each started attempt holds a slot until its outcome is queued for writing; the events
           // settled otherwise hold theirs until settled.
-          const { events, settling } = yield* claimAndLaunch(network, holder, room, (work) => {
-            // The slot is given back once, when the outcome is queued or the work ends otherwise.
-            let held = true
-            const release = Effect.suspend(() => {
-              if (!held) return Effect.void
-              held = false
-              return free(1)
-            })
-            return Effect.zipRight(Ref.update(inFlight, (n) => n + 1), FiberSet.run(fibers, Effect.ensuring(work(release), release)))
+          const { events, settling } = yield* claimAndLaunch(network, holder, room, (attempts, deliver) => {
+            busy += attempts
+            return FiberSet.run(fibers, deliver(free))
           })
           if (settling.length > 0) {
-            yield* Ref.update(inFlight, (n) => n + settling.length)
-            yield* FiberSet.run(fibers, Effect.forEach(settling, (work) => Effect.ensuring(work, free(1)), { concurrency: "unbounded", discard: true }))
+            busy += settling.length
+            yield* FiberSet.run(fibers, Effect.forEach(settling, (work) => Effect.ensuring(work, Effect.sync(() => free(1))), { concurrency: "unbounded", discard: true }))
           }
           if (events.length < room) yield* Effect.sleep(settings.pollInterval)
         }).pipe(
