@@ -200,6 +200,7 @@ const main = async () => {
   const started = performance.now()
   const cpuStart = process.cpuUsage()
   const databaseCpuStart = childrenCpu(undefined)
+  if (process.env.BENCH_PGSS === "1") { await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"); await client.query("SELECT pg_stat_statements_reset()") }
   const fiber = runtime.runFork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "bench")))
   let delivered = 0
   let peakRss = 0
@@ -222,6 +223,10 @@ const main = async () => {
     "SELECT count(*) AS n, count(*) FILTER (WHERE outcome = 'delivered' AND ended_at IS NOT NULL AND http_status = 200) AS ok FROM delivery_attempts"
   )).rows[0]
   const rounds = Number((await client.query("SELECT count(*) AS n FROM delivery_rounds")).rows[0].n)
+  if (process.env.BENCH_PGSS === "1") {
+    const st = await client.query("SELECT calls, round(total_exec_time::numeric,1) AS exec_ms, round(total_plan_time::numeric,1) AS plan_ms, rows, shared_blks_hit AS hit, left(regexp_replace(query, '\\s+', ' ', 'g'), 60) AS q FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 6")
+    for (const r of st.rows) log(`pgss ${r.calls} calls ${r.exec_ms} ms exec ${r.plan_ms} ms plan ${r.rows} rows ${r.hit} hits: ${r.q}`)
+  }
   if (process.env.BENCH_TABLE_STATS === "1") {
     const stats = await client.query(
       "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname IN ('events', 'delivery_rounds', 'delivery_attempts') ORDER BY relname")

@@ -1,3 +1,4 @@
+import type { TenantId } from "@collector/core"
 import { claimOf, DeliveryLedger, type AttemptFinish } from "@collector/core/notifications/DeliveryLedger"
 import { Dispatcher } from "@collector/core/notifications/Dispatcher"
 import { Ack, ServerError, startTestReceiver } from "@collector/outbound/testing/TestReceiver"
@@ -20,13 +21,14 @@ import {
 
 const holder = "batching"
 
-const claimRequest = (who: string, now: Date, limit: number, perTenant: number) => ({
+const claimRequest = (who: string, now: Date, limit: number, perTenant: number, held: ReadonlyMap<string, number> = new Map()) => ({
   network: "nile" as const,
   now,
   holder: who,
   leaseUntil: new Date(now.getTime() + 60_000),
   limit,
   perTenant,
+  held: held as ReadonlyMap<TenantId, number>,
   maxAttempts: 20,
   roundDeadline: new Date(now.getTime() + 86_400_000)
 })
@@ -203,7 +205,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       expect(after.map(([, , rounds]) => rounds[0]!.outcome)).toEqual(["delivered", null, "failed"])
     }).pipe(Effect.provide(PgDeliveryLedger)))
 
-  it.scoped("the claim takes each tenant's first due events in turn and counts what others hold", () =>
+  it.scoped("the claim takes each tenant's first due events in turn and counts what the dispatcher holds", () =>
     Effect.gen(function*() {
       yield* parkOtherEvents
       const a = yield* seedScope({ url: "https://127.0.0.1/a", enabled: true })
@@ -214,16 +216,19 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       yield* seedEvent(a, new Date(now.getTime() + 60_000))
       const bEvents = yield* Effect.forEach([0, 1, 2], (i) => seedEvent(b, new Date(now.getTime() - 1_000 + i)))
       const ledger = yield* DeliveryLedger
-      const claim = (who: string, limit: number) => Effect.map(ledger.claimDue(claimRequest(who, now, limit, 4)), (events) => events.map((e) => e.eventId).sort())
+      const claim = (who: string, limit: number, held: ReadonlyMap<string, number> = new Map()) =>
+        Effect.map(ledger.claimDue(claimRequest(who, now, limit, 4, held)), (events) => events.map((e) => e.eventId).sort())
       // Round robin: both tenants' first three, not a's six oldest.
       expect(yield* claim("x", 6)).toEqual([...aEvents.slice(0, 3), ...bEvents].map((e) => e.id).sort())
-      // a has three in flight of its four: one more; b has none left due.
-      expect(yield* claim("y", 10)).toEqual([aEvents[3]!.id])
-      expect(yield* claim("z", 10)).toEqual([])
-      // A lease that ran out counts no more, and its event can be claimed again.
+      // x holds three of a's events, of its four: one more; b has none left due.
+      expect(yield* claim("x", 10, new Map([[a.tenantId, 3], [b.tenantId, 3]]))).toEqual([aEvents[3]!.id])
+      expect(yield* claim("x", 10, new Map([[a.tenantId, 4], [b.tenantId, 3]]))).toEqual([])
+      // Another dispatcher has its own share of a: the next four, never those x holds.
+      expect(yield* claim("y", 10)).toEqual(aEvents.slice(4, 8).map((e) => e.id).sort())
+      // A lease that ran out holds the event no more: it can be claimed again.
       const later = new Date(now.getTime() + 61_000)
-      const retaken = yield* ledger.claimDue(claimRequest("w", later, 20, 4))
-      expect(retaken.map((e) => e.eventId).sort()).toEqual([...aEvents.slice(0, 4), ...bEvents].map((e) => e.id).sort())
+      const retaken = yield* ledger.claimDue(claimRequest("w", later, 20, 8))
+      expect(retaken.map((e) => e.eventId).sort()).toEqual([...aEvents.slice(0, 8), ...bEvents].map((e) => e.id).sort())
       // Their first attempts are still open (nobody sent them): taken over to be closed, not started again.
       expect(retaken.every((e) => e.started === null && e.openAttempt?.attempt === 1)).toBe(true)
     }).pipe(Effect.provide(PgDeliveryLedger)))

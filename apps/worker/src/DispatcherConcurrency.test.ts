@@ -54,6 +54,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
           leaseUntil: new Date(at.getTime() + 60_000),
           limit: 10,
           perTenant: 10,
+          held: new Map(),
           maxAttempts: 20,
           roundDeadline: new Date(at.getTime() + 86_400_000)
         })

@@ -10,7 +10,7 @@ import deliveries from "./migrations/0007_deliveries"
 import sweeps from "./migrations/0008_sweeps"
 import deliveryBatching from "./migrations/0009_delivery_batching"
 import sweepMinimum from "./migrations/0010_sweep_minimum"
-import deliveryFillfactor from "./migrations/0011_delivery_fillfactor"
+import deliveryChurn from "./migrations/0011_delivery_churn"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -23,7 +23,7 @@ const loader = Migrator.fromRecord({
   "0008_sweeps": sweeps,
   "0009_delivery_batching": deliveryBatching,
   "0010_sweep_minimum": sweepMinimum,
-  "0011_delivery_fillfactor": deliveryFillfactor
+  "0011_delivery_churn": deliveryChurn
 })
 
 const runMigrator = Migrator.make({})({ loader })

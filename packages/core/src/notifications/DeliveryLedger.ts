@@ -53,8 +53,13 @@ export interface ClaimRequest {
   /** The claim runs out then; another dispatcher may take the event over afterwards. */
   readonly leaseUntil: Date
   readonly limit: number
-  /** Most events of one tenant claimed at once across all dispatchers of the network. */
+  /** Most events of one tenant this dispatcher holds at once. */
   readonly perTenant: number
+  /**
+   * The events of each tenant this dispatcher already holds (tenants holding none may be left
+   * out); they count against `perTenant`.
+   */
+  readonly held: ReadonlyMap<TenantId, number>
   /** A round has at most this many attempts; a round that has had them all does not go on. */
   readonly maxAttempts: number
   /** The deadline of a round that starts now. */
@@ -100,7 +105,8 @@ export class DeliveryLedger extends Context.Tag("@collector/core/DeliveryLedger"
   DeliveryLedger,
   {
     /**
-     * Claims due events, skipping those locked or claimed by others, fairly across tenants, and
+     * Claims due events, skipping those locked or claimed by others, fairly across tenants (at most
+     * `perTenant` of a tenant held by this dispatcher, counting those it `held` already), and
      * in the same transaction records the start of the next attempt of every claimed event that
      * can go on (before anything is sent): a round not started yet starts with the webhook URL
      * configured now if it is enabled and not empty (its deadline `roundDeadline`); a started

@@ -1,5 +1,6 @@
 import { Cause, Clock, Context, Duration, Effect, Either, FiberSet, Layer, Queue, Random, type Scope } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus"
+import type { TenantId } from "../Ids"
 import type { Network } from "../Network"
 import { SecretBox } from "../SecretBox"
 import { type ResolvedTarget, WebhookTargets } from "../webhook/WebhookTargets"
@@ -248,7 +249,8 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
       network: Network,
       holder: string,
       limit: number,
-      launch: (attempts: number, deliver: (free: (slots: number) => void) => Effect.Effect<void>) => Effect.Effect<unknown>
+      held: ReadonlyMap<TenantId, number>,
+      launch: (tenant: TenantId, attempts: number, deliver: (free: (slots: number) => void) => Effect.Effect<void>) => Effect.Effect<unknown>
     ) =>
       Effect.uninterruptible(Effect.gen(function*() {
         const at = yield* now
@@ -259,10 +261,11 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           leaseUntil: new Date(at.getTime() + Duration.toMillis(settings.claimLease)),
           limit,
           perTenant: settings.perTenant,
+          held: new Map(held),
           maxAttempts: maxAttemptsPerRound,
           roundDeadline: roundDeadline(at)
         })
-        const settling: Array<Effect.Effect<void>> = []
+        const settling: Array<{ readonly tenant: TenantId; readonly work: Effect.Effect<void> }> = []
         const groups = new Map<string, Array<StartedAttempt>>()
         for (const event of events) {
           const claim = claimOf(holder, event)
@@ -274,7 +277,7 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
             if (group === undefined) groups.set(key, group = [])
             group.push({ event, claim, ...started })
           } else {
-            settling.push(settle(event, claim, at).pipe(
+            settling.push({ tenant: event.tenantId, work: settle(event, claim, at).pipe(
               Effect.catchAllCause((cause) =>
                 Cause.isInterruptedOnly(cause)
                   ? Effect.failCause(cause)
@@ -284,7 +287,7 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
                   )
               ),
               Effect.annotateLogs({ event_id: event.eventId, round: event.round })
-            ))
+            ) })
           }
         }
         // One check per URL: the claim's attempts start together, so one resolution of a name is
@@ -299,7 +302,7 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
             resolutions.set(url, resolve)
           }
           const check = resolve
-          yield* launch(group.length, (free) => deliverGroup(group, check, free))
+          yield* launch(group[0]!.event.tenantId, group.length, (free) => deliverGroup(group, check, free))
         }
         return { events, settling }
       }))
@@ -307,8 +310,8 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
     const dispatchOnce = (network: Network, holder: string) =>
       Effect.scoped(Effect.gen(function*() {
         const fibers = yield* FiberSet.make<void>()
-        const { events, settling } = yield* claimAndLaunch(network, holder, settings.maxInFlight, (_, deliver) => FiberSet.run(fibers, deliver(() => {})))
-        yield* Effect.forEach(settling, (work) => work, { concurrency: "unbounded", discard: true })
+        const { events, settling } = yield* claimAndLaunch(network, holder, settings.maxInFlight, new Map(), (_, __, deliver) => FiberSet.run(fibers, deliver(() => {})))
+        yield* Effect.forEach(settling, ({ work }) => work, { concurrency: "unbounded", discard: true })
         yield* FiberSet.awaitEmpty(fibers)
         yield* outcomes.durable
         return events.length
@@ -327,11 +330,20 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
 
     const run = (network: Network, holder: string): Effect.Effect<never> =>
       Effect.scoped(Effect.gen(function*() {
-        // Slots held by attempts and settling events; given back from transport callbacks.
+        // Slots held by attempts and settling events, in all and per tenant; given back from
+        // transport callbacks.
         let busy = 0
+        const held = new Map<TenantId, number>()
         const freed = yield* Queue.sliding<void>(1)
-        const free = (slots: number) => {
+        const take = (tenant: TenantId, slots: number) => {
+          busy += slots
+          held.set(tenant, (held.get(tenant) ?? 0) + slots)
+        }
+        const freeFor = (tenant: TenantId) => (slots: number) => {
           busy -= slots
+          const left = (held.get(tenant) ?? 0) - slots
+          if (left > 0) held.set(tenant, left)
+          else held.delete(tenant)
           Queue.unsafeOffer(freed, undefined)
         }
         const fibers = yield* FiberSet.make<void>()
@@ -347,13 +359,13 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           if (busy > 0 && room < quarter) return yield* Queue.take(freed)
           // Each started attempt holds a slot until its outcome is queued for writing; the events
           // settled otherwise hold theirs until settled.
-          const { events, settling } = yield* claimAndLaunch(network, holder, room, (attempts, deliver) => {
-            busy += attempts
-            return FiberSet.run(fibers, deliver(free))
+          const { events, settling } = yield* claimAndLaunch(network, holder, room, held, (tenant, attempts, deliver) => {
+            take(tenant, attempts)
+            return FiberSet.run(fibers, deliver(freeFor(tenant)))
           })
           if (settling.length > 0) {
-            busy += settling.length
-            yield* FiberSet.run(fibers, Effect.forEach(settling, (work) => Effect.ensuring(work, Effect.sync(() => free(1))), { concurrency: "unbounded", discard: true }))
+            for (const { tenant } of settling) take(tenant, 1)
+            yield* FiberSet.run(fibers, Effect.forEach(settling, ({ tenant, work }) => Effect.ensuring(work, Effect.sync(() => freeFor(tenant)(1))), { concurrency: "unbounded", discard: true }))
           }
           if (events.length < room) yield* Effect.sleep(settings.pollInterval)
         }).pipe(
