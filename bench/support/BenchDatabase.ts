@@ -14,7 +14,11 @@ export const benchDatabase = (prefix: string) =>
     const admin = configured ?? Redacted.value(yield* acquireEmbeddedDatabase({
       directory: resolve(repositoryRoot, ".data", `${prefix}-${process.pid}`),
       port: yield* Effect.promise(freePort),
-      persistent: false
+      persistent: false,
+      // BENCH_PG_STATEMENTS=1: per-statement time and buffer reads (pg_stat_statements; embedded server only).
+      ...(process.env.BENCH_PG_STATEMENTS === "1"
+        ? { settings: { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track_planning": "on" } }
+        : {})
     }))
     const name = `${prefix.replace(/-/g, "_")}_${process.pid}`
     yield* Effect.promise(async () => {

@@ -12,6 +12,8 @@ export interface EmbeddedDatabaseOptions {
   readonly port: number
   /** Keep the cluster on disk after stop (the service) or throw it away (a test run). */
   readonly persistent: boolean
+  /** Server settings for this start (`-c name=value` pairs), e.g. a benchmark's statement statistics. */
+  readonly settings?: Readonly<Record<string, string>>
 }
 
 const user = "postgres"
@@ -43,6 +45,7 @@ export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
       password,
       persistent: options.persistent,
       createPostgresUser: true,
+      postgresFlags: Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
       onLog: () => {},
       onError: () => {}
     })

@@ -339,15 +339,16 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           busy += slots
           held.set(tenant, (held.get(tenant) ?? 0) + slots)
         }
+        const quarter = Math.max(1, Math.ceil(settings.maxInFlight / 4))
         const freeFor = (tenant: TenantId) => (slots: number) => {
           busy -= slots
           const left = (held.get(tenant) ?? 0) - slots
           if (left > 0) held.set(tenant, left)
           else held.delete(tenant)
-          Queue.unsafeOffer(freed, undefined)
+          // The loop waits only for room to claim in: woken once per claim, not once per outcome.
+          if (settings.maxInFlight - busy >= quarter || busy === 0) Queue.unsafeOffer(freed, undefined)
         }
         const fibers = yield* FiberSet.make<void>()
-        const quarter = Math.max(1, Math.ceil(settings.maxInFlight / 4))
         yield* Effect.forkScoped(Effect.forever(Effect.zipRight(reportBacklog(network), Effect.sleep(settings.statusInterval))))
         return yield* Effect.forever(Effect.gen(function*() {
           // Not while as many outcomes as slots wait to be written (the database is behind).

@@ -12,8 +12,8 @@ export interface DispatcherSettings {
   /** Attempts one dispatcher runs at once for one network. */
   readonly maxInFlight: number
   /**
-   * Events of one tenant in flight at once across every dispatcher of the network, so a
-   * tenant with a large backlog or a slow endpoint only ever occupies this many slots.
+   * Events of one tenant this dispatcher holds at once, so a tenant with a large backlog or a
+   * slow endpoint only ever occupies this many of its slots.
    */
   readonly perTenant: number
   /** How often the notifier's backlog is reported for the dashboard. */
