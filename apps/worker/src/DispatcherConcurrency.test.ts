@@ -123,4 +123,26 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       expect(board!.detail).toMatch(/^30 events due, oldest due [0-9] s ago$/)
       yield* Fiber.interrupt(runner)
     }))
+
+  it.scoped("a running dispatcher claims again as its slots come free, without waiting to poll", () =>
+    Effect.gen(function*() {
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver(Ack)
+      const scopes = yield* Effect.forEach([1, 2], () => seedScope({ url: receiver.url("/refill"), enabled: true }))
+      const events = yield* Effect.forEach(Array.from({ length: 40 }, (_, i) => i), (i) => seedEvent(scopes[i % 2]!, new Date()))
+      // Four slots for forty events, and a poll interval far longer than the test: only slots
+      // given back by finished attempts can wake the loop to claim the rest.
+      const runner = yield* Effect.fork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "refill")).pipe(
+        Effect.provide(dispatcherFor({ settings: { maxInFlight: 4, perTenant: 2, pollInterval: Duration.seconds(60), statusInterval: Duration.seconds(60) } }))
+      ))
+      const started = Date.now()
+      while (receiver.receivedAt("/refill").length < 40 && Date.now() - started < 10_000) yield* Effect.sleep("20 millis")
+      expect(receiver.receivedAt("/refill")).toHaveLength(40)
+      while ((yield* Effect.forEach(events, (e) => eventRow(e.id))).some((row) => row.status !== "delivered")) yield* Effect.sleep("20 millis")
+      const sql = yield* SqlClient.SqlClient
+      const [attempts] = yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM delivery_attempts WHERE event_id IN ${sql.in(events.map((e) => e.id))} AND outcome = 'delivered'`
+      expect(attempts!.n).toBe(40)
+      yield* Fiber.interrupt(runner)
+    }))
 })

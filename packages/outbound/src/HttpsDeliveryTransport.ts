@@ -190,8 +190,12 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
           urls.set(input.url, url)
         }
         aborts.push(post(url, input, (result) => {
-          settled(index, result)
-          if (--open === 0) resume(Effect.void)
+          try {
+            settled(index, result)
+          } finally {
+            // Counted even if the callback throws, so the batch still completes.
+            if (--open === 0) resume(Effect.void)
+          }
         }))
       })
       return Effect.sync(() => {
