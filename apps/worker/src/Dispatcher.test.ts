@@ -134,6 +134,21 @@ layer(TestDatabaseLive, { timeout: 120_000 })("Dispatcher over Postgres and HTTP
       expect(lookups).toBe(2)
     }))
 
+  it.scoped("a receiver's body that PostgreSQL cannot store as it is is recorded made storable, and blocks no other outcome", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(start.getTime())
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver()
+      // Cut at 1,024 characters inside the emoji, and a NUL: text PostgreSQL refuses.
+      yield* receiver.answer({ _tag: "Status", status: 500, body: "x".repeat(1023) + "😀\u0000" }, "/odd")
+      const odd = yield* scopeWithEvent(receiver, "/odd")
+      const fine = yield* scopeWithEvent(receiver, "/fine")
+      expect(yield* dispatchOnce()).toBe(2)
+      expect(yield* attemptRows(odd.event.id)).toMatchObject([{ http_status: 500, response_excerpt: "x".repeat(1023) + "\uFFFD", error: "HTTP 500: expected 200" }])
+      expect((yield* eventRow(odd.event.id)).status).toBe("pending")
+      expect((yield* eventRow(fine.event.id)).status).toBe("delivered")
+    }))
+
   it.scoped("runs the full schedule: 20 attempts at their offsets with jitter, then the round fails", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(start.getTime())

@@ -1,6 +1,7 @@
 import { DeliveryFailed, postOne } from "@collector/core/notifications/DeliveryTransport"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Fiber } from "effect"
+import { Cause, Effect, Either, Exit, Fiber } from "effect"
+import { type AddressInfo, createServer as createNetServer, type Server } from "node:net"
 import * as HttpsDeliveryTransport from "./HttpsDeliveryTransport"
 import { Ack, Hang, ServerError, startTestReceiver, testCaPem, WrongBody } from "./testing/TestReceiver"
 
@@ -153,5 +154,53 @@ describe("HttpsDeliveryTransport", () => {
       // Past the response timeout: the abandoned POST's timer was cleared, nothing is reported.
       yield* Effect.promise(() => new Promise((done) => setTimeout(done, 1_200)))
       expect(reported).toEqual([])
+    }))
+
+  it.scoped("the response window is the attempt's: a second address gets only what the first left of it", () =>
+    Effect.gen(function*() {
+      // The first address accepts TCP and never answers the TLS handshake: its connect timeout fires.
+      const silent = yield* Effect.acquireRelease(
+        Effect.async<Server>((resume) => {
+          const server = createNetServer(() => {})
+          server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
+        }),
+        (server) => Effect.sync(() => server.close())
+      )
+      const receiver = yield* startTestReceiver(Hang)
+      const quick = HttpsDeliveryTransport.make({ extraCa: testCaPem, allowAnyPort: true, connectTimeoutMs: 300, responseTimeoutMs: 1_000 })
+      const started = Date.now()
+      const error = failure(yield* Effect.either(postOne(quick, {
+        url: "https://receiver.test/hook",
+        targets: [
+          { host: "receiver.test", address: "127.0.0.1", family: 4, port: (silent.address() as AddressInfo).port },
+          { host: "receiver.test", address: "127.0.0.1", family: 4, port: receiver.port }
+        ],
+        headers: {},
+        body: "{}"
+      })))
+      const elapsed = Date.now() - started
+      expect(receiver.received()).toHaveLength(1)
+      expect(error).toEqual(new DeliveryFailed({ kind: "timeout", message: "no complete response within 1000 ms" }))
+      // 300 ms on the first address, the rest of the 1 s window on the second (not 300 + 1000).
+      expect(elapsed).toBeGreaterThanOrEqual(950)
+      expect(elapsed).toBeLessThan(1_250)
+    }))
+
+  it.scoped("a result callback that throws ends the batch as a defect once every POST is reported", () =>
+    Effect.gen(function*() {
+      const receiver = yield* startTestReceiver(Ack)
+      const request = {
+        url: `https://127.0.0.1:${receiver.port}/hook`,
+        targets: [{ host: "127.0.0.1", address: "127.0.0.1", family: 4 as const, port: receiver.port }],
+        headers: {},
+        body: "{}"
+      }
+      const reported: Array<number> = []
+      const exit = yield* Effect.exit(transport.postEach([request, request], (index) => {
+        reported.push(index)
+        if (reported.length === 1) throw new Error("bug in the caller")
+      }))
+      expect(reported.sort()).toEqual([0, 1])
+      expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
     }))
 })

@@ -64,8 +64,18 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
   // were closed as they came free and the next burst paid a TLS handshake for each again.
   const agent = new Agent({ keepAlive: true, keepAliveMsecs: 1000, maxSockets: 256, maxFreeSockets: 256, timeout: 4000, scheduling: "lifo" })
 
-  /** One POST to one address; `done` is called exactly once unless the returned abort comes first. */
-  const postTo = (url: URL, target: ResolvedTarget, input: DeliveryRequest, body: Buffer, done: (result: DeliveryResult) => void): () => void => {
+  /**
+   * One POST to one address, answered by `deadline` (epoch ms) at the latest; `done` is called
+   * exactly once unless the returned abort comes first.
+   */
+  const postTo = (
+    url: URL,
+    target: ResolvedTarget,
+    input: DeliveryRequest,
+    body: Buffer,
+    deadline: number,
+    done: (result: DeliveryResult) => void
+  ): () => void => {
     if (target.port !== 443 && options.allowAnyPort !== true) {
       done(Either.left(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use port 443" })))
       return () => {}
@@ -101,7 +111,7 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
       req.destroy()
     }
     const responseTimer = setTimeout(() =>
-      fail(new DeliveryFailed({ kind: "timeout", message: `no complete response within ${responseTimeoutMs} ms` })), responseTimeoutMs)
+      fail(new DeliveryFailed({ kind: "timeout", message: `no complete response within ${responseTimeoutMs} ms` })), Math.max(0, deadline - Date.now()))
     req.once("socket", (socket) => {
       // A kept connection is already established (and was verified when it was made).
       if (!socket.connecting) return
@@ -151,7 +161,11 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
     }
   }
 
-  /** One request: its targets in order while the connection fails, each with its own timeouts. */
+  /**
+   * One request: its targets in order while the connection fails. The response window is the
+   * attempt's, not each address's: a second address gets what the first left of it, so an
+   * attempt never outlasts the lookup plus that window (which the claim lease is sized for).
+   */
   const post = (url: URL | null, input: DeliveryRequest, done: (result: DeliveryResult) => void): () => void => {
     if (url === null || url.protocol !== "https:") {
       done(Either.left(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use https" })))
@@ -162,9 +176,10 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
       return () => {}
     }
     const body = Buffer.from(input.body, "utf8")
+    const deadline = Date.now() + responseTimeoutMs
     let abort = () => {}
     const next = (index: number) => {
-      abort = postTo(url, input.targets[index]!, input, body, (result) => {
+      abort = postTo(url, input.targets[index]!, input, body, deadline, (result) => {
         if (Either.isLeft(result) && result.left.kind === "connect" && index + 1 < input.targets.length) next(index + 1)
         else done(result)
       })
@@ -180,6 +195,9 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
         resume(Effect.void)
         return
       }
+      // A callback that throws must not escape into Node's event handlers (an uncaught
+      // exception) nor stop the count: the batch ends as a defect once every POST is reported.
+      let thrown: { readonly error: unknown } | undefined
       const aborts: Array<() => void> = []
       // The requests of a batch usually share their URL: parsed once for them.
       const urls = new Map<string, URL | null>()
@@ -192,10 +210,10 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
         aborts.push(post(url, input, (result) => {
           try {
             settled(index, result)
-          } finally {
-            // Counted even if the callback throws, so the batch still completes.
-            if (--open === 0) resume(Effect.void)
+          } catch (error) {
+            thrown ??= { error }
           }
+          if (--open === 0) resume(thrown === undefined ? Effect.void : Effect.die(thrown.error))
         }))
       })
       return Effect.sync(() => {

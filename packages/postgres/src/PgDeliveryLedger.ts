@@ -94,8 +94,8 @@ export const make = Effect.gen(function*() {
     // before anyone's second. Nothing here reads the whole backlog: the tenants with open events
     // are found by skipping through events_open_by_tenant (one probe per tenant), and each
     // tenant's candidates are the first of its due events in that index (at most its free
-    // share). Only the best-ranked candidates (twice the limit, for those another dispatcher
-    // locks meanwhile) are then locked, through the primary key (ANY of their IDs: a join would
+    // share). Only the best-ranked candidates (four times the limit, for those other dispatchers
+    // claiming at the same moment lock first) are then locked, through the primary key (ANY of their IDs: a join would
     // let the planner hash every due event, misjudging how few candidates there are). The lock
     // re-checks the claim conditions on the newest row version, so an event claimed by another
     // dispatcher meanwhile is never claimed twice, and what `picked` decides (the URL to start
@@ -150,7 +150,7 @@ export const make = Effect.gen(function*() {
                  END AS start_url
           FROM events e
           JOIN ranked k ON k.id = e.id
-          WHERE e.id = ANY (ARRAY(SELECT id FROM ranked ORDER BY rank, next_attempt, id LIMIT 2 * ${r.limit}::int)) AND e.status IN ('pending', 'delivering') AND e.next_attempt <= ${r.now}
+          WHERE e.id = ANY (ARRAY(SELECT id FROM ranked ORDER BY rank, next_attempt, id LIMIT 4 * ${r.limit}::int)) AND e.status IN ('pending', 'delivering') AND e.next_attempt <= ${r.now}
             AND (e.claimed_until IS NULL OR e.claimed_until <= ${r.now})
           ORDER BY k.rank, k.next_attempt, k.id
           LIMIT ${r.limit}
@@ -260,10 +260,27 @@ export const make = Effect.gen(function*() {
         Effect.asVoid
       ),
 
+    // Per tenant through events_open_by_tenant, reading only the due part of each tenant's range:
+    // open events that are due later (retries hours ahead) are not read.
     backlog: (network, now) =>
       sql<{ due: number; oldest: Date | null }>`
-        SELECT count(*)::int AS due, min(next_attempt) AS oldest FROM events
-        WHERE network = ${network} AND status IN ('pending', 'delivering') AND next_attempt <= ${now}`.pipe(
+        WITH RECURSIVE tenants AS (
+          (SELECT tenant_id FROM events
+           WHERE network = ${network} AND status IN ('pending', 'delivering')
+           ORDER BY tenant_id LIMIT 1)
+          UNION ALL
+          SELECT (SELECT e.tenant_id FROM events e
+                  WHERE e.network = ${network} AND e.status IN ('pending', 'delivering') AND e.tenant_id > t.tenant_id
+                  ORDER BY e.tenant_id LIMIT 1)
+          FROM tenants t WHERE t.tenant_id IS NOT NULL
+        )
+        SELECT coalesce(sum(d.n), 0)::int AS due, min(d.oldest) AS oldest
+        FROM tenants t CROSS JOIN LATERAL (
+          SELECT count(*)::int AS n, min(e.next_attempt) AS oldest FROM events e
+          WHERE e.network = ${network} AND e.tenant_id = t.tenant_id AND e.status IN ('pending', 'delivering')
+            AND e.next_attempt <= ${now}
+        ) d
+        WHERE t.tenant_id IS NOT NULL`.pipe(
         Effect.orDie,
         Effect.map(([row]) => ({ due: row?.due ?? 0, oldestDueAt: row?.oldest ?? null }))
       )

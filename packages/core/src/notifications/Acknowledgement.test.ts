@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { judgeResponse, responseExcerpt } from "./Acknowledgement"
+import { judgeResponse, responseExcerpt, storableText } from "./Acknowledgement"
 
 const response = (status: number, body: string, location: string | null = null, truncated = false) => ({ status, body, location, truncated })
 
@@ -30,5 +30,9 @@ describe("judgeResponse", () => {
   it("keeps at most 1024 characters of a body", () => {
     expect(responseExcerpt("x".repeat(5000))).toHaveLength(1024)
     expect(responseExcerpt("short")).toBe("short")
+    // Cut inside an emoji: the lone half is replaced, so PostgreSQL accepts the text.
+    expect(responseExcerpt("x".repeat(1023) + "😀")).toBe("x".repeat(1023) + "\uFFFD")
+    expect(responseExcerpt("a\u0000b")).toBe("a\uFFFDb")
+    expect(storableText("ok 😀 \uDC00 \uD83D")).toBe("ok 😀 \uFFFD \uFFFD")
   })
 })

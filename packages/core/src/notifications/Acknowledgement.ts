@@ -41,4 +41,14 @@ export const judgeResponse = (response: DeliveryResponse): Verdict => {
   return { delivered: false, error: `HTTP 200 but the response's top-level "code" is ${code}; expected 0` }
 }
 
-export const responseExcerpt = (body: string): string => body.slice(0, responseExcerptLength)
+// A NUL, or half of a surrogate pair (a body cut inside an emoji, or a receiver's broken text).
+const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/**
+ * Text a receiver controls, made storable: PostgreSQL's text and JSON refuse NUL and unpaired
+ * surrogates, and one outcome it refuses would fail the whole batch of outcomes written with it,
+ * again on every retry. Each such character becomes U+FFFD.
+ */
+export const storableText = (text: string): string => text.replace(unstorable, "\uFFFD")
+
+export const responseExcerpt = (body: string): string => storableText(body.slice(0, responseExcerptLength))

@@ -5,7 +5,7 @@ import type { Network } from "../Network"
 import { SecretBox } from "../SecretBox"
 import { type ResolvedTarget, WebhookTargets } from "../webhook/WebhookTargets"
 import type { WebhookUrlRejected } from "../webhook/WebhookUrlRejected"
-import { judgeResponse, responseExcerpt } from "./Acknowledgement"
+import { judgeResponse, responseExcerpt, storableText } from "./Acknowledgement"
 import { attemptDueAt, maxAttemptsPerRound, roundDeadline } from "./DeliverySchedule"
 import {
   type AttemptFinish,
@@ -79,9 +79,10 @@ const failedOutcome = (error: string): AttemptOutcome => ({ httpStatus: null, ex
 
 /** What a POST's result says: a response of any kind is judged; no response is its failure. */
 export const outcomeOf = (result: DeliveryResult): AttemptOutcome => {
-  if (Either.isLeft(result)) return failedOutcome(result.left.message)
+  if (Either.isLeft(result)) return failedOutcome(storableText(result.left.message))
   const verdict = judgeResponse(result.right)
-  return { httpStatus: result.right.status, excerpt: responseExcerpt(result.right.body), ...verdict }
+  // The error may quote the receiver (a redirect's Location): stored like the excerpt.
+  return { httpStatus: result.right.status, excerpt: responseExcerpt(result.right.body), delivered: verdict.delivered, error: storableText(verdict.error) }
 }
 
 /** The record of an attempt that ended at `at` (epoch ms), and where its event goes; `unit` draws the jitter. */
@@ -149,8 +150,11 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
         for (let i = 0; i < group.length; i++) units.push(yield* Random.next)
         const close = (index: number, at: number, outcome: AttemptOutcome) => {
           if (!open[index]) return
+          // Built before the attempt counts as closed: should it throw, the attempt stays open
+          // and is handled with the others still open when the group ends.
+          const finish = finishOf(group[index]!, at, outcome, units[index]!)
           open[index] = false
-          outcomes.submit(finishOf(group[index]!, at, outcome, units[index]!))
+          outcomes.submit(finish)
           free(1)
         }
         const closeAll = (outcome: AttemptOutcome) =>
@@ -175,8 +179,8 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           if (Either.isLeft(key)) return yield* closeAll(failedOutcome(`webhook key could not be opened: ${key.left.reason}`))
           const timestamp = new Date(clock.unsafeCurrentTimeMillis()).toISOString()
           // Every address was checked; a second one is tried only when the first cannot be
-          // reached. At most two, so an attempt stays well inside the claim lease (5 s lookup +
-          // 2 × 5 s connect + the 10 s response window).
+          // reached, within the same response window, so an attempt stays inside the claim lease
+          // (5 s lookup + the 10 s window).
           const addresses = resolved.right.slice(0, 2)
           const requests = []
           for (const { event } of group) {
@@ -368,7 +372,13 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
             for (const { tenant } of settling) take(tenant, 1)
             yield* FiberSet.run(fibers, Effect.forEach(settling, ({ tenant, work }) => Effect.ensuring(work, Effect.sync(() => freeFor(tenant)(1))), { concurrency: "unbounded", discard: true }))
           }
-          if (events.length < room) yield* Effect.sleep(settings.pollInterval)
+          if (events.length === 0) yield* Effect.sleep(settings.pollInterval)
+          else if (events.length < room) {
+            // Fewer than fit: the tenants with due events are at their share. One of these
+            // attempts ending gives its tenant room again; events that fall due meanwhile are
+            // found at the next poll.
+            yield* Effect.race(Queue.take(freed), Effect.sleep(settings.pollInterval))
+          }
         }).pipe(
           Effect.catchAllCause((cause) =>
             Cause.isInterruptedOnly(cause)
