@@ -86,6 +86,22 @@ export const make = Effect.gen(function*() {
       Effect.orDie
     )
 
+  /**
+   * The `tenants` CTE of a `WITH RECURSIVE`: the tenants with open events on `network`, found by
+   * skipping through events_open_by_tenant (one probe per tenant; a NULL row ends the walk).
+   */
+  const openTenants = (network: Network) =>
+    sql`tenants AS (
+          (SELECT tenant_id FROM events
+           WHERE network = ${network} AND status IN ('pending', 'delivering')
+           ORDER BY tenant_id LIMIT 1)
+          UNION ALL
+          SELECT (SELECT e.tenant_id FROM events e
+                  WHERE e.network = ${network} AND e.status IN ('pending', 'delivering') AND e.tenant_id > t.tenant_id
+                  ORDER BY e.tenant_id LIMIT 1)
+          FROM tenants t WHERE t.tenant_id IS NOT NULL
+        )`
+
   const ensure = (rows: ReadonlyArray<unknown>) => rows.length === 0 ? Effect.fail(new ClaimLost()) : Effect.void
 
   return DeliveryLedger.of({
@@ -113,16 +129,7 @@ export const make = Effect.gen(function*() {
     // claimed. A new round that cannot start comes back with its configuration, to say why.
     claimDue: (r) =>
       sql<DueRow>`
-        WITH RECURSIVE tenants AS (
-          (SELECT tenant_id FROM events
-           WHERE network = ${r.network} AND status IN ('pending', 'delivering')
-           ORDER BY tenant_id LIMIT 1)
-          UNION ALL
-          SELECT (SELECT e.tenant_id FROM events e
-                  WHERE e.network = ${r.network} AND e.status IN ('pending', 'delivering') AND e.tenant_id > t.tenant_id
-                  ORDER BY e.tenant_id LIMIT 1)
-          FROM tenants t WHERE t.tenant_id IS NOT NULL
-        ), busy AS (
+        WITH RECURSIVE ${openTenants(r.network)}, busy AS (
           SELECT * FROM unnest(${integerArray([...r.held.keys()])}::bigint[], ${integerArray([...r.held.values()])}::int[]) AS b(tenant_id, n)
         ), ranked AS (
           SELECT d.id, d.next_attempt, row_number() OVER (PARTITION BY t.tenant_id ORDER BY d.next_attempt, d.id) AS rank
@@ -264,16 +271,7 @@ export const make = Effect.gen(function*() {
     // open events that are due later (retries hours ahead) are not read.
     backlog: (network, now) =>
       sql<{ due: number; oldest: Date | null }>`
-        WITH RECURSIVE tenants AS (
-          (SELECT tenant_id FROM events
-           WHERE network = ${network} AND status IN ('pending', 'delivering')
-           ORDER BY tenant_id LIMIT 1)
-          UNION ALL
-          SELECT (SELECT e.tenant_id FROM events e
-                  WHERE e.network = ${network} AND e.status IN ('pending', 'delivering') AND e.tenant_id > t.tenant_id
-                  ORDER BY e.tenant_id LIMIT 1)
-          FROM tenants t WHERE t.tenant_id IS NOT NULL
-        )
+        WITH RECURSIVE ${openTenants(network)}
         SELECT coalesce(sum(d.n), 0)::int AS due, min(d.oldest) AS oldest
         FROM tenants t CROSS JOIN LATERAL (
           SELECT count(*)::int AS n, min(e.next_attempt) AS oldest FROM events e
