@@ -84,12 +84,16 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
     const hostHeader = (ipHost === 6 ? `[${target.host}]` : target.host) + (target.port === 443 ? "" : `:${target.port}`)
     let settled = false
     let connectTimer: NodeJS.Timeout | undefined
-    const finish = (result: DeliveryResult) => {
-      if (settled) return
+    /** Ends the POST once: true for the first caller, who then reports or aborts. */
+    const stop = () => {
+      if (settled) return false
       settled = true
       clearTimeout(responseTimer)
       if (connectTimer !== undefined) clearTimeout(connectTimer)
-      done(result)
+      return true
+    }
+    const finish = (result: DeliveryResult) => {
+      if (stop()) done(result)
     }
     const headers: Record<string, string> = { ...input.headers, Host: hostHeader, "Content-Length": String(body.length) }
     const req = httpsRequest({
@@ -153,11 +157,7 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
     })
     req.end(body)
     return () => {
-      if (settled) return
-      settled = true
-      clearTimeout(responseTimer)
-      if (connectTimer !== undefined) clearTimeout(connectTimer)
-      req.destroy()
+      if (stop()) req.destroy()
     }
   }
 

@@ -111,8 +111,9 @@ export const make = Effect.gen(function*() {
     // are found by skipping through events_open_by_tenant (one probe per tenant), and each
     // tenant's candidates are the first of its due events in that index (at most its free
     // share). Only the best-ranked candidates (four times the limit, for those other dispatchers
-    // claiming at the same moment lock first) are then locked, through the primary key (ANY of their IDs: a join would
-    // let the planner hash every due event, misjudging how few candidates there are). The lock
+    // claiming at the same moment lock first) are then locked, through the primary key (ANY of
+    // their IDs: a join would let the planner hash every due event, misjudging how few candidates
+    // there are). The lock
     // re-checks the claim conditions on the newest row version, so an event claimed by another
     // dispatcher meanwhile is never claimed twice, and what `picked` decides (the URL to start
     // with, if any) is computed from that version.

@@ -100,6 +100,10 @@ export const finishOf = (attempt: ClaimedAttempt, at: number, outcome: AttemptOu
   next: outcome.delivered ? { _tag: "Delivered" } : afterFailure(attempt.event, attempt.attempt, outcome.error, unit)
 })
 
+/** An attempt that will never finish, closed as failed (`interrupted`) with the next one scheduled. */
+const interruptedFinish = (attempt: ClaimedAttempt, at: number, unit: number): AttemptFinish =>
+  finishOf(attempt, at, failedOutcome(interruptedError), unit)
+
 export const make = (settings: DispatcherSettings): Effect.Effect<
   Dispatcher["Type"],
   never,
@@ -121,11 +125,11 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    /** Attempts that will never finish, closed at once as failed (`interrupted`) with the next one scheduled. */
+    /** Attempts that will never finish, closed at once, written directly. */
     const closeInterrupted = (attempts: ReadonlyArray<{ readonly attempt: ClaimedAttempt; readonly unit: number }>) =>
       Effect.suspend(() => {
         const at = clock.unsafeCurrentTimeMillis()
-        return ledger.finishAttempts(attempts.map(({ attempt, unit }) => finishOf(attempt, at, failedOutcome(interruptedError), unit)))
+        return ledger.finishAttempts(attempts.map(({ attempt, unit }) => interruptedFinish(attempt, at, unit)))
       }).pipe(
         Effect.catchAllCause((cause) => Effect.logError("interrupted attempts not closed; the claim lease will close them", cause))
       )
@@ -223,7 +227,7 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
         // Its worker died or stalled past the claim: the attempt counts as failed.
         const open = event.openAttempt
         return Effect.flatMap(Random.next, (unit) => {
-          outcomes.submit(finishOf({ event, claim, attempt: open.attempt, startedAt: open.startedAt }, at.getTime(), failedOutcome(interruptedError), unit))
+          outcomes.submit(interruptedFinish({ event, claim, attempt: open.attempt, startedAt: open.startedAt }, at.getTime(), unit))
           return outcomes.durable
         })
       }

@@ -35,11 +35,11 @@ export const makeOutcomeWriter = (
     const waiters: Array<{ readonly upTo: number; readonly done: Deferred.Deferred<void> }> = []
     const wake = yield* Queue.sliding<void>(1)
 
+    // Waiters are queued in the order of their sequence numbers: the ready ones are at the front.
     const settleWaiters = Effect.suspend(() => {
-      const ready = waiters.filter((w) => w.upTo <= written)
-      if (ready.length === 0) return Effect.void
-      waiters.splice(0, waiters.length, ...waiters.filter((w) => w.upTo > written))
-      return Effect.forEach(ready, (w) => Deferred.succeed(w.done, undefined), { discard: true })
+      let ready = 0
+      while (ready < waiters.length && waiters[ready]!.upTo <= written) ready++
+      return Effect.forEach(waiters.splice(0, ready), (w) => Deferred.succeed(w.done, undefined), { discard: true })
     })
 
     /** One write of the oldest queued outcomes; false when it failed (they are queued again). */
