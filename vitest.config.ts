@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 export default defineConfig({
@@ -6,7 +7,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Most of the suite's time is spent waiting on PostgreSQL, child processes and simulated blocks,
+    // so one file more than the cores keeps them busy (vitest's default is one less: serial on two).
+    maxWorkers: availableParallelism() + 1,
     reporters: ["default", "./test-support/SummaryReporter.ts"],
-    globalSetup: ["packages/postgres/src/testing/globalSetup.ts"]
+    globalSetup: ["packages/postgres/src/testing/globalSetup.ts", "test-support/globalSetup.ts"],
+    // A test that checks nothing fails (only `expect` counts: chai's `assert` does not).
+    expect: { requireAssertions: true }
   }
 })

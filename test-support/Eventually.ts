@@ -1,13 +1,25 @@
 import { Effect } from "effect"
 
-/** Reads until `done` holds, every 200 ms, failing with the last value after `timeoutMs`. */
-export const eventually = <A, E, R>(read: Effect.Effect<A, E, R>, done: (a: A) => boolean, timeoutMs = 60_000) =>
+/**
+ * Reads every 200 ms until `done` holds. It fails, with the last value, only once the value has
+ * stopped changing for `stalledAfterMs`: a loaded machine that makes slow progress gets the time it
+ * needs, and a run that is stuck still fails.
+ */
+export const eventually = <A, E, R>(read: Effect.Effect<A, E, R>, done: (a: A) => boolean, stalledAfterMs = 60_000) =>
   Effect.gen(function*() {
-    const until = Date.now() + timeoutMs
+    let last = ""
+    let changedAt = Date.now()
     while (true) {
       const value = yield* read
       if (done(value)) return value
-      if (Date.now() > until) return yield* Effect.dieMessage(`not reached in ${timeoutMs} ms: ${JSON.stringify(value)}`)
+      const seen = JSON.stringify(value)
+      if (seen !== last) {
+        last = seen
+        changedAt = Date.now()
+      }
+      if (Date.now() - changedAt > stalledAfterMs) {
+        return yield* Effect.dieMessage(`not reached; unchanged for ${stalledAfterMs} ms: ${seen}`)
+      }
       yield* Effect.sleep("200 millis")
     }
   })

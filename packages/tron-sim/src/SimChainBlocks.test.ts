@@ -18,6 +18,7 @@ describe("SimChain blocks", () => {
       const state = yield* chain.state
       expect(state.blocks.map((b) => b.number)).toEqual([1_000_000n, 1_000_001n, 1_000_002n, 1_000_003n])
       expect(state.blocks[0]!.timestamp).toBe(startTime)
+      expect(blocks.map((b) => b.number)).toEqual([1_000_001n, 1_000_002n, 1_000_003n])
       for (const [i, block] of blocks.entries()) {
         const parent = state.blocks[i]!
         expect(block.parentHash).toBe(parent.blockId)

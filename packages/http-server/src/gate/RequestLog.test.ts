@@ -94,6 +94,8 @@ layer(TestServerLive(), { excludeTestServices: true })("request log", (it) => {
       const { lines } = yield* CapturedLogs
       expect(lines.length).toBeGreaterThan(10)
       const all = lines.join("\n")
+      // Per app: its secret, its webhook key, a good and a bad X-Sign, and an access token.
+      expect(secrets).toHaveLength(10)
       for (const secret of secrets) {
         expect(secret.length).toBeGreaterThan(20)
         expect(all).not.toContain(secret)

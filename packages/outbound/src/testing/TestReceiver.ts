@@ -18,8 +18,11 @@ export type Behaviour =
   | { readonly _tag: "Redirect"; readonly location: string }
   | { readonly _tag: "Hang" }
   | { readonly _tag: "Huge" }
-  /** Acknowledges after `ms`, so that every request of a burst is in flight at once. */
-  | { readonly _tag: "SlowAck"; readonly ms: number }
+  /**
+   * Holds every answer until `together` requests are waiting, then acknowledges them all: every
+   * request of a burst is in flight at once, however slowly the machine opens the connections.
+   */
+  | { readonly _tag: "AckTogether"; readonly together: number }
 
 export const Ack: Behaviour = { _tag: "Ack" }
 export const WrongBody: Behaviour = { _tag: "Status", status: 200, body: "<html>proxy says hello</html>" }
@@ -43,6 +46,7 @@ export const startTestReceiver = (initial: Behaviour = Ack) =>
   Effect.acquireRelease(
     Effect.async<{ server: Server; port: number; state: { received: Array<ReceivedRequest>; behaviour: Behaviour; byPath: Map<string, Behaviour>; connections: number } }>((resume) => {
       const state = { received: [] as Array<ReceivedRequest>, behaviour: initial, byPath: new Map<string, Behaviour>(), connections: 0 }
+      let held: Array<() => void> = []
       const server = createServer({ key: readFileSync(join(tlsDir, "server.key")), cert: readFileSync(join(tlsDir, "server.pem")) }, (req, res) => {
         const chunks: Array<Buffer> = []
         req.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -64,8 +68,13 @@ export const startTestReceiver = (initial: Behaviour = Ack) =>
             case "Huge":
               res.writeHead(200, { "Content-Type": "application/json" }).end(`{"code":0,"pad":"${"x".repeat(100 * 1024)}"}`)
               return
-            case "SlowAck":
-              setTimeout(acknowledge, behaviour.ms)
+            case "AckTogether":
+              held.push(acknowledge)
+              if (held.length >= behaviour.together) {
+                const release = held
+                held = []
+                release.forEach((answer) => answer())
+              }
               return
             case "Hang":
               return

