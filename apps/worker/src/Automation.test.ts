@@ -89,6 +89,10 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("automation", (it)
       yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE tenants SET status = 'disabled' WHERE id = ${scope.tenantId}`).pipe(Effect.orDie)
       yield* tick
       expect(yield* tasksOf(scope)).toHaveLength(0)
+      // Enabled again, the same scope gets its round: the ticks above had a sweep to start and did not.
+      yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE tenants SET status = 'active' WHERE id = ${scope.tenantId}`).pipe(Effect.orDie)
+      yield* tick
+      expect(yield* tasksOf(scope)).toHaveLength(1)
     }))
 
   it.effect("an automation task whose wallet fell below the threshold before preparation is cancelled, not swept for dust", () =>
