@@ -2,6 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option } from "effect"
 import { join } from "node:path"
 import { DatabaseConfig } from "./DatabaseConfig"
+import { awaitingDatabase } from "./DatabaseStartWait"
 import { acquireEmbeddedDatabase } from "./EmbeddedDatabase"
 import { MigrationsLive } from "./Migrations"
 
@@ -11,7 +12,8 @@ const clientLayer = (url: Parameters<typeof PgClient.layer>[0]["url"], poolSize:
 
 /**
  * The database, migrated: the server named by `DATABASE_URL`, or an embedded real PostgreSQL
- * kept under `<dataDir>/pg` when no URL is configured.
+ * kept under `<dataDir>/pg` when no URL is configured. A server that is down or still recovering
+ * is waited for, up to `DATABASE_START_TIMEOUT_MS`.
  */
 export const DatabaseLive = (dataDir: string) =>
   Layer.provideMerge(MigrationsLive, Layer.unwrapScoped(
@@ -20,7 +22,7 @@ export const DatabaseLive = (dataDir: string) =>
       const url = Option.isSome(config.url)
         ? config.url.value
         : yield* acquireEmbeddedDatabase({ directory: join(dataDir, "pg"), port: config.embeddedPort, persistent: true })
-      return clientLayer(url, config.poolSize)
+      return awaitingDatabase(url, config.startTimeoutMs, clientLayer(url, config.poolSize))
     })
   ))
 

@@ -7,6 +7,10 @@ export const DatabaseConfig = Config.all({
   poolSize: Config.integer("DATABASE_POOL_SIZE").pipe(
     Config.validate({ message: "DATABASE_POOL_SIZE must be between 1 and 200", validation: (n) => n >= 1 && n <= 200 }),
     Config.withDefault(20)
+  ),
+  startTimeoutMs: Config.integer("DATABASE_START_TIMEOUT_MS").pipe(
+    Config.validate({ message: "DATABASE_START_TIMEOUT_MS must be between 0 and 86400000", validation: (n) => n >= 0 && n <= 86_400_000 }),
+    Config.withDefault(60_000)
   )
 })
 

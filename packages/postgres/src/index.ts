@@ -1,5 +1,6 @@
 export * from "./Database"
 export * from "./DatabaseConfig"
+export { DatabaseUnavailable, isTransientConnectFailure } from "./DatabaseStartWait"
 export * from "./EmbeddedDatabase"
 export * from "./Migrations"
 export { PgAccessTokenRepository } from "./PgAccessTokenRepository"
