@@ -1,10 +1,10 @@
-import { defaultAutomationSettings, makeAutomation, SweepRepository, Sweeps } from "@collector/core"
+import { AutomationLedger, defaultAutomationSettings, makeAutomation, SweepRepository, Sweeps } from "@collector/core"
 import { PgAutomationLedger, PgWalletRepository } from "@collector/postgres"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SingleNetworkResources } from "./SingleNetworkResources"
-import { noProvider, pass, runUntilDone, seedScope, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { noProvider, pass, runUntilDone, seedScope, Sim, type SweepScope, type SweepWallet, sweepWorld, taskOf } from "./testing/SweepHarness"
 import { signAndBroadcast, usdtTransfer, wallet } from "@collector/tron-sim/testing/SimWallet"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
@@ -25,6 +25,18 @@ const enable = (scope: SweepScope) =>
 const synced = (walletId: string, amount: bigint) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`UPDATE wallets SET balance_usdt = ${amount.toString()}, balance_trx = 0, balance_block = 1 WHERE id = ${walletId}`).pipe(Effect.orDie)
+
+/** An activated wallet with 50 USDT, as balance sync saw it, and `energy` delegated: it can pay its sweep. */
+const funded = (w: SweepWallet, energy: bigint) =>
+  Effect.gen(function*() {
+    const sim = yield* Sim
+    yield* sim.chain.activate(w.address, trx(1n))
+    yield* sim.chain.mintUsdt(w.address, usdt(50n))
+    yield* sim.chain.mine(1)
+    yield* sim.chain.delegateEnergy(w.address, energy)
+    yield* sim.chain.mine(25)
+    yield* synced(w.walletId, usdt(50n))
+  })
 
 const tasksOf = (scope: SweepScope) =>
   Effect.flatMap(SweepRepository, (repo) => repo.list(scope, { page: 1, pageSize: 100 })).pipe(Effect.map((page) => page.items.map((v) => v.task)))
@@ -72,17 +84,38 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("automation", (it)
       expect(second.map((t) => t.walletId)).toEqual([later!.walletId, rich!.walletId])
     }))
 
-  it.effect("a disabled policy or tenant gets no round", () =>
+  it.effect("a round claimed by a worker that died is claimed again once the claim runs out, not an interval later", () =>
     Effect.gen(function*() {
-      const sim = yield* Sim
+      const ledger = yield* AutomationLedger
       const scope = yield* seedScope(1, { rentalAllowed: false })
       const w = scope.wallets[0]!
-      yield* sim.chain.activate(w.address, trx(1n))
-      yield* sim.chain.mintUsdt(w.address, usdt(50n))
-      yield* sim.chain.mine(1)
-      yield* sim.chain.delegateEnergy(w.address, 200_000n)
-      yield* sim.chain.mine(25)
-      yield* synced(w.walletId, usdt(50n))
+      yield* funded(w, 200_000n)
+      yield* enable(scope)
+      // Another worker claims the round for 1.5 s and dies before running it.
+      const now = Date.now()
+      const claimed = yield* ledger.claimDue("nile", new Date(now), new Date(now + 1_500), 50)
+      expect(claimed.map((d) => d.scope.tenantId)).toContain(scope.tenantId)
+      yield* tick
+      expect(yield* tasksOf(scope)).toHaveLength(0)
+      yield* Effect.sleep("1600 millis")
+      yield* tick
+      expect((yield* tasksOf(scope)).map((t) => [t.walletId, t.origin])).toEqual([[w.walletId, "automation"]])
+      // The finished round is marked: the next is an interval away.
+      yield* tick
+      expect(yield* tasksOf(scope)).toHaveLength(1)
+      const [row] = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ last: Date | null; claimed: Date | null }>`
+          SELECT automation_last_run_at AS last, automation_round_claimed_until AS claimed
+          FROM tenant_settings WHERE tenant_id = ${scope.tenantId} AND network = 'nile'`).pipe(Effect.orDie)
+      expect(row!.last).not.toBeNull()
+      expect(row!.claimed).toBeNull()
+    }))
+
+  it.effect("a disabled policy or tenant gets no round", () =>
+    Effect.gen(function*() {
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = scope.wallets[0]!
+      yield* funded(w, 200_000n)
       yield* tick
       expect(yield* tasksOf(scope)).toHaveLength(0)
       yield* enable(scope)
@@ -100,12 +133,7 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("automation", (it)
       const sim = yield* Sim
       const scope = yield* seedScope(1, { rentalAllowed: false })
       const w = scope.wallets[0]!
-      yield* sim.chain.activate(w.address, trx(1n))
-      yield* sim.chain.mintUsdt(w.address, usdt(50n))
-      yield* sim.chain.mine(1)
-      yield* sim.chain.delegateEnergy(w.address, 400_000n)
-      yield* sim.chain.mine(25)
-      yield* synced(w.walletId, usdt(50n))
+      yield* funded(w, 400_000n)
       yield* enable(scope)
       yield* tick
       const [task] = yield* tasksOf(scope)

@@ -3,7 +3,7 @@ import { Config, Effect, Option } from "effect"
 
 /**
  * Fault injection for the crash tests: with `SWEEP_CRASH_AT=<point>` (a sweeper checkpoint such
- * as `before:signed/ready`) the worker kills itself with SIGKILL the first time it gets there,
+ * as `before:signed/ready`, or `automation:claimed`) the worker kills itself with SIGKILL the first time it gets there,
  * exactly as a power cut would. Unset in every real deployment.
  */
 export const crashPointFromEnv = Config.option(Config.string("SWEEP_CRASH_AT"))

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
+import { exited } from "../../../test-support/ChildExit"
 import { eventually } from "../../../test-support/Eventually"
 import { freePort, startTs } from "../../../test-support/Processes"
 
@@ -26,12 +27,6 @@ const outputOf = (child: ChildProcess) => {
   child.stderr!.on("data", (chunk) => (text += chunk))
   return () => text
 }
-
-const exitOf = (child: ChildProcess) =>
-  Effect.async<number | null>((resume) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.succeed(child.exitCode))
-    child.once("exit", (code) => resume(Effect.succeed(code)))
-  })
 
 const migrationsAt = (port: number) =>
   Effect.promise(async () => {
@@ -76,7 +71,7 @@ describe("a process started before its database", () => {
       const child = startTs("apps/worker/src/main.ts", workerEnv(port, { DATABASE_START_TIMEOUT_MS: "3000" }), { output: "pipe" })
       yield* Effect.addFinalizer(() => Effect.sync(() => child.kill("SIGKILL")))
       const output = outputOf(child)
-      expect(yield* exitOf(child)).toBe(1)
+      expect(yield* exited(child)).toBe(1)
       expect(Date.now() - started).toBeGreaterThanOrEqual(3_000)
       const lines = output().trim().split("\n")
       expect(lines.at(-1)).toMatch(

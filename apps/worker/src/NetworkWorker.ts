@@ -80,7 +80,7 @@ export const runNetwork = (
       Effect.flatMap(makeSweeper(network, holder, settings.sweeper, settings.checkpoint), (sweeper) => sweeper.run).pipe(
         Effect.annotateLogs({ component: "sweeper" })
       ),
-      Effect.flatMap(makeAutomation(network, settings.automation), (automation) => automation.run).pipe(
+      Effect.flatMap(makeAutomation(network, settings.automation, settings.checkpoint), (automation) => automation.run).pipe(
         Effect.annotateLogs({ component: "automation" })
       )
     ], { concurrency: "unbounded", discard: true }).pipe(

@@ -3,21 +3,17 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
 import type { ChildProcess } from "node:child_process"
+import { exited } from "../../../test-support/ChildExit"
 import { eventually } from "../../../test-support/Eventually"
 import { startTs } from "../../../test-support/Processes"
 import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld"
-import { createTask, masterKeyBytes, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet } from "./testing/SweepHarness"
+import { createTask, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet, sweepWorkerEnv } from "./testing/SweepHarness"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 
 const workerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint, crashAt?: string) => ({
-  DATABASE_URL: databaseUrl,
-  MASTER_KEY: masterKeyBytes.toString("base64"),
-  TRON_NILE_NODE_URL: nodeUrl,
-  TRON_REQUESTS_PER_SECOND: "2000",
+  ...sweepWorkerEnv(databaseUrl, nodeUrl, startBlock, crashAt),
   TRON_REQUEST_RETRIES: "0",
-  WORKER_NETWORKS: "nile",
-  SCAN_START_BLOCK: startBlock.toString(),
   ENERGY_PROVIDER_NILE: "sim",
   SWEEP_IDLE_MS: "50",
   SWEEP_SETTLE_DELAY_MS: "500",
@@ -28,16 +24,8 @@ const workerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint, cra
   // A killed worker's claims run out this fast; a step takes far less.
   SWEEP_LEASE_TTL_MS: "1500",
   // Blocks come 30 times faster than on chain here: a signed transaction must outlive a restart.
-  SWEEP_TX_VALIDITY_MS: "3600000",
-  LOG_LEVEL: "WARN",
-  ...(crashAt === undefined ? {} : { SWEEP_CRASH_AT: crashAt })
+  SWEEP_TX_VALIDITY_MS: "3600000"
 })
-
-const exited = (child: ChildProcess) =>
-  Effect.async<void>((resume) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
-    child.once("exit", () => resume(Effect.void))
-  })
 
 const killed = (child: ChildProcess, signal: NodeJS.Signals = "SIGKILL") =>
   Effect.suspend(() => {

@@ -11,6 +11,7 @@ import sweeps from "./migrations/0008_sweeps"
 import deliveryBatching from "./migrations/0009_delivery_batching"
 import sweepMinimum from "./migrations/0010_sweep_minimum"
 import deliveryChurn from "./migrations/0011_delivery_churn"
+import automationRoundLease from "./migrations/0012_automation_round_lease"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -23,7 +24,8 @@ const loader = Migrator.fromRecord({
   "0008_sweeps": sweeps,
   "0009_delivery_batching": deliveryBatching,
   "0010_sweep_minimum": sweepMinimum,
-  "0011_delivery_churn": deliveryChurn
+  "0011_delivery_churn": deliveryChurn,
+  "0012_automation_round_lease": automationRoundLease
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -12,16 +12,17 @@ export const make = Effect.gen(function*() {
   // Only `due.tenant_id` shares a name with the settings row, so the rest need no alias.
   const settings = sql.unsafe(settingsColumns)
   return AutomationLedger.of({
-    // Claim and mark in one statement: a scope locked by another worker is skipped, not waited for.
-    claimDue: (network, now, limit) =>
+    // Claim in one statement: a scope locked by another worker is skipped, not waited for.
+    claimDue: (network, now, claimedUntil, limit) =>
       sql<DueRow>`
-        UPDATE tenant_settings s SET automation_last_run_at = ${now}
+        UPDATE tenant_settings s SET automation_round_claimed_until = ${claimedUntil}
         FROM (
           SELECT d.tenant_id FROM tenant_settings d JOIN tenants t ON t.id = d.tenant_id
           WHERE d.network = ${network} AND d.automation_enabled AND d.collection_address <> ''
             AND t.status = 'active' AND (t.expires_at IS NULL OR t.expires_at > ${now})
             AND (d.automation_last_run_at IS NULL
                  OR d.automation_last_run_at + d.automation_interval_minutes * interval '1 minute' <= ${now})
+            AND (d.automation_round_claimed_until IS NULL OR d.automation_round_claimed_until <= ${now})
           ORDER BY d.automation_last_run_at NULLS FIRST, d.tenant_id
           LIMIT ${limit}
           FOR UPDATE OF d SKIP LOCKED
@@ -31,6 +32,10 @@ export const make = Effect.gen(function*() {
         Effect.orDie,
         Effect.map((rows) => rows.map((row) => ({ scope: { tenantId: row.tenant_id as TenantId, network }, policy: automationOf(row) })))
       ),
+    finishRound: (scope, at) =>
+      sql`
+        UPDATE tenant_settings SET automation_last_run_at = ${at}, automation_round_claimed_until = NULL
+        WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`.pipe(Effect.orDie, Effect.asVoid),
     candidates: (scope, threshold, limit) =>
       sql<{ id: string }>`
         SELECT w.id::text AS id FROM wallets w

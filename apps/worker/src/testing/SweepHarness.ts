@@ -31,6 +31,21 @@ import { randomBytes } from "node:crypto"
 export const noProvider = Layer.succeed(EnergyProvider, unconfiguredEnergyProvider)
 
 export const masterKeyBytes = Buffer.alloc(32, 9)
+
+/**
+ * What a worker process of a sweep test needs: this database, this node, the scan from `startBlock`,
+ * the harness's master key, and a crash point (`SWEEP_CRASH_AT`) if one is given.
+ */
+export const sweepWorkerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint, crashAt?: string) => ({
+  DATABASE_URL: databaseUrl,
+  MASTER_KEY: masterKeyBytes.toString("base64"),
+  TRON_NILE_NODE_URL: nodeUrl,
+  TRON_REQUESTS_PER_SECOND: "2000",
+  WORKER_NETWORKS: "nile",
+  SCAN_START_BLOCK: startBlock.toString(),
+  LOG_LEVEL: "WARN",
+  ...(crashAt === undefined ? {} : { SWEEP_CRASH_AT: crashAt })
+})
 const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(masterKeyBytes) })
 const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }))
 

@@ -2,6 +2,7 @@ import { Cause, Clock, Duration, Effect } from "effect"
 import type { WalletId } from "../Ids"
 import type { Network } from "../Network"
 import { AutomationLedger, type DueScope } from "./AutomationLedger"
+import type { Checkpoint } from "./Sweeper"
 import { Sweeps } from "./Sweeps"
 
 export interface AutomationSettings {
@@ -10,12 +11,18 @@ export interface AutomationSettings {
   readonly scopesPerTick: number
   /** Most tasks one scope's round creates; the rest wait for the next round. */
   readonly walletsPerRound: number
+  /**
+   * How long a claimed round is held: a worker that dies in a round leaves it to be claimed again
+   * after this, not after the scope's interval. Longer than any round takes.
+   */
+  readonly roundClaim: Duration.Duration
 }
 
 export const defaultAutomationSettings: AutomationSettings = {
   tickInterval: Duration.seconds(30),
   scopesPerTick: 50,
-  walletsPerRound: 1000
+  walletsPerRound: 1000,
+  roundClaim: Duration.minutes(10)
 }
 
 // The estimate operation's own bound on wallets per call.
@@ -35,7 +42,7 @@ export interface RoundSummary {
  * scope's caps (`max_wallet_trx_fee`, `max_rental_cost`) get a task, made by the same create
  * as a manual sweep. A wallet left out is looked at again next round; no task is made to fail.
  */
-export const makeAutomation = (network: Network, settings: AutomationSettings) =>
+export const makeAutomation = (network: Network, settings: AutomationSettings, checkpoint: Checkpoint = () => Effect.void) =>
   Effect.gen(function*() {
     const ledger = yield* AutomationLedger
     const sweeps = yield* Sweeps
@@ -56,10 +63,15 @@ export const makeAutomation = (network: Network, settings: AutomationSettings) =
         return { scope: due.scope, candidates: candidates.length, created, skipped: candidates.length - sweepable.length } satisfies RoundSummary
       })
 
-    /** Claims the due scopes and runs each one's round; a scope whose round fails waits for its next interval. */
+    /**
+     * Claims the due scopes and runs each one's round, then marks it run. A scope whose round
+     * fails waits for its next interval; one whose worker dies mid-round is claimed again when
+     * the claim runs out.
+     */
     const tick = Effect.gen(function*() {
       const at = new Date(yield* Clock.currentTimeMillis)
-      const due = yield* ledger.claimDue(network, at, settings.scopesPerTick)
+      const due = yield* ledger.claimDue(network, at, new Date(at.getTime() + Duration.toMillis(settings.roundClaim)), settings.scopesPerTick)
+      if (due.length > 0) yield* checkpoint("automation:claimed")
       return yield* Effect.forEach(due, (scope) =>
         round(scope, at).pipe(
           Effect.tap((summary) =>
@@ -74,7 +86,8 @@ export const makeAutomation = (network: Network, settings: AutomationSettings) =
               Effect.logWarning(`automation round of tenant ${scope.scope.tenantId} failed; next interval retries`, Cause.squash(cause)),
               { scope: scope.scope, candidates: 0, created: 0, skipped: 0 } satisfies RoundSummary
             )
-          )
+          ),
+          Effect.tap(() => ledger.finishRound(scope.scope, at))
         ))
     })
 

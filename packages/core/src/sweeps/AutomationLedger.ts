@@ -9,16 +9,20 @@ export interface DueScope {
   readonly policy: AutomationPolicy
 }
 
-/** Port: what the automation scheduler reads and the one mark it writes. Storage failures are defects. */
+/** Port: what the automation scheduler reads, its round claims and the mark it writes. Storage failures are defects. */
 export class AutomationLedger extends Context.Tag("@collector/core/AutomationLedger")<
   AutomationLedger,
   {
     /**
      * Claims the scopes of the network whose automation is enabled and due (never run, or last
-     * run at least their interval before `now`), marking them run at `now` in the same
-     * statement, so two workers never run one scope's round twice.
+     * run at least their interval before `now`) and whose round is not claimed (no claim, or one
+     * that ran out by `now`), claiming each until `claimedUntil` in the same statement: two
+     * workers never run one scope's round at once, and a round whose worker died is claimed again
+     * once its claim runs out.
      */
-    readonly claimDue: (network: Network, now: Date, limit: number) => Effect.Effect<ReadonlyArray<DueScope>>
+    readonly claimDue: (network: Network, now: Date, claimedUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<DueScope>>
+    /** Marks the scope's round run at `at` (its next one is due an interval later) and ends its claim. */
+    readonly finishRound: (scope: TenantScope, at: Date) => Effect.Effect<void>
     /**
      * Wallets of the scope whose synchronised USDT balance is at or above `threshold` and that can
      * start a sweep (no unfinished task, not the collection address); largest balance first.
