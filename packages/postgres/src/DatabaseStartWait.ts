@@ -45,9 +45,9 @@ const reasonOf = (error: unknown) => {
   return typeof cause.message === "string" && cause.message !== "" ? cause.message : String(error)
 }
 
-const hostOf = (url: Redacted.Redacted | string) => {
+const hostOf = (url: Redacted.Redacted) => {
   try {
-    return new URL(typeof url === "string" ? url : Redacted.value(url)).host
+    return new URL(Redacted.value(url)).host
   } catch {
     return "the configured server"
   }
@@ -59,7 +59,7 @@ const hostOf = (url: Redacted.Redacted | string) => {
  * gives up after `timeoutMs` with one readable line. Other failures end the start at once.
  */
 export const awaitingDatabase = <A, R>(
-  url: Redacted.Redacted | string,
+  url: Redacted.Redacted,
   timeoutMs: number,
   client: Layer.Layer<A, unknown, R>
 ): Layer.Layer<A, DatabaseUnavailable | unknown, R> => {

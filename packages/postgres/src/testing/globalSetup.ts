@@ -5,7 +5,8 @@ import type { TestProject } from "vitest/node"
 import { acquireEmbeddedDatabase } from "../EmbeddedDatabase"
 import { freePort } from "./FreePort"
 import "./ProvidedContext"
-import { createTemplateDatabase, dropDatabase } from "./TemplateDatabase"
+import { dropDatabase } from "./ServerAdmin"
+import { createTemplateDatabase } from "./TemplateDatabase"
 
 /**
  * One PostgreSQL server for the whole test run: the one named by `DATABASE_URL`, or an embedded
