@@ -304,8 +304,8 @@ const main = async () => {
     [tenantId, randomBytes(16)]
   )
   await client.query(
-    `INSERT INTO tenant_settings (tenant_id, network, collection_address, collection_updated_at, max_wallet_trx_fee, max_rental_cost, rental_allowed)
-     VALUES ($1, 'nile', $2, now(), 15000000, 20000000, false)`,
+    `INSERT INTO tenant_settings (tenant_id, network, collection_address, collection_updated_at, max_wallet_trx_fee, max_rental_cost, rental_allowed, automation_updated_at)
+     VALUES ($1, 'nile', $2, now(), 15000000, 20000000, false, now())`,
     [tenantId, collection.address]
   )
   for (let start = 0; start < taskCount; start += 5000) {

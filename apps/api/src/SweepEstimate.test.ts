@@ -52,7 +52,7 @@ it.scopedLive("npm run api: the sweep estimate reads the configured node and ene
     expect(estimate.items).toEqual([{
       wallet_id: created1.id, address: created1.address, amount: "5000000", sweepable: true, reason: "", fee_source: "rental",
       energy_estimate: "130285", prepared_energy: "143314", energy_available: "0", estimated_wallet_trx_fee: "0",
-      estimated_rental_cost: (143_314n * 90n).toString(), estimated_activation_cost: "1500000", bandwidth_needed: "345",
+      estimated_rental_cost: (143_314n * 90n).toString(), estimated_activation_cost: "1100000", bandwidth_needed: "345",
       bandwidth_available: "600", waits_for_bandwidth: false
     }])
     expect(estimate.total.amount).toBe("5000000")

@@ -9,7 +9,7 @@ import { resolve } from "node:path"
 import { eventually } from "../../../test-support/Eventually"
 import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes"
 
-it.scopedLive("npm start: estimate, then a sweep through the API that rents energy and activation, settles on the simulated nile and reports", () =>
+it.scopedLive("npm start: estimate, then a sweep under the default caps through the API that rents energy and activation, settles on the simulated nile and reports", () =>
   Effect.gen(function*() {
     const { url } = yield* freshDatabaseUrl
     const dataDir = resolve(repositoryRoot, ".data", `service-estimate-test-${process.pid}`)
@@ -44,12 +44,9 @@ it.scopedLive("npm start: estimate, then a sweep through the API that rents ener
     const [source, collector] = yield* Effect.forEach(["source", "collector"], (customId) =>
       client.wallets.createWallet({ payload: { custom_id: customId, request_id: randomUUID() } }))
     yield* client.settings.setCollectionAddress({ payload: { address: collector!.address, request_id: randomUUID() } })
-    yield* client.settings.setAutomation({
-      payload: {
-        enabled: false, threshold: "1000000", interval_minutes: 60, max_wallet_trx_fee: "15000000", max_rental_cost: "20000000",
-        rental_allowed: true, request_id: randomUUID()
-      }
-    })
+    // As the README says: the default policy with rental allowed, nothing else changed.
+    const { network: _, updated_at: __, ...defaults } = yield* client.settings.getAutomation()
+    yield* client.settings.setAutomation({ payload: { ...defaults, rental_allowed: true, request_id: randomUUID() } })
     const minted = yield* Effect.promise(() =>
       fetch(`http://127.0.0.1:${simPort}/sim/mint`, { method: "POST", body: JSON.stringify({ to: source!.address, amount: "7000000" }) })
         .then((r) => r.json() as Promise<{ ok: boolean }>)
@@ -63,7 +60,7 @@ it.scopedLive("npm start: estimate, then a sweep through the API that rents ener
       result = yield* estimate
     }
     expect(result.items.map((i) => [i.wallet_id, i.amount, i.sweepable, i.fee_source, i.estimated_activation_cost, i.reason])).toEqual([
-      [source!.id, "7000000", true, "rental", "1500000", ""],
+      [source!.id, "7000000", true, "rental", "1100000", ""],
       [collector!.id, "0", false, null, "0", `wallet ${collector!.id} is the collection address`]
     ])
     expect(BigInt(result.items[0]!.estimated_rental_cost)).toBeGreaterThan(0n)
@@ -87,7 +84,7 @@ it.scopedLive("npm start: estimate, then a sweep through the API that rents ener
       preparation_stage: "ready"
     })
     expect(done.txid).toMatch(/^[0-9a-f]{64}$/)
-    expect(done.energy_rental).toMatchObject({ state: "delivered", activation_cost: "1500000" })
+    expect(done.energy_rental).toMatchObject({ state: "delivered", activation_cost: "1100000" })
     // The webhook is not configured: the event's first round ends at once, and the summary says so.
     const summary = yield* eventually(client.sweeps.getSweep({ path: { id: taskId } }), (t) => t.webhook?.status === "failed")
     expect(summary.webhook).toMatchObject({ id: taskId, event_type: "sweep.succeeded", network: "nile" })

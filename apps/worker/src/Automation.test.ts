@@ -18,7 +18,8 @@ const world = Layer.mergeAll(Sweeps.Default, PgAutomationLedger).pipe(
 /** Automation on, threshold 10 USDT, as the tenant would set it. */
 const enable = (scope: SweepScope) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql`UPDATE tenant_settings SET automation_enabled = true, automation_threshold = 10000000, automation_interval_minutes = 5
+    sql`UPDATE tenant_settings SET automation_enabled = true, automation_threshold = 10000000, automation_interval_minutes = 5,
+        automation_updated_at = now()
         WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`).pipe(Effect.orDie)
 
 /** What balance sync would have written. */

@@ -45,7 +45,8 @@ layer(world, { excludeTestServices: true, timeout: 300_000 })("automation in wor
       yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
         Effect.all([
           sql`UPDATE wallets SET balance_usdt = ${usdt(50n).toString()}, balance_trx = 0, balance_block = 1 WHERE id = ${w.walletId}`,
-          sql`UPDATE tenant_settings SET automation_enabled = true, automation_threshold = 10000000, automation_interval_minutes = 5
+          sql`UPDATE tenant_settings SET automation_enabled = true, automation_threshold = 10000000, automation_interval_minutes = 5,
+              automation_updated_at = now()
               WHERE tenant_id = ${scope.tenantId} AND network = 'nile'`
         ])).pipe(Effect.orDie)
 

@@ -58,7 +58,7 @@ layer(sweepWorld(simProvider), { excludeTestServices: true, timeout: 120_000 })(
       const created = yield* createTask(scope, w)
       const { task, seen } = yield* runUntilDone(scope, created.id)
       expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
-      expect(task.rental!.activationCost).toBe(1_500_000n)
+      expect(task.rental!.activationCost).toBe(1_100_000n)
       expect(task.actualFee).toBe(0n)
     }))
 

@@ -40,7 +40,7 @@ describe("SimEnergyProvider adapter over the simulated node", () => {
       expect(yield* provider.quote({ ...rental, receiver: fresh.address, activate: true })).toEqual({
         energy: 65_000n,
         cost: 5_850_000n,
-        activationCost: 1_500_000n,
+        activationCost: 1_100_000n,
         durationSeconds: 3600
       })
       const refused = yield* Effect.flip(provider.quote({ ...rental, energy: 5n }))
@@ -76,9 +76,9 @@ describe("SimEnergyProvider adapter over the simulated node", () => {
   it.scopedLive("activates an inactive receiver and charges for it", () =>
     Effect.gen(function*() {
       const { provider, sim } = yield* started
-      expect((yield* provider.order("act-1", { ...rental, receiver: fresh.address, activate: true })).activationCost).toBe(1_500_000n)
+      expect((yield* provider.order("act-1", { ...rental, receiver: fresh.address, activate: true })).activationCost).toBe(1_100_000n)
       yield* sim.chain.mine()
-      expect(yield* found(provider, "act-1")).toMatchObject({ state: "delivered", activationCost: 1_500_000n })
+      expect(yield* found(provider, "act-1")).toMatchObject({ state: "delivered", activationCost: 1_100_000n })
       const refused = yield* Effect.flip(provider.order("act-2", { ...rental, receiver: wallet(3).address }))
       expect(refused).toMatchObject({ _tag: "ProviderRejected" })
       expect(refused.reason).toContain("NOT_ACTIVATED")

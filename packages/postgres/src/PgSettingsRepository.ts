@@ -42,7 +42,9 @@ const toSettings = (r: SettingsRow | undefined): TenantSettings =>
     }
     : {
       collection: { address: r.collection_address, walletId: r.collection_wallet_id as WalletId | null, updatedAt: r.collection_updated_at },
-      automation: automationOf(r),
+      // The automation columns count once the tenant has set the policy; until then the defaults
+      // of the running version apply (the columns hold whatever the row was created with).
+      automation: r.automation_updated_at === null ? defaultAutomationPolicy : automationOf(r),
       webhook: { url: r.webhook_url, enabled: r.webhook_enabled, updatedAt: r.webhook_updated_at }
     }
 

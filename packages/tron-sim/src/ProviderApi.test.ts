@@ -45,8 +45,8 @@ describe("the simulated provider over HTTP", () => {
           energy: "65000",
           price_sun: "90",
           cost_sun: "5850000",
-          activation_cost_sun: "1500000",
-          total_sun: "7350000",
+          activation_cost_sun: "1100000",
+          total_sun: "6950000",
           duration_seconds: 3600
         }
       })

@@ -1,3 +1,4 @@
+import { mainnetFees } from "@collector/core"
 import { Data, Either, Option } from "effect"
 
 /**
@@ -20,9 +21,10 @@ export interface ProviderSettings {
   readonly maximumEnergy: bigint
 }
 
+/** Mid-range mainnet prices (`mainnetFees`): 90 SUN per energy for an hour, activation at its cost on chain. */
 export const defaultProviderSettings: ProviderSettings = {
   pricePerEnergy: 90n,
-  activationCost: 1_500_000n,
+  activationCost: mainnetFees.activation,
   activationAmount: 1n,
   durationMs: 3_600_000,
   minimumEnergy: 10_000n,

@@ -1,10 +1,10 @@
-import type { Network } from "@collector/core"
+import { mainnetFees, type Network } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { Option } from "effect"
 
 /**
  * How a simulated TRON network is set up. The defaults are the figures of the real networks
- * in late 2026 (see /work/shared/guides/tron.md); tests override single fields.
+ * in late 2026 (the fee figures are the core's `mainnetFees`); tests override single fields.
  */
 
 /** The governance-controlled figures `getchainparameters` reports; the control surface changes some. */
@@ -94,7 +94,7 @@ export const usdtContracts: Record<Network, string> = {
 export const otherTokenContract = "TTjZc785R2A88G71nSv9KYagYw5U7GL6cE"
 
 export const defaultParameters: SimParameters = {
-  energyFee: 100n,
+  energyFee: mainnetFees.energyFee,
   transactionFee: 1000n,
   freeNetLimit: 600n,
   createAccountFee: 100_000n,
@@ -108,8 +108,8 @@ export const defaultParameters: SimParameters = {
 }
 
 export const defaultTransferEnergy: TransferEnergy = {
-  toHolder: 64_285n,
-  toEmpty: 130_285n,
+  toHolder: mainnetFees.transferEnergy,
+  toEmpty: mainnetFees.transferEnergyToEmpty,
   toHolderBase: 14_650n,
   toEmptyBase: 29_650n,
   reverted: 9_000n,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
+import { mainnetFees } from "@collector/core"
 import { Effect, Option, TestClock } from "effect"
+import { defaultProviderSettings } from "./ProviderBook"
 import { energyLimit } from "./SimAccount"
 import type { SimChain } from "./SimChain"
 import { providerChain } from "./testing/SimProviderChain"
@@ -17,7 +19,14 @@ const limitOf = (chain: SimChain, who: SimWallet) =>
 const rent = (orderNo: string, who: SimWallet, energy = 65_000n, activate = false) => ({ orderNo, receiver: who.address, energy, activate })
 
 describe("SimEnergyProvider", () => {
-  it.effect("quotes 90 SUN per energy for an hour, and 1.5 TRX to activate an inactive receiver", () =>
+  it("charges mainnet prices by default", () => {
+    const { highest, lowest } = mainnetFees.rentalPricePerEnergy
+    expect(defaultProviderSettings.pricePerEnergy).toBeGreaterThanOrEqual(lowest)
+    expect(defaultProviderSettings.pricePerEnergy).toBeLessThanOrEqual(highest)
+    expect(defaultProviderSettings.activationCost).toBe(mainnetFees.activation)
+  })
+
+  it.effect("quotes 90 SUN per energy for an hour, and 1.1 TRX to activate an inactive receiver", () =>
     Effect.gen(function*() {
       const { provider } = yield* providerChain(funded)
       expect(yield* provider.quote({ receiver: active.address, energy: 65_000n, activate: true })).toMatchObject({
@@ -26,7 +35,7 @@ describe("SimEnergyProvider", () => {
         activationCost: 0n,
         durationMs: 3_600_000
       })
-      expect((yield* provider.quote({ receiver: fresh.address, energy: 65_000n, activate: true })).activationCost).toBe(1_500_000n)
+      expect((yield* provider.quote({ receiver: fresh.address, energy: 65_000n, activate: true })).activationCost).toBe(1_100_000n)
       const notActive = yield* Effect.flip(provider.quote({ receiver: fresh.address, energy: 65_000n, activate: false }))
       expect(notActive.code).toBe("NOT_ACTIVATED")
       expect((yield* Effect.flip(provider.quote({ receiver: active.address, energy: 5n, activate: false }))).code).toBe("INVALID_ENERGY")
@@ -57,7 +66,7 @@ describe("SimEnergyProvider", () => {
     Effect.gen(function*() {
       const { chain, provider } = yield* providerChain()
       const placed = yield* provider.order(rent("act-1", fresh, 65_000n, true))
-      expect(placed.view.activationCost).toBe(1_500_000n)
+      expect(placed.view.activationCost).toBe(1_100_000n)
       yield* chain.mine()
       const view = Option.getOrThrow(yield* provider.find("act-1"))
       expect(view.state).toBe("delivered")

@@ -133,9 +133,10 @@ export const seedScope = (count: number, policy: PolicyChanges = {}, network: Ne
       VALUES (${tenant!.id}, ${network}, 'k', ${blank}, 'k', ${blank})`
     const destination = wallet(nextKey++).address
     yield* sql`
-      INSERT INTO tenant_settings (tenant_id, network, collection_address, collection_updated_at, max_wallet_trx_fee, max_rental_cost, rental_allowed)
+      INSERT INTO tenant_settings (tenant_id, network, collection_address, collection_updated_at, max_wallet_trx_fee, max_rental_cost, rental_allowed,
+                                   automation_updated_at)
       VALUES (${tenant!.id}, ${network}, ${destination}, now(), ${(policy.maxWalletTrxFee ?? 15_000_000n).toString()},
-              ${(policy.maxRentalCost ?? 20_000_000n).toString()}, ${policy.rentalAllowed ?? true})`
+              ${(policy.maxRentalCost ?? 20_000_000n).toString()}, ${policy.rentalAllowed ?? true}, now())`
     const wallets: Array<SweepWallet> = []
     for (let i = 0; i < count; i++) {
       const index = nextKey++

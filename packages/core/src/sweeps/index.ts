@@ -1,4 +1,5 @@
 export * from "./FeePlan"
+export * from "./MainnetFees"
 export * from "./SweepErrors"
 export * from "./SweepRepository"
 export * from "./SweepResultBody"

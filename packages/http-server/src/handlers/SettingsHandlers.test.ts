@@ -108,8 +108,12 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       const [client, main] = clients as [Client, Client]
       const defaults = {
         network: "nile", enabled: false, threshold: "100000000", interval_minutes: 60, max_wallet_trx_fee: "15000000",
-        max_rental_cost: "10000000", rental_allowed: false, updated_at: null
+        max_rental_cost: "20000000", rental_allowed: false, updated_at: null
       }
+      expect(expectOk(yield* client.get(automation))).toEqual(defaults)
+      // Another setting stores the scope's row first: the policy is still the default until set.
+      const [wallet] = yield* client.createWallets(1)
+      expectOk(yield* client.setCollection(wallet!.address))
       expect(expectOk(yield* client.get(automation))).toEqual(defaults)
       const saved = expectOk(yield* setAutomation(client, policy))
       expect(Object.keys(saved).sort()).toEqual(Object.keys(defaults).sort())

@@ -114,14 +114,14 @@ layer(Layer.mergeAll(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }, { 
       const rented = expectOk(yield* sweeps.estimate({ wallet_ids: [poor.id, inactive.id], sweep_mode: "all" }))
       expect(rented.items).toMatchObject([
         { amount: "50000000", sweepable: true, fee_source: "rental", estimated_rental_cost: (prepared * 90n).toString(), estimated_activation_cost: "0" },
-        { amount: "50000000", sweepable: true, fee_source: "rental", estimated_rental_cost: (prepared * 90n).toString(), estimated_activation_cost: "1500000" }
+        { amount: "50000000", sweepable: true, fee_source: "rental", estimated_rental_cost: (prepared * 90n).toString(), estimated_activation_cost: "1100000" }
       ])
-      expect(rented.total).toMatchObject({ amount: "100000000", estimated_rental_cost: (prepared * 180n).toString(), estimated_activation_cost: "1500000" })
+      expect(rented.total).toMatchObject({ amount: "100000000", estimated_rental_cost: (prepared * 180n).toString(), estimated_activation_cost: "1100000" })
       // Above max_rental_cost (activation included): not sweepable; a cap below the wallet's TRX fee sends that wallet to rental too.
       yield* policy(client, { rental_allowed: true, max_rental_cost: "7000000", max_wallet_trx_fee: "1000000" })
       const capped = expectOk(yield* sweeps.estimate({ wallet_ids: [inactive.id, withTrx.id], sweep_mode: "all" }))
       expect(capped.items).toMatchObject([
-        { sweepable: false, fee_source: "rental", reason: `the energy rental would cost ${prepared * 90n + 1_500_000n} SUN, above max_rental_cost 7000000` },
+        { sweepable: false, fee_source: "rental", reason: `the energy rental would cost ${prepared * 90n + 1_100_000n} SUN, above max_rental_cost 7000000` },
         { sweepable: true, fee_source: "rental", estimated_rental_cost: (prepared * 90n).toString() }
       ])
       // Read-only: nothing was ordered, no task created, and the other network has no node configured.
