@@ -90,7 +90,20 @@ it.scopedLive("npm start: estimate, then a sweep under the default caps through 
     expect(summary.webhook).toMatchObject({ id: taskId, event_type: "sweep.succeeded", network: "nile" })
     const swept = yield* client.wallets.getWallet({ path: { id: source!.id } })
     expect(swept).toMatchObject({ collection_status: "idle", collected_usdt: "7000000" })
-    const dashboard = yield* client.dashboard.getDashboard()
-    expect(dashboard).toMatchObject({ pending_tasks: 0, collected_usdt: "7000000" })
+    // The sweep moved the tenant's own money into its collection wallet: no deposit. A transfer
+    // from outside into that wallet, in a later block, is one; once it is booked, the sweep's
+    // block has been through the scanner too.
+    const outside = yield* Effect.promise(() =>
+      fetch(`http://127.0.0.1:${simPort}/sim/mint`, { method: "POST", body: JSON.stringify({ to: collector!.address, amount: "1000000" }) })
+        .then((r) => r.json() as Promise<{ ok: boolean }>)
+    )
+    expect(outside.ok).toBe(true)
+    const deposits = yield* eventually(client.deposits.listDeposits({ urlParams: {} }), (p) => p.items.some((d) => d.wallet_id === collector!.id), 90_000)
+    expect(deposits.items.map((d) => [d.wallet_id, d.amount]).sort()).toEqual([[collector!.id, "1000000"], [source!.id, "7000000"]].sort())
+    // The collection wallet shows what it holds on chain: the swept 7 USDT and the 1 from outside.
+    const collection = yield* eventually(client.wallets.getWallet({ path: { id: collector!.id } }), (w) => w.balance_usdt === "8000000", 90_000)
+    expect(collection).toMatchObject({ collected_usdt: "0" })
+    const dashboard = yield* eventually(client.dashboard.getDashboard(), (d) => d.balance_usdt === "8000000")
+    expect(dashboard).toMatchObject({ pending_tasks: 0, collected_usdt: "7000000", deposit_usdt: "8000000" })
     expect(dashboard.engine.find((e) => e.component === "sweeper")).toMatchObject({ status: "ok" })
   }), { timeout: 180_000 })

@@ -4,6 +4,7 @@ import {
   CursorMoved,
   type ObservedTransfer,
   ScanLedger,
+  type SweepTransaction,
   type TenantId,
   type WalletId,
   type WalletMatch
@@ -86,6 +87,14 @@ export const make = Effect.gen(function*() {
             customId: row.custom_id
           }))
         )
+      ),
+    // Through sweep_tasks_txid; only the transactions of transfers to tenant wallets are asked about.
+    sweepsAmong: (network, txids) =>
+      sql<{ txid: string; tenant_id: string }>`
+        SELECT txid, tenant_id FROM sweep_tasks
+        WHERE network = ${network} AND txid = ANY(${textArray(txids)}::text[])`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map((row): SweepTransaction => ({ txid: row.txid, tenantId: row.tenant_id as TenantId })))
       ),
     append: (network, from, blocks, tip) =>
       sql.withTransaction(

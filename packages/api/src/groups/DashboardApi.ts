@@ -31,8 +31,10 @@ export class DashboardApi extends HttpApiGroup.make("dashboard")
       .annotate(OpenApi.Summary, "Account overview")
       .annotate(
         OpenApi.Description,
-        "Computed from stored state. Balances are the sum of synchronised balances (unsynced wallets count as 0); deposit_usdt is " +
-          "the sum of the network's confirmed deposit records (a reverted one no longer counts). engine lists the service " +
+        "Computed from stored state. Balances are the sum of synchronised balances (unsynced wallets count as 0); the collection wallet's " +
+          "included when the collection address is one of the tenant's wallets; deposit_usdt is the sum of the network's " +
+          "confirmed deposit records (a reverted one no longer counts, and the service's own sweeps into such a collection " +
+          "wallet are no deposits). engine lists the service " +
           "components: `api` and `database`, then one entry per worker component that reported for the calling network (for " +
           "example `scanner`, `balance_sync`) with the status it reported (ok, degraded or stopped) and updated_at the time of " +
           "that report; a report older than 60 s shows status `stale`, its detail saying when the component was last heard from. " +

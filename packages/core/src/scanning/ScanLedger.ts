@@ -28,6 +28,12 @@ export interface ScannedBlock {
   readonly transfers: ReadonlyArray<ObservedTransfer>
 }
 
+/** A transaction one of our sweep tasks signed, and the tenant it swept for. */
+export interface SweepTransaction {
+  readonly txid: string
+  readonly tenantId: TenantId
+}
+
 export interface ChainTip {
   readonly head: bigint
   readonly solidified: bigint
@@ -50,6 +56,8 @@ export class ScanLedger extends Context.Tag("@collector/core/ScanLedger")<
     readonly oldestStored: (network: Network) => Effect.Effect<Option.Option<bigint>>
     /** Tenant wallets among `addresses`: one lookup for a whole batch of blocks. */
     readonly walletsAt: (network: Network, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WalletMatch>>
+    /** Our own sweep transactions among `txids`, each with the tenant it swept for: one lookup per batch. */
+    readonly sweepsAmong: (network: Network, txids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SweepTransaction>>
     /** Stores `blocks` (consecutive, after `from`) with their transfers and moves the cursor to the last. */
     readonly append: (
       network: Network,
