@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { AccountState, ChainParameters } from "../chain/ChainModel"
+import { defaultAutomationPolicy } from "../Settings"
 import { bandwidthLeft, planFees, withMargin } from "./FeePlan"
+import { mainnetFees } from "./MainnetFees"
 
 const account = (changes: Partial<AccountState> = {}): AccountState => ({
   address: "TWallet",
@@ -58,5 +60,24 @@ describe("planFees", () => {
 
   it("counts free and staked bandwidth, never a negative remainder", () => {
     expect(bandwidthLeft(account({ freeBandwidthUsed: 700n, stakedBandwidthLimit: 400n, stakedBandwidthUsed: 100n }))).toBe(300n)
+  })
+})
+
+describe("the default automation policy against mainnet fees", () => {
+  const mainnet: ChainParameters = { ...parameters, energyFee: mainnetFees.energyFee, activationFee: mainnetFees.activation }
+  // The costliest ordinary sweep: into a collection address that holds no USDT yet.
+  const costliest = mainnetFees.transferEnergyToEmpty
+
+  it("lets a wallet burn its own TRX for the costliest transfer", () => {
+    const plan = planFees({ account: account({ trx: 100_000_000n }), estimatedEnergy: costliest, parameters: mainnet, policy: defaultAutomationPolicy })
+    expect(plan._tag).toBe("WalletTrx")
+  })
+
+  it("lets a rental with activation at the dearest provider price through the rental cap", () => {
+    const policy = { ...defaultAutomationPolicy, rentalAllowed: true }
+    const plan = planFees({ account: account({ activated: false }), estimatedEnergy: costliest, parameters: mainnet, policy })
+    if (plan._tag !== "Rental") return expect.fail(`expected a rental plan, got ${plan._tag}`)
+    const dearest = plan.energy * mainnetFees.rentalPricePerEnergy.highest + mainnetFees.activation
+    expect(dearest).toBeLessThanOrEqual(defaultAutomationPolicy.maxRentalCost)
   })
 })
