@@ -3,7 +3,8 @@ import type { AccountResources } from "../chain/ChainModel"
 import { Chain } from "../chain/Chain"
 import { EnergyProvider, type ProviderUnavailable } from "../energy/EnergyProvider"
 import { SettingsRepository } from "../SettingsRepository"
-import { bandwidthLeft, type FeePlan, planFees, rentalSize } from "./FeePlan"
+import { bandwidthLeft, type FeePlan, planFees } from "./FeePlan"
+import { decideRental } from "./RentalDecision"
 import { end, proceed, type StepResult } from "./SweepStep"
 import type { ChainView } from "./ChainView"
 import type { SweeperSettings } from "./SweeperSettings"
@@ -72,21 +73,9 @@ const choose = (
         return ready(task, now, { ...prepared, feeSource: "wallet_trx", estimatedWalletTrxFee: plan.walletTrxFee })
       case "Rental": {
         const provider = yield* EnergyProvider
-        if (plan.activate && !provider.supportsActivation) {
-          return end(task, now, "failed", `the wallet is not activated on chain and ${provider.name} cannot activate it`, prepared)
-        }
-        const energy = rentalSize(plan, provider)
-        const quoted = yield* Effect.either(provider.quote({ receiver: task.address, energy, activate: plan.activate }))
-        if (quoted._tag === "Left") {
-          return quoted.left._tag === "ProviderRejected"
-            ? end(task, now, "failed", `energy rental refused by ${provider.name}: ${quoted.left.reason}`, prepared)
-            : yield* Effect.fail(quoted.left)
-        }
-        const quote = quoted.right
-        const total = quote.cost + quote.activationCost
-        if (total > maxRentalCost) {
-          return end(task, now, "failed", `energy rental would cost ${total} SUN, above max_rental_cost ${maxRentalCost}`, prepared)
-        }
+        const decision = yield* decideRental(provider, task.address, plan, maxRentalCost)
+        if (decision._tag === "Refused") return end(task, now, "failed", decision.reason, prepared)
+        const { quote } = decision
         return proceed(task, now, {
           ...prepared,
           feeSource: "rental",

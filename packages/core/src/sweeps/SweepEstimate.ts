@@ -6,7 +6,8 @@ import type { EnergyProviderService } from "../energy/EnergyProvider"
 import type { WalletId } from "../Ids"
 import type { AutomationPolicy, CollectionSetting } from "../Settings"
 import type { Wallet } from "../Wallet"
-import { bandwidthLeft, energyLeft, type FeePlan, planFees, rentalSize } from "./FeePlan"
+import { bandwidthLeft, energyLeft, type FeePlan, planFees } from "./FeePlan"
+import { decideRental, type RentalPlan } from "./RentalDecision"
 import { transferBandwidth } from "./Preparation"
 import { ineligibility } from "./SweepEligibility"
 import type { FeeSource, SweepMode } from "./SweepTask"
@@ -82,27 +83,17 @@ const feeSourceOf = (plan: FeePlan): FeeSource | null =>
 const bandwidthAvailable = (account: AccountState, parameters: ChainParameters) =>
   account.activated ? bandwidthLeft(account) : parameters.freeBandwidthPerDay
 
-/** The rental quote of a Rental plan, checked against the provider and the policy's cap. */
-const rentalCosts = (wallet: Wallet, plan: FeePlan & { readonly _tag: "Rental" }, context: EstimateContext) =>
-  Effect.gen(function*() {
-    const { policy, provider } = context
-    if (plan.activate && !provider.supportsActivation) {
-      return { cost: 0n, activationCost: 0n, reason: `the wallet is not activated on chain and the energy provider (${provider.name}) cannot activate it` }
-    }
-    return yield* provider.quote({ receiver: wallet.address, energy: rentalSize(plan, provider), activate: plan.activate }).pipe(
-      Effect.map((quote) => {
-        const paid = quote.cost + quote.activationCost
-        const reason = paid > policy.maxRentalCost
-          ? `the energy rental would cost ${paid} SUN, above max_rental_cost ${policy.maxRentalCost}`
-          : ""
-        return { cost: quote.cost, activationCost: quote.activationCost, reason }
-      }),
-      Effect.catchTags({
-        ProviderRejected: (e) => Effect.succeed({ cost: 0n, activationCost: 0n, reason: `the energy provider refused a quote: ${e.reason}` }),
-        ProviderUnavailable: (e) => Effect.succeed({ cost: 0n, activationCost: 0n, reason: `the energy provider did not answer: ${e.reason}` })
-      })
-    )
-  })
+/** What a Rental plan would cost, and why it would be refused (empty when it would not). */
+const rentalCosts = (wallet: Wallet, plan: RentalPlan, { policy, provider }: EstimateContext) =>
+  decideRental(provider, wallet.address, plan, policy.maxRentalCost).pipe(
+    Effect.map((decision) => ({
+      cost: decision.quote?.cost ?? 0n,
+      activationCost: decision.quote?.activationCost ?? 0n,
+      reason: decision._tag === "Refused" ? decision.reason : ""
+    })),
+    Effect.catchTag("ProviderUnavailable", (e) =>
+      Effect.succeed({ cost: 0n, activationCost: 0n, reason: `the energy provider "${provider.name}" did not answer: ${e.reason}` }))
+  )
 
 /**
  * One wallet's estimate, read-only: the account at the solidified block, the chain's energy

@@ -385,7 +385,7 @@ describe("Sweeps.estimate", () => {
       const rentable = yield* run({ wallets: [walletOf(1)], chain, policy: { rentalAllowed: true } }, (s) =>
         s.estimate(scope, { walletIds: ids(1), mode: "all", amount: null }))
       expect(rentable.result.items[0]).toMatchObject({
-        sweepable: false, feeSource: "rental", reason: "the energy provider refused a quote: no energy provider configured"
+        sweepable: false, feeSource: "rental", reason: `the energy provider "none" refused the rental: no energy provider configured`
       })
       expect(rentable.result.total.amount).toBe(0n)
     }))

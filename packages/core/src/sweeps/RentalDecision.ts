@@ -1,0 +1,45 @@
+import { Effect } from "effect"
+import type { EnergyProviderService, ProviderUnavailable, RentalQuote } from "../energy/EnergyProvider"
+import { type FeePlan, rentalSize } from "./FeePlan"
+
+export type RentalPlan = FeePlan & { readonly _tag: "Rental" }
+
+/**
+ * Whether the rental a fee plan needs can be had: `Quoted` with the provider's quote, or
+ * `Refused` with the reason a tenant reads (and the quote, when it was the price that refused).
+ */
+export type RentalDecision =
+  | { readonly _tag: "Quoted"; readonly quote: RentalQuote }
+  | { readonly _tag: "Refused"; readonly reason: string; readonly quote: RentalQuote | null }
+
+/**
+ * The one rental decision of a sweep, made alike when a task is prepared and when a sweep is
+ * estimated: the provider must be able to activate an inactive wallet, must quote the shortfall
+ * (at least its smallest order) and the quote, activation included, must be within
+ * `max_rental_cost`. A provider that does not answer is the caller's to handle: preparation
+ * tries again later, the estimate says so.
+ */
+export const decideRental = (
+  provider: EnergyProviderService,
+  receiver: string,
+  plan: RentalPlan,
+  maxRentalCost: bigint
+): Effect.Effect<RentalDecision, ProviderUnavailable> => {
+  if (plan.activate && !provider.supportsActivation) {
+    return Effect.succeed({
+      _tag: "Refused",
+      reason: `the wallet is not activated on chain and the energy provider "${provider.name}" cannot activate it`,
+      quote: null
+    })
+  }
+  return provider.quote({ receiver, energy: rentalSize(plan, provider), activate: plan.activate }).pipe(
+    Effect.map((quote): RentalDecision => {
+      const total = quote.cost + quote.activationCost
+      return total > maxRentalCost
+        ? { _tag: "Refused", reason: `the energy rental would cost ${total} SUN, above max_rental_cost ${maxRentalCost}`, quote }
+        : { _tag: "Quoted", quote }
+    }),
+    Effect.catchTag("ProviderRejected", (e) =>
+      Effect.succeed<RentalDecision>({ _tag: "Refused", reason: `the energy provider "${provider.name}" refused the rental: ${e.reason}`, quote: null }))
+  )
+}
