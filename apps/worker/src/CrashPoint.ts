@@ -3,8 +3,9 @@ import { Config, Effect, Option } from "effect"
 
 /**
  * Fault injection for the crash tests: with `SWEEP_CRASH_AT=<point>` (a sweeper checkpoint such
- * as `before:signed/ready`, or `automation:claimed`) the worker kills itself with SIGKILL the first time it gets there,
- * exactly as a power cut would. Unset in every real deployment.
+ * as `before:signed/ready`, `automation:claimed`, or the notifier's `delivery:claimed`: attempts
+ * started by a claim, none marked sending yet) the worker kills itself with SIGKILL the first
+ * time it gets there, exactly as a power cut would. Unset in every real deployment.
  */
 export const crashPointFromEnv = Config.option(Config.string("SWEEP_CRASH_AT"))
 

@@ -1,10 +1,14 @@
 import { openEnvelope } from "@collector/api/webhook/WebhookEnvelope"
+import { DeliveryLedger } from "@collector/core/notifications/DeliveryLedger"
 import { Dispatcher } from "@collector/core/notifications/Dispatcher"
 import { attemptOffsets } from "@collector/core/notifications/DeliverySchedule"
+import { defaultDispatcherSettings } from "@collector/core/notifications/DispatcherSettings"
+import type { Lookup } from "@collector/outbound"
 import { Hang, ServerError, startTestReceiver, type TestReceiver, WrongBody } from "@collector/outbound/testing/TestReceiver"
+import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
 import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
 import { expect, layer } from "@effect/vitest"
-import { Duration, Effect, Either, Fiber, TestClock } from "effect"
+import { Duration, Effect, Either, Exit, Fiber, TestClock } from "effect"
 import {
   attemptRows,
   dispatcherFor,
@@ -24,6 +28,11 @@ const holder = "test-dispatcher"
 
 const dispatchOnce = (options: HarnessOptions = {}) =>
   Effect.flatMap(Dispatcher, (d) => d.dispatchOnce("nile", holder)).pipe(Effect.provide(dispatcherFor(options)))
+
+/** Real time, not the test clock: for what happens on real sockets. */
+const realPause = Effect.promise(() => new Promise((done) => setTimeout(done, 20)))
+
+const interrupted = "interrupted: the worker stopped before the attempt finished"
 
 const openedBody = (key: Uint8Array, body: string) => Either.getOrThrow(openEnvelope(key, JSON.parse(body)))
 
@@ -269,12 +278,88 @@ layer(TestDatabaseLive, { timeout: 120_000 })("Dispatcher over Postgres and HTTP
       const receiver = yield* startTestReceiver(Hang)
       const { event } = yield* scopeWithEvent(receiver, "/stop")
       const fiber = yield* Effect.fork(dispatchOnce({ responseTimeoutMs: 30_000 }))
-      // Real time, not the test clock: the request is on its way through a real socket.
-      while (receiver.receivedAt("/stop").length === 0) yield* Effect.promise(() => new Promise((done) => setTimeout(done, 20)))
+      // The request is on its way through a real socket.
+      while (receiver.receivedAt("/stop").length === 0) yield* realPause
       yield* Fiber.interrupt(fiber)
       expect(yield* attemptRows(event.id)).toMatchObject([{ attempt: 1, outcome: "failed", error: "interrupted: the worker stopped before the attempt finished" }])
       const row = yield* eventRow(event.id)
       expect(row).toMatchObject({ status: "pending", attempts: 1, claimed_by: null, last_error: "interrupted: the worker stopped before the attempt finished" })
       expect(row.next_attempt!.getTime() - start.getTime()).toBeGreaterThanOrEqual(9_000)
+    }))
+
+  it.scoped("a dispatcher stopped before sending withdraws the attempt at once: not counted, due as before, delivered next as attempt 1", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(start.getTime())
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver()
+      const url = receiver.url("/early", "receiver.test")
+      const scope = yield* seedScope({ url, enabled: true })
+      const event = yield* seedEvent(scope, start)
+      // The URL check waits on a name server that does not answer: nothing is sent yet.
+      let lookups = 0
+      const silent: Lookup = () => {
+        lookups++
+        return new Promise(() => {})
+      }
+      const fiber = yield* Effect.fork(dispatchOnce({ lookup: silent }))
+      while (lookups === 0) yield* realPause
+      yield* Fiber.interrupt(fiber)
+      expect(yield* eventRow(event.id)).toMatchObject({ status: "pending", attempts: 0, next_attempt: start, last_error: "", claimed_by: null })
+      expect(yield* attemptRows(event.id)).toEqual([])
+      // The round that claim started stays started, with its URL.
+      expect(yield* roundRows(event.id)).toMatchObject([{ round: 1, url, outcome: null }])
+      expect(yield* dispatchOnce()).toBe(1)
+      expect(receiver.receivedAt("/early")).toHaveLength(1)
+      expect(yield* eventRow(event.id)).toMatchObject({ status: "delivered", attempts: 1, current_round: 1, last_error: "" })
+      expect(yield* attemptRows(event.id)).toMatchObject([{ round: 1, attempt: 1, error: "", outcome: "delivered" }])
+    }))
+
+  it.scoped("a dispatcher that died after its claim: the next one withdraws what was never sent, and counts what was", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(start.getTime())
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver()
+      const { event: unsent } = yield* scopeWithEvent(receiver, "/unsent")
+      const { event: sent } = yield* scopeWithEvent(receiver, "/sent")
+      // Dies where the crash tests kill the worker: attempts started, none marked sending.
+      const death = (point: string) => point === "delivery:claimed" ? Effect.die("power cut") : Effect.void
+      const dead = Effect.flatMap(Dispatcher, (d) => d.dispatchOnce("nile", "dead-worker")).pipe(
+        Effect.provide(dispatcherFor({ settings: { checkpoint: death } }))
+      )
+      expect(Exit.isFailure(yield* Effect.exit(dead))).toBe(true)
+      expect(yield* attemptRows(unsent.id)).toMatchObject([{ attempt: 1, ended_at: null }])
+      // The other one got as far as its POST.
+      const ledger = yield* DeliveryLedger
+      expect(yield* ledger.markSending([{ claim: { holder: "dead-worker", eventId: sent.id, round: 1 }, attempt: 1 }], start)).toEqual([sent.id])
+      // Both are taken over once the claim runs out.
+      yield* TestClock.adjust(Duration.sum(defaultDispatcherSettings.claimLease, Duration.seconds(1)))
+      expect(yield* dispatchOnce()).toBe(2)
+      expect(yield* eventRow(unsent.id)).toMatchObject({ status: "pending", attempts: 0, next_attempt: start, last_error: "", claimed_by: null })
+      expect(yield* attemptRows(unsent.id)).toEqual([])
+      expect(yield* eventRow(sent.id)).toMatchObject({ status: "pending", attempts: 1, last_error: interrupted, claimed_by: null })
+      expect(yield* attemptRows(sent.id)).toMatchObject([{ attempt: 1, outcome: "failed", error: interrupted }])
+      expect(receiver.received()).toHaveLength(0)
+      // The unsent one goes out as attempt 1; the other's attempt 2 is due by now too.
+      expect(yield* dispatchOnce()).toBe(2)
+      expect(receiver.receivedAt("/unsent")).toHaveLength(1)
+      expect(yield* eventRow(unsent.id)).toMatchObject({ status: "delivered", attempts: 1 })
+      expect(yield* attemptRows(unsent.id)).toMatchObject([{ attempt: 1, outcome: "delivered" }])
+      expect((yield* attemptRows(sent.id)).map((a) => [a.attempt, a.outcome])).toEqual([[1, "failed"], [2, "delivered"]])
+    }).pipe(Effect.provide(PgDeliveryLedger)))
+
+  it.scoped("a fault in the worker before sending closes the attempt as failed: it counts, so a recurring fault cannot retry without end", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(start.getTime())
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver()
+      const { event } = yield* scopeWithEvent(receiver, "/fault")
+      const faulty = (ledger: DeliveryLedger["Type"]): DeliveryLedger["Type"] => ({ ...ledger, markSending: () => Effect.die(new Error("bug")) })
+      expect(yield* dispatchOnce({ ledger: faulty })).toBe(1)
+      const fault = "worker fault: the attempt failed inside the worker"
+      const row = yield* eventRow(event.id)
+      expect(row).toMatchObject({ status: "pending", attempts: 1, last_error: fault, claimed_by: null })
+      expect(row.next_attempt!.getTime() - start.getTime()).toBeGreaterThanOrEqual(9_000)
+      expect(yield* attemptRows(event.id)).toMatchObject([{ attempt: 1, outcome: "failed", http_status: null, error: fault }])
+      expect(receiver.received()).toHaveLength(0)
     }))
 })

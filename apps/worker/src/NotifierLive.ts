@@ -6,6 +6,7 @@ import { PgComponentStatus, PgSettingsRepository } from "@collector/postgres"
 import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
 import { AesGcmSecretBox } from "@collector/vault"
 import { Effect, Layer } from "effect"
+import { checkpointFor, crashPointFromEnv } from "./CrashPoint"
 import { EnvelopeSealerLive } from "./EnvelopeSealerLive"
 import { notifierConfigFromEnv } from "./NotifierConfig"
 
@@ -32,4 +33,9 @@ export const dispatcherLayer = (settings: DispatcherSettings) =>
     Layer.provide(Layer.mergeAll(PgDeliveryLedger, PgSettingsRepository, PgComponentStatus, AesGcmSecretBox.layer, EnvelopeSealerLive, OutboundLive))
   )
 
-export const DispatcherLive = Layer.unwrapEffect(Effect.map(notifierConfigFromEnv, dispatcherLayer))
+/** The dispatcher with its NOTIFIER_* settings and, in the crash tests, SWEEP_CRASH_AT's checkpoint. */
+export const DispatcherLive = Layer.unwrapEffect(Effect.gen(function*() {
+  const settings = yield* notifierConfigFromEnv
+  const checkpoint = checkpointFor(yield* crashPointFromEnv)
+  return dispatcherLayer(checkpoint === undefined ? settings : { ...settings, checkpoint })
+}))

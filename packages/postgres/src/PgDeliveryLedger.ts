@@ -4,6 +4,7 @@ import {
   type AttemptFinish,
   DeliveryLedger,
   type DueEvent,
+  type HeldAttempt,
   type NextStep
 } from "@collector/core/notifications/DeliveryLedger"
 import type { EventType } from "@collector/core/notifications/EventTypes"
@@ -27,6 +28,7 @@ interface DueRow {
   readonly webhook_key_sealed: Uint8Array | null
   readonly open_attempt: number | null
   readonly open_started_at: Date | null
+  readonly open_sent: boolean
   readonly webhook_url: string | null
   readonly webhook_enabled: boolean | null
   readonly started: boolean
@@ -47,11 +49,18 @@ const toDueEvent = (now: Date) => (row: DueRow): DueEvent => ({
   app: row.app_id === null || row.webhook_key_id === null || row.webhook_key_sealed === null
     ? null
     : { appId: row.app_id, webhookKey: { keyId: row.webhook_key_id, blob: new Uint8Array(row.webhook_key_sealed) } },
-  openAttempt: row.open_attempt === null || row.open_started_at === null ? null : { attempt: row.open_attempt, startedAt: row.open_started_at },
+  openAttempt: row.open_attempt === null || row.open_started_at === null
+    ? null
+    : { attempt: row.open_attempt, startedAt: row.open_started_at, sent: row.open_sent },
   // No settings row is the default configuration: no URL, disabled.
   webhook: row.round_url === null ? { url: row.webhook_url ?? "", enabled: row.webhook_enabled ?? false } : null,
   started: row.started && row.round_url !== null ? { attempt: row.attempts, url: row.round_url, startedAt: now } : null
 })
+
+// The batch operations' items, read back with jsonb_to_recordset.
+const heldRow = ({ attempt, claim }: HeldAttempt) => ({ event_id: claim.eventId, holder: claim.holder, round: claim.round, attempt })
+
+const heldInput = (attempts: ReadonlyArray<HeldAttempt>) => JSON.stringify(attempts.map(heldRow))
 
 /** Rolls a transaction back when its guard finds the claim gone. */
 class ClaimLost extends Data.TaggedError("ClaimLost") {}
@@ -178,15 +187,15 @@ export const make = Effect.gen(function*() {
           SELECT id, current_round, start_url, ${r.now}, ${r.roundDeadline} FROM claimed WHERE start_url IS NOT NULL AND new_round
           ON CONFLICT (event_id, round) DO NOTHING
         ), started AS (
-          INSERT INTO delivery_attempts (event_id, round, attempt, url, started_at)
-          SELECT id, current_round, attempts, start_url, ${r.now} FROM claimed WHERE start_url IS NOT NULL
+          INSERT INTO delivery_attempts (event_id, round, attempt, url, started_at, sent_at)
+          SELECT id, current_round, attempts, start_url, ${r.now}, NULL FROM claimed WHERE start_url IS NOT NULL
           ON CONFLICT (event_id, round, attempt) DO NOTHING
           RETURNING event_id
         )
         SELECT c.id::text AS id, c.tenant_id::text AS tenant_id, c.network, c.event_type, c.payload, c.current_round,
                c.attempts, c.round_url, c.round_started_at, c.deadline_at, c.last_error,
                a.app_id::text AS app_id, a.webhook_key_id, a.webhook_key_sealed,
-               o.attempt AS open_attempt, o.started_at AS open_started_at,
+               o.attempt AS open_attempt, o.started_at AS open_started_at, o.sent_at IS NOT NULL AS open_sent,
                s.webhook_url, s.webhook_enabled, st.event_id IS NOT NULL AS started
         FROM claimed c
         LEFT JOIN started st ON st.event_id = c.id
@@ -195,6 +204,55 @@ export const make = Effect.gen(function*() {
         LEFT JOIN delivery_attempts o ON o.event_id = c.id AND o.round = c.current_round AND o.ended_at IS NULL`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map(toDueEvent(r.now)))
+      ),
+
+    // Locks each held event (FOR SHARE) while its mark is written: a dispatcher taking the event
+    // over locks it to claim it, so the takeover either comes first (and the mark finds the claim
+    // gone) or is claimed only after the mark is committed, and its withdrawal then finds the
+    // attempt marked. A lease that ran out is not held: the event may be taken over any moment.
+    markSending: (attempts, at) =>
+      attempts.length === 0 ? Effect.succeed([]) : sql<{ event_id: string }>`
+        WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${heldInput(attempts)}::jsonb) AS i(event_id bigint, holder text, round integer, attempt integer)
+        ), held AS (
+          SELECT e.id FROM events e JOIN input i ON i.event_id = e.id
+          WHERE e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt AND e.claimed_until > ${at}
+          FOR SHARE OF e
+        )
+        UPDATE delivery_attempts a SET sent_at = ${at}
+        FROM input i JOIN held h ON h.id = i.event_id
+        WHERE a.event_id = i.event_id AND a.round = i.round AND a.attempt = i.attempt AND a.ended_at IS NULL
+        RETURNING a.event_id::text AS event_id`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map((row) => row.event_id))
+      ),
+
+    // The event moves back first, under its held claim and only while its attempt is open and
+    // unmarked; the attempt row goes only for the events so moved. No mark can arrive after this
+    // statement's snapshot: only the claim's holder marks, and it withdraws only what it did not
+    // mark; a previous holder's mark was committed before this holder's claim (markSending).
+    // The round keeps its start (URL, deadline, row): it started when its first attempt was
+    // recorded, and the claim never moved `next_attempt`, so the event is due again at once.
+    withdrawAttempts: (attempts) =>
+      attempts.length === 0 ? Effect.succeed([]) : sql<{ id: string }>`
+        WITH input AS (
+          SELECT * FROM jsonb_to_recordset(${heldInput(attempts)}::jsonb) AS i(event_id bigint, holder text, round integer, attempt integer)
+        ), moved AS (
+          UPDATE events e SET attempts = e.attempts - 1, status = 'pending', claimed_by = NULL, claimed_until = NULL
+          FROM input i
+          WHERE e.id = i.event_id AND e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt
+            AND EXISTS (
+              SELECT 1 FROM delivery_attempts a
+              WHERE a.event_id = i.event_id AND a.round = i.round AND a.attempt = i.attempt AND a.ended_at IS NULL AND a.sent_at IS NULL)
+          RETURNING e.id
+        ), removed AS (
+          DELETE FROM delivery_attempts a
+          USING input i JOIN moved m ON m.id = i.event_id
+          WHERE a.event_id = i.event_id AND a.round = i.round AND a.attempt = i.attempt
+        )
+        SELECT id::text AS id FROM moved`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map((row) => row.id))
       ),
 
     failNewRound: (claim, round) =>

@@ -22,8 +22,11 @@ export interface DueEvent {
   readonly lastError: string
   /** The app credential of the event's scope; null when it no longer exists. */
   readonly app: { readonly appId: string; readonly webhookKey: Sealed } | null
-  /** An attempt of this round that a worker started and never finished (its claim ran out). */
-  readonly openAttempt: { readonly attempt: number; readonly startedAt: Date } | null
+  /**
+   * An attempt of this round that a worker started and never finished (its claim ran out);
+   * `sent` when its request may have gone out (marked sending), false when it surely did not.
+   */
+  readonly openAttempt: { readonly attempt: number; readonly startedAt: Date; readonly sent: boolean } | null
   /**
    * The scope's webhook configuration as read by the claim, for an event whose round has not
    * started (`roundUrl` still null: the configuration could not start it). Null otherwise.
@@ -31,7 +34,7 @@ export interface DueEvent {
   readonly webhook: { readonly url: string; readonly enabled: boolean } | null
   /**
    * The attempt the claim recorded as started (number, the round's URL, the claim's `now`),
-   * to be sent now; null when the event cannot go on as it is (an open attempt to close, a new
+   * to be sent now; null when the event cannot go on as it is (an open attempt to settle, a new
    * round without a usable configuration, a round out of attempts or past its deadline).
    */
   readonly started: { readonly attempt: number; readonly url: string; readonly startedAt: Date } | null
@@ -45,6 +48,12 @@ export interface Claim {
 }
 
 export const claimOf = (holder: string, event: DueEvent): Claim => ({ holder, eventId: event.eventId, round: event.round })
+
+/** An open attempt of a claimed event: the claim and the attempt's number, the event's attempt count. */
+export interface HeldAttempt {
+  readonly claim: Claim
+  readonly attempt: number
+}
 
 export interface ClaimRequest {
   readonly network: Network
@@ -83,9 +92,7 @@ export type NextStep =
   | { readonly _tag: "RoundFailed"; readonly reason: string }
 
 /** The end of one attempt and where its event goes next. */
-export interface AttemptFinish {
-  readonly claim: Claim
-  readonly attempt: number
+export interface AttemptFinish extends HeldAttempt {
   readonly record: AttemptRecord
   readonly next: NextStep
 }
@@ -115,6 +122,21 @@ export class DeliveryLedger extends Context.Tag("@collector/core/DeliveryLedger"
      * not start one. The attempt count moves from k - 1 to k only there, under the claim.
      */
     readonly claimDue: (request: ClaimRequest) => Effect.Effect<ReadonlyArray<DueEvent>>
+    /**
+     * Records that the requests of these attempts are going out now (`at`), for those whose claim
+     * is still held and unexpired with the attempt open; returns their event IDs. Only those may
+     * be sent: another dispatcher may already have taken the others over. From then on the
+     * attempt counts even if it never finishes.
+     */
+    readonly markSending: (attempts: ReadonlyArray<HeldAttempt>, at: Date) => Effect.Effect<ReadonlyArray<string>>
+    /**
+     * Takes back open attempts whose requests were never marked sending, as if they had not
+     * started: the attempt row goes, the event's attempt count goes back by one, it stays due
+     * when it was (`next_attempt` unchanged) and its claim is released. A round the attempt
+     * started stays started. Returns the event IDs withdrawn; an attempt marked sending, already
+     * closed or withdrawn, or whose claim was lost is left as it is.
+     */
+    readonly withdrawAttempts: (attempts: ReadonlyArray<HeldAttempt>) => Effect.Effect<ReadonlyArray<string>>
     /** A round that cannot start (no usable configuration) ends at once as failed. */
     readonly failNewRound: (claim: Claim, round: { readonly at: Date; readonly deadlineAt: Date; readonly reason: string }) => Effect.Effect<void>
     /** A started round ends as failed without another attempt (its deadline passed). */

@@ -1,5 +1,6 @@
 import { Cause, Clock, Context, Duration, Effect, Either, FiberSet, Layer, Queue, Random, type Scope } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus"
+import type { Checkpoint } from "../sweeps/Sweeper"
 import type { TenantId } from "../Ids"
 import type { Network } from "../Network"
 import { SecretBox } from "../SecretBox"
@@ -15,12 +16,15 @@ import {
   type DueEvent,
   type NextStep
 } from "./DeliveryLedger"
-import { type DeliveryResult, DeliveryTransport } from "./DeliveryTransport"
+import { type DeliveryRequest, type DeliveryResult, DeliveryTransport } from "./DeliveryTransport"
 import { type DispatcherSettings, defaultDispatcherSettings } from "./DispatcherSettings"
 import { EnvelopeSealer } from "./EnvelopeSealer"
 import { makeOutcomeWriter } from "./OutcomeWriter"
 
 export const interruptedError = "interrupted: the worker stopped before the attempt finished"
+
+/** An attempt ended by a fault in the worker itself (a defect), not by the receiver or a stop. */
+export const workerFaultError = "worker fault: the attempt failed inside the worker"
 
 /** Why a new round cannot start with this configuration, or null when it can. */
 export const unusableConfiguration = (config: { readonly url: string; readonly enabled: boolean }): string | null =>
@@ -104,6 +108,15 @@ export const finishOf = (attempt: ClaimedAttempt, at: number, outcome: AttemptOu
 const interruptedFinish = (attempt: ClaimedAttempt, at: number, unit: number): AttemptFinish =>
   finishOf(attempt, at, failedOutcome(interruptedError), unit)
 
+/** An attempt still open when its group ended, with its jitter draw and whether it was marked sending. */
+interface LeftAttempt {
+  readonly attempt: ClaimedAttempt
+  readonly unit: number
+  readonly sent: boolean
+}
+
+const noCheckpoint: Checkpoint = () => Effect.void
+
 export const make = (settings: DispatcherSettings): Effect.Effect<
   Dispatcher["Type"],
   never,
@@ -124,24 +137,50 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
     )
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+    const checkpoint = settings.checkpoint ?? noCheckpoint
 
-    /** Attempts that will never finish, closed at once, written directly. */
-    const closeInterrupted = (attempts: ReadonlyArray<{ readonly attempt: ClaimedAttempt; readonly unit: number }>) =>
+    /** Attempts that will never finish, closed at once as failed with `error`, written directly. */
+    const closeNow = (attempts: ReadonlyArray<LeftAttempt>, error: string) =>
       Effect.suspend(() => {
         const at = clock.unsafeCurrentTimeMillis()
-        return ledger.finishAttempts(attempts.map(({ attempt, unit }) => interruptedFinish(attempt, at, unit)))
+        return ledger.finishAttempts(attempts.map(({ attempt, unit }) => finishOf(attempt, at, failedOutcome(error), unit)))
+      })
+
+    /**
+     * The attempts a stopping worker leaves, written at once. Those never marked sending are
+     * withdrawn: nothing was sent, so they do not count and the event is due again at once. The
+     * others (and any the withdrawal found marked after all) may have reached the receiver: they
+     * count, closed as interrupted.
+     */
+    const stopAttempts = (attempts: ReadonlyArray<LeftAttempt>) =>
+      Effect.gen(function*() {
+        const withdrawn = new Set(yield* ledger.withdrawAttempts(attempts.filter(({ sent }) => !sent).map(({ attempt }) => attempt)))
+        yield* closeNow(attempts.filter(({ attempt }) => !withdrawn.has(attempt.event.eventId)), interruptedError)
       }).pipe(
-        Effect.catchAllCause((cause) => Effect.logError("interrupted attempts not closed; the claim lease will close them", cause))
+        Effect.catchAllCause((cause) => Effect.logError("interrupted attempts not written; the claim lease will settle them", cause))
+      )
+
+    /**
+     * Attempts a fault in the worker ended, closed at once as failed: a fault that recurs (a key
+     * that cannot seal) then uses up the round's attempts on its schedule, where giving the event
+     * back would have it withdrawn and tried again without end.
+     */
+    const closeFaulted = (attempts: ReadonlyArray<LeftAttempt>, cause: unknown) =>
+      Effect.logError("delivery failed unexpectedly; its attempts are closed as failed", cause).pipe(
+        Effect.zipRight(closeNow(attempts, workerFaultError)),
+        Effect.catchAllCause((cause) => Effect.logError("faulted attempts not closed; the claim lease will settle them", cause))
       )
 
     /**
      * Delivers the attempts one claim started for one scope and URL, in one fiber: the URL's
      * check (`resolve`, shared by the claim's groups with the same URL) and the scope's key are
-     * done once for them, each envelope is sealed with its own nonce, and all are POSTed at once.
-     * Each outcome is queued for writing the moment it is known and its slot given back
-     * (`free`), so a slow receiver holds back only its own attempts. Only the check, the key and
-     * the POSTs can be interrupted: the worker stopping closes the attempts still open as
-     * interrupted, written at once; an unexpected failure gives their events back.
+     * done once for them, each envelope is sealed with its own nonce, the attempts are marked
+     * sending under their claims, and those still held are POSTed at once. Each outcome is
+     * queued for writing the moment it is known and its slot given back (`free`), so a slow
+     * receiver holds back only its own attempts. Only the check, the key, the sealing and the
+     * POSTs can be interrupted: the worker stopping withdraws the attempts not yet marked and
+     * closes the marked ones still open as interrupted, written at once; an unexpected failure
+     * closes them as failed.
      */
     const deliverGroup = (
       group: ReadonlyArray<StartedAttempt>,
@@ -150,6 +189,8 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
     ): Effect.Effect<void> =>
       Effect.uninterruptible(Effect.gen(function*() {
         const open = group.map(() => true)
+        // Marked sending: from then on the attempt counts, whether or not it finishes.
+        const sent = group.map(() => false)
         const units: Array<number> = []
         for (let i = 0; i < group.length; i++) units.push(yield* Random.next)
         const close = (index: number, at: number, outcome: AttemptOutcome) => {
@@ -167,12 +208,32 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
             for (let i = 0; i < group.length; i++) close(i, at, outcome)
           })
         /** The attempts still open, now taken over by the caller. */
-        const takeOpen = () =>
+        const takeOpen = (): Array<LeftAttempt> =>
           group.flatMap((attempt, i) => {
             if (!open[i]) return []
             open[i] = false
-            return [{ attempt, unit: units[i]! }]
+            return [{ attempt, unit: units[i]!, sent: sent[i]! }]
           })
+        /**
+         * Marks the attempts sending and returns the indexes of those still held. One whose
+         * claim was lost is another dispatcher's now: it is not sent, and its slot is free.
+         * Not interruptible, so what was marked is always known here.
+         */
+        const markSending = Effect.uninterruptible(Effect.gen(function*() {
+          const held = new Set(yield* ledger.markSending(group, new Date(clock.unsafeCurrentTimeMillis())))
+          const sending: Array<number> = []
+          for (const [i, { event }] of group.entries()) {
+            if (held.has(event.eventId)) {
+              sent[i] = true
+              sending.push(i)
+            } else if (open[i]) {
+              open[i] = false
+              free(1)
+            }
+          }
+          if (sending.length < group.length) yield* Effect.logWarning(`${group.length - sending.length} claims lost before sending; those attempts were not sent`)
+          return sending
+        }))
 
         const send = Effect.gen(function*() {
           const { event, url } = group[0]!
@@ -186,7 +247,7 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           // reached, within the same response window, so an attempt stays inside the claim lease
           // (5 s lookup + the 10 s window).
           const addresses = resolved.right.slice(0, 2)
-          const requests = []
+          const requests: Array<DeliveryRequest> = []
           for (const { event } of group) {
             requests.push({
               url,
@@ -200,7 +261,12 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
               body: yield* sealer.seal(key.right, event.payload, timestamp)
             })
           }
-          yield* transport.postEach(requests, (index, result) => close(index, clock.unsafeCurrentTimeMillis(), outcomeOf(result)))
+          const sending = yield* markSending
+          if (sending.length === 0) return
+          yield* transport.postEach(
+            sending.map((i) => requests[i]!),
+            (index, result) => close(sending[index]!, clock.unsafeCurrentTimeMillis(), outcomeOf(result))
+          )
         })
 
         yield* Effect.interruptible(send).pipe(
@@ -208,11 +274,8 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
             const left = takeOpen()
             if (left.length === 0) return Effect.void
             const cleanup = exit._tag === "Failure" && Cause.isInterruptedOnly(exit.cause)
-              ? closeInterrupted(left)
-              : Effect.logError("delivery failed unexpectedly; its events are given back", exit).pipe(
-                Effect.zipRight(ledger.release(left.map(({ attempt }) => attempt.claim))),
-                Effect.catchAllCause(() => Effect.void)
-              )
+              ? stopAttempts(left)
+              : closeFaulted(left, exit)
             return Effect.ensuring(cleanup, Effect.sync(() => free(left.length)))
           })
         )
@@ -221,15 +284,25 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
         Effect.annotateLogs({ webhook_url: group[0]!.url, events: group.length })
       )
 
-    /** A claimed event whose attempt did not start: close a dead worker's attempt, or end the round. */
+    /**
+     * An attempt whose worker died or stalled past the claim. Never sent: withdrawn, as if it had
+     * not started, and the event is due again at once (the next claim starts it). Marked sending
+     * (or marked after the claim read it): it counts, closed as interrupted.
+     */
+    const settleOpen = (attempt: ClaimedAttempt, sent: boolean, at: Date): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        const withdrawn = sent ? [] : yield* ledger.withdrawAttempts([attempt])
+        if (withdrawn.length > 0) return
+        const unit = yield* Random.next
+        outcomes.submit(interruptedFinish(attempt, at.getTime(), unit))
+        yield* outcomes.durable
+      })
+
+    /** A claimed event whose attempt did not start: settle a dead worker's attempt, or end the round. */
     const settle = (event: DueEvent, claim: Claim, at: Date): Effect.Effect<void> => {
       if (event.openAttempt !== null) {
-        // Its worker died or stalled past the claim: the attempt counts as failed.
         const open = event.openAttempt
-        return Effect.flatMap(Random.next, (unit) => {
-          outcomes.submit(interruptedFinish({ event, claim, attempt: open.attempt, startedAt: open.startedAt }, at.getTime(), unit))
-          return outcomes.durable
-        })
+        return settleOpen({ event, claim, attempt: open.attempt, startedAt: open.startedAt }, open.sent, at)
       }
       if (event.roundUrl === null) {
         // A new round reads the configuration as it is now (read by the claim) and keeps that URL to its end.
@@ -250,8 +323,8 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
      * Claims due events, which records the start of each one's next attempt that can go on, and
      * hands the started attempts, grouped by scope and URL, to `launch`, which must fork their
      * delivery; the claim and the launches cannot be interrupted in between, so every attempt
-     * recorded as started is either sent or closed as interrupted. Returns the events claimed
-     * and the work that settles the others (each settles its own event and never fails).
+     * recorded as started is sent, withdrawn or closed. Returns the events claimed and the work
+     * that settles the others (each settles its own event and never fails).
      */
     const claimAndLaunch = (
       network: Network,
@@ -273,6 +346,7 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
           maxAttempts: maxAttemptsPerRound,
           roundDeadline: roundDeadline(at)
         })
+        if (events.some((event) => event.started !== null)) yield* checkpoint("delivery:claimed")
         const settling: Array<{ readonly tenant: TenantId; readonly work: Effect.Effect<void> }> = []
         const groups = new Map<string, Array<StartedAttempt>>()
         for (const event of events) {

@@ -1,4 +1,5 @@
 import { Duration } from "effect"
+import type { Checkpoint } from "../sweeps/Sweeper"
 
 export interface DispatcherSettings {
   /** How often `run` looks for due events when the last claim did not fill its capacity. */
@@ -6,7 +7,8 @@ export interface DispatcherSettings {
   /**
    * How long a claim lasts. It must outlast one whole attempt (name resolution plus the
    * 10 s response window): an attempt still running when its claim runs out is closed as
-   * interrupted by whichever dispatcher takes the event over.
+   * interrupted (or withdrawn, if its request never went out) by whichever dispatcher takes the
+   * event over.
    */
   readonly claimLease: Duration.Duration
   /** Attempts one dispatcher runs at once for one network. */
@@ -26,6 +28,11 @@ export interface DispatcherSettings {
   readonly outcomeBatch?: number
   /** How long the outcome writer waits before writing again after a write failed. */
   readonly outcomeRetry?: Duration.Duration
+  /**
+   * Called with `delivery:claimed` once a claim has started attempts, before any is marked
+   * sending. Production passes nothing; the crash tests kill the process there.
+   */
+  readonly checkpoint?: Checkpoint
 }
 
 export const defaultDispatcherSettings: DispatcherSettings = {
