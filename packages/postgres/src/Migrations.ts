@@ -12,7 +12,7 @@ import deliveryBatching from "./migrations/0009_delivery_batching"
 import sweepMinimum from "./migrations/0010_sweep_minimum"
 import deliveryChurn from "./migrations/0011_delivery_churn"
 import automationRoundLease from "./migrations/0012_automation_round_lease"
-import deliveryAttemptSent from "./migrations/0014_delivery_attempt_sent"
+import deliveryAttemptSent from "./migrations/0013_delivery_attempt_sent"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -27,7 +27,7 @@ const loader = Migrator.fromRecord({
   "0010_sweep_minimum": sweepMinimum,
   "0011_delivery_churn": deliveryChurn,
   "0012_automation_round_lease": automationRoundLease,
-  "0014_delivery_attempt_sent": deliveryAttemptSent
+  "0013_delivery_attempt_sent": deliveryAttemptSent
 })
 
 const runMigrator = Migrator.make({})({ loader })
