@@ -55,6 +55,14 @@ const confirmedUsdt = (tenantId: string) =>
     Effect.map((rows) => rows[0]?.confirmed_usdt ?? "0")
   )
 
+/** The block from which the wallet's balance must be read again (balance sync's mark), if marked. */
+const staleFrom = (w: SweepWallet) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ stale: string | null }>`SELECT balance_stale_from::text AS stale FROM wallets WHERE id = ${w.walletId}`).pipe(
+    Effect.orDie,
+    Effect.map((rows) => rows[0]!.stale)
+  )
+
 const booked = (tenantId: string) =>
   Effect.map(depositsOf(tenantId), (rows) => rows.map((d) => [d.wallet_id, d.amount, d.status, d.revision]))
 
@@ -75,9 +83,13 @@ layer(world, { excludeTestServices: true, timeout: 180_000 })("our own sweeps in
       }
       const [txid] = yield* sentFrom(source.address)
       expect(txid).toBeDefined()
+      expect(yield* staleFrom(collector)).toBeNull()
       yield* scanPass()
       const [deposit] = yield* depositsOf(scope.tenantId)
       expect(yield* booked(scope.tenantId)).toEqual([[source.walletId, "7000000", "confirmed", 1]])
+      // No deposit, but the collection wallet's balance moved: balance sync reads it again first.
+      const sweptAt = (yield* Effect.map(sim.chain.state, (s) => s.blocks.find((b) => b.transactions.some((t) => t.tx.txid === txid))))!.number
+      expect(yield* staleFrom(collector)).toBe(sweptAt.toString())
 
       // The sweep's block is replaced; the same transaction lands again in the new chain.
       yield* sim.chain.reorg(1)

@@ -39,15 +39,15 @@ export interface TenantSettings {
  * The policy of a scope until its tenant sets one. The caps let the costliest ordinary sweep of
  * today's mainnet through (see `mainnetFees`): a transfer to a collection address that holds
  * no USDT yet, 130,285 energy plus the 10% margin, burnt at 100 SUN per energy (14.33 TRX under
- * the 15 TRX wallet cap) or rented at up to 130 SUN per energy with an activation (19.73 TRX
- * under the 20 TRX rental cap).
+ * the 15 TRX wallet cap) or rented at up to 130 SUN per energy with an activation at up to
+ * 1.5 TRX (20.13 TRX under the 21 TRX rental cap).
  */
 export const defaultAutomationPolicy: AutomationPolicy = {
   enabled: false,
   threshold: 100_000_000n,
   intervalMinutes: 60,
   maxWalletTrxFee: 15_000_000n,
-  maxRentalCost: 20_000_000n,
+  maxRentalCost: 21_000_000n,
   rentalAllowed: false,
   updatedAt: null
 }

@@ -1,4 +1,4 @@
-import { EnergyProvider, type Network } from "@collector/core"
+import { EnergyProvider, mainnetFees, type Network } from "@collector/core"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Config, ConfigError, Duration, Effect, Layer, Option, Redacted } from "effect"
 import * as CatFee from "./CatFeeEnergyProvider"
@@ -17,7 +17,7 @@ import * as SimEnergyProvider from "./SimEnergyProvider"
  *   https://api.catfee.io (main) or https://nile.catfee.io (nile).
  * - `ENERGY_PROVIDER_<NETWORK>_API_KEY`, `ENERGY_PROVIDER_<NETWORK>_API_SECRET` (CatFee, required;
  *   kept redacted), `ENERGY_PROVIDER_<NETWORK>_QUOTE_PRICE_SUN` (100) and
- *   `ENERGY_PROVIDER_<NETWORK>_QUOTE_ACTIVATION_SUN` (1500000) for CatFee's quotes.
+ *   `ENERGY_PROVIDER_<NETWORK>_QUOTE_ACTIVATION_SUN` (1500000, `mainnetFees.providerActivation`) for CatFee's quotes.
  * - `ENERGY_PROVIDER_TIMEOUT_MS` (10000): per request, for every network.
  */
 
@@ -109,7 +109,7 @@ export const energyProviderSettings = (network: Network): Effect.Effect<EnergyPr
         apiSecret: yield* requiredSecret(nameOf(network, "API_SECRET"), why),
         requestTimeout: timeout,
         quotePricePerEnergy: yield* sunAmount(nameOf(network, "QUOTE_PRICE_SUN"), 100n),
-        quoteActivationCost: yield* sunAmount(nameOf(network, "QUOTE_ACTIVATION_SUN"), 1_500_000n)
+        quoteActivationCost: yield* sunAmount(nameOf(network, "QUOTE_ACTIVATION_SUN"), mainnetFees.providerActivation)
       }
     }
   })

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import {
   type BlockRef,
   CursorMoved,
+  type Network,
   type ObservedTransfer,
   ScanLedger,
   type SweepTransaction,
@@ -11,6 +12,12 @@ import {
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 import { integerArray, textArray } from "./PgArrays"
+
+// The partial index sweep_tasks_txid serves it only because `txid <> ''` is repeated here.
+export const sweepsAmongStatement = (sql: SqlClient.SqlClient, network: Network, txids: ReadonlyArray<string>) =>
+  sql<{ txid: string; tenant_id: string; address: string; destination: string }>`
+    SELECT txid, tenant_id::text, address, destination FROM sweep_tasks
+    WHERE network = ${network} AND txid <> '' AND txid = ANY(${textArray(txids)}::text[])`
 
 interface BlockRow {
   readonly number: string
@@ -88,13 +95,13 @@ export const make = Effect.gen(function*() {
           }))
         )
       ),
-    // Through sweep_tasks_txid; only the transactions of transfers to tenant wallets are asked about.
+    // Only the transactions of transfers to tenant wallets are asked about.
     sweepsAmong: (network, txids) =>
-      sql<{ txid: string; tenant_id: string }>`
-        SELECT txid, tenant_id FROM sweep_tasks
-        WHERE network = ${network} AND txid = ANY(${textArray(txids)}::text[])`.pipe(
+      sweepsAmongStatement(sql, network, txids).pipe(
         Effect.orDie,
-        Effect.map((rows) => rows.map((row): SweepTransaction => ({ txid: row.txid, tenantId: row.tenant_id as TenantId })))
+        Effect.map((rows) =>
+          rows.map((row): SweepTransaction => ({ txid: row.txid, tenantId: row.tenant_id as TenantId, from: row.address, to: row.destination }))
+        )
       ),
     append: (network, from, blocks, tip) =>
       sql.withTransaction(
@@ -121,6 +128,7 @@ export const make = Effect.gen(function*() {
             })))
           }`.pipe(Effect.orDie)
           const transfers = blocks.flatMap((b) => b.transfers)
+          const touchedBy = [...transfers, ...blocks.flatMap((b) => b.ownSweeps)]
           if (transfers.length > 0) {
             // A row for the same log can only be left from a block this chain no longer has: it moves.
             yield* sql`
@@ -128,10 +136,12 @@ export const make = Effect.gen(function*() {
               ON CONFLICT (network, txid, log_index) DO UPDATE SET
                 block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, block_time = EXCLUDED.block_time,
                 booked = observed_logs.booked AND observed_logs.block_hash = EXCLUDED.block_hash`.pipe(Effect.orDie)
+          }
+          if (touchedBy.length > 0) {
             // Balance sync takes wallets touched by a transfer first, and clears the mark only
             // once it has read them at a solidified block at or above the transfer's.
             const touched = new Map<string, bigint>()
-            for (const t of transfers) {
+            for (const t of touchedBy) {
               const seen = touched.get(t.wallet.walletId)
               if (seen === undefined || seen < t.block.number) touched.set(t.wallet.walletId, t.block.number)
             }

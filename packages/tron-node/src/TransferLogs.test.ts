@@ -52,6 +52,11 @@ describe("usdtTransfers", () => {
     expect(transfers.map((t) => [t.txid.slice(0, 1), t.logIndex, t.amount])).toEqual([["c", 2, 0x13n]])
   })
 
+  it("names transactions in lower case whatever case the node used, as the txids we sign are stored", () => {
+    const transfers = Either.getOrThrow(usdtTransfers(decode([info("F", "SUCCESS", [log(usdtHex, alice, bob, "10")])]), usdt))
+    expect(transfers.map((t) => t.txid)).toEqual(["f".repeat(64)])
+  })
+
   it("fails the block on a malformed USDT Transfer log rather than skipping a deposit", () => {
     const short = { ...log(usdtHex, alice, bob, "10"), data: "10" }
     expect(Either.getLeft(usdtTransfers(decode([info("d", "SUCCESS", [short])]), usdt))._tag).toBe("Some")

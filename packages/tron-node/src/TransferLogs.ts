@@ -109,7 +109,7 @@ export const usdtTransfers = (
       if (from === undefined || to === undefined || amount === undefined) {
         return Either.left(`transaction ${id} log ${logIndex} is a malformed USDT Transfer log`)
       }
-      transfers.push({ txid: id, logIndex, from, to, amount, contract: usdt.address })
+      transfers.push({ txid: id.toLowerCase(), logIndex, from, to, amount, contract: usdt.address })
     }
   }
   return Either.right({ receiptCount: entries.length, transfers })

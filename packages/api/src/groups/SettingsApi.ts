@@ -64,7 +64,7 @@ export class SettingsApi extends HttpApiGroup.make("settings")
     HttpApiEndpoint.get("getAutomation", "/open/v1/settings/automation")
       .addSuccess(Ok(Automation))
       .annotate(OpenApi.Summary, "Query automatic collection settings")
-      .annotate(OpenApi.Description, "Defaults until first set: disabled, threshold 100 USDT, every 60 minutes, wallet TRX fee cap 15 TRX, rental cost cap 20 TRX, rental not allowed. The caps let the costliest ordinary mainnet sweep through (to an address holding no USDT: 14.33 TRX burnt, or up to 19.73 TRX rented at 130 SUN per energy with activation).")
+      .annotate(OpenApi.Description, "Defaults until first set: disabled, threshold 100 USDT, every 60 minutes, wallet TRX fee cap 15 TRX, rental cost cap 21 TRX, rental not allowed. The caps let the costliest ordinary mainnet sweep through (to an address holding no USDT: 14.33 TRX burnt, or up to 20.13 TRX rented at 130 SUN per energy with a 1.5 TRX activation).")
   )
   .add(
     HttpApiEndpoint.post("setAutomation", "/open/v1/settings/automation")

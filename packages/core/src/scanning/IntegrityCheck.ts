@@ -5,8 +5,9 @@ import { matchTransfers } from "./MatchTransfers"
 import { ScanLedger } from "./ScanLedger"
 
 /**
- * Re-reads stored blocks from the node and restores any transfer to a tenant wallet that
- * storage lacks (a wallet whose address arrived late, a lost write, a manual repair). A block
+ * Re-reads stored blocks from the node and restores any deposit (as `matchTransfers` sorts them:
+ * our own sweeps are none) that storage lacks (a wallet whose address arrived late, a lost write,
+ * a manual repair). A block
  * that the node now has with another hash is left to the scanner's reorganisation handling, and
  * a transfer already booked in the same block is never stored again, so nothing is booked twice.
  */

@@ -1,15 +1,22 @@
 import { type Context, Effect } from "effect"
 import type { BlockTransfers } from "../chain/ChainModel"
 import type { Network } from "../Network"
-import type { ObservedTransfer, ScanLedger, ScannedBlock } from "./ScanLedger"
+import type { ObservedTransfer, ScanLedger, ScannedBlock, SweepTransaction } from "./ScanLedger"
+
+/** The transfer is the log of our own sweep into a wallet of the tenant it swept for. */
+const isOwnSweep = (observed: ObservedTransfer, sweeps: ReadonlyMap<string, SweepTransaction>) => {
+  const sweep = sweeps.get(observed.transfer.txid)
+  return sweep !== undefined && sweep.tenantId === observed.wallet.tenantId && sweep.from === observed.transfer.from &&
+    sweep.to === observed.transfer.to
+}
 
 /**
- * Keeps, in each block, the transfers to tenant wallets that are deposits, with the wallet each
- * one goes to. A transfer made by one of our own sweeps into a wallet of the tenant it swept
- * for (a collection address that is one of the tenant's wallets) is the tenant's money moving
- * between its own wallets, not a deposit: it is left out, so it is never stored, booked or
- * announced, whichever block it lands in. The same sweep into another tenant's wallet is money
- * arriving from outside for that tenant, and stays a deposit.
+ * Sorts, in each block, the transfers to tenant wallets into deposits and our own sweeps. A
+ * sweep into a wallet of the tenant it swept for (a collection address that is one of the
+ * tenant's wallets) is the tenant's money moving between its own wallets, not a deposit: it is
+ * never stored, booked or announced, whichever block it lands in; only the balance of the wallet
+ * it went to is due for a refresh. The same sweep into another tenant's wallet is money arriving
+ * from outside for that tenant, and stays a deposit.
  *
  * All recipients of all `blocks` are looked up at once, never one lookup per log, and not at
  * all when the blocks carry no transfers; the sweeps among the matched transactions likewise.
@@ -31,11 +38,10 @@ export const matchTransfers = (
       })
     }))
     const txids = [...new Set(matched.flatMap((b) => b.transfers.map((t) => t.transfer.txid)))]
-    const sweeps = txids.length === 0 ? [] : yield* ledger.sweepsAmong(network, txids)
-    if (sweeps.length === 0) return matched
-    const sweptFor = new Map(sweeps.map((s) => [s.txid, s.tenantId]))
+    const sweeps = new Map((txids.length === 0 ? [] : yield* ledger.sweepsAmong(network, txids)).map((s) => [s.txid, s]))
     return matched.map((b): ScannedBlock => ({
       block: b.block,
-      transfers: b.transfers.filter((t) => sweptFor.get(t.transfer.txid) !== t.wallet.tenantId)
+      transfers: b.transfers.filter((t) => !isOwnSweep(t, sweeps)),
+      ownSweeps: b.transfers.filter((t) => isOwnSweep(t, sweeps))
     }))
   })

@@ -25,13 +25,18 @@ export interface ObservedTransfer {
 
 export interface ScannedBlock {
   readonly block: BlockRef
+  /** The deposits: transfers to tenant wallets from anyone but our own sweeps for that tenant. */
   readonly transfers: ReadonlyArray<ObservedTransfer>
+  /** Our own sweeps into a wallet of the tenant they swept for: no deposits, but the wallet's balance moved. */
+  readonly ownSweeps: ReadonlyArray<ObservedTransfer>
 }
 
-/** A transaction one of our sweep tasks signed, and the tenant it swept for. */
+/** A transaction one of our sweep tasks signed: the tenant it swept for, from which wallet address to which. */
 export interface SweepTransaction {
   readonly txid: string
   readonly tenantId: TenantId
+  readonly from: string
+  readonly to: string
 }
 
 export interface ChainTip {
@@ -58,7 +63,10 @@ export class ScanLedger extends Context.Tag("@collector/core/ScanLedger")<
     readonly walletsAt: (network: Network, addresses: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WalletMatch>>
     /** Our own sweep transactions among `txids`, each with the tenant it swept for: one lookup per batch. */
     readonly sweepsAmong: (network: Network, txids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SweepTransaction>>
-    /** Stores `blocks` (consecutive, after `from`) with their transfers and moves the cursor to the last. */
+    /**
+     * Stores `blocks` (consecutive, after `from`) with their deposits and moves the cursor to the
+     * last; every wallet a deposit or one of our sweeps went to is marked for balance sync.
+     */
     readonly append: (
       network: Network,
       from: Option.Option<ScanPosition>,

@@ -77,7 +77,7 @@ describe("the default automation policy against mainnet fees", () => {
     const policy = { ...defaultAutomationPolicy, rentalAllowed: true }
     const plan = planFees({ account: account({ activated: false }), estimatedEnergy: costliest, parameters: mainnet, policy })
     if (plan._tag !== "Rental") return expect.fail(`expected a rental plan, got ${plan._tag}`)
-    const dearest = plan.energy * mainnetFees.rentalPricePerEnergy.highest + mainnetFees.activation
+    const dearest = plan.energy * mainnetFees.rentalPricePerEnergy.highest + mainnetFees.providerActivation
     expect(dearest).toBeLessThanOrEqual(defaultAutomationPolicy.maxRentalCost)
   })
 })

@@ -13,5 +13,7 @@ export const mainnetFees = {
   /** What energy rental providers charge per energy unit for an hour. */
   rentalPricePerEnergy: { lowest: 60n, highest: 130n },
   /** Activating an address: 1 TRX, plus 0.1 TRX when the sender has no bandwidth of its own. */
-  activation: 1_100_000n
+  activation: 1_100_000n,
+  /** The most a rental provider is taken to charge for an activation (CatFee's quote unless configured). */
+  providerActivation: 1_500_000n
 } as const

@@ -4,6 +4,10 @@ import { type FeePlan, rentalSize } from "./FeePlan"
 
 export type RentalPlan = FeePlan & { readonly _tag: "Rental" }
 
+/** A provider's refusal as a tenant reads it, at the quote or at the order. */
+export const providerRefusal = (provider: Pick<EnergyProviderService, "name">, reason: string) =>
+  `the energy provider "${provider.name}" refused the rental: ${reason}`
+
 /**
  * Whether the rental a fee plan needs can be had: `Quoted` with the provider's quote, or
  * `Refused` with the reason a tenant reads (and the quote, when it was the price that refused).
@@ -40,6 +44,6 @@ export const decideRental = (
         : { _tag: "Quoted", quote }
     }),
     Effect.catchTag("ProviderRejected", (e) =>
-      Effect.succeed<RentalDecision>({ _tag: "Refused", reason: `the energy provider "${provider.name}" refused the rental: ${e.reason}`, quote: null }))
+      Effect.succeed<RentalDecision>({ _tag: "Refused", reason: providerRefusal(provider, e.reason), quote: null }))
   )
 }

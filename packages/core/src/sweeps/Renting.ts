@@ -4,6 +4,7 @@ import { EnergyProvider, type ProviderOrder } from "../energy/EnergyProvider"
 import type { EnergyRental, RentalState } from "../energy/EnergyRental"
 import { energyLeft } from "./FeePlan"
 import { awaitBandwidth, hasBandwidth, ready } from "./Preparation"
+import { providerRefusal } from "./RentalDecision"
 import { end, later, proceed, type StepResult } from "./SweepStep"
 import type { SweeperSettings } from "./SweeperSettings"
 import type { SweepTask } from "./SweepTask"
@@ -37,7 +38,7 @@ export const rent = (task: SweepTask, now: Date, settings: SweeperSettings) =>
     const ordered = yield* Effect.either(provider.order(rental.orderId, request))
     if (ordered._tag === "Right") return placed(task, now, ordered.right, settings)
     if (ordered.left._tag === "ProviderRejected") {
-      return end(task, now, "failed", `energy rental refused by ${provider.name}: ${ordered.left.reason}`, withRental(task, { state: "failed" }))
+      return end(task, now, "failed", providerRefusal(provider, ordered.left.reason), withRental(task, { state: "failed" }))
     }
     return proceed(task, now, {
       ...withRental(task, { state: "unknown" }),

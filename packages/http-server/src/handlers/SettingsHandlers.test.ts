@@ -108,7 +108,7 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       const [client, main] = clients as [Client, Client]
       const defaults = {
         network: "nile", enabled: false, threshold: "100000000", interval_minutes: 60, max_wallet_trx_fee: "15000000",
-        max_rental_cost: "20000000", rental_allowed: false, updated_at: null
+        max_rental_cost: "21000000", rental_allowed: false, updated_at: null
       }
       expect(expectOk(yield* client.get(automation))).toEqual(defaults)
       // Another setting stores the scope's row first: the policy is still the default until set.
