@@ -90,6 +90,8 @@ it.scopedLive("npm start: estimate, then a sweep under the default caps through 
     expect(summary.webhook).toMatchObject({ id: taskId, event_type: "sweep.succeeded", network: "nile" })
     const swept = yield* client.wallets.getWallet({ path: { id: source!.id } })
     expect(swept).toMatchObject({ collection_status: "idle", collected_usdt: "7000000" })
+    // The collection wallet's balance is read again once the sweep's block is solidified.
+    yield* eventually(client.wallets.getWallet({ path: { id: collector!.id } }), (w) => w.balance_usdt === "7000000", 90_000)
     // The sweep moved the tenant's own money into its collection wallet: no deposit. A transfer
     // from outside into that wallet, in a later block, is one; once it is booked, the sweep's
     // block has been through the scanner too.
