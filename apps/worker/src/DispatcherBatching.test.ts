@@ -137,6 +137,72 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       expect(open!.n).toBe(0)
     }))
 
+  it.scoped("the groups of one claim (one per tenant and URL) are marked sending in one statement, and only then sent", () =>
+    Effect.gen(function*() {
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver(Ack)
+      const now = new Date()
+      // Four tenants, two of them on the same URL, three events each: four groups in one claim.
+      const scopes = yield* Effect.forEach(["/a", "/b", "/c", "/c"], (path) => seedScope({ url: receiver.url(path), enabled: true }))
+      const events = (yield* Effect.forEach(scopes, (scope) => Effect.forEach([1, 2, 3], () => seedEvent(scope, now)))).flat()
+      const marks: Array<ReadonlyArray<string>> = []
+      let receivedAtMark = -1
+      const counting = (ledger: DeliveryLedger["Type"]): DeliveryLedger["Type"] => ({
+        ...ledger,
+        markSending: (attempts, at) =>
+          Effect.tap(ledger.markSending(attempts, at), () =>
+            Effect.sync(() => {
+              marks.push(attempts.map((a) => a.claim.eventId))
+              receivedAtMark = receiver.received().length
+            }))
+      })
+      expect(yield* dispatchOnce({ ledger: counting, settings: { perTenant: 10 } })).toBe(12)
+      // One statement for the four groups, before any request went out.
+      expect(marks).toHaveLength(1)
+      expect([...marks[0]!].sort()).toEqual(events.map((e) => e.id).sort())
+      expect(receivedAtMark).toBe(0)
+      expect(receiver.received()).toHaveLength(12)
+      for (const event of events) {
+        expect(yield* eventRow(event.id)).toMatchObject({ status: "delivered", attempts: 1, claimed_by: null })
+        expect((yield* attemptRows(event.id))[0]).toMatchObject({ attempt: 1, outcome: "delivered" })
+      }
+    }))
+
+  it.scoped("a claim lost before the shared mark: that group's attempts are not sent, the other groups' are", () =>
+    Effect.gen(function*() {
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver(Ack)
+      const now = new Date()
+      const kept = yield* seedScope({ url: receiver.url("/kept"), enabled: true })
+      const lost = yield* seedScope({ url: receiver.url("/lost"), enabled: true })
+      const keptEvents = yield* Effect.forEach([1, 2], () => seedEvent(kept, now))
+      const lostEvents = yield* Effect.forEach([1, 2], () => seedEvent(lost, now))
+      const sql = yield* SqlClient.SqlClient
+      let statements = 0
+      // Another dispatcher takes /lost's events over just before the mark is written.
+      const takeover = (ledger: DeliveryLedger["Type"]): DeliveryLedger["Type"] => ({
+        ...ledger,
+        markSending: (attempts, at) =>
+          Effect.zipRight(
+            Effect.orDie(sql`UPDATE events SET claimed_by = 'other' WHERE id IN ${sql.in(lostEvents.map((e) => e.id))}`),
+            Effect.suspend(() => {
+              statements++
+              return ledger.markSending(attempts, at)
+            })
+          )
+      })
+      expect(yield* dispatchOnce({ ledger: takeover, settings: { perTenant: 10 } })).toBe(4)
+      expect(statements).toBe(1)
+      expect(receiver.receivedAt("/kept")).toHaveLength(2)
+      expect(receiver.receivedAt("/lost")).toHaveLength(0)
+      for (const event of keptEvents) expect(yield* attemptRows(event.id)).toMatchObject([{ attempt: 1, outcome: "delivered" }])
+      // Left open, unmarked, for the dispatcher that holds them now.
+      for (const event of lostEvents) {
+        expect(yield* eventRow(event.id)).toMatchObject({ claimed_by: "other", attempts: 1 })
+        expect(yield* attemptRows(event.id)).toMatchObject([{ attempt: 1, ended_at: null }])
+      }
+    }))
+
   it.scoped("an outcome write that fails loses nothing: the outcomes are written again and each is recorded once", () =>
     Effect.gen(function*() {
       yield* parkOtherEvents

@@ -19,6 +19,7 @@ import {
 import { type DeliveryRequest, type DeliveryResult, DeliveryTransport } from "./DeliveryTransport"
 import { type DispatcherSettings, defaultDispatcherSettings } from "./DispatcherSettings"
 import { EnvelopeSealer } from "./EnvelopeSealer"
+import { makeMarkWriter } from "./MarkWriter"
 import { makeOutcomeWriter } from "./OutcomeWriter"
 
 export const interruptedError = "interrupted: the worker stopped before the attempt finished"
@@ -135,6 +136,8 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
       settings.outcomeBatch ?? defaultDispatcherSettings.outcomeBatch!,
       settings.outcomeRetry ?? defaultDispatcherSettings.outcomeRetry!
     )
+    // Sending marks, written for all the groups waiting at once: one statement per claim, not per group.
+    const marks = yield* makeMarkWriter
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     const checkpoint = settings.checkpoint ?? noCheckpoint
@@ -175,12 +178,13 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
      * Delivers the attempts one claim started for one scope and URL, in one fiber: the URL's
      * check (`resolve`, shared by the claim's groups with the same URL) and the scope's key are
      * done once for them, each envelope is sealed with its own nonce, the attempts are marked
-     * sending under their claims, and those still held are POSTed at once. Each outcome is
-     * queued for writing the moment it is known and its slot given back (`free`), so a slow
-     * receiver holds back only its own attempts. Only the check, the key, the sealing and the
-     * POSTs can be interrupted: the worker stopping withdraws the attempts not yet marked and
-     * closes the marked ones still open as interrupted, written at once; an unexpected failure
-     * closes them as failed.
+     * sending under their claims (in one statement with the other groups' marks waiting then),
+     * and those still held are POSTed at once. Each outcome is queued for writing the moment it
+     * is known and its slot given back (`free`), so a slow receiver holds back only its own
+     * attempts. Only the check, the key, the sealing, the wait for the mark's statement to start
+     * and the POSTs can be interrupted: the worker stopping withdraws the attempts not yet marked
+     * and closes the marked ones still open as interrupted, written at once; an unexpected
+     * failure closes them as failed.
      */
     const deliverGroup = (
       group: ReadonlyArray<StartedAttempt>,
@@ -217,10 +221,12 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
         /**
          * Marks the attempts sending and returns the indexes of those still held. One whose
          * claim was lost is another dispatcher's now: it is not sent, and its slot is free.
-         * Not interruptible, so what was marked is always known here.
+         * Not interruptible once the mark's statement has started (before, interrupting takes
+         * the attempts out of the writer's queue unmarked), so what was marked is always known
+         * here. The mark goes in one statement with those of the other groups waiting for theirs.
          */
         const markSending = Effect.uninterruptible(Effect.gen(function*() {
-          const held = new Set(yield* ledger.markSending(group, new Date(clock.unsafeCurrentTimeMillis())))
+          const held = new Set(yield* marks.mark(group))
           const sending: Array<number> = []
           for (const [i, { event }] of group.entries()) {
             if (held.has(event.eventId)) {
