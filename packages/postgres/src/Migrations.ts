@@ -13,6 +13,7 @@ import sweepMinimum from "./migrations/0010_sweep_minimum"
 import deliveryChurn from "./migrations/0011_delivery_churn"
 import automationRoundLease from "./migrations/0012_automation_round_lease"
 import deliveryAttemptSent from "./migrations/0013_delivery_attempt_sent"
+import defaultRentalCap from "./migrations/0014_default_rental_cap"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -27,7 +28,8 @@ const loader = Migrator.fromRecord({
   "0010_sweep_minimum": sweepMinimum,
   "0011_delivery_churn": deliveryChurn,
   "0012_automation_round_lease": automationRoundLease,
-  "0013_delivery_attempt_sent": deliveryAttemptSent
+  "0013_delivery_attempt_sent": deliveryAttemptSent,
+  "0014_default_rental_cap": defaultRentalCap
 })
 
 const runMigrator = Migrator.make({})({ loader })
