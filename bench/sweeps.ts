@@ -25,12 +25,12 @@ import {
   Signer,
   SweepRepository,
   makeSweeper,
+  noEnergyProvider,
   type PassSummary,
   type SweeperSettings,
   defaultSweeperSettings,
   Sweeps,
   type TenantId,
-  unconfiguredEnergyProvider,
   type WalletId
 } from "@collector/core"
 import {
@@ -279,7 +279,7 @@ const main = async () => {
   // The production adapters, each operation timed on its way through (see `instrumented`).
   const nodeParts = Layer.mergeAll(
     instrumented(Chain, "chain").pipe(Layer.provide(Layer.effect(Chain, TronNodeChain.make(node)).pipe(Layer.provide(http)))),
-    Layer.succeed(EnergyProvider, unconfiguredEnergyProvider)
+    Layer.succeed(EnergyProvider, noEnergyProvider())
   )
   const storage = Layer.mergeAll(
     claimTally.pipe(Layer.provide(instrumented(SweepRepository, "repository")), Layer.provide(PgSweepRepository)),

@@ -1,8 +1,7 @@
-import { EnergyProvider, mainnetFees, type Network } from "@collector/core"
+import { EnergyProvider, mainnetFees, type Network, noEnergyProvider } from "@collector/core"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Config, ConfigError, Duration, Effect, Layer, Option, Redacted } from "effect"
 import * as CatFee from "./CatFeeEnergyProvider"
-import * as NoEnergyProvider from "./NoEnergyProvider"
 import * as SimEnergyProvider from "./SimEnergyProvider"
 
 /**
@@ -129,7 +128,7 @@ export const describeSettings = (settings: EnergyProviderSettings): string => {
 export const layerFromSettings = (settings: EnergyProviderSettings): Layer.Layer<EnergyProvider, never, HttpClient.HttpClient> => {
   switch (settings.kind) {
     case "none":
-      return NoEnergyProvider.layer(settings.network)
+      return Layer.succeed(EnergyProvider, noEnergyProvider(settings.network))
     case "sim":
       return SimEnergyProvider.layer(settings.config)
     case "catfee":

@@ -3,6 +3,7 @@ import {
   ComponentStatus,
   EnergyProvider,
   makeSweeper,
+  noEnergyProvider,
   type Network,
   type SweepDraft,
   SweepRepository,
@@ -11,7 +12,6 @@ import {
   type SweepTaskId,
   type TenantId,
   type TenantScope,
-  unconfiguredEnergyProvider,
   type WalletId
 } from "@collector/core"
 import { PgComponentStatus, PgSettingsRepository, PgSweepRepository } from "@collector/postgres"
@@ -28,7 +28,7 @@ import { Sim } from "./ScanHarness"
 import { randomBytes } from "node:crypto"
 
 /** No provider on the network: every rental is refused. */
-export const noProvider = Layer.succeed(EnergyProvider, unconfiguredEnergyProvider)
+export const noProvider = Layer.succeed(EnergyProvider, noEnergyProvider())
 
 export const masterKeyBytes = Buffer.alloc(32, 9)
 

@@ -35,11 +35,8 @@ const unconfiguredChain = (network: Network): ChainService => {
   }
 }
 
-/** A provider that refuses every quote and order: renting is simply not possible on the network. */
-export const unconfiguredEnergyProvider: EnergyProviderService = noEnergyProvider()
-
 /** No node and no provider anywhere: every chain call is unavailable, every rental refused. */
 export const unconfiguredNetworkResources: NetworkResources["Type"] = {
   chain: (network) => Effect.succeed(unconfiguredChain(network)),
-  energyProvider: () => Effect.succeed(unconfiguredEnergyProvider)
+  energyProvider: () => Effect.succeed(noEnergyProvider())
 }

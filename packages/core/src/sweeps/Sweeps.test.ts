@@ -10,7 +10,8 @@ import { type AutomationPolicy, type CollectionSetting, defaultAutomationPolicy 
 import { SettingsRepository } from "../SettingsRepository"
 import type { Wallet } from "../Wallet"
 import { WalletRepository } from "../WalletRepository"
-import { NetworkResources, unconfiguredEnergyProvider } from "./NetworkResources"
+import { noEnergyProvider } from "../energy/NoEnergyProvider"
+import { NetworkResources } from "./NetworkResources"
 import { type SweepDraft, SweepRepository } from "./SweepRepository"
 import { Sweeps } from "./Sweeps"
 import { SweepSettings, sweepSettingsFromEnv } from "./SweepSettings"
@@ -125,7 +126,7 @@ const ports = (world: World, drafts: Ref.Ref<ReadonlyArray<SweepDraft>>) => {
     }),
     Layer.succeed(NetworkResources, {
       chain: () => Effect.succeed(world.chain ?? scriptedChain({})),
-      energyProvider: () => Effect.succeed(world.provider ?? unconfiguredEnergyProvider)
+      energyProvider: () => Effect.succeed(world.provider ?? noEnergyProvider())
     })
   )
 }
