@@ -1,5 +1,3 @@
-import type { Wallet } from "./Wallet"
-
 /** Filters of the wallet list and selection; every bound is inclusive, absent means none. */
 export interface WalletFilters {
   /** Case-insensitive contains match; `%` matches any run and `_` one character. */
@@ -23,11 +21,6 @@ export interface WalletQuery {
   readonly order: "asc" | "desc"
   readonly page: number
   readonly pageSize: number
-}
-
-export interface WalletPage {
-  readonly items: ReadonlyArray<Wallet>
-  readonly total: number
 }
 
 export interface WalletSummary {

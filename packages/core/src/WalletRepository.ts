@@ -4,7 +4,8 @@ import type { TenantScope } from "./Scope"
 import type { Sealed } from "./SecretBox"
 import type { Wallet, WalletIdentity } from "./Wallet"
 import type { CustomIdTaken } from "./WalletErrors"
-import type { WalletFilters, WalletPage, WalletQuery, WalletSummary } from "./WalletQuery"
+import type { Page } from "./Page"
+import type { WalletFilters, WalletQuery, WalletSummary } from "./WalletQuery"
 
 export interface NewWallet {
   readonly customId: string
@@ -19,7 +20,7 @@ export class WalletRepository extends Context.Tag("@collector/core/WalletReposit
     readonly insert: (scope: TenantScope, wallet: NewWallet) => Effect.Effect<WalletIdentity, CustomIdTaken>
     readonly find: (scope: TenantScope, id: WalletId) => Effect.Effect<Option.Option<Wallet>>
     readonly findByAddress: (scope: TenantScope, address: string) => Effect.Effect<Option.Option<Wallet>>
-    readonly list: (scope: TenantScope, query: WalletQuery) => Effect.Effect<WalletPage>
+    readonly list: (scope: TenantScope, query: WalletQuery) => Effect.Effect<Page<Wallet>>
     /** Every ID matching the filters, ascending. */
     readonly selectIds: (scope: TenantScope, filters: WalletFilters) => Effect.Effect<ReadonlyArray<WalletId>>
     readonly findMany: (scope: TenantScope, ids: ReadonlyArray<WalletId>) => Effect.Effect<ReadonlyArray<Wallet>>

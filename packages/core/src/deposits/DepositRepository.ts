@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { Page } from "../Page"
 import type { TenantScope } from "../Scope"
 import type { Deposit, DepositId } from "./Deposit"
 
@@ -9,17 +10,12 @@ export interface DepositQuery {
   readonly address: string
 }
 
-export interface DepositPage {
-  readonly items: ReadonlyArray<Deposit>
-  readonly total: number
-}
-
 /** Port: the deposits of one tenant scope as the operations read them. Storage failures are defects. */
 export class DepositRepository extends Context.Tag("@collector/core/DepositRepository")<
   DepositRepository,
   {
     /** Deposit ID descending. */
-    readonly list: (scope: TenantScope, query: DepositQuery) => Effect.Effect<DepositPage>
+    readonly list: (scope: TenantScope, query: DepositQuery) => Effect.Effect<Page<Deposit>>
     readonly find: (scope: TenantScope, id: DepositId) => Effect.Effect<Option.Option<Deposit>>
     /** Cumulative USDT of the scope's confirmed deposits. */
     readonly confirmedTotal: (scope: TenantScope) => Effect.Effect<bigint>

@@ -29,8 +29,3 @@ export interface NotificationQuery {
   readonly eventType?: EventType
   readonly status?: DeliveryStatus
 }
-
-export interface ResultPage<A> {
-  readonly items: ReadonlyArray<A>
-  readonly total: number
-}

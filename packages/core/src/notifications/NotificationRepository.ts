@@ -2,7 +2,8 @@ import { Context, type Effect, type Option } from "effect"
 import type { EventId } from "../deposits/Deposit"
 import type { TenantScope } from "../Scope"
 import type { DeliveryAttempt, DeliveryQuery, DeliveryRound } from "./DeliveryRecords"
-import type { NotificationEvent, NotificationQuery, ResultPage } from "./NotificationEvent"
+import type { Page } from "../Page"
+import type { NotificationEvent, NotificationQuery } from "./NotificationEvent"
 
 /** The fields a new delivery round sets on its event; everything else about the event stays. */
 export interface NewRound {
@@ -19,12 +20,12 @@ export class NotificationRepository extends Context.Tag("@collector/core/Notific
   NotificationRepository,
   {
     /** Event ID descending. */
-    readonly list: (scope: TenantScope, query: NotificationQuery) => Effect.Effect<ResultPage<NotificationEvent>>
+    readonly list: (scope: TenantScope, query: NotificationQuery) => Effect.Effect<Page<NotificationEvent>>
     readonly find: (scope: TenantScope, id: EventId) => Effect.Effect<Option.Option<NotificationEvent>>
     /** Newest round first; None when the event is not in the scope. */
-    readonly rounds: (scope: TenantScope, id: EventId, query: DeliveryQuery) => Effect.Effect<Option.Option<ResultPage<DeliveryRound>>>
+    readonly rounds: (scope: TenantScope, id: EventId, query: DeliveryQuery) => Effect.Effect<Option.Option<Page<DeliveryRound>>>
     /** Newest attempt first (round, then attempt, descending); None when the event is not in the scope. */
-    readonly attempts: (scope: TenantScope, id: EventId, query: DeliveryQuery) => Effect.Effect<Option.Option<ResultPage<DeliveryAttempt>>>
+    readonly attempts: (scope: TenantScope, id: EventId, query: DeliveryQuery) => Effect.Effect<Option.Option<Page<DeliveryAttempt>>>
     /**
      * Starts a new round on the event while holding it locked against the dispatcher and other
      * re-pushes: `decide` sees the event as it stands under the lock and either names the round

@@ -1,7 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
 import type { WalletId } from "../Ids"
 import type { Network } from "../Network"
-import type { NotificationEvent, ResultPage } from "../notifications/NotificationEvent"
+import type { NotificationEvent } from "../notifications/NotificationEvent"
+import type { Page } from "../Page"
 import type { TenantScope } from "../Scope"
 import type { Sealed } from "../SecretBox"
 import type { SweepMode, SweepOrigin, SweepStatus, SweepTask, SweepTaskId } from "./SweepTask"
@@ -57,7 +58,7 @@ export class SweepRepository extends Context.Tag("@collector/core/SweepRepositor
      */
     readonly insert: (scope: TenantScope, drafts: ReadonlyArray<SweepDraft>, at: Date) => Effect.Effect<ReadonlyArray<SweepTask>>
     /** ID descending. */
-    readonly list: (scope: TenantScope, query: SweepQuery) => Effect.Effect<ResultPage<SweepView>>
+    readonly list: (scope: TenantScope, query: SweepQuery) => Effect.Effect<Page<SweepView>>
     readonly find: (scope: TenantScope, id: SweepTaskId) => Effect.Effect<Option.Option<SweepView>>
     /** Unfinished tasks of the scope (the dashboard's `pending_tasks`). */
     readonly unfinishedCount: (scope: TenantScope) => Effect.Effect<number>
