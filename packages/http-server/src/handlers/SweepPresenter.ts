@@ -1,23 +1,15 @@
 import type { SweepCreateResult, SweepEstimate as WireEstimate, SweepTask as WireTask, SweepWebhook } from "@collector/api"
 import type { EnergyRental, Network, NotificationEvent, SweepBatch, SweepEstimate, SweepTask, SweepView } from "@collector/core"
+import { presentDeliveryState } from "./WebhookPresenter"
 
 const time = (date: Date) => date.toISOString()
 const timeOrNull = (date: Date | null) => (date === null ? null : date.toISOString())
 const textOrNull = (n: bigint | null) => (n === null ? null : n.toString())
 
 const presentWebhook = (event: NotificationEvent): typeof SweepWebhook.Type => ({
-  id: event.id,
+  ...presentDeliveryState(event),
   // The event of a sweep task is always one of its terminal sweep.* events.
-  event_type: event.eventType as typeof SweepWebhook.Type["event_type"],
-  status: event.status,
-  attempts: event.attempts,
-  current_round: event.currentRound,
-  next_attempt: timeOrNull(event.nextAttempt),
-  deadline_at: time(event.deadlineAt),
-  last_error: event.lastError,
-  created_at: time(event.createdAt),
-  delivered_at: timeOrNull(event.deliveredAt),
-  network: event.network
+  event_type: event.eventType as typeof SweepWebhook.Type["event_type"]
 })
 
 const presentRental = (rental: EnergyRental) => ({

@@ -8,7 +8,8 @@ const timeOrNull = (date: Date | null) => (date === null ? null : date.toISOStri
  * The stored payload is parsed, never rebuilt: its members and their order are what every
  * delivery encrypted (string IDs and amounts, so JSON.parse loses no digits).
  */
-export const presentEvent = (event: NotificationEvent): typeof NotificationEventDetail.Type => ({
+/** An event's delivery state, as the notification detail and a sweep task's webhook summary show it. */
+export const presentDeliveryState = (event: NotificationEvent) => ({
   network: event.network,
   id: event.id,
   event_type: event.eventType,
@@ -19,7 +20,11 @@ export const presentEvent = (event: NotificationEvent): typeof NotificationEvent
   deadline_at: time(event.deadlineAt),
   last_error: event.lastError,
   created_at: time(event.createdAt),
-  delivered_at: timeOrNull(event.deliveredAt),
+  delivered_at: timeOrNull(event.deliveredAt)
+})
+
+export const presentEvent = (event: NotificationEvent): typeof NotificationEventDetail.Type => ({
+  ...presentDeliveryState(event),
   payload: JSON.parse(event.payload)
 })
 
