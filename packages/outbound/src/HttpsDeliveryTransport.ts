@@ -18,7 +18,7 @@ export interface Options {
   readonly allowAnyPort?: boolean
   /** From the start of the request until the TCP and TLS handshakes are done. */
   readonly connectTimeoutMs?: number
-  /** From the start of the request until the whole response is read (decisions.md: 10 s). */
+  /** From the start of the request until the whole response is read (the contract: 10 s). */
   readonly responseTimeoutMs?: number
   /** Most response bytes read; a longer body is cut off and the response marked truncated. */
   readonly maxResponseBytes?: number

@@ -28,7 +28,7 @@ const retryAfterMillis = (response: HttpClientResponse.HttpClientResponse) => {
 }
 
 /**
- * Signs every request as decisions.md describes and re-signs each attempt (fresh timestamp,
+ * Signs every request as docs/authentication.md describes and re-signs each attempt (fresh timestamp,
  * fresh token). The query is written here with RFC 3986 encoding so that what is signed is
  * exactly what is sent. Timeouts and transport errors are retried: every write of the
  * contract carries a request_id, so a repeat is answered from the saved result.

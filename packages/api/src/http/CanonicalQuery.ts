@@ -1,5 +1,5 @@
 /**
- * The CANONICAL_QUERY line of the request signature (decisions.md, "Request signature").
+ * The CANONICAL_QUERY line of the request signature (docs/authentication.md).
  *
  * Client and server must derive byte-identical text from the query that actually travelled, so
  * the parse is deliberately strict: anything two implementations could read differently is
@@ -123,7 +123,7 @@ const malformed: CanonicalQueryResult = { ok: false, reason: "malformed" }
 /**
  * Computes CANONICAL_QUERY from the raw query string (the text after `?`, without the `?`).
  *
- * Decisions beyond decisions.md, all rejected as `malformed`:
+ * Our own choices where the contract is silent, all rejected as `malformed`:
  * - empty segments (`a=1&&b=2`, a lone `&`, a leading or trailing `&`): a client following the
  *   algorithm never produces them, and dropping them silently would let two different requests
  *   share one signature;

@@ -1,5 +1,5 @@
 /**
- * The parameters digest used by idempotency (decisions.md, "Idempotency"): a retry with the same
+ * The parameters digest used by idempotency (docs/api-platform.md, idempotency): a retry with the same
  * `request_id` is the same request only if this digest matches.
  *
  * It is taken over the parsed body, not the raw bytes, because the spec compares parameters: a

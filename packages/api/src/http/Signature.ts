@@ -1,5 +1,5 @@
 /**
- * The X-Sign request signature (decisions.md, "Request signature").
+ * The X-Sign request signature (docs/authentication.md).
  *
  * Built on @noble/hashes rather than node:crypto because the browser SDK signs with this same
  * code; one implementation on both sides means they cannot drift apart.

@@ -1,5 +1,5 @@
 /**
- * Strict reading of a POST body (interface-spec.md, "Request rules common to all operations":
+ * Strict reading of a POST body (the contract's request rules common to all operations, docs/api-platform.md:
  * one UTF-8 JSON object; duplicate keys, several values, top-level arrays and `null` rejected).
  *
  * Strictness matters beyond tidiness: the signature covers the raw bytes, and a body that

@@ -7,7 +7,7 @@ const vector = JSON.parse(readFileSync(new URL("../../../../test-fixtures/webhoo
 const key = Buffer.from(vector.webhook_key, "base64")
 
 describe("webhook envelope", () => {
-  it("seals the worked example of decisions.md byte for byte", () => {
+  it("seals the contract's worked example byte for byte", () => {
     const sealed = sealEnvelope({
       key,
       plaintext: vector.plaintext,

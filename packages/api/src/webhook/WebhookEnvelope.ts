@@ -1,7 +1,7 @@
 import { Either, Schema } from "effect"
 import { createCipheriv, createDecipheriv } from "node:crypto"
 
-/** decisions.md: the body of every webhook delivery. */
+/** The body of every webhook delivery (docs/notifications.md, the envelope). */
 export const WebhookEnvelope = Schema.Struct({
   version: Schema.Literal("1"),
   algorithm: Schema.Literal("AES-256-GCM"),

@@ -20,7 +20,7 @@ const topLevelCode = (body: string): { readonly json: boolean; readonly code?: u
 }
 
 /**
- * decisions.md: delivered only on HTTP 200 with a JSON object whose top-level `code` is the
+ * The contract: delivered only on HTTP 200 with a JSON object whose top-level `code` is the
  * number 0. Everything else fails with a reason naming what was wrong, so a proxy's HTML 200
  * page or a redirect to a login page is never taken as delivered.
  */

@@ -1,6 +1,6 @@
 import { Duration } from "effect"
 
-/** decisions.md: attempt k of a round starts this long after the round's start (k = 1..20). */
+/** The contract: attempt k of a round starts this long after the round's start (k = 1..20). */
 export const attemptOffsets: ReadonlyArray<Duration.Duration> = [
   Duration.seconds(0),
   Duration.seconds(10),

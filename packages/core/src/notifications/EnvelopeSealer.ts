@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
 
 /**
- * Port: seals a stored payload into the webhook envelope of decisions.md under an app's
+ * Port: seals a stored payload into the contract's webhook envelope (docs/notifications.md) under an app's
  * 32-byte webhook key, with a fresh nonce on every call. Returns the request body text.
  */
 export class EnvelopeSealer extends Context.Tag("@collector/core/EnvelopeSealer")<

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** A re-push asked for while the event's current round has not ended in `failed` (decisions.md). */
+/** A re-push asked for while the event's current round has not ended in `failed` (the contract). */
 export class EventNotRedeliverable extends Schema.TaggedError<EventNotRedeliverable>()("EventNotRedeliverable", {
   eventId: Schema.String,
   status: Schema.String

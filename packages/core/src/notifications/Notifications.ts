@@ -25,7 +25,7 @@ export class Notifications extends Effect.Service<Notifications>()("@collector/c
       attempts: (scope: TenantScope, id: EventId, query: DeliveryQuery) => repository.attempts(scope, id, query).pipe(orNotFound(id)),
 
       /**
-       * decisions.md: a re-push is accepted only while the current round ended `failed`; it opens
+       * The contract: a re-push is accepted only while the current round ended `failed`; it opens
        * round n + 1 now, with a fresh 24 h deadline. The dispatcher fixes the round's URL from the
        * configuration current when it starts the round.
        */

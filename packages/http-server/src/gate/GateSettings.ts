@@ -1,6 +1,6 @@
 import { Config, Context, Duration, Layer } from "effect"
 
-/** Operator limits of decisions.md, each a setting with the contract's default. */
+/** The contract's operator limits, each a setting with the contract's default. */
 export interface GateSettings {
   readonly maxBodyBytes: number
   readonly ratePerSecond: number

@@ -1,5 +1,5 @@
 /**
- * interface-spec.md, receiver rule 2: for one deposit `id`, only a revision above the highest
+ * The contract's receiver rule 2: for one deposit `id`, only a revision above the highest
  * one already booked is applied; an equal or older one is acknowledged as received but not
  * booked. Webhook events and query results (deposit list and detail) follow the same rule.
  */

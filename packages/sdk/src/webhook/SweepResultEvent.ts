@@ -4,7 +4,7 @@ import { Schema } from "effect"
 
 /**
  * The 11-field sweep result body of `sweep.succeeded`, `sweep.failed` and `sweep.cancelled`
- * (interface-spec.md, Events). The two cross-field rules of the contract are checked too, so a
+ * (the contract's events, docs/notifications.md). The two cross-field rules of the contract are checked too, so a
  * body that contradicts itself is refused instead of booked with the wrong outcome.
  */
 export const SweepResultEvent = Schema.Struct({

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs"
 import type { DepositEvent } from "./DepositEvent"
 
 /**
- * Test support (not exported from the package): the worked example of decisions.md and
+ * Test support (not exported from the package): the contract's worked example and
  * deliveries sealed the way the service seals them, through the service's own `sealEnvelope`.
  */
 export const webhookVector = JSON.parse(readFileSync(new URL("../../../../test-fixtures/webhook-vector.json", import.meta.url), "utf8")) as {

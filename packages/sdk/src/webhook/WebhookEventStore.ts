@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import type { ReceiverStoreError } from "./ReceiverStoreError"
 
-/** Events are unique per app: interface-spec.md, receiver rule 1 (appID plus `event_id`). */
+/** Events are unique per app: the contract's receiver rule 1, docs/notifications-receiver.md (appID plus `event_id`). */
 export interface EventKey {
   readonly appId: string
   readonly eventId: string

@@ -10,7 +10,7 @@ export interface WebhookResponse {
 const json = (status: number, body: string): WebhookResponse => ({ status, headers: { "content-type": "application/json" }, body })
 
 /**
- * The acknowledgement of decisions.md: HTTP 200 whose JSON body has top-level `code` 0. Any
+ * The contract's acknowledgement: HTTP 200 whose JSON body has top-level `code` 0. Any
  * other answer is a failed attempt and the service delivers again. Sent for a booked event, for
  * a duplicate, and for an equal or older deposit revision (those were received, just not booked).
  */

@@ -10,7 +10,7 @@ const stores = Layer.merge(WebhookEventStore.layerMemory, DepositRevisionStore.l
 const request = (delivery: TestDelivery) => ({ ...delivery, webhookKey: testKey, appId: testAppId })
 
 describe("handleWebhook", () => {
-  it("uses exactly the acknowledgement of decisions.md", () => {
+  it("uses exactly the contract's acknowledgement", () => {
     expect(webhookAcknowledgement).toEqual({ status: 200, headers: { "content-type": "application/json" }, body: "{\"code\":0}" })
   })
 

@@ -10,7 +10,7 @@ export type ProcessOnceResult<A> =
   | { readonly _tag: "InProgress" }
 
 /**
- * Runs `process` at most once per app and event ID (interface-spec.md, receiver rule 1). The
+ * Runs `process` at most once per app and event ID (the contract's receiver rule 1). The
  * claim is released when `process` fails or is interrupted, so a later retry can book the event;
  * it is completed only after `process` succeeded.
  */

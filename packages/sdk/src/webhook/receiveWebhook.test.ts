@@ -20,7 +20,7 @@ const deposit = sampleDeposit()
 const depositDelivery = () => sealEvent(deposit)
 
 describe("receiveWebhook", () => {
-  it("opens the worked example of decisions.md into the typed sweep event", () => {
+  it("opens the contract's worked example into the typed sweep event", () => {
     const event = Either.getOrThrow(receive(vectorDelivery))
     expect(event).toEqual(JSON.parse(webhookVector.plaintext))
     expect(event.event_type).toBe("sweep.succeeded")

@@ -17,7 +17,7 @@ export interface ReceiveWebhookInput {
   readonly appId: string
 }
 
-// The envelope of decisions.md, and nothing more: unknown members are refused (a later envelope
+// The contract's envelope, and nothing more: unknown members are refused (a later envelope
 // version must not be half-read), and the timestamp must be a real RFC 3339 time since it is the
 // authenticated data.
 const StrictEnvelope = WebhookEnvelope.pipe(
