@@ -68,11 +68,8 @@ class ClaimLost extends Data.TaggedError("ClaimLost") {}
 const statusOf = (next: NextStep) => next._tag === "Delivered" ? "delivered" : next._tag === "Retry" ? "pending" : "failed"
 
 // One JSON object per batch item, read back with jsonb_to_recordset (dates as ISO strings).
-const finishRow = ({ attempt, claim, next, record }: AttemptFinish) => ({
-  event_id: claim.eventId,
-  holder: claim.holder,
-  round: claim.round,
-  attempt,
+const finishRow = ({ next, record, ...held }: AttemptFinish) => ({
+  ...heldRow(held),
   ended_at: record.endedAt,
   duration_ms: record.durationMs,
   http_status: record.httpStatus,

@@ -150,16 +150,23 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
       })
 
     /**
+     * Withdraws the attempts never marked sending (nothing was sent: they do not count) and
+     * returns the others, which count (also any the withdrawal found marked after all).
+     */
+    const withdrawUnsent = (attempts: ReadonlyArray<LeftAttempt>) =>
+      Effect.map(ledger.withdrawAttempts(attempts.filter(({ sent }) => !sent).map(({ attempt }) => attempt)), (ids) => {
+        const withdrawn = new Set(ids)
+        return attempts.filter(({ attempt }) => !withdrawn.has(attempt.event.eventId))
+      })
+
+    /**
      * The attempts a stopping worker leaves, written at once. Those never marked sending are
      * withdrawn: nothing was sent, so they do not count and the event is due again at once. The
      * others (and any the withdrawal found marked after all) may have reached the receiver: they
      * count, closed as interrupted.
      */
     const stopAttempts = (attempts: ReadonlyArray<LeftAttempt>) =>
-      Effect.gen(function*() {
-        const withdrawn = new Set(yield* ledger.withdrawAttempts(attempts.filter(({ sent }) => !sent).map(({ attempt }) => attempt)))
-        yield* closeNow(attempts.filter(({ attempt }) => !withdrawn.has(attempt.event.eventId)), interruptedError)
-      }).pipe(
+      Effect.flatMap(withdrawUnsent(attempts), (counted) => closeNow(counted, interruptedError)).pipe(
         Effect.catchAllCause((cause) => Effect.logError("interrupted attempts not written; the claim lease will settle them", cause))
       )
 
@@ -297,9 +304,9 @@ export const make = (settings: DispatcherSettings): Effect.Effect<
      */
     const settleOpen = (attempt: ClaimedAttempt, sent: boolean, at: Date): Effect.Effect<void> =>
       Effect.gen(function*() {
-        const withdrawn = sent ? [] : yield* ledger.withdrawAttempts([attempt])
-        if (withdrawn.length > 0) return
         const unit = yield* Random.next
+        const counted = yield* withdrawUnsent([{ attempt, unit, sent }])
+        if (counted.length === 0) return
         outcomes.submit(interruptedFinish(attempt, at.getTime(), unit))
         yield* outcomes.durable
       })

@@ -39,9 +39,10 @@ export const matchTransfers = (
     }))
     const txids = [...new Set(matched.flatMap((b) => b.transfers.map((t) => t.transfer.txid)))]
     const sweeps = new Map((txids.length === 0 ? [] : yield* ledger.sweepsAmong(network, txids)).map((s) => [s.txid, s]))
-    return matched.map((b): ScannedBlock => ({
-      block: b.block,
-      transfers: b.transfers.filter((t) => !isOwnSweep(t, sweeps)),
-      ownSweeps: b.transfers.filter((t) => isOwnSweep(t, sweeps))
-    }))
+    return matched.map((b): ScannedBlock => {
+      const deposits: Array<ObservedTransfer> = []
+      const ownSweeps: Array<ObservedTransfer> = []
+      for (const t of b.transfers) (isOwnSweep(t, sweeps) ? ownSweeps : deposits).push(t)
+      return { block: b.block, transfers: deposits, ownSweeps }
+    })
   })
