@@ -10,10 +10,10 @@
  * updates stayed on their page without index writes).
  */
 import { TenantAdmin } from "@collector/core"
-import { DeliveryLedger } from "@collector/core/notifications/DeliveryLedger"
-import { DeliveryTransport } from "@collector/core/notifications/DeliveryTransport"
-import { WebhookTargets } from "@collector/core/webhook/WebhookTargets"
-import { Dispatcher } from "@collector/core/notifications/Dispatcher"
+import { DeliveryLedger } from "@collector/core"
+import { DeliveryTransport } from "@collector/core"
+import { WebhookTargets } from "@collector/core"
+import { Dispatcher } from "@collector/core"
 import {
   DatabaseAtUrl,
   PgAccessTokenRepository,
@@ -21,7 +21,7 @@ import {
   PgIdempotencyStore,
   PgTenantRepository
 } from "@collector/postgres"
-import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
+import { PgDeliveryLedger } from "@collector/postgres"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { sealEnvelope } from "@collector/api"
 import { Effect, Either, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
@@ -108,8 +108,8 @@ const main = async () => {
   const url = await Effect.runPromise(Scope.extend(benchDatabase("bench-deliveries"), databaseScope))
   const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })
   const database = DatabaseAtUrl(Redacted.make(url), 20)
-  const admin = TenantAdmin.Default.pipe(
-    Layer.provide(Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore)),
+  const admin = TenantAdmin.layer.pipe(
+    Layer.provide(Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer)),
     Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer]),
     Layer.provide([keyring, database])
   )
@@ -164,12 +164,12 @@ const main = async () => {
     : await bareClient(receiver.port, bodies, Math.min(events, 5000), inFlight, new Agent({ keepAlive: false, ca }))
 
   // The dispatcher, as the worker runs it, until the outbox is delivered.
-  const { OutboundLive } = await import("@collector/worker/NotifierLive")
-  const { EnvelopeSealerLive } = await import("@collector/worker/EnvelopeSealerLive")
+  const { OutboundLive } = await import("@collector/worker")
+  const { EnvelopeSealerLive } = await import("@collector/worker")
   // BENCH_TIMING=1 times every ledger, URL check and transport call (count, total and mean milliseconds).
   const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
   timing?.start()
-  const ledger = timing === undefined ? PgDeliveryLedger : timing.instrumented(DeliveryLedger, "ledger").pipe(Layer.provide(PgDeliveryLedger))
+  const ledger = timing === undefined ? PgDeliveryLedger.layer : timing.instrumented(DeliveryLedger, "ledger").pipe(Layer.provide(PgDeliveryLedger.layer))
   // BENCH_INSTANT_TRANSPORT=1: every POST answers 200 at once without a request, which leaves the
   // dispatcher's own work per delivery (claim, key, URL check, seal, record) to be measured.
   const instant = process.env.BENCH_INSTANT_TRANSPORT === "1"
@@ -183,7 +183,7 @@ const main = async () => {
     timing.instrumented(WebhookTargets, "targets")
   ).pipe(Layer.provide(OutboundLive))
   const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: dispatcherInFlight, perTenant: Math.ceil(dispatcherInFlight / 2) }).pipe(
-    Layer.provide(Layer.mergeAll(ledger, PgComponentStatus, AesGcmSecretBox.layer, EnvelopeSealerLive, outbound)),
+    Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, AesGcmSecretBox.layer, EnvelopeSealerLive, outbound)),
     Layer.provide([keyring, database])
   ))
   // The layer (CA list, TLS context, pool) is built before the clock starts, as a worker does at start.

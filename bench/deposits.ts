@@ -66,9 +66,9 @@ const main = async () => {
   const client = new pg.Client({ connectionString: url })
   // BENCH_TIMING=1: the summed latency of every ledger, book and node call of the timed catch-up rounds.
   const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
-  const scanLedger = timing === undefined ? PgScanLedger : timing.instrumented(ScanLedger, "ledger").pipe(Layer.provide(PgScanLedger))
-  const depositBook = timing === undefined ? PgDepositBook : timing.instrumented(DepositBook, "book").pipe(Layer.provide(PgDepositBook))
-  const storage = Layer.mergeAll(scanLedger, depositBook, PgComponentStatus, PgBalanceLedger).pipe(
+  const scanLedger = timing === undefined ? PgScanLedger.layer : timing.instrumented(ScanLedger, "ledger").pipe(Layer.provide(PgScanLedger.layer))
+  const depositBook = timing === undefined ? PgDepositBook.layer : timing.instrumented(DepositBook, "book").pipe(Layer.provide(PgDepositBook.layer))
+  const storage = Layer.mergeAll(scanLedger, depositBook, PgComponentStatus.layer, PgBalanceLedger.layer).pipe(
     Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), 20))
   )
   const storageRuntime = ManagedRuntime.make(storage)

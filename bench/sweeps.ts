@@ -43,11 +43,11 @@ import {
 import { LocalSigner, TronSignature } from "@collector/tron"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
 import { defaultSimConfig, type GenesisAccount, SimHttp, SimState, usdtHex } from "@collector/tron-sim"
-import { wallet } from "@collector/tron-sim/testing/SimWallet"
-import { tokenBalance } from "@collector/tron-sim/WorldState"
+import { wallet } from "@collector/tron-sim/testing"
+import { WorldState } from "@collector/tron-sim"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
-import { nodeHttpClient } from "@collector/worker/NodeHttp"
-import { SingleNetworkResources } from "@collector/worker/SingleNetworkResources"
+import { nodeHttpClient } from "@collector/worker"
+import { SingleNetworkResources } from "@collector/worker"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Duration, Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
@@ -143,7 +143,7 @@ const runSimulator = async () => {
     const head = SimState.head(state)
     const solidified = SimState.solidified(state)
     let left = 0n
-    for (const hex of hexes) left += tokenBalance(head.world, usdt, hex)
+    for (const hex of hexes) left += WorldState.tokenBalance(head.world, usdt, hex)
     const counts = [...hexes].map((hex) => sent.get(hex) ?? 0)
     return {
       head: String(head.number),
@@ -155,8 +155,8 @@ const runSimulator = async () => {
       otherSenders,
       notSuccess,
       burned: String(burned),
-      collectionHead: String(tokenBalance(head.world, usdt, collection.hex)),
-      collectionSolidified: String(tokenBalance(solidified.world, usdt, collection.hex)),
+      collectionHead: String(WorldState.tokenBalance(head.world, usdt, collection.hex)),
+      collectionSolidified: String(WorldState.tokenBalance(solidified.world, usdt, collection.hex)),
       leftOnWallets: String(left)
     }
   }
@@ -282,14 +282,14 @@ const main = async () => {
     Layer.succeed(EnergyProvider, noEnergyProvider())
   )
   const storage = Layer.mergeAll(
-    claimTally.pipe(Layer.provide(instrumented(SweepRepository, "repository")), Layer.provide(PgSweepRepository)),
-    instrumented(SettingsRepository, "settings").pipe(Layer.provide(PgSettingsRepository)),
-    PgComponentStatus,
-    PgWalletRepository
+    claimTally.pipe(Layer.provide(instrumented(SweepRepository, "repository")), Layer.provide(PgSweepRepository.layer)),
+    instrumented(SettingsRepository, "settings").pipe(Layer.provide(PgSettingsRepository.layer)),
+    PgComponentStatus.layer,
+    PgWalletRepository.layer
   ).pipe(Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), poolSize)))
   const signerLayer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(MasterKeyring.layer({ current: masterKey })))
   const world = Layer.mergeAll(
-    Sweeps.Default.pipe(Layer.provide(SingleNetworkResources)),
+    Sweeps.layer.pipe(Layer.provide(SingleNetworkResources)),
     instrumented(Signer, "signer").pipe(Layer.provide(signerLayer))
   ).pipe(Layer.provideMerge(nodeParts), Layer.provideMerge(storage))
   const runtime = ManagedRuntime.make(world)

@@ -49,8 +49,8 @@ const listTarget = (query: string) => `/open/v1/wallets${query === "" ? "" : `?$
 const program = Effect.gen(function*() {
   const url = yield* database
   const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(masterKey) })
-  const Repos = Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, PgWalletRepository)
-  const Live = Layer.mergeAll(TenantAdmin.Default, Wallets.Default.pipe(Layer.provide(LocalWalletKeys.layer))).pipe(
+  const Repos = Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, PgWalletRepository.layer)
+  const Live = Layer.mergeAll(TenantAdmin.layer, Wallets.layer.pipe(Layer.provide(LocalWalletKeys.layer))).pipe(
     Layer.provideMerge(Repos),
     Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer]),
     Layer.provide([keyring, DatabaseAtUrl(Redacted.make(url), 20)])

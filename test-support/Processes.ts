@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { resolve } from "node:path"
 import { bundleOf } from "./AppBundles"
 
-export { freePort } from "@collector/postgres/testing/FreePort"
+export { freePort } from "@collector/postgres/testing"
 
 export const repositoryRoot = resolve(import.meta.dirname, "..")
 

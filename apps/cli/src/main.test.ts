@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { freshDatabaseUrl } from "@collector/postgres/testing/TestDatabase"
+import { freshDatabaseUrl } from "@collector/postgres/testing"
 import { Effect, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import pg from "pg"

@@ -31,8 +31,8 @@ const parse = () =>
 const AdminLive = Layer.unwrapEffect(
   Effect.map(Config.string("DATA_DIR").pipe(Config.withDefault(".data")), (dir) => {
     const dataDir = resolve(dir)
-    return TenantAdmin.Default.pipe(
-      Layer.provide([PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, NodeEntropy.layer, AesGcmSecretBox.layer]),
+    return TenantAdmin.layer.pipe(
+      Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, NodeEntropy.layer, AesGcmSecretBox.layer]),
       Layer.provide([DatabaseLive(dataDir), MasterKeyring.layerFromConfig(dataDir)])
     )
   })

@@ -29,7 +29,7 @@ export const ServiceLive = Layer.unwrapEffect(
             : nodeConfigFromEnv(network)
         return Layer.merge(ApiLayer(dataDir, { nodeFor }), workerLoops(nodeFor).pipe(Layer.provide(keyring)))
       })
-    ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger))
+    ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger.layer))
     return simulated.pipe(Layer.provide(database))
   })
 )

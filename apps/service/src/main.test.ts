@@ -1,5 +1,5 @@
 import { makeCollectorClient } from "@collector/sdk"
-import { freshDatabaseUrl } from "@collector/postgres/testing/TestDatabase"
+import { freshDatabaseUrl } from "@collector/postgres/testing"
 import { FetchHttpClient } from "@effect/platform"
 import { expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"

@@ -5,13 +5,13 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SingleNetworkResources } from "./SingleNetworkResources"
 import { noProvider, pass, runUntilDone, seedScope, Sim, type SweepScope, type SweepWallet, sweepWorld, taskOf } from "./testing/SweepHarness"
-import { signAndBroadcast, usdtTransfer, wallet } from "@collector/tron-sim/testing/SimWallet"
+import { signAndBroadcast, usdtTransfer, wallet } from "@collector/tron-sim/testing"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n
 
-const world = Layer.mergeAll(Sweeps.Default, PgAutomationLedger).pipe(
-  Layer.provideMerge(Layer.mergeAll(PgWalletRepository, SingleNetworkResources)),
+const world = Layer.mergeAll(Sweeps.layer, PgAutomationLedger.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(PgWalletRepository.layer, SingleNetworkResources)),
   Layer.provideMerge(sweepWorld(() => noProvider))
 )
 

@@ -26,7 +26,7 @@ const roundOf = (tenantId: string) =>
       tasks: sql<{ wallet_id: string; origin: string }>`SELECT wallet_id::text, origin FROM sweep_tasks WHERE tenant_id = ${tenantId}`
     })).pipe(Effect.orDie, Effect.map(({ settings, tasks }) => ({ ...settings[0]!, tasks })))
 
-const world = Layer.provideMerge(PgSweepRepository, ProcessWorld)
+const world = Layer.provideMerge(PgSweepRepository.layer, ProcessWorld)
 
 layer(world, { excludeTestServices: true, timeout: 300_000 })("automation in worker processes", (it) => {
   it.scoped("a worker killed right after claiming a round: the next worker runs the round once the claim runs out", () =>

@@ -1,5 +1,5 @@
-import { openEnvelope } from "@collector/api/webhook/WebhookEnvelope"
-import { Ack, Hang, startTestReceiver, testCaFile } from "@collector/outbound/testing/TestReceiver"
+import { openEnvelope } from "@collector/api"
+import { Ack, Hang, startTestReceiver, testCaFile } from "@collector/outbound/testing"
 import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"

@@ -1,12 +1,12 @@
-import { openEnvelope } from "@collector/api/webhook/WebhookEnvelope"
-import { DeliveryLedger } from "@collector/core/notifications/DeliveryLedger"
-import { Dispatcher } from "@collector/core/notifications/Dispatcher"
-import { attemptOffsets } from "@collector/core/notifications/DeliverySchedule"
-import { defaultDispatcherSettings } from "@collector/core/notifications/DispatcherSettings"
+import { openEnvelope } from "@collector/api"
+import { DeliveryLedger } from "@collector/core"
+import { Dispatcher } from "@collector/core"
+import { attemptOffsets } from "@collector/core"
+import { defaultDispatcherSettings } from "@collector/core"
 import type { Lookup } from "@collector/outbound"
-import { Hang, ServerError, startTestReceiver, type TestReceiver, WrongBody } from "@collector/outbound/testing/TestReceiver"
-import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
-import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { Hang, ServerError, startTestReceiver, type TestReceiver, WrongBody } from "@collector/outbound/testing"
+import { PgDeliveryLedger } from "@collector/postgres"
+import { TestDatabaseLive } from "@collector/postgres/testing"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Either, Exit, Fiber, TestClock } from "effect"
 import {
@@ -345,7 +345,7 @@ layer(TestDatabaseLive, { timeout: 120_000 })("Dispatcher over Postgres and HTTP
       expect(yield* eventRow(unsent.id)).toMatchObject({ status: "delivered", attempts: 1 })
       expect(yield* attemptRows(unsent.id)).toMatchObject([{ attempt: 1, outcome: "delivered" }])
       expect((yield* attemptRows(sent.id)).map((a) => [a.attempt, a.outcome])).toEqual([[1, "failed"], [2, "delivered"]])
-    }).pipe(Effect.provide(PgDeliveryLedger)))
+    }).pipe(Effect.provide(PgDeliveryLedger.layer)))
 
   it.scoped("a fault in the worker before sending closes the attempt as failed: it counts, so a recurring fault cannot retry without end", () =>
     Effect.gen(function*() {

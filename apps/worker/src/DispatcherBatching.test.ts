@@ -1,9 +1,9 @@
 import type { TenantId } from "@collector/core"
-import { claimOf, DeliveryLedger, type AttemptFinish } from "@collector/core/notifications/DeliveryLedger"
-import { Dispatcher } from "@collector/core/notifications/Dispatcher"
-import { Ack, ServerError, startTestReceiver } from "@collector/outbound/testing/TestReceiver"
-import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
-import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { claimOf, DeliveryLedger, type AttemptFinish } from "@collector/core"
+import { Dispatcher } from "@collector/core"
+import { Ack, ServerError, startTestReceiver } from "@collector/outbound/testing"
+import { PgDeliveryLedger } from "@collector/postgres"
+import { TestDatabaseLive } from "@collector/postgres/testing"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
@@ -269,7 +269,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       expect(yield* Effect.forEach(claimed, (e) => Effect.all([eventRow(e.eventId), attemptRows(e.eventId), roundRows(e.eventId)]))).toEqual(after)
       expect(after.map(([row]) => row.status)).toEqual(["delivered", "pending", "failed"])
       expect(after.map(([, , rounds]) => rounds[0]!.outcome)).toEqual(["delivered", null, "failed"])
-    }).pipe(Effect.provide(PgDeliveryLedger)))
+    }).pipe(Effect.provide(PgDeliveryLedger.layer)))
 
   it.scoped("the claim takes each tenant's first due events in turn and counts what the dispatcher holds", () =>
     Effect.gen(function*() {
@@ -297,5 +297,5 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       expect(retaken.map((e) => e.eventId).sort()).toEqual([...aEvents.slice(0, 8), ...bEvents].map((e) => e.id).sort())
       // Their first attempts are still open (nobody sent them): taken over to be closed, not started again.
       expect(retaken.every((e) => e.started === null && e.openAttempt?.attempt === 1)).toBe(true)
-    }).pipe(Effect.provide(PgDeliveryLedger)))
+    }).pipe(Effect.provide(PgDeliveryLedger.layer)))
 })

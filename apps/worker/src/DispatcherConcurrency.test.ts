@@ -1,8 +1,8 @@
-import { Dispatcher } from "@collector/core/notifications/Dispatcher"
-import { claimOf, DeliveryLedger } from "@collector/core/notifications/DeliveryLedger"
-import { Ack, Hang, startTestReceiver } from "@collector/outbound/testing/TestReceiver"
-import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
-import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { Dispatcher } from "@collector/core"
+import { claimOf, DeliveryLedger } from "@collector/core"
+import { Ack, Hang, startTestReceiver } from "@collector/outbound/testing"
+import { PgDeliveryLedger } from "@collector/postgres"
+import { TestDatabaseLive } from "@collector/postgres/testing"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber } from "effect"
@@ -86,7 +86,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       }])
       const [open] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM delivery_attempts WHERE event_id = ${event.eventId} AND ended_at IS NULL`
       expect(open!.n).toBe(1)
-    }).pipe(Effect.provide(PgDeliveryLedger)))
+    }).pipe(Effect.provide(PgDeliveryLedger.layer)))
 
   it.scoped("a slow tenant does not delay another tenant's delivery", () =>
     Effect.gen(function*() {

@@ -1,5 +1,5 @@
-import { sealEnvelope } from "@collector/api/webhook/WebhookEnvelope"
-import { EnvelopeSealer } from "@collector/core/notifications/EnvelopeSealer"
+import { sealEnvelope } from "@collector/api"
+import { EnvelopeSealer } from "@collector/core"
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
 

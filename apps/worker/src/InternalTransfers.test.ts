@@ -27,7 +27,7 @@ const world = Layer.unwrapScoped(
       balances: BalanceSyncConfig.defaults
     }))
 ).pipe(
-  Layer.provideMerge(Layer.mergeAll(PgScanLedger, PgDepositBook, PgBalanceLedger)),
+  Layer.provideMerge(Layer.mergeAll(PgScanLedger.layer, PgDepositBook.layer, PgBalanceLedger.layer)),
   Layer.provideMerge(sweepWorld(simProvider))
 )
 

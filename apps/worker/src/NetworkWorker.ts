@@ -18,7 +18,7 @@ import {
   type ScannerLoopSettings,
   type ScannerSettings
 } from "@collector/core"
-import { Dispatcher } from "@collector/core/notifications/Dispatcher"
+import { Dispatcher } from "@collector/core"
 import { type NodeConfig, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { type ConfigError, Effect, Layer } from "effect"
@@ -54,7 +54,7 @@ export const networkLayer = (
     Scanner.layer(settings.scanner),
     Confirmations.layer,
     IntegrityCheck.layer(settings.scanner.fetchConcurrency),
-    BalanceSync.Default.pipe(Layer.provide(BalanceSyncConfig.layer(settings.balances)))
+    BalanceSync.layer.pipe(Layer.provide(BalanceSyncConfig.layer(settings.balances)))
   ).pipe(Layer.provideMerge(chain))
   return ScannerLoop.layer(settings.loop).pipe(Layer.provideMerge(parts))
 }
@@ -84,7 +84,7 @@ export const runNetwork = (
         Effect.annotateLogs({ component: "automation" })
       )
     ], { concurrency: "unbounded", discard: true }).pipe(
-      Effect.provide(Sweeps.Default.pipe(Layer.provideMerge(SingleNetworkResources))),
+      Effect.provide(Sweeps.layer.pipe(Layer.provideMerge(SingleNetworkResources))),
       Effect.provide(settings.energyProvider),
       Effect.provide(networkLayer(settings, http))
     ),

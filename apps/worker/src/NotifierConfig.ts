@@ -1,4 +1,4 @@
-import { type DispatcherSettings, defaultDispatcherSettings, minimumClaimLease } from "@collector/core/notifications/DispatcherSettings"
+import { type DispatcherSettings, defaultDispatcherSettings, minimumClaimLease } from "@collector/core"
 import { Config, Duration } from "effect"
 
 const millis = (name: string, fallback: Duration.Duration, min: Duration.Duration) =>

@@ -1,9 +1,9 @@
-import { Dispatcher } from "@collector/core/notifications/Dispatcher"
-import type { DispatcherSettings } from "@collector/core/notifications/DispatcherSettings"
-import { DeliveryTransport } from "@collector/core/notifications/DeliveryTransport"
+import { Dispatcher } from "@collector/core"
+import type { DispatcherSettings } from "@collector/core"
+import { DeliveryTransport } from "@collector/core"
 import { DnsWebhookTargets, HttpsDeliveryTransport, WebhookDeliveryConfig } from "@collector/outbound"
 import { PgComponentStatus, PgSettingsRepository } from "@collector/postgres"
-import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
+import { PgDeliveryLedger } from "@collector/postgres"
 import { AesGcmSecretBox } from "@collector/vault"
 import { Effect, Layer } from "effect"
 import { checkpointFor, crashPointFromEnv } from "./CrashPoint"
@@ -30,7 +30,7 @@ export const OutboundLive = Layer.unwrapEffect(Effect.gen(function*() {
  */
 export const dispatcherLayer = (settings: DispatcherSettings) =>
   Dispatcher.layer(settings).pipe(
-    Layer.provide(Layer.mergeAll(PgDeliveryLedger, PgSettingsRepository, PgComponentStatus, AesGcmSecretBox.layer, EnvelopeSealerLive, OutboundLive))
+    Layer.provide(Layer.mergeAll(PgDeliveryLedger.layer, PgSettingsRepository.layer, PgComponentStatus.layer, AesGcmSecretBox.layer, EnvelopeSealerLive, OutboundLive))
   )
 
 /** The dispatcher with its NOTIFIER_* settings and, in the crash tests, SWEEP_CRASH_AT's checkpoint. */

@@ -1,6 +1,6 @@
 import { Chain, depositRecord, ScannerLoop } from "@collector/core"
-import { signWith } from "@collector/tron-sim/testing/SimNode"
-import { wallet } from "@collector/tron-sim/testing/SimWallet"
+import { signWith } from "@collector/tron-sim/testing"
+import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"

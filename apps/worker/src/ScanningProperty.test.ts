@@ -1,4 +1,4 @@
-import { wallet } from "@collector/tron-sim/testing/SimWallet"
+import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"

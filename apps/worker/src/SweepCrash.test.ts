@@ -92,7 +92,7 @@ const crashPoints = [
   "after:succeeded/ready"
 ]
 
-const world = Layer.provideMerge(PgSweepRepository, ProcessWorld)
+const world = Layer.provideMerge(PgSweepRepository.layer, ProcessWorld)
 
 layer(world, { excludeTestServices: true, timeout: 600_000 })("sweeper processes", (it) => {
   it.effect("a worker killed at every state transition and restarted: one rental order, one transaction, one event", () =>

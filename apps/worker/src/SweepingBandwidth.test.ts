@@ -1,5 +1,5 @@
 import { Chain } from "@collector/core"
-import { usdtTransfer, wallet, signAndBroadcast } from "@collector/tron-sim/testing/SimWallet"
+import { usdtTransfer, wallet, signAndBroadcast } from "@collector/tron-sim/testing"
 import { expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { createTask, noProvider, pass, runUntilDone, seedScope, sentFrom, Sim, sweepWorld, taskOf } from "./testing/SweepHarness"

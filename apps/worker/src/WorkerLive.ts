@@ -28,14 +28,14 @@ import { workerNetworksFromEnv } from "./WorkerNetworks"
 
 /** Storage for everything the worker runs; needs a SqlClient (DatabaseLive or a test database). */
 export const WorkerStorage = Layer.mergeAll(
-  PgScanLedger,
-  PgDepositBook,
-  PgComponentStatus,
-  PgBalanceLedger,
-  PgSweepRepository,
-  PgSettingsRepository,
-  PgWalletRepository,
-  PgAutomationLedger
+  PgScanLedger.layer,
+  PgDepositBook.layer,
+  PgComponentStatus.layer,
+  PgBalanceLedger.layer,
+  PgSweepRepository.layer,
+  PgSettingsRepository.layer,
+  PgWalletRepository.layer,
+  PgAutomationLedger.layer
 )
 
 /** Wallet keys are opened under the master key, one signature at a time. */

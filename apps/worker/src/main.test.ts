@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { wallet } from "@collector/tron-sim/testing/SimWallet"
+import { wallet } from "@collector/tron-sim/testing"
 import { Effect } from "effect"
 import type { ChildProcess } from "node:child_process"
 import { startTs } from "../../../test-support/Processes"

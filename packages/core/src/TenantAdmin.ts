@@ -1,4 +1,4 @@
-import { Effect, Encoding, Redacted } from "effect"
+import { Context, Effect, Encoding, Layer, Redacted } from "effect"
 import { type ConfirmationRule, defaultConfirmationRule } from "./ConfirmationRule"
 import { Entropy } from "./Entropy"
 import type { AppId, TenantId } from "./Ids"
@@ -22,77 +22,79 @@ export interface CreatedTenant {
 
 const encoder = new TextEncoder()
 
-/** Operator use cases for tenants; secrets are generated here and stored only sealed. */
-export class TenantAdmin extends Effect.Service<TenantAdmin>()("@collector/core/TenantAdmin", {
-  effect: Effect.gen(function*() {
-    const repo = yield* TenantRepository
-    const entropy = yield* Entropy
-    const box = yield* SecretBox
+const make = Effect.gen(function*() {
+  const repo = yield* TenantRepository
+  const entropy = yield* Entropy
+  const box = yield* SecretBox
 
-    // The app secret is text (HMAC key = its UTF-8 bytes); the webhook key is 32 raw bytes.
-    const newAppSecret = Effect.map(entropy.bytes(32), (b) => Encoding.encodeBase64Url(b))
-    const newWebhookKey = entropy.bytes(32)
+  // The app secret is text (HMAC key = its UTF-8 bytes); the webhook key is 32 raw bytes.
+  const newAppSecret = Effect.map(entropy.bytes(32), (b) => Encoding.encodeBase64Url(b))
+  const newWebhookKey = entropy.bytes(32)
 
-    const create = (name: string, networks: ReadonlyArray<Network>) =>
-      Effect.gen(function*() {
-        const fresh = yield* Effect.forEach(networks, (network) =>
-          Effect.gen(function*() {
-            const secret = yield* newAppSecret
-            const webhookKey = yield* newWebhookKey
-            return { network, secret, webhookKey }
-          }))
-        const tenant = yield* repo.create(
-          name,
-          yield* Effect.forEach(fresh, (f) =>
-            Effect.gen(function*() {
-              return {
-                network: f.network,
-                secret: yield* box.seal(encoder.encode(f.secret)),
-                webhookKey: yield* box.seal(f.webhookKey),
-                confirmationRule: defaultConfirmationRule
-              }
-            }))
-        )
-        const credentials = fresh.map((f): IssuedCredential => ({
-          network: f.network,
-          appId: tenant.apps.find((a) => a.network === f.network)!.appId,
-          appSecret: Redacted.make(f.secret),
-          webhookKey: Redacted.make(Encoding.encodeBase64(f.webhookKey))
+  const create = (name: string, networks: ReadonlyArray<Network>) =>
+    Effect.gen(function*() {
+      const fresh = yield* Effect.forEach(networks, (network) =>
+        Effect.gen(function*() {
+          const secret = yield* newAppSecret
+          const webhookKey = yield* newWebhookKey
+          return { network, secret, webhookKey }
         }))
-        return { tenant, credentials } satisfies CreatedTenant
-      })
+      const tenant = yield* repo.create(
+        name,
+        yield* Effect.forEach(fresh, (f) =>
+          Effect.gen(function*() {
+            return {
+              network: f.network,
+              secret: yield* box.seal(encoder.encode(f.secret)),
+              webhookKey: yield* box.seal(f.webhookKey),
+              confirmationRule: defaultConfirmationRule
+            }
+          }))
+      )
+      const credentials = fresh.map((f): IssuedCredential => ({
+        network: f.network,
+        appId: tenant.apps.find((a) => a.network === f.network)!.appId,
+        appSecret: Redacted.make(f.secret),
+        webhookKey: Redacted.make(Encoding.encodeBase64(f.webhookKey))
+      }))
+      return { tenant, credentials } satisfies CreatedTenant
+    })
 
-    const rotateSecret = (reference: string, network: Network) =>
-      Effect.gen(function*() {
-        const tenant = yield* repo.find(reference)
-        const secret = yield* newAppSecret
-        const appId = yield* repo.replaceSecret(tenant.id, network, yield* box.seal(encoder.encode(secret)))
-        return { appId, network, appSecret: Redacted.make(secret) }
-      })
+  const rotateSecret = (reference: string, network: Network) =>
+    Effect.gen(function*() {
+      const tenant = yield* repo.find(reference)
+      const secret = yield* newAppSecret
+      const appId = yield* repo.replaceSecret(tenant.id, network, yield* box.seal(encoder.encode(secret)))
+      return { appId, network, appSecret: Redacted.make(secret) }
+    })
 
-    const rotateWebhookKey = (reference: string, network: Network) =>
-      Effect.gen(function*() {
-        const tenant = yield* repo.find(reference)
-        const key = yield* newWebhookKey
-        const appId = yield* repo.replaceWebhookKey(tenant.id, network, yield* box.seal(key))
-        return { appId, network, webhookKey: Redacted.make(Encoding.encodeBase64(key)) }
-      })
+  const rotateWebhookKey = (reference: string, network: Network) =>
+    Effect.gen(function*() {
+      const tenant = yield* repo.find(reference)
+      const key = yield* newWebhookKey
+      const appId = yield* repo.replaceWebhookKey(tenant.id, network, yield* box.seal(key))
+      return { appId, network, webhookKey: Redacted.make(Encoding.encodeBase64(key)) }
+    })
 
-    const withTenant = <A, E, R>(reference: string, f: (id: TenantId) => Effect.Effect<A, E, R>) =>
-      Effect.flatMap(repo.find(reference), (t) => Effect.as(f(t.id), undefined))
+  const withTenant = <A, E, R>(reference: string, f: (id: TenantId) => Effect.Effect<A, E, R>) =>
+    Effect.flatMap(repo.find(reference), (t) => Effect.as(f(t.id), undefined))
 
-    return {
-      create,
-      list: repo.list,
-      find: repo.find,
-      disable: (reference: string) => withTenant(reference, (id) => repo.setStatus(id, "disabled")),
-      enable: (reference: string) => withTenant(reference, (id) => repo.setStatus(id, "active")),
-      remove: (reference: string) => withTenant(reference, (id) => repo.setStatus(id, "deleted")),
-      expire: (reference: string, at: Date | null) => withTenant(reference, (id) => repo.setExpiry(id, at)),
-      setConfirmationRule: (reference: string, network: Network, rule: ConfirmationRule) =>
-        withTenant(reference, (id) => repo.setConfirmationRule(id, network, rule)),
-      rotateSecret,
-      rotateWebhookKey
-    }
-  })
-}) {}
+  return {
+    create,
+    list: repo.list,
+    find: repo.find,
+    disable: (reference: string) => withTenant(reference, (id) => repo.setStatus(id, "disabled")),
+    enable: (reference: string) => withTenant(reference, (id) => repo.setStatus(id, "active")),
+    remove: (reference: string) => withTenant(reference, (id) => repo.setStatus(id, "deleted")),
+    expire: (reference: string, at: Date | null) => withTenant(reference, (id) => repo.setExpiry(id, at)),
+    setConfirmationRule: (reference: string, network: Network, rule: ConfirmationRule) =>
+      withTenant(reference, (id) => repo.setConfirmationRule(id, network, rule)),
+    rotateSecret,
+    rotateWebhookKey
+  }
+})
+
+/** Operator use cases for tenants; secrets are generated here and stored only sealed. */
+export class TenantAdmin extends Context.Tag("@collector/core/TenantAdmin")<TenantAdmin, Effect.Effect.Success<typeof make>>() {
+  static readonly layer = Layer.effect(TenantAdmin, make)
+}

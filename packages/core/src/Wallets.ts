@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { WalletId } from "./Ids"
 import type { TenantScope } from "./Scope"
 import { WalletNotFound } from "./WalletErrors"
@@ -8,43 +8,45 @@ import { WalletKeys } from "./WalletKeys"
 import type { WalletFilters, WalletQuery } from "./WalletQuery"
 import { WalletRepository } from "./WalletRepository"
 
+const make = Effect.gen(function*() {
+  const repo = yield* WalletRepository
+  const keys = yield* WalletKeys
+  return {
+    create: (scope: TenantScope, customId: string) =>
+      Effect.flatMap(keys.generate, (generated) =>
+        repo.insert(scope, { customId, address: generated.address, sealedKey: generated.sealedKey })),
+    /** A page, and which wallets of the page or of `selected` cannot start a sweep now. */
+    list: (scope: TenantScope, query: WalletQuery, selected: ReadonlyArray<WalletId>) =>
+      Effect.gen(function*() {
+        const page = yield* repo.list(scope, query)
+        const onPage = new Set<string>(page.items.map((w) => w.id))
+        const unavailableOnPage = page.items.filter((w) => unavailableReason(w) !== "").map((w) => w.id)
+        const unavailableSelected = yield* repo.unavailable(scope, selected.filter((id) => !onPage.has(id)))
+        const unavailable = [...unavailableOnPage, ...unavailableSelected].sort(compareIds)
+        return { page, unavailable }
+      }),
+    select: (scope: TenantScope, filters: WalletFilters) =>
+      Effect.gen(function*() {
+        const ids = yield* repo.selectIds(scope, filters)
+        return { ids, unavailable: yield* repo.unavailable(scope, ids) }
+      }),
+    preview: (scope: TenantScope, ids: ReadonlyArray<WalletId>) =>
+      Effect.gen(function*() {
+        const wallets = yield* repo.findMany(scope, ids)
+        const found = new Set(wallets.map((w) => w.id as string))
+        const notFound = [...new Set(ids)].filter((id) => !found.has(id)).sort(compareIds)
+        return { wallets, notFound }
+      }),
+    summary: (scope: TenantScope) => repo.summary(scope),
+    get: (scope: TenantScope, id: WalletId) =>
+      Effect.flatMap(repo.find(scope, id), Option.match({
+        onNone: () => Effect.fail(new WalletNotFound({ walletId: id })),
+        onSome: Effect.succeed
+      }))
+  } as const
+})
+
 /** Wallet use cases: a wallet's key is generated and sealed by the WalletKeys port alone. */
-export class Wallets extends Effect.Service<Wallets>()("@collector/core/Wallets", {
-  effect: Effect.gen(function*() {
-    const repo = yield* WalletRepository
-    const keys = yield* WalletKeys
-    return {
-      create: (scope: TenantScope, customId: string) =>
-        Effect.flatMap(keys.generate, (generated) =>
-          repo.insert(scope, { customId, address: generated.address, sealedKey: generated.sealedKey })),
-      /** A page, and which wallets of the page or of `selected` cannot start a sweep now. */
-      list: (scope: TenantScope, query: WalletQuery, selected: ReadonlyArray<WalletId>) =>
-        Effect.gen(function*() {
-          const page = yield* repo.list(scope, query)
-          const onPage = new Set<string>(page.items.map((w) => w.id))
-          const unavailableOnPage = page.items.filter((w) => unavailableReason(w) !== "").map((w) => w.id)
-          const unavailableSelected = yield* repo.unavailable(scope, selected.filter((id) => !onPage.has(id)))
-          const unavailable = [...unavailableOnPage, ...unavailableSelected].sort(compareIds)
-          return { page, unavailable }
-        }),
-      select: (scope: TenantScope, filters: WalletFilters) =>
-        Effect.gen(function*() {
-          const ids = yield* repo.selectIds(scope, filters)
-          return { ids, unavailable: yield* repo.unavailable(scope, ids) }
-        }),
-      preview: (scope: TenantScope, ids: ReadonlyArray<WalletId>) =>
-        Effect.gen(function*() {
-          const wallets = yield* repo.findMany(scope, ids)
-          const found = new Set(wallets.map((w) => w.id as string))
-          const notFound = [...new Set(ids)].filter((id) => !found.has(id)).sort(compareIds)
-          return { wallets, notFound }
-        }),
-      summary: (scope: TenantScope) => repo.summary(scope),
-      get: (scope: TenantScope, id: WalletId) =>
-        Effect.flatMap(repo.find(scope, id), Option.match({
-          onNone: () => Effect.fail(new WalletNotFound({ walletId: id })),
-          onSome: Effect.succeed
-        }))
-    } as const
-  })
-}) {}
+export class Wallets extends Context.Tag("@collector/core/Wallets")<Wallets, Effect.Effect.Success<typeof make>>() {
+  static readonly layer = Layer.effect(Wallets, make)
+}

@@ -1,6 +1,6 @@
 import type { EnergyProviderService } from "@collector/core"
 import { defaultSimConfig, SimHttp } from "@collector/tron-sim"
-import { wallet } from "@collector/tron-sim/testing/SimWallet"
+import { wallet } from "@collector/tron-sim/testing"
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, TestClock } from "effect"

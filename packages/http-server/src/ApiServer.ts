@@ -41,22 +41,22 @@ import { WalletHandlers } from "./handlers/WalletHandlers"
 import { WebhookHandlers } from "./handlers/WebhookHandlers"
 
 const Repositories = Layer.mergeAll(
-  PgTenantRepository,
-  PgAccessTokenRepository,
-  PgIdempotencyStore,
-  PgWalletRepository,
-  PgSettingsRepository,
-  PgDepositRepository,
-  PgComponentStatus,
-  PgNotificationRepository,
-  PgSweepRepository
+  PgTenantRepository.layer,
+  PgAccessTokenRepository.layer,
+  PgIdempotencyStore.layer,
+  PgWalletRepository.layer,
+  PgSettingsRepository.layer,
+  PgDepositRepository.layer,
+  PgComponentStatus.layer,
+  PgNotificationRepository.layer,
+  PgSweepRepository.layer
 )
 
 const Domain = Layer.mergeAll(
-  Wallets.Default.pipe(Layer.provide(LocalWalletKeys.layer)),
-  SettingsService.Default,
-  Notifications.Default,
-  Sweeps.Default
+  Wallets.layer.pipe(Layer.provide(LocalWalletKeys.layer)),
+  SettingsService.layer,
+  Notifications.layer,
+  Sweeps.layer
 )
 
 const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
@@ -80,8 +80,8 @@ const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
  */
 export const ApiLayer = HttpApiBuilder.serve((app) => Effect.flatMap(RequestGate, (gate) => gate.handle(app))).pipe(
   Layer.provide(ApiLive),
-  Layer.provide(RequestGate.Default),
-  Layer.provide(Authenticator.Default),
+  Layer.provide(RequestGate.layer),
+  Layer.provide(Authenticator.layer),
   Layer.provide(Domain),
   Layer.provide([Repositories, NodeEntropy.layer, AesGcmSecretBox.layer])
 )

@@ -1,4 +1,4 @@
-import { WebhookTargets, WebhookUrlRejected } from "@collector/core/webhook/index"
+import { WebhookTargets, WebhookUrlRejected } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Fiber, TestClock } from "effect"
 import * as DnsWebhookTargets from "./DnsWebhookTargets"

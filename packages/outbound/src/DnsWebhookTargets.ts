@@ -1,5 +1,5 @@
 import { isIP } from "node:net"
-import { parseWebhookUrl, type ResolvedTarget, WebhookTargets, WebhookUrlRejected } from "@collector/core/webhook/index"
+import { parseWebhookUrl, type ResolvedTarget, WebhookTargets, WebhookUrlRejected } from "@collector/core"
 import { Config, Duration, Effect, Layer } from "effect"
 import { type Lookup, type LookupAddress, systemLookup } from "./Lookup"
 import { isPublicUnicast } from "./PublicAddress"

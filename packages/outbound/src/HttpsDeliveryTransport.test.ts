@@ -1,4 +1,4 @@
-import { DeliveryFailed, postOne } from "@collector/core/notifications/DeliveryTransport"
+import { DeliveryFailed, postOne } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Either, Exit, Fiber } from "effect"
 import { type AddressInfo, createServer as createNetServer, type Server } from "node:net"

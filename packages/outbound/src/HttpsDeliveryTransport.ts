@@ -3,8 +3,8 @@ import {
   type DeliveryRequest,
   type DeliveryResult,
   DeliveryTransport
-} from "@collector/core/notifications/DeliveryTransport"
-import type { ResolvedTarget } from "@collector/core/webhook/WebhookTargets"
+} from "@collector/core"
+import type { ResolvedTarget } from "@collector/core"
 import { Effect, Either, Layer } from "effect"
 import { Agent, request as httpsRequest } from "node:https"
 import { isIP } from "node:net"

@@ -5,18 +5,18 @@ import {
   BalanceSyncConfig,
   Chain,
   ComponentStatus,
-  InMemoryComponentStatus,
   type TenantId,
   type TenantScope,
   type WalletId,
   WalletRepository
 } from "@collector/core"
-import { adapterFor, startSimNode } from "@collector/tron-sim/testing/SimNode"
-import { wallet } from "@collector/tron-sim/testing/SimWallet"
+import { adapterFor, startSimNode } from "@collector/tron-sim/testing"
+import { wallet } from "@collector/tron-sim/testing"
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { PgBalanceLedger } from "./PgBalanceLedger"
-import { PgWalletRepository } from "./PgWalletRepository"
+import * as PgBalanceLedger from "./PgBalanceLedger"
+import * as PgComponentStatus from "./PgComponentStatus"
+import * as PgWalletRepository from "./PgWalletRepository"
 import { TestDatabaseLive } from "./testing/TestDatabase"
 
 /**
@@ -38,11 +38,10 @@ const withSync = (batchSize: number) =>
     Effect.gen(function*() {
       const sim = yield* startSimNode()
       const chain = yield* adapterFor(sim.url)
-      const parts = Layer.mergeAll(PgBalanceLedger, PgWalletRepository).pipe(Layer.provideMerge(TestDatabaseLive))
-      const sync = BalanceSync.Default.pipe(
+      const parts = Layer.mergeAll(PgBalanceLedger.layer, PgWalletRepository.layer, PgComponentStatus.layer).pipe(Layer.provideMerge(TestDatabaseLive))
+      const sync = BalanceSync.layer.pipe(
         Layer.provideMerge(Layer.mergeAll(
           parts,
-          InMemoryComponentStatus,
           Layer.succeed(Chain, chain),
           BalanceSyncConfig.layer({ batchSize })
         ))

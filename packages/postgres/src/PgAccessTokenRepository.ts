@@ -26,4 +26,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgAccessTokenRepository = Layer.effect(AccessTokenRepository, make)
+export const layer = Layer.effect(AccessTokenRepository, make)

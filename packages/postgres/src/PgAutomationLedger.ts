@@ -50,4 +50,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgAutomationLedger = Layer.effect(AutomationLedger, make)
+export const layer = Layer.effect(AutomationLedger, make)

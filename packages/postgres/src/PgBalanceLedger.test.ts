@@ -3,13 +3,14 @@ import { expect, it } from "@effect/vitest"
 import { BalanceLedger, type TenantId, type TenantScope, type WalletId, WalletRepository } from "@collector/core"
 import { Effect, Layer, TestClock } from "effect"
 import { randomBytes } from "node:crypto"
-import { backlogStatement, dueStatement, PgBalanceLedger } from "./PgBalanceLedger"
-import { PgWalletRepository } from "./PgWalletRepository"
+import * as PgBalanceLedger from "./PgBalanceLedger"
+import { backlogStatement, dueStatement } from "./PgBalanceLedger"
+import * as PgWalletRepository from "./PgWalletRepository"
 import { TestDatabaseLive } from "./testing/TestDatabase"
 
 // Each test gets its own database: `due` reads a whole network, so tests must not share wallets.
 const withDatabase = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.provide(effect, Layer.mergeAll(PgBalanceLedger, PgWalletRepository).pipe(Layer.provideMerge(TestDatabaseLive)))
+  Effect.provide(effect, Layer.mergeAll(PgBalanceLedger.layer, PgWalletRepository.layer).pipe(Layer.provideMerge(TestDatabaseLive)))
 
 const newScope = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

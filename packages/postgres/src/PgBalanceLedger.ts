@@ -89,4 +89,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgBalanceLedger = Layer.effect(BalanceLedger, make)
+export const layer = Layer.effect(BalanceLedger, make)

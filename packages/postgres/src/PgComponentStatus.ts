@@ -35,4 +35,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgComponentStatus = Layer.effect(ComponentStatus, make)
+export const layer = Layer.effect(ComponentStatus, make)

@@ -1,15 +1,15 @@
-import { type Claim, type ClaimRequest, claimOf, DeliveryLedger, type DueEvent } from "@collector/core/notifications/DeliveryLedger"
+import { type Claim, type ClaimRequest, claimOf, DeliveryLedger, type DueEvent } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { PgDeliveryLedger } from "./PgDeliveryLedger"
+import * as PgDeliveryLedger from "./PgDeliveryLedger"
 import { type AttemptSeed, type EventScope, type EventSeed, seedAttempt, seedEvent, seedRound } from "./testing/SeedEvents"
 import { TestDatabaseLive } from "./testing/TestDatabase"
 
 // Each test gets its own database: a claim reads a whole network.
 const withDatabase = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.provide(effect, PgDeliveryLedger.pipe(Layer.provideMerge(TestDatabaseLive)))
+  Effect.provide(effect, PgDeliveryLedger.layer.pipe(Layer.provideMerge(TestDatabaseLive)))
 
 const url = "https://hooks.example.com/in"
 const at = (seconds: number) => new Date(Date.UTC(2026, 1, 1) + seconds * 1000)

@@ -6,8 +6,8 @@ import {
   type DueEvent,
   type HeldAttempt,
   type NextStep
-} from "@collector/core/notifications/DeliveryLedger"
-import type { EventType } from "@collector/core/notifications/EventTypes"
+} from "@collector/core"
+import type { EventType } from "@collector/core"
 import { Data, Effect, Layer } from "effect"
 import { integerArray } from "./PgArrays"
 
@@ -341,4 +341,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgDeliveryLedger = Layer.effect(DeliveryLedger, make)
+export const layer = Layer.effect(DeliveryLedger, make)

@@ -239,4 +239,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgDepositBook = Layer.effect(DepositBook, make)
+export const layer = Layer.effect(DepositBook, make)

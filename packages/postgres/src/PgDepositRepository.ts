@@ -44,4 +44,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgDepositRepository = Layer.effect(DepositRepository, make)
+export const layer = Layer.effect(DepositRepository, make)

@@ -2,10 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { type IdempotencyKey, IdempotencyStore, type TenantId } from "@collector/core"
 import { Effect, Either, Layer } from "effect"
-import { PgIdempotencyStore } from "./PgIdempotencyStore"
+import * as PgIdempotencyStore from "./PgIdempotencyStore"
 import { TestDatabaseLive } from "./testing/TestDatabase"
 
-const TestLive = PgIdempotencyStore.pipe(Layer.provideMerge(TestDatabaseLive))
+const TestLive = PgIdempotencyStore.layer.pipe(Layer.provideMerge(TestDatabaseLive))
 
 const setup = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -51,4 +51,4 @@ export const make = Effect.gen(function*() {
   return IdempotencyStore.of({ once })
 })
 
-export const PgIdempotencyStore = Layer.effect(IdempotencyStore, make)
+export const layer = Layer.effect(IdempotencyStore, make)

@@ -108,4 +108,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgNotificationRepository = Layer.effect(NotificationRepository, make)
+export const layer = Layer.effect(NotificationRepository, make)

@@ -250,4 +250,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgScanLedger = Layer.effect(ScanLedger, make)
+export const layer = Layer.effect(ScanLedger, make)

@@ -91,4 +91,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgSettingsRepository = Layer.effect(SettingsRepository, make)
+export const layer = Layer.effect(SettingsRepository, make)

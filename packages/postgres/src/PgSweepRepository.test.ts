@@ -15,13 +15,14 @@ import {
 } from "@collector/core"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { PgSweepRepository } from "./PgSweepRepository"
-import { listStatement, PgWalletRepository } from "./PgWalletRepository"
+import * as PgSweepRepository from "./PgSweepRepository"
+import * as PgWalletRepository from "./PgWalletRepository"
+import { listStatement } from "./PgWalletRepository"
 import { TestDatabaseLive } from "./testing/TestDatabase"
 
 // Each test gets its own database: a claim reads a whole network, so tests must not share tasks.
 const withDatabase = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.provide(effect, Layer.mergeAll(PgSweepRepository, PgWalletRepository).pipe(Layer.provideMerge(TestDatabaseLive)))
+  Effect.provide(effect, Layer.mergeAll(PgSweepRepository.layer, PgWalletRepository.layer).pipe(Layer.provideMerge(TestDatabaseLive)))
 
 const newScope = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -209,4 +209,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgSweepRepository = Layer.effect(SweepRepository, make)
+export const layer = Layer.effect(SweepRepository, make)

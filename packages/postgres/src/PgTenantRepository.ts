@@ -149,4 +149,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgTenantRepository = Layer.effect(TenantRepository, make)
+export const layer = Layer.effect(TenantRepository, make)

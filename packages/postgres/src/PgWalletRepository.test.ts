@@ -3,10 +3,10 @@ import { expect, layer } from "@effect/vitest"
 import { type TenantId, type TenantScope, WalletRepository } from "@collector/core"
 import { Effect, Either, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { PgWalletRepository } from "./PgWalletRepository"
+import * as PgWalletRepository from "./PgWalletRepository"
 import { TestDatabaseLive } from "./testing/TestDatabase"
 
-const TestLive = PgWalletRepository.pipe(Layer.provideMerge(TestDatabaseLive))
+const TestLive = PgWalletRepository.layer.pipe(Layer.provideMerge(TestDatabaseLive))
 
 const newScope = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -169,4 +169,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const PgWalletRepository = Layer.effect(WalletRepository, make)
+export const layer = Layer.effect(WalletRepository, make)

@@ -1,7 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { TenantAdmin } from "@collector/core"
-import { ServerUrl, TestServerLive } from "@collector/http-server/testing/TestServer"
+import { ServerUrl, TestServerLive } from "@collector/http-server/testing"
 import { type Duration, Effect, Either, Option, Redacted } from "effect"
 import { bypass, delay, http, HttpResponse, passthrough } from "msw"
 import { setupServer } from "msw/node"

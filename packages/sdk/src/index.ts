@@ -1,4 +1,4 @@
-export * from "@collector/api/ApiErrors"
+export * from "./ApiErrors"
 export * from "./CollectorClient"
-export type { SdkConfig } from "./SdkConfig"
+export * from "./SdkConfig"
 export * from "./webhook/index"

@@ -1,5 +1,5 @@
 import type { BlockRef } from "@collector/core"
-import { chainContractSuite } from "@collector/tron-node/testing/ChainContractSuite"
+import { chainContractSuite } from "@collector/tron-node/testing"
 import { Effect, Option } from "effect"
 import type { SimBlock } from "./SimBlock"
 import { head, inclusionOf, solidified } from "./SimState"

@@ -1,11 +1,11 @@
 import type { Network } from "@collector/core"
-import { DeliveryLedger } from "@collector/core/notifications/DeliveryLedger"
-import { Dispatcher } from "@collector/core/notifications/Dispatcher"
-import { type DispatcherSettings, defaultDispatcherSettings } from "@collector/core/notifications/DispatcherSettings"
+import { DeliveryLedger } from "@collector/core"
+import { Dispatcher } from "@collector/core"
+import { type DispatcherSettings, defaultDispatcherSettings } from "@collector/core"
 import { DnsWebhookTargets, HostTableLookup, HttpsDeliveryTransport, type Lookup } from "@collector/outbound"
-import { testCaPem } from "@collector/outbound/testing/TestReceiver"
+import { testCaPem } from "@collector/outbound/testing"
 import { PgComponentStatus, PgSettingsRepository } from "@collector/postgres"
-import { PgDeliveryLedger } from "@collector/postgres/PgDeliveryLedger"
+import { PgDeliveryLedger } from "@collector/postgres"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
@@ -38,10 +38,10 @@ export const dispatcherFor = (options: HarnessOptions = {}) => {
   return Dispatcher.layer({ ...defaultDispatcherSettings, ...options.settings }).pipe(
     Layer.provide(Layer.mergeAll(
       options.ledger === undefined
-        ? PgDeliveryLedger
-        : Layer.effect(DeliveryLedger, Effect.map(DeliveryLedger, options.ledger)).pipe(Layer.provide(PgDeliveryLedger)),
-      PgSettingsRepository,
-      PgComponentStatus,
+        ? PgDeliveryLedger.layer
+        : Layer.effect(DeliveryLedger, Effect.map(DeliveryLedger, options.ledger)).pipe(Layer.provide(PgDeliveryLedger.layer)),
+      PgSettingsRepository.layer,
+      PgComponentStatus.layer,
       AesGcmSecretBox.layer.pipe(Layer.provide(keyring)),
       EnvelopeSealerLive,
       DnsWebhookTargets.layer({ allowPrivateTargets, lookup: options.lookup ?? HostTableLookup.make({ "receiver.test": "127.0.0.1" }) }),

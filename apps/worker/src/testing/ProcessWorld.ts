@@ -1,6 +1,6 @@
 import { DatabaseAtUrl } from "@collector/postgres"
-import { freshDatabaseUrl } from "@collector/postgres/testing/TestDatabase"
-import { startSimNode } from "@collector/tron-sim/testing/SimNode"
+import { freshDatabaseUrl } from "@collector/postgres/testing"
+import { startSimNode } from "@collector/tron-sim/testing"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { Sim } from "./ScanHarness"
 

@@ -1,9 +1,9 @@
 import { BalanceSyncConfig, type ConfirmationRule, type Network, ScannerLoop } from "@collector/core"
 import { PgBalanceLedger, PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
-import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { TestDatabaseLive } from "@collector/postgres/testing"
 import { defaultNodeConfig } from "@collector/tron-node"
-import { startSimNode } from "@collector/tron-sim/testing/SimNode"
-import { wallet } from "@collector/tron-sim/testing/SimWallet"
+import { startSimNode } from "@collector/tron-sim/testing"
+import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
 import { Context, Duration, Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
@@ -12,7 +12,7 @@ import { networkLayer } from "../NetworkWorker"
 /** The simulated node this file's tests drive (manual blocks). */
 export class Sim extends Context.Tag("test/Sim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
 
-export const storage = Layer.mergeAll(PgScanLedger, PgDepositBook, PgComponentStatus, PgBalanceLedger)
+export const storage = Layer.mergeAll(PgScanLedger.layer, PgDepositBook.layer, PgComponentStatus.layer, PgBalanceLedger.layer)
 
 export const loopSettings = {
   pollInterval: Duration.millis(50),

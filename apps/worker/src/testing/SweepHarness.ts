@@ -15,11 +15,11 @@ import {
   type WalletId
 } from "@collector/core"
 import { PgComponentStatus, PgSettingsRepository, PgSweepRepository } from "@collector/postgres"
-import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { TestDatabaseLive } from "@collector/postgres/testing"
 import { LocalSigner, TronAddress } from "@collector/tron"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
-import { startSimNode } from "@collector/tron-sim/testing/SimNode"
-import { wallet } from "@collector/tron-sim/testing/SimWallet"
+import { startSimNode } from "@collector/tron-sim/testing"
+import { wallet } from "@collector/tron-sim/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -92,9 +92,9 @@ export const sweepWorld = (provider: (simUrl: string) => Layer.Layer<EnergyProvi
     })
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(
-      PgSweepRepository,
-      PgSettingsRepository,
-      PgComponentStatus,
+      PgSweepRepository.layer,
+      PgSettingsRepository.layer,
+      PgComponentStatus.layer,
       LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(keyring))
     )),
     Layer.provideMerge(TestDatabaseLive)

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { TronAddress } from "@collector/tron/TronAddress"
+import { TronAddress } from "@collector/tron"
 import { Schema } from "effect"
 import { Authenticated } from "../Authenticated"
 import { Ok } from "../Envelope"
@@ -13,7 +13,7 @@ export const Addresses = Schema.Struct({
   updated_at: Schema.NullOr(Timestamp)
 })
 
-export const SetCollectionRequest = strict({ address: TronAddress, request_id: RequestId })
+export const SetCollectionRequest = strict({ address: TronAddress.TronAddress, request_id: RequestId })
 
 // Bounded like the wallet list's amounts: a longer integer would not even fit the database column.
 const maxAmount = 2n ** 256n - 1n

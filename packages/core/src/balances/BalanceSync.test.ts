@@ -4,7 +4,8 @@ import { Chain, type ChainService } from "../chain/Chain"
 import { ChainUnavailable } from "../chain/ChainErrors"
 import type { AccountBalances } from "../chain/ChainModel"
 import { ComponentStatus } from "../engine/ComponentStatus"
-import { InMemoryComponentStatus } from "../engine/InMemoryComponentStatus"
+import * as MemoryComponentStatus from "../memory/MemoryComponentStatus"
+import { MemoryDatabase } from "../memory/MemoryDatabase"
 import type { WalletId } from "../Ids"
 import { BalanceSync } from "./BalanceSync"
 import { BalanceSyncConfig, type BalanceSyncSettings } from "./BalanceSyncConfig"
@@ -65,10 +66,10 @@ const setup = (settings: Partial<BalanceSyncSettings> = {}) =>
       reads: yield* Ref.make<ReadonlyArray<string>>([]),
       solidifiedReads: yield* Ref.make(0)
     }
-    const layer = BalanceSync.Default.pipe(
+    const layer = BalanceSync.layer.pipe(
       Layer.provideMerge(Layer.mergeAll(
         InMemoryBalanceLedger,
-        InMemoryComponentStatus,
+        MemoryComponentStatus.layer.pipe(Layer.provide(MemoryDatabase.layer)),
         Layer.succeed(Chain, scriptedChain(node)),
         BalanceSyncConfig.layer(settings)
       ))

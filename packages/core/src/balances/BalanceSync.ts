@@ -1,4 +1,4 @@
-import { Cause, Clock, Duration, Effect, Either, Option } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
 import { Chain } from "../chain/Chain"
 import { ChainRejected } from "../chain/ChainErrors"
 import { ComponentStatus } from "../engine/ComponentStatus"
@@ -121,4 +121,6 @@ const make = Effect.gen(function*() {
  * Keeps each wallet's USDT and TRX balance at a recent solidified block. The Chain in context
  * must be the node of the network the methods are called with: one BalanceSync per network.
  */
-export class BalanceSync extends Effect.Service<BalanceSync>()("@collector/core/BalanceSync", { effect: make }) {}
+export class BalanceSync extends Context.Tag("@collector/core/BalanceSync")<BalanceSync, Effect.Effect.Success<typeof make>>() {
+  static readonly layer = Layer.effect(BalanceSync, make)
+}

@@ -131,10 +131,10 @@ const ports = (world: World, drafts: Ref.Ref<ReadonlyArray<SweepDraft>>) => {
   )
 }
 
-const run = <A, E>(world: World, use: (sweeps: Sweeps) => Effect.Effect<A, E, NetworkResources>, settings = SweepSettings.layer()) =>
+const run = <A, E>(world: World, use: (sweeps: Sweeps["Type"]) => Effect.Effect<A, E, NetworkResources>, settings = SweepSettings.layer()) =>
   Effect.gen(function*() {
     const drafts = yield* Ref.make<ReadonlyArray<SweepDraft>>([])
-    const layer = Sweeps.Default.pipe(Layer.provideMerge(ports(world, drafts)), Layer.provide(settings))
+    const layer = Sweeps.layer.pipe(Layer.provideMerge(ports(world, drafts)), Layer.provide(settings))
     const result = yield* Effect.flatMap(Sweeps, use).pipe(Effect.provide(layer))
     return { result, drafts: yield* Ref.get(drafts) }
   })

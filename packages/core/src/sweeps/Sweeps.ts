@@ -1,4 +1,4 @@
-import { Duration, Effect, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import type { WalletId } from "../Ids"
 import { compareIds } from "../Int64Id"
 import type { TenantScope } from "../Scope"
@@ -38,120 +38,122 @@ const checkAmount = (request: Pick<SweepRequest, "mode" | "amount">) =>
     ? Effect.void
     : Effect.dieMessage(`sweep request: mode ${request.mode} with amount ${request.amount}`)
 
+const make = Effect.gen(function*() {
+  const wallets = yield* WalletRepository
+  const settings = yield* SettingsRepository
+  const repository = yield* SweepRepository
+  // Read once, where the service is built: that is where an app provides its settings.
+  const { preparationLimit } = yield* SweepSettings
+
+  /**
+   * One task per eligible wallet; the rest get a per-item failure. The store keeps the rule of
+   * one unfinished task per wallet: a wallet it skipped (a task created meanwhile) is
+   * WALLET_COLLECTING, as is a wallet named twice in one batch after its first mention.
+   */
+  const create = (scope: TenantScope, request: SweepRequest, origin: SweepOrigin, at: Date) =>
+    Effect.gen(function*() {
+      yield* checkAmount(request)
+      const current = yield* settings.get(scope)
+      const found = new Map((yield* wallets.findMany(scope, request.walletIds)).map((w) => [w.id as string, w]))
+      const prepareBy = new Date(at.getTime() + Duration.toMillis(preparationLimit))
+      const drafted = new Set<string>()
+      const planned = request.walletIds.map((id): SweepDraft | Ineligible => {
+        const wallet = found.get(id)
+        if (wallet === undefined) return walletNotFound(id)
+        if (drafted.has(id)) return walletCollecting(id)
+        const blocked = ineligibility(wallet, current.collection)
+        if (blocked !== null) return blocked
+        drafted.add(id)
+        return {
+          walletId: wallet.id,
+          address: wallet.address,
+          mode: request.mode,
+          requestedAmount: request.mode === "fixed" ? request.amount : null,
+          minimumAmount: origin === "automation" ? current.automation.threshold : null,
+          destination: current.collection.address,
+          origin,
+          maxWalletTrxFee: current.automation.maxWalletTrxFee,
+          prepareBy
+        }
+      })
+      const drafts = planned.filter((p): p is SweepDraft => "walletId" in p)
+      const inserted = drafts.length === 0 ? [] : yield* repository.insert(scope, drafts, at)
+      const tasks = new Map(inserted.map((t) => [t.walletId as string, t]))
+      const claimed = new Set<string>()
+      const items = planned.map((p, i): SweepItemResult => {
+        const walletId = request.walletIds[i]!
+        if (!("walletId" in p)) return { walletId, ok: false, failure: p.failure, message: p.message }
+        const task = tasks.get(walletId)
+        if (task === undefined || claimed.has(walletId)) {
+          const collecting = walletCollecting(walletId)
+          return { walletId, ok: false, failure: collecting.failure, message: collecting.message }
+        }
+        claimed.add(walletId)
+        return { walletId, ok: true, task }
+      })
+      const created = items.filter((i) => i.ok).length
+      return { items, created, failed: items.length - created } satisfies SweepBatch
+    })
+
+  /**
+   * Read-only: what sweeping each wallet would need and cost now, from the scope network's
+   * node and energy provider (NetworkResources) and the scope's automation policy.
+   */
+  const estimate = (scope: TenantScope, request: SweepRequest) =>
+    Effect.gen(function*() {
+      yield* checkAmount(request)
+      const resources = yield* NetworkResources
+      const chain = yield* resources.chain(scope.network)
+      const provider = yield* resources.energyProvider(scope.network)
+      const current = yield* settings.get(scope)
+      const requested = [...new Set<string>(request.walletIds)] as Array<WalletId>
+      const found = new Map((yield* wallets.findMany(scope, requested)).map((w) => [w.id as string, w]))
+      const notFound = requested.filter((id) => !found.has(id)).sort(compareIds)
+      const present = requested.flatMap((id) => found.get(id) ?? [])
+      const parameters = present.length === 0 ? undefined : yield* chain.parameters
+      const items = parameters === undefined ? [] : yield* Effect.forEach(present, (wallet) =>
+        estimateWallet(wallet, {
+          chain,
+          provider,
+          parameters,
+          collection: current.collection,
+          policy: current.automation,
+          request
+        }), { concurrency: estimateConcurrency })
+      return { items, notFound, total: estimateTotal(items) } satisfies SweepEstimate
+    }).pipe(
+      Effect.catchTags({
+        ChainUnavailable: (e) =>
+          Effect.zipRight(
+            Effect.logWarning("sweep estimate: node unavailable", e.reason),
+            Effect.fail(new SweepEstimateUnavailable({ network: scope.network }))
+          ),
+        ChainRejected: (e) =>
+          Effect.zipRight(
+            Effect.logWarning("sweep estimate: node answered with something unusable", e.reason),
+            Effect.fail(new SweepEstimateUnavailable({ network: scope.network }))
+          )
+      })
+    )
+
+  return {
+    create,
+    estimate,
+    list: (scope: TenantScope, query: SweepQuery) => repository.list(scope, query),
+    get: (scope: TenantScope, id: SweepTaskId) =>
+      Effect.flatMap(repository.find(scope, id), Option.match({
+        onNone: () => Effect.fail(new SweepNotFound({ taskId: id })),
+        onSome: Effect.succeed
+      })),
+    /** Unfinished tasks of the scope: the dashboard's `pending_tasks`. */
+    pendingCount: (scope: TenantScope) => repository.unfinishedCount(scope)
+  } as const
+})
+
 /**
  * Sweep task operations of one tenant scope. `create` is shared by the create operation and
  * the automation policy (origin tells them apart) and knows nothing of HTTP or idempotency.
  */
-export class Sweeps extends Effect.Service<Sweeps>()("@collector/core/Sweeps", {
-  effect: Effect.gen(function*() {
-    const wallets = yield* WalletRepository
-    const settings = yield* SettingsRepository
-    const repository = yield* SweepRepository
-    // Read once, where the service is built: that is where an app provides its settings.
-    const { preparationLimit } = yield* SweepSettings
-
-    /**
-     * One task per eligible wallet; the rest get a per-item failure. The store keeps the rule of
-     * one unfinished task per wallet: a wallet it skipped (a task created meanwhile) is
-     * WALLET_COLLECTING, as is a wallet named twice in one batch after its first mention.
-     */
-    const create = (scope: TenantScope, request: SweepRequest, origin: SweepOrigin, at: Date) =>
-      Effect.gen(function*() {
-        yield* checkAmount(request)
-        const current = yield* settings.get(scope)
-        const found = new Map((yield* wallets.findMany(scope, request.walletIds)).map((w) => [w.id as string, w]))
-        const prepareBy = new Date(at.getTime() + Duration.toMillis(preparationLimit))
-        const drafted = new Set<string>()
-        const planned = request.walletIds.map((id): SweepDraft | Ineligible => {
-          const wallet = found.get(id)
-          if (wallet === undefined) return walletNotFound(id)
-          if (drafted.has(id)) return walletCollecting(id)
-          const blocked = ineligibility(wallet, current.collection)
-          if (blocked !== null) return blocked
-          drafted.add(id)
-          return {
-            walletId: wallet.id,
-            address: wallet.address,
-            mode: request.mode,
-            requestedAmount: request.mode === "fixed" ? request.amount : null,
-            minimumAmount: origin === "automation" ? current.automation.threshold : null,
-            destination: current.collection.address,
-            origin,
-            maxWalletTrxFee: current.automation.maxWalletTrxFee,
-            prepareBy
-          }
-        })
-        const drafts = planned.filter((p): p is SweepDraft => "walletId" in p)
-        const inserted = drafts.length === 0 ? [] : yield* repository.insert(scope, drafts, at)
-        const tasks = new Map(inserted.map((t) => [t.walletId as string, t]))
-        const claimed = new Set<string>()
-        const items = planned.map((p, i): SweepItemResult => {
-          const walletId = request.walletIds[i]!
-          if (!("walletId" in p)) return { walletId, ok: false, failure: p.failure, message: p.message }
-          const task = tasks.get(walletId)
-          if (task === undefined || claimed.has(walletId)) {
-            const collecting = walletCollecting(walletId)
-            return { walletId, ok: false, failure: collecting.failure, message: collecting.message }
-          }
-          claimed.add(walletId)
-          return { walletId, ok: true, task }
-        })
-        const created = items.filter((i) => i.ok).length
-        return { items, created, failed: items.length - created } satisfies SweepBatch
-      })
-
-    /**
-     * Read-only: what sweeping each wallet would need and cost now, from the scope network's
-     * node and energy provider (NetworkResources) and the scope's automation policy.
-     */
-    const estimate = (scope: TenantScope, request: SweepRequest) =>
-      Effect.gen(function*() {
-        yield* checkAmount(request)
-        const resources = yield* NetworkResources
-        const chain = yield* resources.chain(scope.network)
-        const provider = yield* resources.energyProvider(scope.network)
-        const current = yield* settings.get(scope)
-        const requested = [...new Set<string>(request.walletIds)] as Array<WalletId>
-        const found = new Map((yield* wallets.findMany(scope, requested)).map((w) => [w.id as string, w]))
-        const notFound = requested.filter((id) => !found.has(id)).sort(compareIds)
-        const present = requested.flatMap((id) => found.get(id) ?? [])
-        const parameters = present.length === 0 ? undefined : yield* chain.parameters
-        const items = parameters === undefined ? [] : yield* Effect.forEach(present, (wallet) =>
-          estimateWallet(wallet, {
-            chain,
-            provider,
-            parameters,
-            collection: current.collection,
-            policy: current.automation,
-            request
-          }), { concurrency: estimateConcurrency })
-        return { items, notFound, total: estimateTotal(items) } satisfies SweepEstimate
-      }).pipe(
-        Effect.catchTags({
-          ChainUnavailable: (e) =>
-            Effect.zipRight(
-              Effect.logWarning("sweep estimate: node unavailable", e.reason),
-              Effect.fail(new SweepEstimateUnavailable({ network: scope.network }))
-            ),
-          ChainRejected: (e) =>
-            Effect.zipRight(
-              Effect.logWarning("sweep estimate: node answered with something unusable", e.reason),
-              Effect.fail(new SweepEstimateUnavailable({ network: scope.network }))
-            )
-        })
-      )
-
-    return {
-      create,
-      estimate,
-      list: (scope: TenantScope, query: SweepQuery) => repository.list(scope, query),
-      get: (scope: TenantScope, id: SweepTaskId) =>
-        Effect.flatMap(repository.find(scope, id), Option.match({
-          onNone: () => Effect.fail(new SweepNotFound({ taskId: id })),
-          onSome: Effect.succeed
-        })),
-      /** Unfinished tasks of the scope: the dashboard's `pending_tasks`. */
-      pendingCount: (scope: TenantScope) => repository.unfinishedCount(scope)
-    } as const
-  })
-}) {}
+export class Sweeps extends Context.Tag("@collector/core/Sweeps")<Sweeps, Effect.Effect.Success<typeof make>>() {
+  static readonly layer = Layer.effect(Sweeps, make)
+}

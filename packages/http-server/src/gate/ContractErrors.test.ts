@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { TestDatabaseLive } from "@collector/postgres/testing"
 import { Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { expectError, expectOk } from "../testing/Assertions"

@@ -1,6 +1,6 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { parseCanonicalQuery, parseStrictJsonBody } from "@collector/api"
-import { Cause, Clock, Duration, Effect, Exit, FiberRef, LogLevel, Option } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Exit, FiberRef, Layer, LogLevel, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AccessLog } from "./AccessLog"
 import { Authenticator } from "./Authenticator"
@@ -15,157 +15,159 @@ import { matchRoute, type RouteMatch } from "./RouteTable"
 const jsonContentType = /^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i
 const signatureHeaders = ["x-app-id", "x-timestamp", "x-sign"] as const
 
+const make = Effect.gen(function*() {
+  const settings = yield* Gate
+  const authenticator = yield* Authenticator
+  const accessLog = yield* AccessLog
+  const rateLimit = makeRateLimiter(settings.ratePerSecond, settings.rateBurst)
+  const deadlineMillis = Duration.toMillis(settings.requestDeadline)
+  let inFlight = 0
+
+  const admit = (app: HttpApp.Default, traceId: string, match: RouteMatch, target: ReturnType<typeof splitTarget>) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const { hasQuery, path, rawQuery } = target
+      if (match._tag === "Unknown") return errorResponse("ROUTE_NOT_FOUND", `route not found: ${path}`, traceId)
+      if (match._tag === "WrongMethod") {
+        return errorResponse("METHOD_NOT_ALLOWED", `method ${request.method} not allowed on ${path}`, traceId)
+      }
+      const route = match.route
+      const invalid = (message: string) => errorResponse("INVALID_ARGUMENT", message, traceId)
+      const counts = headerCounts(request)
+      if (counts.has("idempotency-key")) return invalid("invalid request: the Idempotency-Key header is not accepted; send request_id in the body")
+      if (counts.has("x-app-secret")) return invalid("invalid request: an app secret is never accepted in a request")
+
+      let canonicalQuery = ""
+      if (request.method === "POST" && hasQuery) return invalid("invalid request: POST accepts no query string")
+      if (hasQuery) {
+        const query = parseCanonicalQuery(rawQuery)
+        if (!query.ok) {
+          return invalid(query.reason === "repeated_key" ? `invalid request: repeated query key "${query.key}"` : "invalid request: malformed query string")
+        }
+        if (!route.acceptsQuery) return invalid("invalid request: this operation accepts no query parameters")
+        canonicalQuery = query.canonical
+        keepQueryPlusSigns(request, path, rawQuery)
+      }
+
+      const body = yield* Effect.either(readRawBody(request, settings.maxBodyBytes))
+      if (body._tag === "Left") {
+        return body.left._tag === "BodyTooLarge"
+          ? errorResponse("PAYLOAD_TOO_LARGE", `request body exceeds ${settings.maxBodyBytes} bytes`, traceId, { connection: "close" })
+          : invalid("invalid request: the body could not be read")
+      }
+      const raw = body.right
+      let parsedBody: Record<string, unknown> = {}
+      const takesBody = request.method === "POST" && route.auth !== "signed"
+      if (!takesBody && raw.length > 0) {
+        return invalid(request.method === "GET" ? "invalid request: GET requests must have an empty body" : "invalid request: this operation accepts no body")
+      }
+      if (takesBody) {
+        if (!jsonContentType.test(request.headers["content-type"] ?? "")) return invalid("invalid request: Content-Type must be application/json")
+        const parsed = parseStrictJsonBody(raw)
+        if (!parsed.ok) return invalid(parsed.message)
+        parsedBody = parsed.value
+        primeBufferedBody(request, raw)
+      }
+
+      let authenticated = Option.none<Effect.Effect.Success<ReturnType<typeof authenticator.authenticate>>>()
+      if (route.auth !== "none") {
+        const unauthorized = errorResponse("TOKEN_INVALID_OR_EXPIRED", "token invalid or expired", traceId)
+        const [appId, timestamp, sign] = signatureHeaders.map((name) => singleHeader(request, counts, name))
+        if (appId === undefined || timestamp === undefined || sign === undefined) return unauthorized
+        const authorizations = counts.get("authorization") ?? 0
+        let accessToken = ""
+        if (route.auth === "signed") {
+          if (authorizations > 0) return unauthorized
+        } else {
+          const header = singleHeader(request, counts, "authorization")
+          if (header === undefined || !header.startsWith("Bearer ") || header.length === 7) return unauthorized
+          accessToken = header.slice(7)
+        }
+        const result = yield* Effect.either(authenticator.authenticate({
+          auth: route.auth,
+          method: request.method,
+          path,
+          canonicalQuery,
+          body: raw,
+          appId,
+          timestamp,
+          sign,
+          accessToken
+        }))
+        if (result._tag === "Left") {
+          return result.left.status === 403
+            ? errorResponse("TENANT_UNAVAILABLE", "tenant unavailable: disabled, deleted or expired", traceId)
+            : unauthorized
+        }
+        const verdict = rateLimit(result.right.appId, yield* Clock.currentTimeMillis)
+        if (!verdict.allowed) {
+          return errorResponse("RATE_LIMITED", "too many requests", traceId, { "retry-after": String(verdict.retryAfterSeconds) })
+        }
+        authenticated = Option.some(result.right)
+      }
+      return yield* app.pipe(
+        Effect.locally(currentApp, authenticated),
+        Effect.locally(currentBody, parsedBody)
+      )
+    })
+
+  const handle = (app: HttpApp.Default) =>
+    Effect.gen(function*() {
+      // 122 random bits from the runtime's pooled CSPRNG, as 32 lowercase hex characters.
+      const traceId = randomUUID().replaceAll("-", "")
+      const started = yield* Clock.currentTimeMillis
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const target = splitTarget(request.url)
+      const route = matchRoute(request.method, target.path)
+      const headers: Record<string, string> = {
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+        "x-trace-id": traceId
+      }
+      if (route._tag === "Found" && route.route.auth === "signed") headers.pragma = "no-cache"
+      // A response from the handlers is written before it returns here, so the envelope headers
+      // must be added on the way out as well as to the gate's own responses below.
+      const withHeaders = HttpApp.withPreResponseHandler(app, (_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
+      let response: HttpServerResponse.HttpServerResponse
+      if (inFlight >= settings.maxInFlight) {
+        response = errorResponse("SERVICE_UNAVAILABLE", "service busy: all in-flight slots are taken", traceId, { "retry-after": "1" })
+      } else {
+        inFlight++
+        const exit = yield* withDeadline(
+          admit(withHeaders, traceId, route, target).pipe(Effect.locally(currentTraceId, traceId)),
+          deadlineMillis
+        ).pipe(Effect.ensuring(Effect.sync(() => inFlight--)), Effect.exit)
+        if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
+          yield* Effect.logError("request failed", exit.cause).pipe(Effect.annotateLogs("trace_id", traceId))
+        }
+        response = Exit.match(exit, {
+          onSuccess: Option.getOrElse(() => errorResponse("REQUEST_TIMEOUT", "request deadline exceeded", traceId)),
+          onFailure: () => errorResponse("INTERNAL_ERROR", "internal error", traceId)
+        })
+      }
+      const finished = yield* Clock.currentTimeMillis
+      const appId = request.headers["x-app-id"]
+      if (LogLevel.greaterThanEqual(LogLevel.Info, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) {
+        accessLog.write({
+          trace_id: traceId,
+          app_id: appId !== undefined && /^[0-9]{1,19}$/.test(appId) ? appId : "",
+          method: request.method,
+          route: route._tag === "Found" ? route.route.path : "",
+          status: response.status,
+          duration_ms: finished - started
+        })
+      }
+      return HttpServerResponse.setHeaders(response, headers)
+    })
+
+  return { handle } as const
+})
+
 /**
  * Every request passes here in a fixed order: in-flight slot (503), deadline (504), route
  * (404/405), request format and size (400/413), signature, token and tenant (401/403), rate
  * (429); then the typed handlers run. The envelope headers go on every response.
  */
-export class RequestGate extends Effect.Service<RequestGate>()("@collector/http-server/RequestGate", {
-  effect: Effect.gen(function*() {
-    const settings = yield* Gate
-    const authenticator = yield* Authenticator
-    const accessLog = yield* AccessLog
-    const rateLimit = makeRateLimiter(settings.ratePerSecond, settings.rateBurst)
-    const deadlineMillis = Duration.toMillis(settings.requestDeadline)
-    let inFlight = 0
-
-    const admit = (app: HttpApp.Default, traceId: string, match: RouteMatch, target: ReturnType<typeof splitTarget>) =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const { hasQuery, path, rawQuery } = target
-        if (match._tag === "Unknown") return errorResponse("ROUTE_NOT_FOUND", `route not found: ${path}`, traceId)
-        if (match._tag === "WrongMethod") {
-          return errorResponse("METHOD_NOT_ALLOWED", `method ${request.method} not allowed on ${path}`, traceId)
-        }
-        const route = match.route
-        const invalid = (message: string) => errorResponse("INVALID_ARGUMENT", message, traceId)
-        const counts = headerCounts(request)
-        if (counts.has("idempotency-key")) return invalid("invalid request: the Idempotency-Key header is not accepted; send request_id in the body")
-        if (counts.has("x-app-secret")) return invalid("invalid request: an app secret is never accepted in a request")
-
-        let canonicalQuery = ""
-        if (request.method === "POST" && hasQuery) return invalid("invalid request: POST accepts no query string")
-        if (hasQuery) {
-          const query = parseCanonicalQuery(rawQuery)
-          if (!query.ok) {
-            return invalid(query.reason === "repeated_key" ? `invalid request: repeated query key "${query.key}"` : "invalid request: malformed query string")
-          }
-          if (!route.acceptsQuery) return invalid("invalid request: this operation accepts no query parameters")
-          canonicalQuery = query.canonical
-          keepQueryPlusSigns(request, path, rawQuery)
-        }
-
-        const body = yield* Effect.either(readRawBody(request, settings.maxBodyBytes))
-        if (body._tag === "Left") {
-          return body.left._tag === "BodyTooLarge"
-            ? errorResponse("PAYLOAD_TOO_LARGE", `request body exceeds ${settings.maxBodyBytes} bytes`, traceId, { connection: "close" })
-            : invalid("invalid request: the body could not be read")
-        }
-        const raw = body.right
-        let parsedBody: Record<string, unknown> = {}
-        const takesBody = request.method === "POST" && route.auth !== "signed"
-        if (!takesBody && raw.length > 0) {
-          return invalid(request.method === "GET" ? "invalid request: GET requests must have an empty body" : "invalid request: this operation accepts no body")
-        }
-        if (takesBody) {
-          if (!jsonContentType.test(request.headers["content-type"] ?? "")) return invalid("invalid request: Content-Type must be application/json")
-          const parsed = parseStrictJsonBody(raw)
-          if (!parsed.ok) return invalid(parsed.message)
-          parsedBody = parsed.value
-          primeBufferedBody(request, raw)
-        }
-
-        let authenticated = Option.none<Effect.Effect.Success<ReturnType<typeof authenticator.authenticate>>>()
-        if (route.auth !== "none") {
-          const unauthorized = errorResponse("TOKEN_INVALID_OR_EXPIRED", "token invalid or expired", traceId)
-          const [appId, timestamp, sign] = signatureHeaders.map((name) => singleHeader(request, counts, name))
-          if (appId === undefined || timestamp === undefined || sign === undefined) return unauthorized
-          const authorizations = counts.get("authorization") ?? 0
-          let accessToken = ""
-          if (route.auth === "signed") {
-            if (authorizations > 0) return unauthorized
-          } else {
-            const header = singleHeader(request, counts, "authorization")
-            if (header === undefined || !header.startsWith("Bearer ") || header.length === 7) return unauthorized
-            accessToken = header.slice(7)
-          }
-          const result = yield* Effect.either(authenticator.authenticate({
-            auth: route.auth,
-            method: request.method,
-            path,
-            canonicalQuery,
-            body: raw,
-            appId,
-            timestamp,
-            sign,
-            accessToken
-          }))
-          if (result._tag === "Left") {
-            return result.left.status === 403
-              ? errorResponse("TENANT_UNAVAILABLE", "tenant unavailable: disabled, deleted or expired", traceId)
-              : unauthorized
-          }
-          const verdict = rateLimit(result.right.appId, yield* Clock.currentTimeMillis)
-          if (!verdict.allowed) {
-            return errorResponse("RATE_LIMITED", "too many requests", traceId, { "retry-after": String(verdict.retryAfterSeconds) })
-          }
-          authenticated = Option.some(result.right)
-        }
-        return yield* app.pipe(
-          Effect.locally(currentApp, authenticated),
-          Effect.locally(currentBody, parsedBody)
-        )
-      })
-
-    const handle = (app: HttpApp.Default) =>
-      Effect.gen(function*() {
-        // 122 random bits from the runtime's pooled CSPRNG, as 32 lowercase hex characters.
-        const traceId = randomUUID().replaceAll("-", "")
-        const started = yield* Clock.currentTimeMillis
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const target = splitTarget(request.url)
-        const route = matchRoute(request.method, target.path)
-        const headers: Record<string, string> = {
-          "cache-control": "no-store",
-          "x-content-type-options": "nosniff",
-          "x-trace-id": traceId
-        }
-        if (route._tag === "Found" && route.route.auth === "signed") headers.pragma = "no-cache"
-        // A response from the handlers is written before it returns here, so the envelope headers
-        // must be added on the way out as well as to the gate's own responses below.
-        const withHeaders = HttpApp.withPreResponseHandler(app, (_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
-        let response: HttpServerResponse.HttpServerResponse
-        if (inFlight >= settings.maxInFlight) {
-          response = errorResponse("SERVICE_UNAVAILABLE", "service busy: all in-flight slots are taken", traceId, { "retry-after": "1" })
-        } else {
-          inFlight++
-          const exit = yield* withDeadline(
-            admit(withHeaders, traceId, route, target).pipe(Effect.locally(currentTraceId, traceId)),
-            deadlineMillis
-          ).pipe(Effect.ensuring(Effect.sync(() => inFlight--)), Effect.exit)
-          if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
-            yield* Effect.logError("request failed", exit.cause).pipe(Effect.annotateLogs("trace_id", traceId))
-          }
-          response = Exit.match(exit, {
-            onSuccess: Option.getOrElse(() => errorResponse("REQUEST_TIMEOUT", "request deadline exceeded", traceId)),
-            onFailure: () => errorResponse("INTERNAL_ERROR", "internal error", traceId)
-          })
-        }
-        const finished = yield* Clock.currentTimeMillis
-        const appId = request.headers["x-app-id"]
-        if (LogLevel.greaterThanEqual(LogLevel.Info, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) {
-          accessLog.write({
-            trace_id: traceId,
-            app_id: appId !== undefined && /^[0-9]{1,19}$/.test(appId) ? appId : "",
-            method: request.method,
-            route: route._tag === "Found" ? route.route.path : "",
-            status: response.status,
-            duration_ms: finished - started
-          })
-        }
-        return HttpServerResponse.setHeaders(response, headers)
-      })
-
-    return { handle } as const
-  })
-}) {}
+export class RequestGate extends Context.Tag("@collector/http-server/RequestGate")<RequestGate, Effect.Effect.Success<typeof make>>() {
+  static readonly layer = Layer.effect(RequestGate, make)
+}

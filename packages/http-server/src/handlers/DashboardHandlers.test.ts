@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { make as pgComponentStatus } from "@collector/postgres/PgComponentStatus"
-import { seedDeposit } from "@collector/postgres/testing/SeedDeposits"
+import { PgComponentStatus } from "@collector/postgres"
+import { seedDeposit } from "@collector/postgres/testing"
 import { Effect } from "effect"
 import { seedWalletOf } from "../testing/Deposits"
 import { expectOk } from "../testing/Assertions"
@@ -128,7 +128,7 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
   it.effect("engine: api, database, then each worker component of the calling network; stale after 60 s; stopped when none", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const board = yield* pgComponentStatus
+      const board = yield* PgComponentStatus.make
       const { clients } = yield* tenantClients(["nile", "main"])
       const [nile, main] = clients as [Client, Client]
       yield* sql`DELETE FROM worker_status`

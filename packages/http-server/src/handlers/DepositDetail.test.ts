@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { type DepositId, depositRecord, type TenantId } from "@collector/core"
-import { make as pgDeposits } from "@collector/postgres/PgDepositRepository"
-import { seedDeposit } from "@collector/postgres/testing/SeedDeposits"
+import { PgDepositRepository } from "@collector/postgres"
+import { seedDeposit } from "@collector/postgres/testing"
 import { Effect, Option } from "effect"
 import { expectError, expectOk } from "../testing/Assertions"
 import { depositKeys, depositsTarget, seedWalletOf } from "../testing/Deposits"
@@ -28,7 +28,7 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
         created_at: "2026-05-06T07:08:12.250000Z", confirmation_type: "block_12", confirmations: 12, revision: 1
       })
       // The notification payload is core's depositRecord of the stored deposit: the same bytes.
-      const repo = yield* pgDeposits
+      const repo = yield* PgDepositRepository.make
       const stored = yield* repo.find({ tenantId: tenant.id as TenantId, network: "nile" }, seeded.id as DepositId)
       const payload = JSON.stringify(depositRecord(Option.getOrThrow(stored)))
       expect(res.text).toBe(`{"code":0,"message":"","data":${payload}}`)

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { seedContract, seedDeposit, seedDeposits, seedSource } from "@collector/postgres/testing/SeedDeposits"
+import { seedContract, seedDeposit, seedDeposits, seedSource } from "@collector/postgres/testing"
 import { Effect } from "effect"
 import { expectOk } from "../testing/Assertions"
 import { depositKeys, depositsTarget, seedWalletOf } from "../testing/Deposits"

@@ -1,4 +1,4 @@
-import { seedEvent } from "@collector/postgres/testing/SeedEvents"
+import { seedEvent } from "@collector/postgres/testing"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { expectError, expectOk } from "../testing/Assertions"

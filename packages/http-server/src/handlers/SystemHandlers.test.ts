@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { contractDocument } from "@collector/api"
 import { SqlClient } from "@effect/sql"
-import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { TestDatabaseLive } from "@collector/postgres/testing"
 import { Context, Effect, Layer } from "effect"
 import { expectEnvelopeHeaders, expectError, expectOk, header } from "../testing/Assertions"
 import { send } from "../testing/RawClient"

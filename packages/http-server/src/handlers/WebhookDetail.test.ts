@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { seedDeposit } from "@collector/postgres/testing/SeedDeposits"
-import { seedAttempt, seedEvent, seedRound, sweepBody } from "@collector/postgres/testing/SeedEvents"
+import { seedDeposit } from "@collector/postgres/testing"
+import { seedAttempt, seedEvent, seedRound, sweepBody } from "@collector/postgres/testing"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { expectError, expectOk } from "../testing/Assertions"

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { seedAttempt, seedEvent, type SeedDeliveryStatus, type SeedEventType, seedRound } from "@collector/postgres/testing/SeedEvents"
+import { seedAttempt, seedEvent, type SeedDeliveryStatus, type SeedEventType, seedRound } from "@collector/postgres/testing"
 import { Effect } from "effect"
 import { expectOk } from "../testing/Assertions"
 import { TestServerLive } from "../testing/TestServer"

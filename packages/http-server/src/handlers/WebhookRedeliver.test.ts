@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { seedEvent, type SeedDeliveryStatus } from "@collector/postgres/testing/SeedEvents"
+import { seedEvent, type SeedDeliveryStatus } from "@collector/postgres/testing"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { expectError, expectOk } from "../testing/Assertions"

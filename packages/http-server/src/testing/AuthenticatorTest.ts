@@ -10,7 +10,7 @@ import { TestServerLive } from "./TestServer"
  * repository) over the same database, for checks no served route can reach yet.
  */
 export const AuthenticatorTestLive = (settings: Partial<GateSettings> = {}) =>
-  Authenticator.Default.pipe(
-    Layer.provideMerge(Layer.mergeAll(PgTenantRepository, PgAccessTokenRepository, AesGcmSecretBox.layer)),
+  Authenticator.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, AesGcmSecretBox.layer)),
     Layer.provideMerge(TestServerLive(settings))
   )

@@ -1,4 +1,4 @@
-import type { SeedWallet } from "@collector/postgres/testing/SeedDeposits"
+import type { SeedWallet } from "@collector/postgres/testing"
 import type { TestTenant } from "./Tenants"
 import type { WalletIdentity } from "./Wallets"
 

@@ -1,7 +1,7 @@
 import { HttpServer } from "@effect/platform"
 import { type NetworkResources, TenantAdmin } from "@collector/core"
 import { PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
-import { TestDatabaseLive } from "@collector/postgres/testing/TestDatabase"
+import { TestDatabaseLive } from "@collector/postgres/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { type ConfigError, Context, Effect, Layer, Logger } from "effect"
 import { randomBytes } from "node:crypto"
@@ -37,8 +37,8 @@ export const TestServerLive = (
     ServerUrl,
     Effect.map(HttpServer.HttpServer, (server) => `http://127.0.0.1:${(server.address as { port: number }).port}`)
   )
-  const Admin = TenantAdmin.Default.pipe(
-    Layer.provide([PgTenantRepository, PgAccessTokenRepository, PgIdempotencyStore, AesGcmSecretBox.layer])
+  const Admin = TenantAdmin.layer.pipe(
+    Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, AesGcmSecretBox.layer])
   )
   return Layer.mergeAll(
     Url.pipe(Layer.provide(ApiServerLive({

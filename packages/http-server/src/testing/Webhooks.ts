@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import type { EventScope } from "@collector/postgres/testing/SeedEvents"
+import type { EventScope } from "@collector/postgres/testing"
 import { Effect } from "effect"
 import type { TestTenant } from "./Tenants"
 

@@ -1,5 +1,5 @@
-import { Amount, ObjectId } from "@collector/api/Fields"
-import { Network } from "@collector/api/groups/WalletsApi"
+import { Amount, ObjectId } from "@collector/api"
+import { Network } from "@collector/api"
 import { Schema } from "effect"
 
 /**

@@ -1,4 +1,4 @@
-import { sealEnvelope } from "@collector/api/webhook/WebhookEnvelope"
+import { sealEnvelope } from "@collector/api"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import type { DepositEvent } from "./DepositEvent"

@@ -1,7 +1,7 @@
 export * as BlockHeader from "./BlockHeader"
 export * as NodeTransaction from "./NodeTransaction"
 export * as Protobuf from "./Protobuf"
-export { ProtocolError } from "./ProtocolError"
+export * from "./ProtocolError"
 export * as RefBlock from "./RefBlock"
 export * as TransactionId from "./TransactionId"
 export * as TransactionRaw from "./TransactionRaw"

@@ -1,0 +1,4 @@
+import { componentStatusContract } from "../testing/ComponentStatusContract"
+import { MemoryStorage } from "./MemoryStorage"
+
+componentStatusContract("memory", MemoryStorage)

@@ -1,0 +1,5 @@
+export * as MemoryComponentStatus from "./MemoryComponentStatus"
+export * from "./MemoryDatabase"
+export * from "./MemoryStorage"
+export * from "./MemoryTable"
+export * as MemoryTables from "./MemoryTables"

@@ -1,0 +1,4 @@
+export * from "./FreePort"
+export * from "./SeedDeposits"
+export * from "./SeedEvents"
+export * from "./TestDatabase"

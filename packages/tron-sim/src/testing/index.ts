@@ -1,0 +1,4 @@
+export * from "./SimNode"
+export * from "./SimProviderChain"
+export * from "./SimTestChain"
+export * from "./SimWallet"
