@@ -1,1 +1,3 @@
 export * from "./ComponentStatusContract"
+export * as MemoryStorageFixtures from "./MemoryStorageFixtures"
+export * from "./StorageFixtures"
