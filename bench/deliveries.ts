@@ -9,7 +9,7 @@
  * BENCH_TABLE_STATS=1 prints the rows inserted and updated in the delivery tables, and how many
  * updates stayed on their page without index writes).
  */
-import { TenantAdmin } from "@collector/core"
+import { type EventId, roundDeadline, TenantAdmin } from "@collector/core"
 import { DeliveryLedger } from "@collector/core"
 import { DeliveryTransport } from "@collector/core"
 import { WebhookTargets } from "@collector/core"
@@ -22,6 +22,8 @@ import {
   PgTenantRepository
 } from "@collector/postgres"
 import { PgDeliveryLedger } from "@collector/postgres"
+import { insertEvents } from "@collector/postgres/testing"
+import { SqlClient } from "@effect/sql"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { sealEnvelope } from "@collector/api"
 import { Effect, Either, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
@@ -137,15 +139,20 @@ const main = async () => {
       created_at: "2026-11-22T01:00:03.000000Z", revision: 1, confirmation_type: "block_1", confirmations: 1, block_hash: randomBytes(32).toString("hex")
     })
   const insertStarted = performance.now()
+  const outbox = ManagedRuntime.make(database)
   for (let start = 0; start < events; start += 5000) {
     const n = Math.min(5000, events - start)
-    await client.query(
-      `INSERT INTO events (tenant_id, network, event_type, payload, next_attempt, deadline_at, created_at)
-       SELECT t, 'nile', 'deposit.confirmed', p, now(), now() + interval '24 hours', now()
-       FROM unnest($1::bigint[], $2::text[]) AS x(t, p)`,
-      [Array.from({ length: n }, (_, i) => created[(start + i) % tenants]!.tenant.id), Array.from({ length: n }, (_, i) => payload(start + i))]
-    )
+    await outbox.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const ids = yield* sql<{ id: string }>`SELECT nextval('task_event_id_seq')::text AS id FROM generate_series(1, ${n})`
+      const now = new Date()
+      yield* insertEvents(sql, ids.map(({ id }, i) => ({
+        id: id as EventId, tenantId: created[(start + i) % tenants]!.tenant.id, network: "nile", eventType: "deposit.confirmed",
+        deposit: null, payload: payload(start + i), dueAt: now, deadlineAt: roundDeadline(now), createdAt: now
+      })))
+    }))
   }
+  await outbox.dispose()
   log(`outbox: ${events} due events for ${tenants} tenants (inserted in ${((performance.now() - insertStarted) / 1000).toFixed(1)} s)`)
 
   // The bare client, with the same sealed bodies (one per event) and the same concurrency.

@@ -14,6 +14,7 @@ import deliveryChurn from "./migrations/0011_delivery_churn"
 import automationRoundLease from "./migrations/0012_automation_round_lease"
 import deliveryAttemptSent from "./migrations/0013_delivery_attempt_sent"
 import defaultRentalCap from "./migrations/0014_default_rental_cap"
+import depositIdsDrawnFirst from "./migrations/0015_deposit_ids_drawn_first"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -29,7 +30,8 @@ const loader = Migrator.fromRecord({
   "0011_delivery_churn": deliveryChurn,
   "0012_automation_round_lease": automationRoundLease,
   "0013_delivery_attempt_sent": deliveryAttemptSent,
-  "0014_default_rental_cap": defaultRentalCap
+  "0014_default_rental_cap": defaultRentalCap,
+  "0015_deposit_ids_drawn_first": depositIdsDrawnFirst
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -1,23 +1,21 @@
 import { SqlClient } from "@effect/sql"
 import {
-  type BookingOutcome,
+  type Booking,
+  BookingConflict,
   type ConfirmationRule,
-  type ConfirmItem,
   type Deposit,
   DepositBook,
   type DepositId,
-  depositRecord,
   type EventId,
   type Network,
   type PendingTransfer,
-  roundDeadline,
   type TenantId,
   type WalletId
 } from "@collector/core"
 import { Effect, Layer } from "effect"
 import { depositColumns, type DepositRow, toDeposit } from "./DepositRows"
+import { insertEvents } from "./EventOutbox"
 import { integerArray, textArray } from "./PgArrays"
-
 
 interface PendingRow {
   readonly network: Network
@@ -36,47 +34,93 @@ interface PendingRow {
   readonly rule: ConfirmationRule
 }
 
-interface ExistingRow {
-  readonly id: string
-  readonly status: "confirmed" | "reverted"
-  readonly revision: number
-  readonly block_hash: string | null
-  readonly created_at: Date
-}
+/** Every column of a deposit revision, as the core built it. */
+const depositColumnsOf = (deposit: Deposit, at: Date) => ({
+  ...revisionColumnsOf(deposit, at),
+  id: deposit.id,
+  tenant_id: deposit.tenantId,
+  network: deposit.network,
+  wallet_id: deposit.walletId,
+  txid: deposit.txid,
+  log_index: deposit.logIndex,
+  custom_id: deposit.customId,
+  address: deposit.address,
+  source: deposit.source,
+  contract: deposit.contract,
+  amount: deposit.amount.toString(),
+  created_at: deposit.createdAt
+})
+
+/** What a new revision of an existing deposit changes. */
+const revisionColumnsOf = (deposit: Deposit, at: Date) => ({
+  status: deposit.status,
+  revision: deposit.revision,
+  event_id: deposit.eventId,
+  block_number: deposit.blockNumber.toString(),
+  block_hash: deposit.blockHash,
+  block_time: deposit.blockTime,
+  confirmation_type: deposit.confirmationType,
+  confirmations: deposit.confirmations,
+  updated_at: at
+})
+
+const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.unsafe(depositColumns)
 
-  const nextEventId = sql<{ id: string }>`SELECT nextval('task_event_id_seq')::text AS id`.pipe(Effect.map(([row]) => row!.id as EventId))
+  const conflict = (network: Network, reason: string) => Effect.fail(new BookingConflict({ network, reason }))
 
-  // Each event carries the exact record of its revision; the payload text is what every delivery sends.
-  const eventRow = (deposit: Deposit, at: Date) => ({
-    id: deposit.eventId,
-    tenant_id: deposit.tenantId,
-    network: deposit.network,
-    event_type: deposit.status === "confirmed" ? "deposit.confirmed" : "deposit.reverted",
-    deposit_id: deposit.id,
-    revision: deposit.revision,
-    payload: JSON.stringify(depositRecord(deposit)),
-    next_attempt: at,
-    deadline_at: roundDeadline(at),
-    created_at: at
-  })
-  const recordEvents = (deposits: ReadonlyArray<Deposit>, at: Date) =>
-    sql`INSERT INTO events ${sql.insert(deposits.map((deposit) => eventRow(deposit, at)))}`
+  // Totals move with the revisions that change them. Not an upsert for a decrease: PostgreSQL
+  // checks the proposed (negative) row before it finds the conflict, and a revert always
+  // follows its confirmation, so the row exists.
+  const changeTotals = (network: Network, changes: ReadonlyArray<{ readonly tenantId: string; readonly change: bigint }>) =>
+    Effect.forEach(sumByTenant(changes), ([tenantId, change]) =>
+      change > 0n
+        ? sql`
+            INSERT INTO deposit_totals (tenant_id, network, confirmed_usdt) VALUES (${tenantId}, ${network}, ${change.toString()})
+            ON CONFLICT (tenant_id, network) DO UPDATE SET confirmed_usdt = deposit_totals.confirmed_usdt + EXCLUDED.confirmed_usdt`
+        : change < 0n
+        ? sql`
+            UPDATE deposit_totals SET confirmed_usdt = confirmed_usdt - ${(-change).toString()}
+            WHERE tenant_id = ${tenantId} AND network = ${network}`
+        : Effect.void, { discard: true })
 
-  const addToTotal = (tenantId: string, network: string, amount: bigint) =>
-    sql`
-      INSERT INTO deposit_totals (tenant_id, network, confirmed_usdt) VALUES (${tenantId}, ${network}, ${amount.toString()})
-      ON CONFLICT (tenant_id, network) DO UPDATE SET confirmed_usdt = deposit_totals.confirmed_usdt + EXCLUDED.confirmed_usdt`
-
-  // Not an upsert: PostgreSQL checks the proposed (negative) row before it finds the conflict.
-  // A revert always follows its confirmation, so the row exists.
-  const subtractFromTotal = (tenantId: string, network: string, amount: bigint) =>
-    sql`
-      UPDATE deposit_totals SET confirmed_usdt = confirmed_usdt - ${amount.toString()}
-      WHERE tenant_id = ${tenantId} AND network = ${network}`
+  /**
+   * Locks the logs and the deposits the bookings were decided on, in one order (so two scanners
+   * cannot deadlock), and checks that each is still as it was read.
+   */
+  const expectations = (network: Network, bookings: ReadonlyArray<Booking>) =>
+    Effect.gen(function*() {
+      const txids = textArray(bookings.map((b) => b.log.txid))
+      const logIndexes = integerArray(bookings.map((b) => b.log.logIndex))
+      const logs = new Map((yield* sql<{ txid: string; log_index: number; block_hash: string; booked: boolean }>`
+        SELECT o.txid, o.log_index, o.block_hash, o.booked
+        FROM observed_logs o JOIN unnest(${txids}::text[], ${logIndexes}::int[]) AS k(txid, log_index)
+          ON o.txid = k.txid AND o.log_index = k.log_index
+        WHERE o.network = ${network}
+        ORDER BY o.txid, o.log_index
+        FOR UPDATE OF o`).map((row) => [keyOf(row.txid, row.log_index), row]))
+      const deposits = new Map((yield* sql<{ id: string; txid: string; log_index: number; revision: number }>`
+        SELECT d.id::text, d.txid, d.log_index, d.revision
+        FROM deposits d JOIN unnest(${txids}::text[], ${logIndexes}::int[]) AS k(txid, log_index)
+          ON d.txid = k.txid AND d.log_index = k.log_index
+        WHERE d.network = ${network}
+        ORDER BY d.id
+        FOR UPDATE OF d`).map((row) => [keyOf(row.txid, row.log_index), row]))
+      for (const booking of bookings) {
+        const key = keyOf(booking.log.txid, booking.log.logIndex)
+        const log = logs.get(key)
+        if (log === undefined || log.booked || log.block_hash !== booking.log.blockHash) {
+          return yield* conflict(network, `log ${key} is no longer stored unbooked in block ${booking.log.blockHash}`)
+        }
+        const stored = deposits.get(key)
+        const expected = booking._tag === "MarkBooked" ? booking.deposit.revision : booking.replaces?.revision ?? null
+        const found = stored === undefined ? null : stored.id === booking.deposit.id ? stored.revision : -1
+        if (found !== expected) return yield* conflict(network, `deposit of log ${key} is not at the revision the booking expects`)
+      }
+    })
 
   return DepositBook.of({
     pending: (network) =>
@@ -106,137 +150,80 @@ export const make = Effect.gen(function*() {
           }))
         )
       ),
-    // One transaction for a whole pass's bookings: rows are locked in one order (so two
-    // scanners cannot deadlock), new deposits and their events are written by one statement each.
-    confirmAll: (items, at) =>
-      items.length === 0 ? Effect.succeed([]) : sql.withTransaction(
+
+    depositsOf: (network, logs) =>
+      logs.length === 0 ? Effect.succeed([]) : sql<DepositRow>`
+        SELECT ${columns} FROM deposits d
+        JOIN unnest(${textArray(logs.map((l) => l.txid))}::text[], ${integerArray(logs.map((l) => l.logIndex))}::int[]) AS k(txid, log_index)
+          ON d.txid = k.txid AND d.log_index = k.log_index
+        WHERE d.network = ${network}`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toDeposit))),
+
+    // Deposit IDs come from the table's identity, event IDs from the sequence sweep tasks share.
+    reserveIds: ({ deposits, events }) =>
+      deposits + events === 0 ? Effect.succeed({ deposits: [], events: [] }) : sql<{ deposits: ReadonlyArray<string> | null; events: ReadonlyArray<string> | null }>`
+        SELECT (SELECT array_agg(nextval(pg_get_serial_sequence('deposits', 'id'))::text) FROM generate_series(1, ${deposits})) AS deposits,
+               (SELECT array_agg(nextval('task_event_id_seq')::text) FROM generate_series(1, ${events})) AS events`.pipe(
+        Effect.orDie,
+        Effect.map(([row]) => ({
+          deposits: (row!.deposits ?? []) as ReadonlyArray<DepositId>,
+          events: (row!.events ?? []) as ReadonlyArray<EventId>
+        }))
+      ),
+
+    // One transaction for a chunk of bookings: new deposits and their events are written by one statement each.
+    book: (network, bookings) =>
+      bookings.length === 0 ? Effect.void : sql.withTransaction(
         Effect.gen(function*() {
-          const network = items[0]!.transfer.network
-          const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
-          const txids = textArray(items.map((i) => i.transfer.txid))
-          const logIndexes = integerArray(items.map((i) => i.transfer.logIndex))
-          const observed = new Map((yield* sql<{ txid: string; log_index: number; block_hash: string; booked: boolean }>`
-            SELECT o.txid, o.log_index, o.block_hash, o.booked
-            FROM observed_logs o JOIN unnest(${txids}::text[], ${logIndexes}::int[]) AS k(txid, log_index)
-              ON o.txid = k.txid AND o.log_index = k.log_index
-            WHERE o.network = ${network}
-            ORDER BY o.txid, o.log_index
-            FOR UPDATE OF o`).map((row) => [keyOf(row.txid, row.log_index), row]))
-          const existing = new Map((yield* sql<ExistingRow & { txid: string; log_index: number }>`
-            SELECT d.id::text, d.txid, d.log_index, d.status, d.revision, d.block_hash, d.created_at
-            FROM deposits d JOIN unnest(${txids}::text[], ${logIndexes}::int[]) AS k(txid, log_index)
-              ON d.txid = k.txid AND d.log_index = k.log_index
-            WHERE d.network = ${network}
-            ORDER BY d.id
-            FOR UPDATE OF d`).map((row) => [keyOf(row.txid, row.log_index), row]))
-
-          const outcomes: Array<BookingOutcome> = []
-          const fresh: Array<ConfirmItem> = []
-          const again: Array<{ readonly item: ConfirmItem; readonly id: string }> = []
-          const booked: Array<ConfirmItem> = []
-          for (const item of items) {
-            const key = keyOf(item.transfer.txid, item.transfer.logIndex)
-            const seen = observed.get(key)
-            const deposit = existing.get(key)
-            if (seen === undefined || seen.booked || seen.block_hash !== item.transfer.blockHash) {
-              outcomes.push("stale")
-            } else if (deposit?.status === "confirmed") {
-              // Confirmed in this very block already: nothing new to tell. In another block, the
-              // revert of the old confirmation comes first (the next pass).
-              outcomes.push(deposit.block_hash === item.transfer.blockHash ? "already" : "stale")
-              if (deposit.block_hash === item.transfer.blockHash) booked.push(item)
-            } else {
-              outcomes.push("booked")
-              booked.push(item)
-              if (deposit === undefined) fresh.push(item)
-              else again.push({ item, id: deposit.id })
-            }
-          }
-
-          const confirmedFields = (item: ConfirmItem, eventId: string) => ({
-            event_id: eventId,
-            status: "confirmed",
-            block_number: item.transfer.blockNumber.toString(),
-            block_hash: item.transfer.blockHash,
-            block_time: item.transfer.blockTime,
-            confirmation_type: item.confirmation.rule,
-            confirmations: item.confirmation.confirmations,
-            updated_at: at
-          })
-          const written: Array<DepositRow> = []
+          yield* expectations(network, bookings)
+          const confirms = bookings.filter((b): b is Extract<Booking, { _tag: "Confirm" }> => b._tag === "Confirm")
+          const fresh = confirms.filter((b) => b.replaces === null)
           if (fresh.length > 0) {
-            const eventIds = yield* sql<{ id: string }>`
-              SELECT nextval('task_event_id_seq')::text AS id FROM generate_series(1, ${fresh.length})`
-            written.push(...yield* sql<DepositRow>`
-              INSERT INTO deposits AS d ${
-              sql.insert(fresh.map((item, i) => ({
-                ...confirmedFields(item, eventIds[i]!.id),
-                tenant_id: item.transfer.tenantId,
-                network: item.transfer.network,
-                wallet_id: item.transfer.walletId,
-                txid: item.transfer.txid,
-                log_index: item.transfer.logIndex,
-                revision: 1,
-                custom_id: item.transfer.customId,
-                address: item.transfer.address,
-                source: item.transfer.source,
-                contract: item.transfer.contract,
-                amount: item.transfer.amount.toString(),
-                created_at: at
-              })))
-            }
-              RETURNING ${columns}`)
+            yield* sql`INSERT INTO deposits ${sql.insert(fresh.map((b) => depositColumnsOf(b.deposit, b.at)))}`
           }
-          for (const { id, item } of again) {
-            const eventId = yield* nextEventId
-            written.push(...yield* sql<DepositRow>`
-              UPDATE deposits d SET ${sql.update(confirmedFields(item, eventId))}, revision = d.revision + 1
-              WHERE d.id = ${id} RETURNING ${columns}`)
+          for (const again of confirms.filter((b) => b.replaces !== null)) {
+            yield* sql`UPDATE deposits SET ${sql.update(revisionColumnsOf(again.deposit, again.at))} WHERE id = ${again.deposit.id}`
           }
-          const deposits = written.map(toDeposit)
-          if (deposits.length > 0) yield* recordEvents(deposits, at)
-          if (booked.length > 0) {
-            yield* sql`
-              UPDATE observed_logs o SET booked = true
-              FROM unnest(${textArray(booked.map((i) => i.transfer.txid))}::text[],
-                          ${integerArray(booked.map((i) => i.transfer.logIndex))}::int[]) AS k(txid, log_index)
-              WHERE o.network = ${network} AND o.txid = k.txid AND o.log_index = k.log_index`
-          }
-          const totals = new Map<string, bigint>()
-          for (const d of deposits) totals.set(d.tenantId, (totals.get(d.tenantId) ?? 0n) + d.amount)
-          for (const [tenantId, amount] of totals) yield* addToTotal(tenantId, network, amount)
-          return outcomes
+          yield* insertEvents(sql, confirms.map((b) => b.event))
+          yield* sql`
+            UPDATE observed_logs o SET booked = true
+            FROM unnest(${textArray(bookings.map((b) => b.log.txid))}::text[],
+                        ${integerArray(bookings.map((b) => b.log.logIndex))}::int[]) AS k(txid, log_index)
+            WHERE o.network = ${network} AND o.txid = k.txid AND o.log_index = k.log_index`
+          yield* changeTotals(network, confirms.map((b) => ({ tenantId: b.deposit.tenantId, change: b.totalChange })))
         })
-      ).pipe(Effect.orDie),
+      ).pipe(Effect.catchTag("SqlError", Effect.die)),
+
     orphaned: (network, from) =>
-      sql<{ id: string }>`
-        SELECT d.id::text FROM deposits d
+      sql<DepositRow>`
+        SELECT ${columns} FROM deposits d
         WHERE d.network = ${network} AND d.status = 'confirmed' AND d.block_number >= ${from.toString()}
           AND NOT EXISTS (SELECT 1 FROM scanned_blocks b WHERE b.network = d.network AND b.number = d.block_number
                           AND b.hash = d.block_hash)
-        ORDER BY d.id`.pipe(Effect.orDie, Effect.map((rows) => rows.map((row) => row.id as DepositId))),
-    revert: (network, id, from, at) =>
+        ORDER BY d.id`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toDeposit))),
+
+    revert: (network, reversal) =>
       sql.withTransaction(
         Effect.gen(function*() {
           const [still] = yield* sql<{ id: string }>`
             SELECT d.id::text FROM deposits d
-            WHERE d.id = ${id} AND d.network = ${network} AND d.status = 'confirmed' AND d.block_number >= ${from.toString()}
+            WHERE d.id = ${reversal.deposit.id} AND d.network = ${network} AND d.status = 'confirmed'
+              AND d.revision = ${reversal.replaces.revision} AND d.block_number >= ${reversal.from.toString()}
               AND NOT EXISTS (SELECT 1 FROM scanned_blocks b WHERE b.network = d.network AND b.number = d.block_number
                               AND b.hash = d.block_hash)
             FOR UPDATE OF d`
-          if (still === undefined) return false
-          const eventId = yield* nextEventId
-          // The reverted revision keeps the block fields of the confirmation it undoes.
-          const [row] = yield* sql<DepositRow>`
-            UPDATE deposits d SET status = 'reverted', revision = d.revision + 1, event_id = ${eventId}, updated_at = ${at}
-            WHERE d.id = ${id} RETURNING ${columns}`
-          const deposit = toDeposit(row!)
-          yield* recordEvents([deposit], at)
-          yield* subtractFromTotal(deposit.tenantId, deposit.network, deposit.amount)
-          return true
+          if (still === undefined) return yield* conflict(network, `deposit ${reversal.deposit.id} is no longer confirmed in a dropped block`)
+          yield* sql`UPDATE deposits SET ${sql.update(revisionColumnsOf(reversal.deposit, reversal.at))} WHERE id = ${reversal.deposit.id}`
+          yield* insertEvents(sql, [reversal.event])
+          yield* changeTotals(network, [{ tenantId: reversal.deposit.tenantId, change: reversal.totalChange }])
         })
-      ).pipe(Effect.orDie)
+      ).pipe(Effect.catchTag("SqlError", Effect.die))
   })
 })
+
+const sumByTenant = (changes: ReadonlyArray<{ readonly tenantId: string; readonly change: bigint }>) => {
+  const sums = new Map<string, bigint>()
+  for (const { change, tenantId } of changes) sums.set(tenantId, (sums.get(tenantId) ?? 0n) + change)
+  return sums
+}
 
 export const layer = Layer.effect(DepositBook, make)

@@ -4,7 +4,8 @@ import {
   roundDeadline,
   type SweepDraft,
   SweepRepository,
-  sweepResultBody,
+  sweepOutcome,
+  type EventId,
   type SweepTask,
   type TenantId,
   type TenantScope,
@@ -15,6 +16,7 @@ import {
 } from "@collector/core"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
+import { insertEvents } from "./EventOutbox"
 import * as PgSweepRepository from "./PgSweepRepository"
 import * as PgWalletRepository from "./PgWalletRepository"
 import { listStatement } from "./PgWalletRepository"
@@ -89,7 +91,7 @@ const eventRow = (id: string) =>
 /** A terminal outcome of a task as the sweeper would write it. */
 const outcomeOf = (task: SweepTask, status: TerminalSweepStatus, over: Partial<SweepTask> = {}) => {
   const last = { ...task, ...over, status, updatedAt: over.updatedAt ?? at(500) } as SweepTask & { status: TerminalSweepStatus }
-  return { task: last, payload: JSON.stringify(sweepResultBody(last)) }
+  return sweepOutcome(last)
 }
 
 const transaction = (txid: string) => ({
@@ -368,7 +370,7 @@ it.scoped("finish writes the terminal state, the event with the task's ID and, o
     const ok = yield* claimed(yield* insertOne(scope, w!), "w1")
     const bad = yield* claimed(yield* insertOne(scope, v!), "w1")
     // Not terminal: save's to write.
-    expect(isDefect(yield* Effect.exit(repo.finish({ task: { ...ok, status: "broadcast" }, payload: "{}" }, "w1")))).toBe(true)
+    expect(isDefect(yield* Effect.exit(repo.finish({ ...outcomeOf(ok, "succeeded"), task: { ...ok, status: "broadcast" } as never }, "w1")))).toBe(true)
 
     const success = outcomeOf(ok, "succeeded", {
       amount: 123_456_789n,
@@ -390,7 +392,7 @@ it.scoped("finish writes the terminal state, the event with the task's ID and, o
       event_type: "sweep.succeeded",
       deposit_id: null,
       revision: null,
-      payload: success.payload,
+      payload: success.event.payload,
       status: "pending",
       next_attempt: at(400),
       deadline_at: roundDeadline(at(400)),
@@ -405,7 +407,7 @@ it.scoped("finish writes the terminal state, the event with the task's ID and, o
 
     const failure = outcomeOf(bad, "failed", { reason: "fixed amount above the balance", updatedAt: at(450) })
     expect(yield* repo.finish(failure, "w1")).toBe(true)
-    expect(yield* eventRow(bad.id)).toMatchObject([{ event_type: "sweep.failed", payload: failure.payload, created_at: at(450) }])
+    expect(yield* eventRow(bad.id)).toMatchObject([{ event_type: "sweep.failed", payload: failure.event.payload, created_at: at(450) }])
     expect(yield* walletRow(v!.id)).toEqual({ collected: "0", last: null })
     // A transaction on chain changed the swept wallet's balances: balance sync is asked to read it; nothing else is.
     const staleFrom = (id: string) =>
@@ -428,9 +430,10 @@ it.scoped("finish is all or nothing: when the event cannot be written, the task'
     const w = yield* addWallet(scope, "w")
     const task = yield* claimed(yield* insertOne(scope, w), "w1")
     // An event already holds the task's ID (it cannot happen with the shared sequence; forced here).
-    yield* sql`
-      INSERT INTO events (id, tenant_id, network, event_type, payload, next_attempt, deadline_at, created_at)
-      VALUES (${task.id}, ${scope.tenantId}, 'nile', 'deposit.confirmed', '{"squatter":true}', ${at(1)}, ${at(2)}, ${at(1)})`
+    yield* insertEvents(sql, [{
+      id: task.id as string as EventId, tenantId: scope.tenantId, network: "nile", eventType: "deposit.confirmed", deposit: null,
+      payload: "{\"squatter\":true}", dueAt: at(1), deadlineAt: at(2), createdAt: at(1)
+    }])
     const success = outcomeOf(task, "succeeded", { amount: 50n, updatedAt: at(400) })
     expect(isDefect(yield* Effect.exit(repo.finish(success, "w1")))).toBe(true)
     expect(yield* stored(task.id)).toEqual({ status: "pending", version: 0, claimed_by: "w1", txid: "", amount: "0" })
@@ -474,7 +477,7 @@ it.scoped("find and list carry the webhook summary once the task finished, null 
       lastError: "",
       createdAt: at(300),
       deliveredAt: null,
-      payload: done.payload
+      payload: done.event.payload
     })
     expect((yield* repo.list(scope, { page: 1, pageSize: 10 })).items).toEqual([view])
   })))

@@ -2,7 +2,6 @@ import { SqlClient, type Statement } from "@effect/sql"
 import {
   isTerminal,
   type NotificationEvent,
-  roundDeadline,
   type SweepQuery,
   SweepRepository,
   type SweepTask,
@@ -10,6 +9,7 @@ import {
   type TenantScope
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
+import { insertEvents } from "./EventOutbox"
 import { eventColumns, type EventRow, toEvent } from "./NotificationRows"
 import { mutableColumns, sweepColumns, type SweepRow, terminalSql, toSweepTask } from "./SweepRows"
 
@@ -66,10 +66,10 @@ export const make = Effect.gen(function*() {
    * hence a defect) a write that would replace a stored transaction or touch a terminal task.
    */
   const casUpdate = (task: SweepTask, worker: string) =>
-    sql<{ tenant_id: string; network: string; wallet_id: string; amount: string }>`
+    sql<{ wallet_id: string }>`
       UPDATE sweep_tasks t SET ${sql.update(mutableColumns(task))}, version = t.version + 1, claimed_by = NULL, claimed_until = NULL
       WHERE t.id = ${task.id} AND t.version = ${task.version} AND t.claimed_by = ${worker}
-      RETURNING t.tenant_id::text AS tenant_id, t.network, t.wallet_id::text AS wallet_id, t.amount::text AS amount`
+      RETURNING t.wallet_id::text AS wallet_id`
 
   return SweepRepository.of({
     // One statement for the batch. Drafts of wallets outside the scope (or with another address)
@@ -167,8 +167,8 @@ export const make = Effect.gen(function*() {
         ? Effect.dieMessage(`sweep task ${task.id}: the terminal status ${task.status} is written by finish, not save`)
         : casUpdate(task, worker).pipe(Effect.orDie, Effect.map((rows) => rows.length === 1)),
 
-    // The task's terminal state, its event and the wallet's collected total commit together or
-    // not at all. The event's scope and the wallet's amount are the stored row's, not the caller's.
+    // The task's terminal state, its event and the wallet's books commit together or not at all;
+    // the outcome says what changes (the core decided it), this only writes it.
     finish: (outcome, worker) => {
       const task = outcome.task
       if (!isTerminal(task.status)) {
@@ -177,18 +177,14 @@ export const make = Effect.gen(function*() {
       return sql.withTransaction(Effect.gen(function*() {
         const [row] = yield* casUpdate(task, worker)
         if (row === undefined) return false
-        yield* sql`
-          INSERT INTO events (id, tenant_id, network, event_type, deposit_id, revision, payload, next_attempt, deadline_at, created_at)
-          VALUES (${task.id}, ${row.tenant_id}, ${row.network}, ${`sweep.${task.status}`}, NULL, NULL, ${outcome.payload},
-                  ${task.updatedAt}, ${roundDeadline(task.updatedAt)}, ${task.updatedAt})`
-        if (task.status === "succeeded") {
+        yield* insertEvents(sql, [outcome.event])
+        if (outcome.collected !== null) {
           yield* sql`
-            UPDATE wallets SET collected_usdt = collected_usdt + ${row.amount}::numeric,
-              last_collected_at = GREATEST(coalesce(last_collected_at, '-infinity'), ${task.updatedAt})
+            UPDATE wallets SET collected_usdt = collected_usdt + ${outcome.collected.amount.toString()}::numeric,
+              last_collected_at = GREATEST(coalesce(last_collected_at, '-infinity'), ${outcome.collected.at})
             WHERE id = ${row.wallet_id}`
         }
-        if (task.transaction !== null) {
-          // Its transaction moved USDT or burned TRX in a block already solidified: balance sync reads the wallet next.
+        if (outcome.balanceChanged) {
           yield* sql`
             UPDATE wallets SET balance_stale_from = GREATEST(coalesce(balance_stale_from, 0), balance_block + 1)
             WHERE id = ${row.wallet_id}`

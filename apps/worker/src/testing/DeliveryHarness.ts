@@ -1,9 +1,10 @@
 import type { Network } from "@collector/core"
 import { DeliveryLedger } from "@collector/core"
 import { Dispatcher } from "@collector/core"
-import { type DispatcherSettings, defaultDispatcherSettings } from "@collector/core"
+import { type DispatcherSettings, defaultDispatcherSettings, roundDeadline } from "@collector/core"
 import { DnsWebhookTargets, HostTableLookup, HttpsDeliveryTransport, type Lookup } from "@collector/outbound"
 import { testCaPem } from "@collector/outbound/testing"
+import { seedEvent as seedOutboxEvent } from "@collector/postgres/testing"
 import { PgComponentStatus, PgSettingsRepository } from "@collector/postgres"
 import { PgDeliveryLedger } from "@collector/postgres"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
@@ -88,14 +89,11 @@ export const setWebhook = (tenantId: string, network: Network, webhook: { readon
 /** An event as the outbox writes it: due at `at`, deadline 24 h later, payload stored as text. */
 export const seedEvent = (scope: SeededScope, at: Date) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const [row] = yield* sql<{ id: string }>`SELECT nextval('task_event_id_seq')::text AS id`
-    const payload = JSON.stringify({ event_id: row!.id, event_type: "sweep.succeeded", network: scope.network, task_id: row!.id, reason: "", amount: "1000000" })
-    yield* sql`
-      INSERT INTO events (id, tenant_id, network, event_type, payload, next_attempt, deadline_at, created_at)
-      VALUES (${row!.id}, ${scope.tenantId}, ${scope.network}, 'sweep.succeeded', ${payload}, ${at}, ${new Date(at.getTime() + 86_400_000)}, ${at})`
-    return { id: row!.id, payload }
-  }).pipe(Effect.orDie)
+    const payloadOf = (id: string) =>
+      JSON.stringify({ event_id: id, event_type: "sweep.succeeded", network: scope.network, task_id: id, reason: "", amount: "1000000" })
+    const id = yield* seedOutboxEvent(scope, { eventType: "sweep.succeeded", payload: payloadOf, createdAt: at.toISOString(), deadlineAt: roundDeadline(at).toISOString() })
+    return { id, payload: payloadOf(id) }
+  })
 
 export interface EventRow {
   readonly status: string

@@ -1,4 +1,6 @@
 export * as MemoryComponentStatus from "./MemoryComponentStatus"
+export * as MemoryDepositBook from "./MemoryDepositBook"
+export * from "./MemoryOutbox"
 export * from "./MemoryDatabase"
 export * from "./MemoryStorage"
 export * from "./MemoryTable"

@@ -1,33 +1,80 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { confirmationsUnder } from "../ConfirmationRule"
+import type { DepositId, EventId } from "../deposits/Deposit"
 import type { Network } from "../Network"
+import type { Booking } from "./Booking"
+import { bookingOf, idsNeeded, logState, reversalOf } from "./BookingRules"
 import { type ConfirmItem, DepositBook } from "./DepositBook"
+import type { ChainTip, ScanPosition } from "./ScanLedger"
 
 // Bookings per transaction: a catch-up books hundreds at once, a caught-up scanner one or two.
 const bookingChunk = 500
-import type { ChainTip, ScanPosition } from "./ScanLedger"
 
 export interface ConfirmationPass {
   readonly confirmed: number
   readonly reverted: number
 }
 
+const logKey = (txid: string, logIndex: number) => `${txid}:${logIndex}`
+
 /**
  * Brings deposits in line with the stored chain: first reverts confirmed deposits whose
  * transfer a reorganisation removed, then books stored transfers whose tenant's rule is met.
  * Counts only verified blocks: `block_N` against the stored cursor (every block up to it is
  * linked by parent hashes), `solidified` against the node's solidified block, never above the cursor.
+ * Every decision is the core's (BookingRules); the DepositBook stores it or reports that what it
+ * was decided on has changed, and then the next pass decides again on fresh reads.
  */
 export const makeConfirmations = Effect.gen(function*() {
   const book = yield* DepositBook
 
+  const revertOrphans = (network: Network, from: bigint, at: Date) =>
+    Effect.gen(function*() {
+      let reverted = 0
+      for (const deposit of yield* book.orphaned(network, from)) {
+        const { events } = yield* book.reserveIds({ deposits: 0, events: 1 })
+        const written = yield* book.revert(network, reversalOf(deposit, events[0]!, from, at)).pipe(
+          Effect.as(true),
+          Effect.catchTag("BookingConflict", () => Effect.succeed(false))
+        )
+        if (written) reverted++
+      }
+      return reverted
+    })
+
+  /** Books one chunk in one transaction; how many new revisions it confirmed (0 on a conflict). */
+  const bookChunk = (network: Network, items: ReadonlyArray<ConfirmItem>, at: Date) =>
+    Effect.gen(function*() {
+      const stored = new Map(
+        (yield* book.depositsOf(network, items.map((item) => item.transfer))).map((d) => [logKey(d.txid, d.logIndex), d] as const)
+      )
+      const states = items.map((item) => logState(item.transfer, stored.get(logKey(item.transfer.txid, item.transfer.logIndex))))
+      const needed = states.map(idsNeeded)
+      const ids = yield* book.reserveIds({
+        deposits: needed.reduce((n, x) => n + x.deposits, 0),
+        events: needed.reduce((n, x) => n + x.events, 0)
+      })
+      const depositIds: Array<DepositId> = [...ids.deposits]
+      const eventIds: Array<EventId> = [...ids.events]
+      const bookings: Array<Booking> = []
+      items.forEach((item, i) => {
+        const booking = bookingOf(item, states[i]!, {
+          ...(needed[i]!.deposits > 0 ? { deposit: depositIds.shift()! } : {}),
+          ...(needed[i]!.events > 0 ? { event: eventIds.shift()! } : {})
+        }, at)
+        if (booking !== null) bookings.push(booking)
+      })
+      if (bookings.length === 0) return 0
+      return yield* book.book(network, bookings).pipe(
+        Effect.as(bookings.filter((b) => b._tag === "Confirm").length),
+        Effect.catchTag("BookingConflict", () => Effect.succeed(0))
+      )
+    })
+
   const run = (network: Network, tip: ChainTip, cursor: ScanPosition, oldestStored: bigint) =>
     Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
-      let reverted = 0
-      for (const id of yield* book.orphaned(network, oldestStored)) {
-        if (yield* book.revert(network, id, oldestStored, now)) reverted++
-      }
+      const reverted = yield* revertOrphans(network, oldestStored, now)
       const verified = {
         head: cursor.number,
         solidified: tip.solidified < cursor.number ? tip.solidified : cursor.number
@@ -39,8 +86,7 @@ export const makeConfirmations = Effect.gen(function*() {
       }
       let confirmed = 0
       for (let start = 0; start < due.length; start += bookingChunk) {
-        const outcomes = yield* book.confirmAll(due.slice(start, start + bookingChunk), now)
-        confirmed += outcomes.filter((o) => o === "booked").length
+        confirmed += yield* bookChunk(network, due.slice(start, start + bookingChunk), now)
       }
       return { confirmed, reverted } satisfies ConfirmationPass
     })

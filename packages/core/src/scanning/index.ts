@@ -1,3 +1,5 @@
+export * from "./Booking"
+export * from "./BookingRules"
 export * from "./Confirmations"
 export * from "./DepositBook"
 export * from "./IntegrityCheck"

@@ -5,6 +5,7 @@ import type { NotificationEvent } from "../notifications/NotificationEvent"
 import type { Page } from "../Page"
 import type { TenantScope } from "../Scope"
 import type { Sealed } from "../SecretBox"
+import type { SweepOutcome } from "./SweepOutcome"
 import type { SweepMode, SweepOrigin, SweepStatus, SweepTask, SweepTaskId } from "./SweepTask"
 
 /** A task to insert: the wallet has been checked by the caller, the one-task-per-wallet rule is the store's. */
@@ -37,13 +38,6 @@ export interface SweepQuery {
   readonly txid?: string
 }
 
-/** The terminal write: the task's last state and the event body that reports it. */
-export interface SweepOutcome {
-  readonly task: SweepTask
-  /** The exact JSON text of the 11-field sweep result body. */
-  readonly payload: string
-}
-
 /**
  * Port: sweep tasks. The operations read and create them per tenant scope; the sweeper claims
  * them per network and moves each one step at a time, every step saved with compare-and-set on
@@ -73,8 +67,9 @@ export class SweepRepository extends Context.Tag("@collector/core/SweepRepositor
      */
     readonly save: (task: SweepTask, worker: string) => Effect.Effect<boolean>
     /**
-     * Saves a terminal state in one transaction with its event (ID = task ID) and, on success,
-     * the wallet's `collected_usdt` and `last_collected_at`. Same compare-and-set as `save`.
+     * Saves a terminal state in one transaction with its event and its wallet's books, as the
+     * outcome says (the core decides them): the collected total and time, the balance-sync mark.
+     * Same compare-and-set as `save`.
      */
     readonly finish: (outcome: SweepOutcome, worker: string) => Effect.Effect<boolean>
     /** The sealed private key of a wallet, for the Signer port alone. */

@@ -4,7 +4,7 @@ import { ComponentStatus } from "../engine/ComponentStatus"
 import type { ChainView } from "./ChainView"
 import { checkHistory } from "./HistoryCheck"
 import type { Network } from "../Network"
-import { sweepResultBody } from "./SweepResultBody"
+import { sweepOutcome } from "./SweepOutcome"
 import { SweepRepository } from "./SweepRepository"
 import type { StepResult } from "./SweepStep"
 import { later } from "./SweepStep"
@@ -42,7 +42,7 @@ export const makeSweeper = (network: Network, worker: string, settings: SweeperS
 
     const write = (result: StepResult) =>
       result._tag === "Finish"
-        ? repo.finish({ task: result.task, payload: JSON.stringify(sweepResultBody(result.task)) }, worker)
+        ? repo.finish(sweepOutcome(result.task), worker)
         : repo.save(result.task, worker)
 
     const save = (result: StepResult) => {

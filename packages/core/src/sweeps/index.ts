@@ -1,6 +1,7 @@
 export * from "./FeePlan"
 export * from "./MainnetFees"
 export * from "./SweepErrors"
+export * from "./SweepOutcome"
 export * from "./SweepRepository"
 export * from "./SweepResultBody"
 export * from "./SweepTask"

@@ -1,5 +1,7 @@
+import type { EventId, TenantId } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { insertEvents } from "../EventOutbox"
 
 export type SeedEventType = "deposit.confirmed" | "deposit.reverted" | "sweep.succeeded" | "sweep.failed" | "sweep.cancelled"
 export type SeedDeliveryStatus = "pending" | "delivering" | "delivered" | "failed"
@@ -51,15 +53,27 @@ export const seedEvent = (scope: EventScope, seed: EventSeed = {}) =>
       const body = given ?? (eventType.startsWith("sweep.") ? sweepBody(id, eventType, scope.network) : { event_id: id, event_type: eventType })
       const payload = typeof body === "string" ? body : JSON.stringify(body)
       const createdAt = seed.createdAt ?? "2026-02-01T00:00:00.000Z"
+      const network = scope.network
+      yield* insertEvents(sql, [{
+        id: id as EventId,
+        tenantId: scope.tenantId as TenantId,
+        network,
+        eventType,
+        deposit: null,
+        payload,
+        dueAt: new Date(createdAt),
+        deadlineAt: new Date(seed.deadlineAt ?? "2026-02-02T00:00:00.000Z"),
+        createdAt: new Date(createdAt)
+      }])
+      // The delivery state the dispatcher would have left: the outbox writes every event pending.
       yield* sql`
-        INSERT INTO events (id, tenant_id, network, event_type, deposit_id, revision, payload, status, attempts, current_round, next_attempt,
-          deadline_at, last_error, created_at, delivered_at, round_url, round_started_at, claimed_by, claimed_until)
-        VALUES (${id}, ${scope.tenantId}, ${scope.network}, ${eventType}, ${seed.depositId ?? null}, ${seed.revision ?? null}, ${payload},
-          ${seed.status ?? "pending"}, ${seed.attempts ?? 0}, ${seed.currentRound ?? 1},
-          ${seed.nextAttempt === undefined ? createdAt : seed.nextAttempt}::timestamptz,
-          ${seed.deadlineAt ?? "2026-02-02T00:00:00.000Z"}::timestamptz, ${seed.lastError ?? ""}, ${createdAt}::timestamptz,
-          ${seed.deliveredAt ?? null}::timestamptz, ${seed.roundUrl ?? null}, ${seed.roundStartedAt ?? null}::timestamptz,
-          ${seed.claimedBy ?? null}, ${seed.claimedUntil ?? null}::timestamptz)`
+        UPDATE events SET status = ${seed.status ?? "pending"}, attempts = ${seed.attempts ?? 0}, current_round = ${seed.currentRound ?? 1},
+          next_attempt = ${seed.nextAttempt === undefined ? createdAt : seed.nextAttempt}::timestamptz, last_error = ${seed.lastError ?? ""},
+          delivered_at = ${seed.deliveredAt ?? null}::timestamptz, round_url = ${seed.roundUrl ?? null},
+          round_started_at = ${seed.roundStartedAt ?? null}::timestamptz, claimed_by = ${seed.claimedBy ?? null},
+          claimed_until = ${seed.claimedUntil ?? null}::timestamptz,
+          deposit_id = ${seed.depositId ?? null}, revision = ${seed.revision ?? null}
+        WHERE id = ${id}`
       return id
     })).pipe(Effect.orDie)
 
