@@ -1,4 +1,4 @@
-import { DepositRecord } from "@collector/api/groups/DepositsApi"
+import { DepositRecord } from "@collector/api"
 import { Schema } from "effect"
 
 /**
