@@ -1,15 +1,14 @@
 /**
- * What the lossless JSON parsing of node and provider replies costs, beside plain `JSON.parse` of
- * the same text in the same run: the hand-written pre-scanners (`parseLosslessJson` of tron-node,
- * `parseRawJson` of energy, each a scan that quotes number literals before `JSON.parse`) against
- * the `lossless-json` library with the same number policies. Inputs are the real captures under
+ * What the lossless JSON parsing of node and provider replies costs (`parseLosslessJson` of
+ * tron-node, `parseRawJson` of energy, both the `lossless-json` library with a number policy),
+ * beside plain `JSON.parse` of the same text in the same run. Inputs are the real captures under
  * `test-fixtures/`; the full block and the receipts are mainnet-shaped (300 transactions, as in
- * bench/chain.ts), made by repeating the captured ones. Run with `npx tsx bench/json-parse.ts`
+ * bench/chain.ts), made by repeating the captured ones. Figures, and those of the hand-written
+ * scanners the library replaced: docs/benchmarks.md. Run with `npx tsx bench/json-parse.ts`
  * (BENCH_MS: milliseconds per timed batch, default 100).
  */
 import { parseRawJson } from "@collector/energy"
 import { parseLosslessJson } from "@collector/tron-node"
-import { isInteger, parse } from "lossless-json"
 import { readFileSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 
@@ -43,18 +42,6 @@ const providerInputs: ReadonlyArray<readonly [string, string]> = [
 ]
 
 // ---------------------------------------------------------------------------------------------
-// The library with each adapter's number policy
-
-// JSON.parse keeps the last of duplicate keys; the library would throw.
-const lastWins = ({ newValue }: { readonly newValue: unknown }) => newValue
-const nodeNumber = (literal: string) => {
-  const value = Number(literal)
-  return Number.isSafeInteger(value) || !isInteger(literal) ? value : literal
-}
-const libraryNode = (text: string) => parse(text, null, { parseNumber: nodeNumber, onDuplicateKey: lastWins })
-const libraryProvider = (text: string) => parse(text, null, { parseNumber: (literal) => literal, onDuplicateKey: lastWins })
-
-// ---------------------------------------------------------------------------------------------
 // Timing
 
 /** Microseconds per call: the median of 9 batches of at least `batchMs`, after 3 untimed ones. */
@@ -74,25 +61,17 @@ const microsPerCall = (parseText: (text: string) => unknown, text: string): numb
 const row = (cells: ReadonlyArray<string>) => console.log(`| ${cells.join(" | ")} |`)
 const us = (value: number) => value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0)
 
-const table = (
-  title: string,
-  inputs: ReadonlyArray<readonly [string, string]>,
-  scanner: (text: string) => unknown,
-  library: (text: string) => unknown
-) => {
+const table = (title: string, inputs: ReadonlyArray<readonly [string, string]>, lossless: (text: string) => unknown) => {
   console.log(`\n${title} (µs per reply, median of 9 batches)\n`)
-  row(["reply", "bytes", "JSON.parse", "scanner + JSON.parse", "lossless-json", "library / scanner"])
-  row(["---", "---:", "---:", "---:", "---:", "---:"])
+  row(["reply", "bytes", "JSON.parse", "lossless", "lossless / JSON.parse"])
+  row(["---", "---:", "---:", "---:", "---:"])
   for (const [name, text] of inputs) {
-    // Same values from both, or the comparison means nothing.
-    if (JSON.stringify(scanner(text)) !== JSON.stringify(library(text))) throw new Error(`${name}: the parsers disagree`)
     const plain = microsPerCall(JSON.parse, text)
-    const scanned = microsPerCall(scanner, text)
-    const lib = microsPerCall(library, text)
-    row([name, String(text.length), us(plain), us(scanned), us(lib), `${(lib / scanned).toFixed(2)}x`])
+    const exact = microsPerCall(lossless, text)
+    row([name, String(text.length), us(plain), us(exact), `${(exact / plain).toFixed(2)}x`])
   }
 }
 
-table("tron-node: safe integers as numbers, longer ones as digit strings", nodeInputs, parseLosslessJson, libraryNode)
-table("energy: every number as its literal text", providerInputs, parseRawJson, libraryProvider)
+table("tron-node parseLosslessJson: safe integers as numbers, longer ones as digit strings", nodeInputs, parseLosslessJson)
+table("energy parseRawJson: every number as its literal text", providerInputs, parseRawJson)
 console.log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`)
