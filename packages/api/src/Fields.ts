@@ -1,4 +1,4 @@
-import { isCanonicalPositiveInt64, isValidCustomId } from "@collector/core"
+import { isValidCustomId } from "@collector/core"
 import { Schema } from "effect"
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length
@@ -19,13 +19,8 @@ export const CustomId = Schema.String.pipe(
   Schema.annotations({ description: "Tenant-defined ID, unique within the tenant and network; 1 to 32 characters." })
 )
 
-/** A path ID: canonical positive int64 text. */
-export const ObjectId = Schema.String.pipe(
-  Schema.filter((s) => isCanonicalPositiveInt64(s) || "id must be a positive integer ID (1 to 9223372036854775807, no leading zeros or sign)"),
-  Schema.annotations({ description: "Positive int64 as a decimal string." })
-)
-
-export const Amount = Schema.String.pipe(Schema.pattern(/^(0|[1-9][0-9]*)$/), Schema.annotations({ description: "Integer string in the smallest unit (6 decimals)." }))
+// The core's deposit record and sweep result body are made of these, so the core declares them.
+export { Amount, ObjectId } from "@collector/core"
 
 export const Timestamp = Schema.String.pipe(Schema.annotations({ description: "RFC 3339 time with zone." }))
 

@@ -1,46 +1,27 @@
+import { isInteger, parse } from "lossless-json"
+
 /**
  * JSON.parse for node replies without losing integer precision. java-tron prints int64 fields
  * (balances, amounts, fee limits) as bare JSON numbers, and `JSON.parse` rounds every one above
  * 2^53 to the nearest double: a balance of 99999999999000001 sun would silently become
- * 99999999999000000. Integer literals too long to be exact are therefore turned into JSON strings
- * before parsing; the response schemas accept numbers and digit strings alike.
+ * 99999999999000000. Integer literals a double cannot hold exactly therefore come back as their
+ * digits; the response schemas (NodeInt) accept numbers and digit strings alike. Fractions and
+ * exponents come back as JSON.parse reads them: no field the adapter reads is written so, and
+ * NodeInt refuses any value that is not an exact integer.
+ *
+ * The `lossless-json` library costs about 2.4 times what the hand-written scan plus `JSON.parse`
+ * it replaced cost on a block header, and 3.5 to 7 times on a block with 300 transactions
+ * (bench/json-parse.ts, docs/benchmarks.md): a few microseconds on the headers and other small
+ * replies read through here, far too much for the receipts of a whole block, which TransferLogs
+ * reads with plain `JSON.parse`.
  */
-
-/** 15 digits always fit in a double exactly (2^53 has 16). */
-const maxExactDigits = 15
-
-const isDigit = (code: number) => code >= 48 && code <= 57
-
-/** Quotes long integer literals outside strings; everything else is copied as is. */
-const quoteLongIntegers = (text: string): string => {
-  let out = ""
-  let copiedUpTo = 0
-  let i = 0
-  while (i < text.length) {
-    const code = text.charCodeAt(i)
-    if (code === 34) {
-      // Skip a string literal, honouring escapes, so digits inside hex strings stay untouched.
-      i++
-      while (i < text.length && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 ? 2 : 1
-      i++
-    } else if (code === 45 || isDigit(code)) {
-      const start = i
-      i++
-      while (i < text.length && isDigit(text.charCodeAt(i))) i++
-      const digits = i - start - (code === 45 ? 1 : 0)
-      // Fractions and exponents are consumed whole and left alone: they are never int64 fields.
-      const isInteger = !/[.eE]/.test(text[i] ?? "")
-      while (i < text.length && /[0-9.eE+-]/.test(text[i]!)) i++
-      if (isInteger && digits > maxExactDigits) {
-        out += text.slice(copiedUpTo, start) + `"${text.slice(start, i)}"`
-        copiedUpTo = i
-      }
-    } else {
-      i++
-    }
-  }
-  return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo)
+const exactNumber = (literal: string): number | string => {
+  const value = Number(literal)
+  return Number.isSafeInteger(value) || !isInteger(literal) ? value : literal
 }
 
-/** Parses JSON text; integers that a double cannot hold exactly come back as digit strings. */
-export const parseLosslessJson = (text: string): unknown => JSON.parse(quoteLongIntegers(text))
+// As JSON.parse does; the library would throw on a key repeated with another value.
+const lastWins = ({ newValue }: { readonly newValue: unknown }) => newValue
+
+/** Parses JSON text; integers that a double cannot hold exactly come back as digit strings. Throws on invalid JSON. */
+export const parseLosslessJson = (text: string): unknown => parse(text, null, { parseNumber: exactNumber, onDuplicateKey: lastWins })

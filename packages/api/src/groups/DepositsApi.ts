@@ -1,46 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { DepositRecord } from "@collector/core"
 import { Schema } from "effect"
 import { Authenticated } from "../Authenticated"
 import { Ok } from "../Envelope"
-import { Amount, ObjectId, strict } from "../Fields"
+import { ObjectId, strict } from "../Fields"
 import { Network } from "./WalletsApi"
-
-const DepositTime = Schema.String.pipe(
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/),
-  Schema.annotations({ description: "UTC RFC 3339 time with exactly six fractional digits, ending in Z." })
-)
-
-/**
- * The unified 24-field deposit object: each list item, the detail, and the plaintext of the
- * deposit notifications. The members are declared in the order the server writes them, so the
- * same id and revision always give the same bytes.
- */
-export const DepositRecord = Schema.Struct({
-  id: ObjectId,
-  event_id: ObjectId,
-  event_type: Schema.Literal("deposit.confirmed", "deposit.reverted"),
-  status: Schema.Literal("confirmed", "reverted"),
-  wallet_id: ObjectId,
-  custom_id: Schema.String,
-  chain: Schema.Literal("TRON"),
-  network: Network,
-  asset: Schema.Literal("USDT"),
-  token_standard: Schema.Literal("TRC20"),
-  decimals: Schema.Literal(6).annotations({ jsonSchema: { type: "integer", enum: [6] } }),
-  address: Schema.String,
-  source: Schema.String,
-  contract: Schema.String,
-  amount: Amount,
-  txid: Schema.String,
-  log_index: Schema.Int.pipe(Schema.nonNegative()),
-  block_number: Amount.annotations({ description: "Block height as a decimal string." }),
-  block_time: DepositTime,
-  created_at: DepositTime,
-  revision: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
-  confirmation_type: Schema.Literal("block_1", "block_3", "block_6", "block_12", "solidified"),
-  confirmations: Schema.NullOr(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))),
-  block_hash: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "DepositRecord", description: "The 24-field deposit record; every member always present." })
 
 export const DepositListParams = strict({
   page: Schema.optional(Schema.String),

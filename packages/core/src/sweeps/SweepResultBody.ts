@@ -1,20 +1,29 @@
+import { Schema } from "effect"
+import { Amount } from "../Amount"
+import { Network } from "../Network"
+import { ObjectId } from "../ObjectId"
 import type { SweepTask, TerminalSweepStatus } from "./SweepTask"
 
-/** The 11-field body of `sweep.succeeded`, `sweep.failed` and `sweep.cancelled`, in wire order. */
-export interface SweepResultBody {
-  readonly event_id: string
-  readonly event_type: `sweep.${TerminalSweepStatus}`
-  readonly network: string
-  readonly task_id: string
-  readonly wallet_id: string
-  readonly amount: string
-  readonly destination: string
-  readonly txid: string
-  readonly status: TerminalSweepStatus
-  readonly reason: string
-  readonly actual_fee: string
-}
+/**
+ * The 11-field body of `sweep.succeeded`, `sweep.failed` and `sweep.cancelled`, in wire order.
+ * One schema for the server that writes it and the SDK's receiver that reads it.
+ */
+export const SweepResultBody = Schema.Struct({
+  event_id: ObjectId,
+  event_type: Schema.Literal("sweep.succeeded", "sweep.failed", "sweep.cancelled"),
+  network: Network,
+  task_id: ObjectId,
+  wallet_id: ObjectId,
+  amount: Amount,
+  destination: Schema.String,
+  txid: Schema.String,
+  status: Schema.Literal("succeeded", "failed", "cancelled"),
+  reason: Schema.String,
+  actual_fee: Amount
+})
+export type SweepResultBody = typeof SweepResultBody.Type
 
+/** Written member by member in the schema's order: the event payload is this object's JSON text. */
 export const sweepResultBody = (task: SweepTask & { readonly status: TerminalSweepStatus }): SweepResultBody => ({
   event_id: task.id,
   event_type: `sweep.${task.status}`,

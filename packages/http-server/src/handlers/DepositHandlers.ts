@@ -1,12 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { ContractApi, CurrentApp, type DepositRecord as WireRecord, parseDepositListQuery } from "@collector/api"
-import { type Deposit, type DepositId, DepositNotFound, depositRecord, DepositRepository } from "@collector/core"
+import { ContractApi, CurrentApp, parseDepositListQuery } from "@collector/api"
+import { type DepositId, DepositNotFound, depositRecord, DepositRepository } from "@collector/core"
 import { Effect, Either, Option } from "effect"
 import { invalidArgument, toEnvelope } from "../ErrorMapping"
-
-// Core types network and confirmation_type as plain strings; the stored values are the wire's
-// literals (CHECK constraints), and the response encoder verifies every member again.
-const present = (deposit: Deposit) => depositRecord(deposit) as typeof WireRecord.Type
 
 /**
  * Both operations present a deposit only through core's `depositRecord`, the function that also
@@ -25,7 +21,7 @@ export const DepositHandlers = HttpApiBuilder.group(ContractApi, "deposits", (ha
           const page = yield* deposits.list(app, parsed.right)
           return {
             network: app.network,
-            items: page.items.map(present),
+            items: page.items.map((deposit) => depositRecord(deposit)),
             total: page.total,
             page: parsed.right.page,
             page_size: parsed.right.pageSize
@@ -36,6 +32,6 @@ export const DepositHandlers = HttpApiBuilder.group(ContractApi, "deposits", (ha
           const app = yield* CurrentApp
           const found = yield* deposits.find(app, path.id as DepositId)
           if (Option.isNone(found)) return yield* new DepositNotFound({ depositId: path.id })
-          return present(found.value)
+          return depositRecord(found.value)
         }).pipe(toEnvelope))
   }))

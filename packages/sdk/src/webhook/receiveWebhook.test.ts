@@ -47,6 +47,22 @@ describe("receiveWebhook", () => {
     expect(Either.getOrThrow(receive(sealEvent(reverted)))).toEqual(reverted)
   })
 
+  it("accepts the sweep result body of every outcome, with amounts beyond 2^53 kept exact", () => {
+    const sweep = JSON.parse(webhookVector.plaintext)
+    for (const status of ["succeeded", "failed", "cancelled"] as const) {
+      const body = {
+        ...sweep,
+        event_type: `sweep.${status}`,
+        status,
+        txid: status === "cancelled" ? "" : sweep.txid,
+        reason: status === "succeeded" ? "" : "energy rental failed",
+        amount: "90071992547409930001",
+        actual_fee: "9007199254740993"
+      }
+      expect(Either.getOrThrow(receive(sealEvent(body)))).toEqual(body)
+    }
+  })
+
   it("refuses tampered ciphertext, nonce and timestamp, and the wrong key", () => {
     const flip = (text: string) => {
       const bytes = Buffer.from(text, "base64")
@@ -113,6 +129,11 @@ describe("receiveWebhook", () => {
     const sweep = JSON.parse(webhookVector.plaintext)
     expect(reasonOf(sealEvent({ ...sweep, status: "failed" }))).toBe("invalid-payload")
     expect(reasonOf(sealEvent({ ...sweep, event_type: "sweep.started" }))).toBe("invalid-payload")
+    expect(reasonOf(sealEvent({ ...sweep, event_id: "7002" }))).toBe("invalid-payload")
+    expect(reasonOf(sealEvent({ ...sweep, task_id: "07001", event_id: "07001" }))).toBe("invalid-payload")
+    expect(reasonOf(sealEvent({ ...sweep, amount: "1.5" }))).toBe("invalid-payload")
+    expect(reasonOf(sealEvent({ ...sweep, actual_fee: 0 }))).toBe("invalid-payload")
+    expect(reasonOf(sealEvent({ ...sweep, network: "shasta" }))).toBe("invalid-payload")
     expect(reasonOf(sealDelivery("{\"event_id\":\"1\",\"event_id\":\"2\"}", event))).toBe("malformed-payload")
     expect(reasonOf(sealDelivery("not json", event))).toBe("malformed-payload")
   })
