@@ -18,6 +18,7 @@ import {
   PgIdempotencyStore,
   PgNotificationRepository,
   PgSettingsRepository,
+  PgStorageProbe,
   PgSweepRepository,
   PgTenantRepository,
   PgWalletRepository
@@ -48,6 +49,7 @@ const Repositories = Layer.mergeAll(
   PgSettingsRepository.layer,
   PgDepositRepository.layer,
   PgComponentStatus.layer,
+  PgStorageProbe.layer,
   PgNotificationRepository.layer,
   PgSweepRepository.layer
 )

@@ -1,5 +1,6 @@
 export * as MemoryComponentStatus from "./MemoryComponentStatus"
 export * from "./MemoryDatabase"
 export * from "./MemoryStorage"
+export * as MemoryStorageProbe from "./MemoryStorageProbe"
 export * from "./MemoryTable"
 export * as MemoryTables from "./MemoryTables"
