@@ -1,4 +1,4 @@
 import { launch } from "@collector/launch"
-import { ApiServiceLive } from "./ApiServiceLive"
+import { ApiProcessLive } from "@collector/server"
 
-launch("service", ApiServiceLive)
+launch("service", ApiProcessLive)

@@ -1,4 +1,4 @@
-import { ApiLayer, DataDirConfig } from "@collector/api-app"
+import { apiProcessLayer, DataDirConfig } from "@collector/server"
 import type { Network } from "@collector/core"
 import { DatabaseLive, PgScanLedger } from "@collector/postgres"
 import { defaultNodeConfig, nodeConfigFromEnv } from "@collector/tron-node"
@@ -19,7 +19,7 @@ export const ServiceLive = Layer.unwrapEffect(
     const database = DatabaseLive(dataDir)
     // The worker's notifier opens webhook keys with the same master key the API seals them with.
     const keyring = MasterKeyring.layerFromConfig(dataDir)
-    if (Option.isSome(nileUrl)) return Layer.merge(ApiLayer(dataDir), WorkerLoops.pipe(Layer.provide(keyring))).pipe(Layer.provide(database))
+    if (Option.isSome(nileUrl)) return Layer.merge(apiProcessLayer(dataDir), WorkerLoops.pipe(Layer.provide(keyring))).pipe(Layer.provide(database))
     // The API's sweep estimate and the worker read the same simulated node for nile.
     const simulated = Layer.unwrapEffect(
       Effect.map(SimulatedNile, ({ url }) => {
@@ -27,7 +27,7 @@ export const ServiceLive = Layer.unwrapEffect(
           network === "nile"
             ? Effect.succeed(defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 }))
             : nodeConfigFromEnv(network)
-        return Layer.merge(ApiLayer(dataDir, { nodeFor }), workerLoops(nodeFor).pipe(Layer.provide(keyring)))
+        return Layer.merge(apiProcessLayer(dataDir, { nodeFor }), workerLoops(nodeFor).pipe(Layer.provide(keyring)))
       })
     ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger.layer))
     return simulated.pipe(Layer.provide(database))

@@ -8,15 +8,16 @@ import type { NotificationRepository } from "./notifications/NotificationReposit
 import type { DepositBook } from "./scanning/DepositBook"
 import type { ScanLedger } from "./scanning/ScanLedger"
 import type { SettingsRepository } from "./SettingsRepository"
+import type { StorageProbe } from "./StorageProbe"
 import type { AutomationLedger } from "./sweeps/AutomationLedger"
 import type { SweepRepository } from "./sweeps/SweepRepository"
 import type { TenantRepository } from "./TenantRepository"
 import type { WalletRepository } from "./WalletRepository"
 
 /**
- * Every port the core stores through. A storage implementation (PostgreSQL's `PgStorage`, the
- * memory database's `MemoryStorage`) provides all of them over one store, so that what one port
- * writes the others read.
+ * Every port the core stores through, and the probe that says whether that store answers. A
+ * storage implementation (PostgreSQL's `PgStorage`, the memory database's `MemoryStorage`)
+ * provides all of them over one store, so that what one port writes the others read.
  */
 export type StoragePorts =
   | TenantRepository
@@ -33,3 +34,4 @@ export type StoragePorts =
   | NotificationRepository
   | DeliveryLedger
   | ComponentStatus
+  | StorageProbe

@@ -1,35 +1,34 @@
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, type HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ContractApi } from "@collector/api"
 import {
-  NetworkResources,
+  type AccessTokenRepository,
+  type ComponentStatus,
+  type DepositRepository,
+  type Entropy,
+  type IdempotencyStore,
+  type NetworkResources,
+  type NotificationRepository,
   Notifications,
+  type SecretBox,
   SettingsService,
+  type SettingsRepository,
+  type StorageProbe,
+  type SweepRepository,
   Sweeps,
-  unconfiguredNetworkResources,
+  type TenantRepository,
+  type WalletKeys,
+  type WalletRepository,
   Wallets,
   type WebhookTargets
 } from "@collector/core"
-import { DnsWebhookTargets } from "@collector/outbound"
-import {
-  PgAccessTokenRepository,
-  PgComponentStatus,
-  PgDepositRepository,
-  PgIdempotencyStore,
-  PgNotificationRepository,
-  PgSettingsRepository,
-  PgSweepRepository,
-  PgTenantRepository,
-  PgWalletRepository
-} from "@collector/postgres"
-import { LocalWalletKeys } from "@collector/tron"
-import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
-import { type ConfigError, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { AccessLog } from "./gate/AccessLog"
 import { Authenticator } from "./gate/Authenticator"
 import { AuthenticatedLive, SignedLive } from "./gate/CallerMiddleware"
 import { ContractErrorsLive } from "./gate/ContractErrors"
+import type { Gate } from "./gate/GateSettings"
 import { RequestGate } from "./gate/RequestGate"
 import { AuthHandlers } from "./handlers/AuthHandlers"
 import { DashboardHandlers } from "./handlers/DashboardHandlers"
@@ -40,24 +39,32 @@ import { SystemHandlers } from "./handlers/SystemHandlers"
 import { WalletHandlers } from "./handlers/WalletHandlers"
 import { WebhookHandlers } from "./handlers/WebhookHandlers"
 
-const Repositories = Layer.mergeAll(
-  PgTenantRepository.layer,
-  PgAccessTokenRepository.layer,
-  PgIdempotencyStore.layer,
-  PgWalletRepository.layer,
-  PgSettingsRepository.layer,
-  PgDepositRepository.layer,
-  PgComponentStatus.layer,
-  PgNotificationRepository.layer,
-  PgSweepRepository.layer
-)
+/**
+ * What the API needs from whoever serves it: the storage ports it reads and writes (any store:
+ * `PgStorage` and `MemoryStorage` provide them all), secrets at rest, randomness and wallet keys,
+ * the webhook URL check, each network's node and energy provider for the sweep estimate, the
+ * gate's limits and where access lines go.
+ */
+export type ApiPorts =
+  | TenantRepository
+  | AccessTokenRepository
+  | IdempotencyStore
+  | WalletRepository
+  | SettingsRepository
+  | DepositRepository
+  | ComponentStatus
+  | NotificationRepository
+  | SweepRepository
+  | StorageProbe
+  | SecretBox
+  | Entropy
+  | WalletKeys
+  | WebhookTargets
+  | NetworkResources
+  | Gate
+  | AccessLog
 
-const Domain = Layer.mergeAll(
-  Wallets.layer.pipe(Layer.provide(LocalWalletKeys.layer)),
-  SettingsService.layer,
-  Notifications.layer,
-  Sweeps.layer
-)
+const Domain = Layer.mergeAll(Wallets.layer, SettingsService.layer, Notifications.layer, Sweeps.layer)
 
 const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
   Layer.provide([
@@ -74,37 +81,26 @@ const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
 )
 
 /**
- * The HTTP API on whatever HttpServer is provided. Needs the database (SqlClient), the master
- * keyring, the gate settings and the networks' resources (for the sweep estimate) from the
- * caller; everything else is assembled here. SweepSettings, when provided, reach Sweeps too.
+ * The HTTP API on whatever HttpServer (and its platform services) is provided, over the ports
+ * the caller provides: no adapter is chosen here. SweepSettings, when provided, reach Sweeps too.
  */
-export const ApiLayer = HttpApiBuilder.serve((app) => Effect.flatMap(RequestGate, (gate) => gate.handle(app))).pipe(
+export const ApiLayer: Layer.Layer<never, never, ApiPorts | HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices> = HttpApiBuilder.serve((app) =>
+  Effect.flatMap(RequestGate, (gate) => gate.handle(app))
+).pipe(
   Layer.provide(ApiLive),
   Layer.provide(RequestGate.layer),
   Layer.provide(Authenticator.layer),
-  Layer.provide(Domain),
-  Layer.provide([Repositories, NodeEntropy.layer, AesGcmSecretBox.layer])
+  Layer.provide(Domain)
 )
 
 export interface ApiServerOptions {
   readonly port: number
   readonly host?: string
-  readonly accessLog?: Layer.Layer<AccessLog>
-  /** How webhook URLs are checked at save; DNS with public addresses only by default. */
-  readonly webhookTargets?: Layer.Layer<WebhookTargets, ConfigError.ConfigError>
-  /**
-   * Each network's node and energy provider, for the sweep estimate. Without it every estimate
-   * of a wallet fails as the node being unavailable (the apps always give one).
-   */
-  readonly networkResources?: Layer.Layer<NetworkResources, ConfigError.ConfigError>
 }
 
 /** The HTTP API on a Node server; the HttpServer stays visible (tests read its port). */
 export const ApiServerLive = (options: ApiServerOptions) =>
   ApiLayer.pipe(
     HttpServer.withLogAddress,
-    Layer.provide(options.accessLog ?? AccessLog.stdout),
-    Layer.provide(options.webhookTargets ?? DnsWebhookTargets.layerFromConfig),
-    Layer.provide(options.networkResources ?? Layer.succeed(NetworkResources, unconfiguredNetworkResources)),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "0.0.0.0" }))
   )

@@ -1,2 +1,3 @@
 export * from "./ApiServer"
+export * from "./gate/AccessLog"
 export * from "./gate/GateSettings"

@@ -10,6 +10,7 @@ import * as PgIdempotencyStore from "./PgIdempotencyStore"
 import * as PgNotificationRepository from "./PgNotificationRepository"
 import * as PgScanLedger from "./PgScanLedger"
 import * as PgSettingsRepository from "./PgSettingsRepository"
+import * as PgStorageProbe from "./PgStorageProbe"
 import * as PgSweepRepository from "./PgSweepRepository"
 import * as PgTenantRepository from "./PgTenantRepository"
 import * as PgWalletRepository from "./PgWalletRepository"
@@ -29,5 +30,6 @@ export const PgStorage = Layer.mergeAll(
   PgAutomationLedger.layer,
   PgNotificationRepository.layer,
   PgDeliveryLedger.layer,
-  PgComponentStatus.layer
+  PgComponentStatus.layer,
+  PgStorageProbe.layer
 )

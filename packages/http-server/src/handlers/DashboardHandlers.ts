@@ -1,7 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { ContractApi, CurrentApp } from "@collector/api"
-import { ComponentStatus, DepositRepository, Sweeps, Wallets } from "@collector/core"
+import { ComponentStatus, DepositRepository, StorageProbe, Sweeps, Wallets } from "@collector/core"
 import { Clock, Effect } from "effect"
 import { workerEntries } from "./EngineEntries"
 
@@ -11,12 +10,12 @@ export const DashboardHandlers = HttpApiBuilder.group(ContractApi, "dashboard", 
     const deposits = yield* DepositRepository
     const sweeps = yield* Sweeps
     const board = yield* ComponentStatus
-    const sql = yield* SqlClient.SqlClient
+    const probe = yield* StorageProbe
     return handlers.handle("getDashboard", () =>
       Effect.gen(function*() {
         const app = yield* CurrentApp
         const started = yield* Clock.currentTimeMillis
-        yield* Effect.orDie(sql`SELECT 1`)
+        yield* Effect.orDie(probe.ping)
         const roundTrip = (yield* Clock.currentTimeMillis) - started
         // Independent reads, each one statement: run side by side.
         const { depositUsdt, pending, summary, workers } = yield* Effect.all({

@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { apiError, ContractApi, contractDocument } from "@collector/api"
+import { StorageProbe } from "@collector/core"
 import { Effect, FiberRef } from "effect"
 import { currentTraceId } from "../gate/RequestContext"
 
@@ -8,11 +8,11 @@ const version = "6.0.0"
 
 export const SystemHandlers = HttpApiBuilder.group(ContractApi, "system", (handlers) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+    const probe = yield* StorageProbe
     const document = JSON.stringify(contractDocument())
     return handlers
       .handle("health", () =>
-        sql`SELECT 1`.pipe(
+        probe.ping.pipe(
           Effect.timeout("2 seconds"),
           Effect.as({ status: "ok" as const, version, components: [{ component: "database", status: "ok" as const, detail: "" }] }),
           Effect.catchAll(() =>

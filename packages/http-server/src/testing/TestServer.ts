@@ -1,11 +1,12 @@
 import { HttpServer } from "@effect/platform"
-import { type NetworkResources, TenantAdmin } from "@collector/core"
-import { PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
+import { NetworkResources, TenantAdmin, unconfiguredNetworkResources } from "@collector/core"
+import { PgStorage } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { type ConfigError, Context, Effect, Layer, Logger } from "effect"
 import { randomBytes } from "node:crypto"
 import { DnsWebhookTargets } from "@collector/outbound"
+import { LocalWalletKeys } from "@collector/tron"
 import { ApiServerLive } from "../ApiServer"
 import { testResolver } from "./TestResolver"
 import { AccessLog } from "../gate/AccessLog"
@@ -37,18 +38,17 @@ export const TestServerLive = (
     ServerUrl,
     Effect.map(HttpServer.HttpServer, (server) => `http://127.0.0.1:${(server.address as { port: number }).port}`)
   )
-  const Admin = TenantAdmin.layer.pipe(
-    Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, AesGcmSecretBox.layer])
-  )
+  // The reference server's adapters, except that webhook hosts resolve through the test resolver.
+  const Adapters = Layer.mergeAll(
+    PgStorage,
+    LocalWalletKeys.layer,
+    AccessLog.to((line) => void lines.push(line)),
+    DnsWebhookTargets.layer({ lookup: testResolver }),
+    options.networkResources ?? Layer.succeed(NetworkResources, unconfiguredNetworkResources)
+  ).pipe(Layer.provideMerge(AesGcmSecretBox.layer))
   return Layer.mergeAll(
-    Url.pipe(Layer.provide(ApiServerLive({
-      port: 0,
-      host: "127.0.0.1",
-      accessLog: AccessLog.to((line) => void lines.push(line)),
-      webhookTargets: DnsWebhookTargets.layer({ lookup: testResolver }),
-      networkResources: options.networkResources
-    }))),
-    Admin,
+    Url.pipe(Layer.provide(ApiServerLive({ port: 0, host: "127.0.0.1" }))),
+    TenantAdmin.layer,
     Layer.succeed(CapturedLogs, { lines })
-  ).pipe(Layer.provideMerge(Shared), Layer.provide(capture))
+  ).pipe(Layer.provide(Adapters), Layer.provideMerge(Shared), Layer.provide(capture))
 }

@@ -1,2 +1,2 @@
-export * from "./ApiServiceLive"
+export * from "./ApiProcess"
 export * from "./NetworkResourcesLive"

@@ -1,0 +1,4 @@
+import { storageProbeContract } from "../testing/StorageProbeContract"
+import { MemoryStorage } from "./MemoryStorage"
+
+storageProbeContract("memory", MemoryStorage)
