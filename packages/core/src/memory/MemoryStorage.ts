@@ -1,11 +1,15 @@
 import { Layer } from "effect"
 import { MemoryDatabase } from "./MemoryDatabase"
+import * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
+import * as MemoryTenantRepository from "./MemoryTenantRepository"
 
 /**
  * Every storage port on one memory database, itself provided too (simulations read its tables to
  * check invariants). A new, empty store each time the layer is built.
  */
 export const MemoryStorage = Layer.mergeAll(
+  MemoryTenantRepository.layer,
+  MemoryAccessTokenRepository.layer,
   MemoryComponentStatus.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))

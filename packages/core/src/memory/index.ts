@@ -1,5 +1,7 @@
+export * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository"
 export * as MemoryComponentStatus from "./MemoryComponentStatus"
 export * from "./MemoryDatabase"
 export * from "./MemoryStorage"
 export * from "./MemoryTable"
 export * as MemoryTables from "./MemoryTables"
+export * as MemoryTenantRepository from "./MemoryTenantRepository"

@@ -1,3 +1,5 @@
+export * from "./AccessTokenRepositoryContract"
 export * from "./ComponentStatusContract"
 export * as MemoryStorageFixtures from "./MemoryStorageFixtures"
 export * from "./StorageFixtures"
+export * from "./TenantRepositoryContract"
