@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { MemoryDatabase } from "./MemoryDatabase"
 import * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
+import * as MemorySettingsRepository from "./MemorySettingsRepository"
 import * as MemoryTenantRepository from "./MemoryTenantRepository"
 
 /**
@@ -11,5 +12,6 @@ import * as MemoryTenantRepository from "./MemoryTenantRepository"
 export const MemoryStorage = Layer.mergeAll(
   MemoryTenantRepository.layer,
   MemoryAccessTokenRepository.layer,
+  MemorySettingsRepository.layer,
   MemoryComponentStatus.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))
