@@ -4,6 +4,7 @@ import * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
 import * as MemorySettingsRepository from "./MemorySettingsRepository"
 import * as MemoryTenantRepository from "./MemoryTenantRepository"
+import * as MemoryWalletRepository from "./MemoryWalletRepository"
 
 /**
  * Every storage port on one memory database, itself provided too (simulations read its tables to
@@ -12,6 +13,7 @@ import * as MemoryTenantRepository from "./MemoryTenantRepository"
 export const MemoryStorage = Layer.mergeAll(
   MemoryTenantRepository.layer,
   MemoryAccessTokenRepository.layer,
+  MemoryWalletRepository.layer,
   MemorySettingsRepository.layer,
   MemoryComponentStatus.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))
