@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { MemoryDatabase } from "./MemoryDatabase"
 import * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
+import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore"
 import * as MemorySettingsRepository from "./MemorySettingsRepository"
 import * as MemoryTenantRepository from "./MemoryTenantRepository"
 import * as MemoryWalletRepository from "./MemoryWalletRepository"
@@ -13,6 +14,7 @@ import * as MemoryWalletRepository from "./MemoryWalletRepository"
 export const MemoryStorage = Layer.mergeAll(
   MemoryTenantRepository.layer,
   MemoryAccessTokenRepository.layer,
+  MemoryIdempotencyStore.layer,
   MemoryWalletRepository.layer,
   MemorySettingsRepository.layer,
   MemoryComponentStatus.layer

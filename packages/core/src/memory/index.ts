@@ -1,6 +1,7 @@
 export * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository"
 export * as MemoryComponentStatus from "./MemoryComponentStatus"
 export * from "./MemoryDatabase"
+export * as MemoryIdempotencyStore from "./MemoryIdempotencyStore"
 export * as MemorySettingsRepository from "./MemorySettingsRepository"
 export * from "./MemoryStorage"
 export * from "./MemoryTable"

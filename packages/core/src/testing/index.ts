@@ -1,5 +1,6 @@
 export * from "./AccessTokenRepositoryContract"
 export * from "./ComponentStatusContract"
+export * from "./IdempotencyStoreContract"
 export * as MemoryStorageFixtures from "./MemoryStorageFixtures"
 export * from "./SettingsRepositoryContract"
 export * from "./StorageFixtures"
