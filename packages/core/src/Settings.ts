@@ -35,6 +35,13 @@ export interface TenantSettings {
   readonly webhook: WebhookConfig
 }
 
+/** A scope's settings as stored: the automation policy is null until the tenant sets one. */
+export interface StoredSettings {
+  readonly collection: CollectionSetting
+  readonly automation: AutomationPolicy | null
+  readonly webhook: WebhookConfig
+}
+
 /**
  * The policy of a scope until its tenant sets one. The caps let the costliest ordinary sweep of
  * today's mainnet through (see `mainnetFees`): a transfer to a collection address that holds
@@ -53,3 +60,12 @@ export const defaultAutomationPolicy: AutomationPolicy = {
 }
 
 export const automationIntervalBounds = { min: 5, max: 10_080 } as const
+
+/**
+ * The settings a scope works with. A policy never set is the running version's default, not
+ * whatever the stored columns held when the row was created (another setting may have created it).
+ */
+export const effectiveSettings = (stored: StoredSettings): TenantSettings => ({
+  ...stored,
+  automation: stored.automation ?? defaultAutomationPolicy
+})

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { TenantScope } from "./Scope"
-import type { AutomationPolicy } from "./Settings"
+import { type AutomationPolicy, effectiveSettings } from "./Settings"
 import { SettingRejected } from "./SettingsErrors"
 import { SettingsRepository } from "./SettingsRepository"
 import { WalletRepository } from "./WalletRepository"
@@ -12,7 +12,7 @@ const make = Effect.gen(function*() {
   const targets = yield* WebhookTargets
 
   return {
-    get: (scope: TenantScope) => settings.get(scope),
+    get: (scope: TenantScope) => Effect.map(settings.get(scope), effectiveSettings),
 
     /** The address is already known to be a valid TRON address; it may be one of our wallets. */
     setCollectionAddress: (scope: TenantScope, address: string) =>

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { defaultAutomationPolicy, type AutomationPolicy, SettingsRepository, type TenantSettings, type WalletId } from "@collector/core"
+import { type AutomationPolicy, SettingsRepository, type StoredSettings, type WalletId } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 export interface SettingsRow {
@@ -33,18 +33,14 @@ export const automationOf = (r: SettingsRow): AutomationPolicy => ({
   updatedAt: r.automation_updated_at
 })
 
-const toSettings = (r: SettingsRow | undefined): TenantSettings =>
+const toSettings = (r: SettingsRow | undefined): StoredSettings =>
   r === undefined
-    ? {
-      collection: { address: "", walletId: null, updatedAt: null },
-      automation: defaultAutomationPolicy,
-      webhook: { url: "", enabled: false, updatedAt: null }
-    }
+    ? { collection: { address: "", walletId: null, updatedAt: null }, automation: null, webhook: { url: "", enabled: false, updatedAt: null } }
     : {
       collection: { address: r.collection_address, walletId: r.collection_wallet_id as WalletId | null, updatedAt: r.collection_updated_at },
-      // The automation columns count once the tenant has set the policy; until then the defaults
-      // of the running version apply (the columns hold whatever the row was created with).
-      automation: r.automation_updated_at === null ? defaultAutomationPolicy : automationOf(r),
+      // The automation columns count once the tenant has set the policy; until then they hold
+      // whatever the row was created with, and the core applies its default.
+      automation: r.automation_updated_at === null ? null : automationOf(r),
       webhook: { url: r.webhook_url, enabled: r.webhook_enabled, updatedAt: r.webhook_updated_at }
     }
 
@@ -57,7 +53,7 @@ export const make = Effect.gen(function*() {
     sql<SettingsRow>`
       INSERT INTO tenant_settings ${sql.insert({ tenant_id: tenantId, network, ...set })}
       ON CONFLICT (tenant_id, network) DO UPDATE SET ${sql.update(set)}
-      RETURNING ${returning}`.pipe(Effect.orDie, Effect.map((rows) => toSettings(rows[0])))
+      RETURNING ${returning}`.pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
 
   return SettingsRepository.of({
     get: (scope) =>
@@ -68,7 +64,7 @@ export const make = Effect.gen(function*() {
     setCollection: (scope, address, walletId) =>
       Effect.map(
         upsert(scope.tenantId, scope.network, { collection_address: address, collection_wallet_id: walletId, collection_updated_at: new Date() }),
-        (s) => s.collection
+        (row) => toSettings(row).collection
       ),
     setAutomation: (scope, p) =>
       Effect.map(
@@ -81,12 +77,12 @@ export const make = Effect.gen(function*() {
           rental_allowed: p.rentalAllowed,
           automation_updated_at: new Date()
         }),
-        (s) => s.automation
+        automationOf
       ),
     setWebhook: (scope, c) =>
       Effect.map(
         upsert(scope.tenantId, scope.network, { webhook_url: c.url, webhook_enabled: c.enabled, webhook_updated_at: new Date() }),
-        (s) => s.webhook
+        (row) => toSettings(row).webhook
       )
   })
 })

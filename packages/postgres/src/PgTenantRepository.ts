@@ -3,6 +3,7 @@ import {
   type AppId,
   type AppSummary,
   type ConfirmationRule,
+  isCanonicalPositiveInt64,
   type Network,
   type StoredCredential,
   type TenantId,
@@ -14,7 +15,7 @@ import {
   type TenantWithApps
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
-import { isUniqueViolation } from "./SqlErrors"
+import { isUniqueViolationOf } from "./SqlErrors"
 
 interface TenantRow {
   readonly id: string
@@ -62,7 +63,8 @@ export const make = Effect.gen(function*() {
 
   const find = (reference: string) =>
     Effect.gen(function*() {
-      const rows = /^[1-9][0-9]{0,18}$/.test(reference)
+      // Text that is no int64 cannot be an ID (comparing it with the bigint column would fail).
+      const rows = isCanonicalPositiveInt64(reference)
         ? yield* selectTenants(sql`t.id = ${reference} OR (t.name = ${reference} AND t.status <> 'deleted')`)
         : yield* selectTenants(sql`t.name = ${reference} AND t.status <> 'deleted'`)
       const row = rows.find((r) => r.id === reference) ?? rows[0]
@@ -83,7 +85,8 @@ export const make = Effect.gen(function*() {
         return toTenant(Option.getOrThrow(yield* findById(tenant!.id)))
       })
     ).pipe(
-      Effect.catchIf(isUniqueViolation, () => Effect.fail(new TenantNameTaken({ name }))),
+      // Only the name is the operator's to choose; two apps on one network is a caller's bug.
+      Effect.catchIf(isUniqueViolationOf("tenants_live_name"), () => Effect.fail(new TenantNameTaken({ name }))),
       Effect.catchTag("SqlError", Effect.die)
     )
 

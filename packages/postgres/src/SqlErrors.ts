@@ -5,9 +5,7 @@ const pgErrorOf = (error: unknown): { code?: unknown; constraint?: unknown } | u
     ? ((error as SqlError).cause as { code?: unknown; constraint?: unknown } | undefined)
     : undefined
 
-/** PostgreSQL's `unique_violation` (23505), optionally of one named constraint. */
-export const isUniqueViolation = (error: unknown): boolean => pgErrorOf(error)?.code === "23505"
-
+/** PostgreSQL's `unique_violation` (23505) of one named constraint (or unique index). */
 export const isUniqueViolationOf = (constraint: string) => (error: unknown): boolean => {
   const pg = pgErrorOf(error)
   return pg?.code === "23505" && pg.constraint === constraint

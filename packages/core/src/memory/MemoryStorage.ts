@@ -1,8 +1,13 @@
 import { Layer } from "effect"
 import { MemoryDatabase } from "./MemoryDatabase"
+import * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
 import * as MemoryDepositBook from "./MemoryDepositBook"
 import * as MemoryStorageProbe from "./MemoryStorageProbe"
+import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore"
+import * as MemorySettingsRepository from "./MemorySettingsRepository"
+import * as MemoryTenantRepository from "./MemoryTenantRepository"
+import * as MemoryWalletRepository from "./MemoryWalletRepository"
 
 /**
  * Every storage port on one memory database, itself provided too (simulations read its tables to
@@ -11,5 +16,10 @@ import * as MemoryStorageProbe from "./MemoryStorageProbe"
 export const MemoryStorage = Layer.mergeAll(
   MemoryComponentStatus.layer,
   MemoryDepositBook.layer,
-  MemoryStorageProbe.layer
+  MemoryStorageProbe.layer,
+  MemoryTenantRepository.layer,
+  MemoryAccessTokenRepository.layer,
+  MemoryIdempotencyStore.layer,
+  MemoryWalletRepository.layer,
+  MemorySettingsRepository.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))

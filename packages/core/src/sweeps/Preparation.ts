@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { AccountResources } from "../chain/ChainModel"
 import { Chain } from "../chain/Chain"
 import { EnergyProvider, type ProviderUnavailable } from "../energy/EnergyProvider"
+import { effectiveSettings } from "../Settings"
 import { SettingsRepository } from "../SettingsRepository"
 import { bandwidthLeft, type FeePlan, planFees } from "./FeePlan"
 import { decideRental } from "./RentalDecision"
@@ -46,7 +47,7 @@ export const prepare = (task: SweepTask, now: Date, settings: SweeperSettings, v
     }
     const [estimatedEnergy, settingsNow] = yield* Effect.all([
       chain.estimateTransferEnergy({ from: task.address, to: task.destination, amount }),
-      Effect.flatMap(SettingsRepository, (repo) => repo.get({ tenantId: task.tenantId, network: task.network }))
+      Effect.flatMap(SettingsRepository, (repo) => Effect.map(repo.get({ tenantId: task.tenantId, network: task.network }), effectiveSettings))
     ])
     const parameters = view.parameters
     const policy = settingsNow.automation

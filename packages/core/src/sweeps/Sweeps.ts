@@ -2,6 +2,7 @@ import { Context, Duration, Effect, Layer, Option } from "effect"
 import type { WalletId } from "../Ids"
 import { compareIds } from "../Int64Id"
 import type { TenantScope } from "../Scope"
+import { effectiveSettings } from "../Settings"
 import { SettingsRepository } from "../SettingsRepository"
 import { WalletRepository } from "../WalletRepository"
 import { NetworkResources } from "./NetworkResources"
@@ -53,7 +54,7 @@ const make = Effect.gen(function*() {
   const create = (scope: TenantScope, request: SweepRequest, origin: SweepOrigin, at: Date) =>
     Effect.gen(function*() {
       yield* checkAmount(request)
-      const current = yield* settings.get(scope)
+      const current = effectiveSettings(yield* settings.get(scope))
       const found = new Map((yield* wallets.findMany(scope, request.walletIds)).map((w) => [w.id as string, w]))
       const prepareBy = new Date(at.getTime() + Duration.toMillis(preparationLimit))
       const drafted = new Set<string>()
@@ -105,7 +106,7 @@ const make = Effect.gen(function*() {
       const resources = yield* NetworkResources
       const chain = yield* resources.chain(scope.network)
       const provider = yield* resources.energyProvider(scope.network)
-      const current = yield* settings.get(scope)
+      const current = effectiveSettings(yield* settings.get(scope))
       const requested = [...new Set<string>(request.walletIds)] as Array<WalletId>
       const found = new Map((yield* wallets.findMany(scope, requested)).map((w) => [w.id as string, w]))
       const notFound = requested.filter((id) => !found.has(id)).sort(compareIds)

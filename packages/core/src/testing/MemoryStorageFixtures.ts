@@ -1,7 +1,8 @@
 import { Clock, Effect, Layer } from "effect"
 import type { TenantId, WalletId } from "../Ids"
 import { MemoryDatabase } from "../memory/MemoryDatabase"
-import { apps, tenants, walletKeys, wallets } from "../memory/MemoryTables"
+import { apps, sweepTasks, tenants, walletKeys, wallets } from "../memory/MemoryTables"
+import { isTerminal, type SweepTaskId } from "../sweeps/SweepTask"
 import { StorageFixtures } from "./StorageFixtures"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
@@ -52,6 +53,52 @@ export const make = Effect.gen(function*() {
           })
           db.table(walletKeys).put(id, fixtureKey)
           return { id, address, customId }
+        })),
+    walletCollected: (wallet, collectedUsdt, lastCollectedAt) =>
+      db.atomically(() => {
+        db.table(wallets).update(wallet, (row) => ({ ...row, collectedUsdt, lastCollectedAt }))
+      }),
+    walletSweepTask: (scope, wallet, status) =>
+      Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+        db.atomically(() => {
+          const tasks = db.table(sweepTasks)
+          if (!isTerminal(status) && tasks.find((task) => task.walletId === wallet.id && !isTerminal(task.status)) !== undefined) {
+            throw new Error(`sweep_tasks: wallet ${wallet.id} has an unfinished task already`)
+          }
+          const now = new Date(millis)
+          const id = db.nextId("taskEvent") as SweepTaskId
+          tasks.put(id, {
+            id,
+            tenantId: scope.tenantId,
+            network: scope.network,
+            walletId: wallet.id,
+            address: wallet.address,
+            mode: "all",
+            requestedAmount: null,
+            minimumAmount: null,
+            amount: 0n,
+            destination: "TFixtureDestination",
+            origin: "manual",
+            status,
+            stage: "queued",
+            reason: "",
+            transaction: null,
+            actualFee: 0n,
+            actualBandwidthFee: null,
+            feeWarning: null,
+            feeSource: null,
+            preparedEnergy: null,
+            estimatedWalletTrxFee: null,
+            maxWalletTrxFee: null,
+            rental: null,
+            createdAt: now,
+            updatedAt: now,
+            nextStepAt: now,
+            prepareBy: now,
+            version: 0,
+            claimedBy: null,
+            claimedUntil: null
+          })
         }))
   })
 })

@@ -3,6 +3,7 @@ import type { ConfirmationRule } from "../ConfirmationRule"
 import type { WalletId } from "../Ids"
 import type { Network } from "../Network"
 import type { TenantScope } from "../Scope"
+import type { TerminalSweepStatus } from "../sweeps/SweepTask"
 
 export interface FixtureScope extends TenantScope {
   readonly appId: string
@@ -36,5 +37,12 @@ export class StorageFixtures extends Context.Tag("@collector/core/testing/Storag
     readonly scope: (network: Network, options?: { readonly confirmationRule?: ConfirmationRule }) => Effect.Effect<FixtureScope>
     /** A wallet of the scope; address and custom ID are made unique unless given. */
     readonly wallet: (scope: TenantScope, fields?: FixtureWalletFields) => Effect.Effect<FixtureWallet>
+    /** What sweeps have collected from the wallet so far (as `SweepRepository.finish` leaves it). */
+    readonly walletCollected: (wallet: WalletId, collectedUsdt: bigint, lastCollectedAt: Date | null) => Effect.Effect<void>
+    /**
+     * A manual sweep task of the whole balance of the wallet to `TFixtureDestination`, unfinished
+     * (`pending`) or ended; a second unfinished task of one wallet is a defect.
+     */
+    readonly walletSweepTask: (scope: TenantScope, wallet: FixtureWallet, status: "pending" | TerminalSweepStatus) => Effect.Effect<void>
   }
 >() {}

@@ -36,7 +36,18 @@ export const make = Effect.gen(function*() {
           INSERT INTO wallet_counts (tenant_id, network, shard, n) VALUES (${scope.tenantId}, ${scope.network}, 0, 1)
           ON CONFLICT (tenant_id, network, shard) DO UPDATE SET n = wallet_counts.n + 1`
         return { id: id as WalletId, address, customId }
-      })).pipe(Effect.orDie)
+      })).pipe(Effect.orDie),
+    walletCollected: (wallet, collectedUsdt, lastCollectedAt) =>
+      sql`UPDATE wallets SET collected_usdt = ${collectedUsdt.toString()}, last_collected_at = ${lastCollectedAt} WHERE id = ${wallet}`.pipe(
+        Effect.orDie,
+        Effect.asVoid
+      ),
+    walletSweepTask: (scope, wallet, status) =>
+      sql`
+        INSERT INTO sweep_tasks (tenant_id, network, wallet_id, address, mode, destination, origin, status, created_at, updated_at,
+                                 next_step_at, prepare_by)
+        VALUES (${scope.tenantId}, ${scope.network}, ${wallet.id}, ${wallet.address}, 'all', 'TFixtureDestination', 'manual', ${status},
+                now(), now(), now(), now())`.pipe(Effect.orDie, Effect.asVoid)
   })
 })
 

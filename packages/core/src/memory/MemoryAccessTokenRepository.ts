@@ -1,0 +1,37 @@
+import { Clock, Effect, Encoding, Layer, Option } from "effect"
+import { AccessTokenRepository } from "../AccessTokenRepository"
+import type { AppId } from "../Ids"
+import { MemoryDatabase } from "./MemoryDatabase"
+import { accessTokens, apps } from "./MemoryTables"
+
+export const make = Effect.gen(function*() {
+  const db = yield* MemoryDatabase
+  const tokens = db.table(accessTokens)
+  const appRows = db.table(apps)
+  return AccessTokenRepository.of({
+    insert: (tokenHash, appId, expiresAt) =>
+      Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+        db.atomically(() => {
+          const key = Encoding.encodeHex(tokenHash)
+          if (!appRows.has(appId)) throw new Error(`access_tokens: no app ${appId}`)
+          if (tokens.has(key)) throw new Error(`access_tokens: the token hash ${key} is stored already`)
+          // A copy: the caller's buffer may change after the call, a stored row never does.
+          tokens.put(key, { tokenHash: new Uint8Array(tokenHash), appId, expiresAt, createdAt: new Date(millis) })
+        })),
+    find: (tokenHash) =>
+      db.atomically(() =>
+        Option.map(Option.fromNullable(tokens.get(Encoding.encodeHex(tokenHash))), (token) => ({
+          appId: token.appId as AppId,
+          expiresAt: token.expiresAt
+        }))
+      ),
+    deleteExpired: (now) =>
+      db.atomically(() => {
+        const expired = [...tokens.entries()].filter(([, token]) => token.expiresAt.getTime() <= now.getTime())
+        for (const [key] of expired) tokens.delete(key)
+        return expired.length
+      })
+  })
+})
+
+export const layer = Layer.effect(AccessTokenRepository, make)

@@ -1,0 +1,49 @@
+import { Clock, Effect, Layer } from "effect"
+import { IdempotencyConflict, type IdempotencyKey, IdempotencyStore, type SavedOutcome } from "../Idempotency"
+import { MemoryDatabase } from "./MemoryDatabase"
+import { idempotencyRecords, keyOf, tenants } from "./MemoryTables"
+
+class Rollback {
+  constructor(readonly outcome: SavedOutcome) {}
+}
+
+const recordKey = (key: IdempotencyKey) => keyOf(key.tenantId, key.network, key.operation, key.requestId)
+
+/**
+ * Idempotency in one transaction per request, as in PostgreSQL: the key is claimed first, and a
+ * concurrent duplicate waits for the whole transaction (the database's lock) before it reads the
+ * saved outcome, or finds no key if the first rolled back. The work runs in a savepoint so that a
+ * business rejection undoes its writes while the key and the rejection stay saved.
+ */
+export const make = Effect.gen(function*() {
+  const db = yield* MemoryDatabase
+  const records = db.table(idempotencyRecords)
+  const tenantRows = db.table(tenants)
+
+  const once = <E, R>(key: IdempotencyKey, paramsDigest: string, work: Effect.Effect<SavedOutcome, E, R>) =>
+    db.transaction(
+      Effect.gen(function*() {
+        const millis = yield* Clock.currentTimeMillis
+        const saved = yield* db.atomically(() => {
+          const found = records.get(recordKey(key))
+          if (found !== undefined) return found
+          if (!tenantRows.has(key.tenantId)) throw new Error(`idempotency_records: no tenant ${key.tenantId}`)
+          records.put(recordKey(key), { ...key, paramsDigest, outcome: "running", response: null, createdAt: new Date(millis) })
+          return undefined
+        })
+        if (saved !== undefined) {
+          if (saved.paramsDigest !== paramsDigest) return yield* new IdempotencyConflict({ requestId: key.requestId })
+          return { _tag: saved.outcome, json: saved.response } as SavedOutcome
+        }
+        const outcome = yield* db.transaction(
+          Effect.flatMap(work, (outcome) => outcome._tag === "Rejected" ? Effect.fail(new Rollback(outcome)) : Effect.succeed(outcome))
+        ).pipe(Effect.catchIf((e): e is Rollback => e instanceof Rollback, (rollback) => Effect.succeed(rollback.outcome)))
+        yield* db.atomically(() => records.update(recordKey(key), (row) => ({ ...row, outcome: outcome._tag, response: outcome.json })))
+        return outcome
+      })
+    )
+
+  return IdempotencyStore.of({ once })
+})
+
+export const layer = Layer.effect(IdempotencyStore, make)

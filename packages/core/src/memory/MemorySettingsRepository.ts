@@ -1,0 +1,96 @@
+import { Clock, Effect, Layer } from "effect"
+import type { TenantId } from "../Ids"
+import type { Network } from "../Network"
+import type { AutomationPolicy, StoredSettings } from "../Settings"
+import { SettingsRepository } from "../SettingsRepository"
+import { keyOf, tenants, type TenantSettingsRow, tenantSettings, wallets } from "./MemoryTables"
+import { MemoryDatabase } from "./MemoryDatabase"
+
+/** A row as the first write creates it: the table's column defaults (the automation columns count only once set). */
+const newRow = (tenantId: TenantId, network: Network): TenantSettingsRow => ({
+  tenantId,
+  network,
+  collectionAddress: "",
+  collectionWalletId: null,
+  collectionUpdatedAt: null,
+  automationEnabled: false,
+  automationThreshold: 100_000_000n,
+  automationIntervalMinutes: 60,
+  maxWalletTrxFee: 15_000_000n,
+  maxRentalCost: 21_000_000n,
+  rentalAllowed: false,
+  automationUpdatedAt: null,
+  webhookUrl: "",
+  webhookEnabled: false,
+  webhookUpdatedAt: null,
+  automationLastRunAt: null,
+  automationRoundClaimedUntil: null
+})
+
+const automationOf = (row: TenantSettingsRow): AutomationPolicy => ({
+  enabled: row.automationEnabled,
+  threshold: row.automationThreshold,
+  intervalMinutes: row.automationIntervalMinutes,
+  maxWalletTrxFee: row.maxWalletTrxFee,
+  maxRentalCost: row.maxRentalCost,
+  rentalAllowed: row.rentalAllowed,
+  updatedAt: row.automationUpdatedAt
+})
+
+const storedOf = (row: TenantSettingsRow): StoredSettings => ({
+  collection: { address: row.collectionAddress, walletId: row.collectionWalletId, updatedAt: row.collectionUpdatedAt },
+  automation: row.automationUpdatedAt === null ? null : automationOf(row),
+  webhook: { url: row.webhookUrl, enabled: row.webhookEnabled, updatedAt: row.webhookUpdatedAt }
+})
+
+/** One settings row per scope, created by the first write. */
+export const make = Effect.gen(function*() {
+  const db = yield* MemoryDatabase
+  const rows = db.table(tenantSettings)
+  const tenantRows = db.table(tenants)
+  const walletRows = db.table(wallets)
+
+  const upsert = (tenantId: TenantId, network: Network, change: (row: TenantSettingsRow, at: Date) => TenantSettingsRow) =>
+    Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+      db.atomically(() => {
+        if (!tenantRows.has(tenantId)) throw new Error(`tenant_settings: no tenant ${tenantId}`)
+        const key = keyOf(tenantId, network)
+        const row = change(rows.get(key) ?? newRow(tenantId, network), new Date(millis))
+        if (row.collectionWalletId !== null && !walletRows.has(row.collectionWalletId)) {
+          throw new Error(`tenant_settings: no wallet ${row.collectionWalletId}`)
+        }
+        rows.put(key, row)
+        return row
+      }))
+
+  return SettingsRepository.of({
+    get: (scope) =>
+      db.atomically(() => storedOf(rows.get(keyOf(scope.tenantId, scope.network)) ?? newRow(scope.tenantId, scope.network))),
+    setCollection: (scope, address, walletId) =>
+      Effect.map(
+        upsert(scope.tenantId, scope.network, (row, at) => ({ ...row, collectionAddress: address, collectionWalletId: walletId, collectionUpdatedAt: at })),
+        (row) => storedOf(row).collection
+      ),
+    setAutomation: (scope, policy) =>
+      Effect.map(
+        upsert(scope.tenantId, scope.network, (row, at) => ({
+          ...row,
+          automationEnabled: policy.enabled,
+          automationThreshold: policy.threshold,
+          automationIntervalMinutes: policy.intervalMinutes,
+          maxWalletTrxFee: policy.maxWalletTrxFee,
+          maxRentalCost: policy.maxRentalCost,
+          rentalAllowed: policy.rentalAllowed,
+          automationUpdatedAt: at
+        })),
+        automationOf
+      ),
+    setWebhook: (scope, config) =>
+      Effect.map(
+        upsert(scope.tenantId, scope.network, (row, at) => ({ ...row, webhookUrl: config.url, webhookEnabled: config.enabled, webhookUpdatedAt: at })),
+        (row) => storedOf(row).webhook
+      )
+  })
+})
+
+export const layer = Layer.effect(SettingsRepository, make)

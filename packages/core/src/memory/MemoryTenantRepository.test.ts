@@ -1,0 +1,4 @@
+import { tenantRepositoryContract } from "../testing/TenantRepositoryContract"
+import { MemoryStorage } from "./MemoryStorage"
+
+tenantRepositoryContract("memory", MemoryStorage)
