@@ -1,11 +1,13 @@
 import { Layer } from "effect"
-import { MemoryDatabase } from "./MemoryDatabase"
+import * as MemoryBalanceLedger from "./MemoryBalanceLedger"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
+import { MemoryDatabase } from "./MemoryDatabase"
 
 /**
  * Every storage port on one memory database, itself provided too (simulations read its tables to
  * check invariants). A new, empty store each time the layer is built.
  */
 export const MemoryStorage = Layer.mergeAll(
+  MemoryBalanceLedger.layer,
   MemoryComponentStatus.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))

@@ -1,3 +1,4 @@
+export * as MemoryBalanceLedger from "./MemoryBalanceLedger"
 export * as MemoryComponentStatus from "./MemoryComponentStatus"
 export * from "./MemoryDatabase"
 export * from "./MemoryStorage"

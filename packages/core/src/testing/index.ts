@@ -1,3 +1,6 @@
+export * from "./BalanceLedgerContract"
 export * from "./ComponentStatusContract"
+export * from "./FreshStorage"
 export * as MemoryStorageFixtures from "./MemoryStorageFixtures"
+export * from "./MemoryTestStorage"
 export * from "./StorageFixtures"
