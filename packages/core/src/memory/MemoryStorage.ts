@@ -2,12 +2,14 @@ import { Layer } from "effect"
 import * as MemoryBalanceLedger from "./MemoryBalanceLedger"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
 import { MemoryDatabase } from "./MemoryDatabase"
+import * as MemoryDepositRepository from "./MemoryDepositRepository"
 
 /**
  * Every storage port on one memory database, itself provided too (simulations read its tables to
  * check invariants). A new, empty store each time the layer is built.
  */
 export const MemoryStorage = Layer.mergeAll(
+  MemoryDepositRepository.layer,
   MemoryBalanceLedger.layer,
   MemoryComponentStatus.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))

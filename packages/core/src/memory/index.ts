@@ -1,6 +1,7 @@
 export * as MemoryBalanceLedger from "./MemoryBalanceLedger"
 export * as MemoryComponentStatus from "./MemoryComponentStatus"
 export * from "./MemoryDatabase"
+export * as MemoryDepositRepository from "./MemoryDepositRepository"
 export * from "./MemoryStorage"
 export * from "./MemoryTable"
 export * as MemoryTables from "./MemoryTables"

@@ -1,5 +1,6 @@
 export * from "./BalanceLedgerContract"
 export * from "./ComponentStatusContract"
+export * from "./DepositRepositoryContract"
 export * from "./FreshStorage"
 export * as MemoryStorageFixtures from "./MemoryStorageFixtures"
 export * from "./MemoryTestStorage"
