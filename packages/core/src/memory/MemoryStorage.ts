@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import * as MemoryAutomationLedger from "./MemoryAutomationLedger"
 import * as MemoryBalanceLedger from "./MemoryBalanceLedger"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
 import { MemoryDatabase } from "./MemoryDatabase"
@@ -11,5 +12,6 @@ import * as MemoryDepositRepository from "./MemoryDepositRepository"
 export const MemoryStorage = Layer.mergeAll(
   MemoryDepositRepository.layer,
   MemoryBalanceLedger.layer,
+  MemoryAutomationLedger.layer,
   MemoryComponentStatus.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))

@@ -1,3 +1,4 @@
+export * as MemoryAutomationLedger from "./MemoryAutomationLedger"
 export * as MemoryBalanceLedger from "./MemoryBalanceLedger"
 export * as MemoryComponentStatus from "./MemoryComponentStatus"
 export * from "./MemoryDatabase"

@@ -1,3 +1,4 @@
+export * from "./AutomationLedgerContract"
 export * from "./BalanceLedgerContract"
 export * from "./ComponentStatusContract"
 export * from "./DepositRepositoryContract"
