@@ -21,6 +21,9 @@ const block = (number: bigint, fork = "a"): BlockRef => ({
   timestamp: new Date(genesis + Number(number) * 3_000)
 })
 
+/** The blocks most tests store, on chain "a". */
+const [b10, b11, b12, b13] = [10n, 11n, 12n, 13n].map((n) => block(n)) as [BlockRef, BlockRef, BlockRef, BlockRef]
+
 const at = (b: BlockRef) => ({ number: b.number, hash: b.hash })
 
 const scanned = (b: BlockRef, transfers: ReadonlyArray<ObservedTransfer> = [], ownSweeps: ReadonlyArray<ObservedTransfer> = []): ScannedBlock => ({
@@ -86,15 +89,15 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
         const ledger = yield* ScanLedger
         expect(yield* ledger.cursor("nile")).toEqual(Option.none())
         expect(yield* ledger.oldestStored("nile")).toEqual(Option.none())
-        yield* ledger.append("nile", Option.none(), [scanned(block(10n)), scanned(block(11n))], tip)
-        expect(yield* ledger.cursor("nile")).toEqual(Option.some(at(block(11n))))
-        expect(yield* stored("nile", 10n)).toEqual(Option.some(block(10n)))
-        expect(yield* stored("nile", 11n)).toEqual(Option.some(block(11n)))
+        yield* ledger.append("nile", Option.none(), [scanned(b10), scanned(b11)], tip)
+        expect(yield* ledger.cursor("nile")).toEqual(Option.some(at(b11)))
+        expect(yield* stored("nile", 10n)).toEqual(Option.some(b10))
+        expect(yield* stored("nile", 11n)).toEqual(Option.some(b11))
         expect(yield* stored("nile", 12n)).toEqual(Option.none())
         expect(yield* ledger.oldestStored("nile")).toEqual(Option.some(10n))
         const lost = yield* Effect.flip(ledger.append("nile", Option.none(), [scanned(block(12n, "b"))], tip))
         expect(lost).toEqual(new CursorMoved({ network: "nile" }))
-        expect(yield* ledger.cursor("nile")).toEqual(Option.some(at(block(11n))))
+        expect(yield* ledger.cursor("nile")).toEqual(Option.some(at(b11)))
         expect(yield* stored("nile", 12n)).toEqual(Option.none())
         // The other network is another chain.
         expect(yield* ledger.cursor("main")).toEqual(Option.none())
@@ -105,11 +108,11 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
     test("append moves the cursor only from the position the caller read", () =>
       Effect.gen(function*() {
         const ledger = yield* ScanLedger
-        yield* ledger.append("nile", Option.none(), [scanned(block(10n))], tip)
-        yield* ledger.append("nile", Option.some(at(block(10n))), [scanned(block(11n)), scanned(block(12n))], tip)
-        expect(yield* ledger.cursor("nile")).toEqual(Option.some(at(block(12n))))
+        yield* ledger.append("nile", Option.none(), [scanned(b10)], tip)
+        yield* ledger.append("nile", Option.some(at(b10)), [scanned(b11), scanned(b12)], tip)
+        expect(yield* ledger.cursor("nile")).toEqual(Option.some(at(b12)))
         const stale = [
-          Option.some(at(block(10n))),
+          Option.some(at(b10)),
           Option.some({ number: 12n, hash: hashOf(12n, "b") }),
           Option.some({ number: 11n, hash: hashOf(12n, "a") })
         ]
@@ -117,9 +120,9 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
           expect(yield* Effect.flip(ledger.append("nile", from, [scanned(block(13n, "c"))], tip))).toEqual(new CursorMoved({ network: "nile" }))
         }
         expect(yield* stored("nile", 13n)).toEqual(Option.none())
-        expect(yield* ledger.cursor("nile")).toEqual(Option.some(at(block(12n))))
+        expect(yield* ledger.cursor("nile")).toEqual(Option.some(at(b12)))
         // No cursor on main to move.
-        expect(yield* Effect.flip(ledger.append("main", Option.some(at(block(12n))), [scanned(block(13n))], tip)))
+        expect(yield* Effect.flip(ledger.append("main", Option.some(at(b12)), [scanned(b13)], tip)))
           .toEqual(new CursorMoved({ network: "main" }))
         expect(yield* ledger.cursor("main")).toEqual(Option.none())
       }))
@@ -128,18 +131,18 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
       Effect.gen(function*() {
         const ledger = yield* ScanLedger
         const { matches: [w] } = yield* tenantWallets(1)
-        yield* ledger.append("nile", Option.none(), [scanned(block(10n))], tip)
+        yield* ledger.append("nile", Option.none(), [scanned(b10)], tip)
         // Block 10 is stored already: the write fails as a whole.
-        yield* expectDefect(ledger.append("nile", Option.some(at(block(10n))), [
-          scanned(block(11n), [transfer(block(11n), w!, "11")]),
-          scanned(block(10n), [transfer(block(10n), w!, "22")])
+        yield* expectDefect(ledger.append("nile", Option.some(at(b10)), [
+          scanned(b11, [transfer(b11, w!, "11")]),
+          scanned(b10, [transfer(b10, w!, "22")])
         ], tip))
         // One log twice in one write: refused as a whole too.
-        yield* expectDefect(ledger.append("nile", Option.some(at(block(10n))), [
-          scanned(block(11n), [transfer(block(11n), w!, "11")]),
-          scanned(block(12n), [transfer(block(12n), w!, "11")])
+        yield* expectDefect(ledger.append("nile", Option.some(at(b10)), [
+          scanned(b11, [transfer(b11, w!, "11")]),
+          scanned(b12, [transfer(b12, w!, "11")])
         ], tip))
-        expect(yield* ledger.cursor("nile")).toEqual(Option.some(at(block(10n))))
+        expect(yield* ledger.cursor("nile")).toEqual(Option.some(at(b10)))
         expect(yield* stored("nile", 11n)).toEqual(Option.none())
         expect(yield* logs()).toEqual([])
         expect(yield* staleFrom(w!)).toBeNull()
@@ -151,7 +154,6 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
         const fixtures = yield* StorageFixtures
         const { matches } = yield* tenantWallets(4)
         const [w1, w2, w3, untouched] = matches as [WalletMatch, WalletMatch, WalletMatch, WalletMatch]
-        const [b10, b11, b12, b13] = [block(10n), block(11n), block(12n), block(13n)]
         yield* ledger.append("nile", Option.none(), [
           scanned(b10, [transfer(b10, w1, "11")]),
           scanned(b11, [], [transfer(b11, w2, "22")]),
@@ -177,12 +179,12 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
         const ledger = yield* ScanLedger
         const fixtures = yield* StorageFixtures
         const { matches: [w] } = yield* tenantWallets(1)
-        yield* ledger.append("nile", Option.none(), [scanned(block(10n), [transfer(block(10n), w!, "aa")])], tip)
+        yield* ledger.append("nile", Option.none(), [scanned(b10, [transfer(b10, w!, "aa")])], tip)
         yield* fixtures.markLogBooked("nile", "aa".repeat(32), 0)
         expect(yield* logs()).toEqual(["aa/0@10 booked"])
-        yield* ledger.append("nile", Option.some(at(block(10n))), [scanned(block(11n), [transfer(block(11n), w!, "aa")])], tip)
+        yield* ledger.append("nile", Option.some(at(b10)), [scanned(b11, [transfer(b11, w!, "aa")])], tip)
         expect(yield* logs()).toEqual(["aa/0@11"])
-        expect((yield* fixtures.observedLogs("nile"))[0]!.blockHash).toBe(block(11n).hash)
+        expect((yield* fixtures.observedLogs("nile"))[0]!.blockHash).toBe(b11.hash)
       }))
 
     test("rewind drops the blocks above the target and every transfer in them, from the position the caller read", () =>
@@ -190,7 +192,6 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
         const ledger = yield* ScanLedger
         const fixtures = yield* StorageFixtures
         const { matches: [w] } = yield* tenantWallets(1)
-        const [b10, b11, b12, b13] = [block(10n), block(11n), block(12n), block(13n)]
         yield* ledger.append("nile", Option.none(), [
           scanned(b10),
           scanned(b11, [transfer(b11, w!, "11")]),
@@ -245,7 +246,6 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
         const ledger = yield* ScanLedger
         const fixtures = yield* StorageFixtures
         const { matches: [w] } = yield* tenantWallets(1)
-        const [b10, b11, b12, b13] = [block(10n), block(11n), block(12n), block(13n)]
         yield* ledger.append("nile", Option.none(), [
           scanned(b10, [transfer(b10, w!, "11"), transfer(b10, w!, "22")]),
           scanned(b11),
@@ -269,7 +269,7 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
         const fixtures = yield* StorageFixtures
         const { matches: [w], scope, wallets } = yield* tenantWallets(1)
         const onMain = yield* tenantWallets(1, "main")
-        yield* ledger.append("nile", Option.none(), [scanned(block(10n), [transfer(block(10n), w!, "11")])], tip)
+        yield* ledger.append("nile", Option.none(), [scanned(b10, [transfer(b10, w!, "11")])], tip)
         yield* ledger.append("main", Option.none(), [scanned(block(10n, "b"), [transfer(block(10n, "b"), onMain.matches[0]!, "11")])], tip)
         const deposit = yield* fixtures.seedDeposit(scope, wallets[0]!, { txid: "11".repeat(32) })
         yield* ledger.forget("nile")
@@ -290,7 +290,7 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
       Effect.gen(function*() {
         const ledger = yield* ScanLedger
         expect([yield* ledger.claimLease("nile", "A", 60_000), yield* ledger.claimLease("nile", "B", 60_000)]).toEqual([true, true])
-        yield* ledger.append("nile", Option.none(), [scanned(block(10n))], tip)
+        yield* ledger.append("nile", Option.none(), [scanned(b10)], tip)
         expect(yield* ledger.claimLease("nile", "A", 60_000)).toBe(true)
         expect(yield* ledger.claimLease("nile", "B", 60_000)).toBe(false)
         expect(yield* ledger.claimLease("nile", "A", 60_000)).toBe(true)
@@ -309,7 +309,7 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
     test("a lease that ran out is taken by another holder", () =>
       Effect.gen(function*() {
         const ledger = yield* ScanLedger
-        yield* ledger.append("nile", Option.none(), [scanned(block(10n))], tip)
+        yield* ledger.append("nile", Option.none(), [scanned(b10)], tip)
         expect(yield* ledger.claimLease("nile", "A", 1)).toBe(true)
         yield* wait(20)
         expect(yield* ledger.claimLease("nile", "B", 60_000)).toBe(true)
@@ -357,7 +357,7 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
     test("firstBlockSince: the first stored block at or after the time", () =>
       Effect.gen(function*() {
         const ledger = yield* ScanLedger
-        yield* ledger.append("nile", Option.none(), [scanned(block(10n)), scanned(block(11n)), scanned(block(12n))], tip)
+        yield* ledger.append("nile", Option.none(), [scanned(b10), scanned(b11), scanned(b12)], tip)
         const timeOf = (number: bigint, millis = 0) => new Date(block(number).timestamp.getTime() + millis)
         expect(yield* ledger.firstBlockSince("nile", timeOf(11n))).toEqual(Option.some(11n))
         expect(yield* ledger.firstBlockSince("nile", timeOf(11n, -1))).toEqual(Option.some(11n))
