@@ -12,11 +12,13 @@ export const make = Effect.gen(function*() {
   // Only `due.tenant_id` shares a name with the settings row, so the rest need no alias.
   const settings = sql.unsafe(settingsColumns)
   return AutomationLedger.of({
-    // Claim in one statement: a scope locked by another worker is skipped, not waited for.
+    // Claim in one statement: a scope locked by another worker is skipped, not waited for. The
+    // due scopes are picked once, in a CTE: as a subquery joined to the UPDATE the planner may
+    // rescan them for every settings row, and each rescan skips the rows this statement has just
+    // updated and takes the next ones, so far more than `limit` scopes were claimed.
     claimDue: (network, now, claimedUntil, limit) =>
       sql<DueRow>`
-        UPDATE tenant_settings s SET automation_round_claimed_until = ${claimedUntil}
-        FROM (
+        WITH due AS MATERIALIZED (
           SELECT d.tenant_id FROM tenant_settings d JOIN tenants t ON t.id = d.tenant_id
           WHERE d.network = ${network} AND d.automation_enabled AND d.collection_address <> ''
             AND t.status = 'active' AND (t.expires_at IS NULL OR t.expires_at > ${now})
@@ -26,7 +28,9 @@ export const make = Effect.gen(function*() {
           ORDER BY d.automation_last_run_at NULLS FIRST, d.tenant_id
           LIMIT ${limit}
           FOR UPDATE OF d SKIP LOCKED
-        ) due
+        )
+        UPDATE tenant_settings s SET automation_round_claimed_until = ${claimedUntil}
+        FROM due
         WHERE s.tenant_id = due.tenant_id AND s.network = ${network}
         RETURNING s.tenant_id::text, ${settings}`.pipe(
         Effect.orDie,

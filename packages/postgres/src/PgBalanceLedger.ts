@@ -1,17 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { BalanceLedger, type BalanceReading, type Network, type WalletId } from "@collector/core"
+import { BalanceLedger, type Network, newestReadings, type WalletId } from "@collector/core"
 import { Clock, Effect, Layer } from "effect"
 import { integerArray } from "./PgArrays"
-
-/** Of several readings of one wallet, the one at the highest block: UPDATE … FROM would pick any. */
-const newestPerWallet = (readings: ReadonlyArray<BalanceReading>) => {
-  const newest = new Map<WalletId, BalanceReading>()
-  for (const reading of readings) {
-    const seen = newest.get(reading.walletId)
-    if (seen === undefined || seen.atBlock < reading.atBlock) newest.set(reading.walletId, reading)
-  }
-  return [...newest.values()]
-}
 
 /**
  * Two ordered index scans, each stopping after `limit` rows: the stale range of
@@ -62,7 +52,7 @@ export const make = Effect.gen(function*() {
     record: (network, readings) =>
       Effect.gen(function*() {
         if (readings.length === 0) return 0
-        const rows = newestPerWallet(readings)
+        const rows = newestReadings(readings)
         const now = new Date(yield* Clock.currentTimeMillis)
         const updated = yield* sql<{ id: string }>`
           UPDATE wallets w SET

@@ -1,8 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
+import { scanLedgerContract } from "@collector/core/testing"
 import { Effect } from "effect"
 import { sweepsAmongStatement } from "./PgScanLedger"
+import { PgTestStorage } from "./testing/PgTestStorage"
 import { TestDatabaseLive } from "./testing/TestDatabase"
+
+scanLedgerContract("PostgreSQL", PgTestStorage)
 
 it.scoped("sweepsAmong reads the partial index of signed transactions, never the whole sweep_tasks table", () =>
   Effect.gen(function*() {

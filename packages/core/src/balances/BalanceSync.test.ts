@@ -4,15 +4,14 @@ import { Chain, type ChainService } from "../chain/Chain"
 import { ChainUnavailable } from "../chain/ChainErrors"
 import type { AccountBalances } from "../chain/ChainModel"
 import { ComponentStatus } from "../engine/ComponentStatus"
-import * as MemoryComponentStatus from "../memory/MemoryComponentStatus"
-import { MemoryDatabase } from "../memory/MemoryDatabase"
 import type { WalletId } from "../Ids"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage"
+import { StorageFixtures } from "../testing/StorageFixtures"
 import { BalanceSync } from "./BalanceSync"
 import { BalanceSyncConfig, type BalanceSyncSettings } from "./BalanceSyncConfig"
-import { InMemoryBalanceLedger, InMemoryBalanceLedgerDriver } from "./InMemoryBalanceLedger"
 
 /**
- * BalanceSync over the in-memory ledger and a scripted node: the parts the real adapter cannot
+ * BalanceSync over the memory storage and a scripted node: the parts the real adapter cannot
  * show under TestClock (pacing, backoff). The same flows against PostgreSQL and the real adapter
  * over the simulator are in packages/postgres/src/BalanceSyncOverSim.test.ts.
  */
@@ -68,8 +67,7 @@ const setup = (settings: Partial<BalanceSyncSettings> = {}) =>
     }
     const layer = BalanceSync.layer.pipe(
       Layer.provideMerge(Layer.mergeAll(
-        InMemoryBalanceLedger,
-        MemoryComponentStatus.layer.pipe(Layer.provide(MemoryDatabase.layer)),
+        MemoryTestStorage,
         Layer.succeed(Chain, scriptedChain(node)),
         BalanceSyncConfig.layer(settings)
       ))
@@ -78,12 +76,16 @@ const setup = (settings: Partial<BalanceSyncSettings> = {}) =>
     return { node, context }
   })
 
-const id = (n: number) => String(n) as WalletId
-const address = (n: number) => `T${n}`
-
+/** `count` wallets of one tenant on nile at addresses T1, T2, ..., created in that order; their IDs by number. */
 const addWallets = (count: number) =>
-  Effect.flatMap(InMemoryBalanceLedgerDriver, (driver) =>
-    Effect.forEach(Array.from({ length: count }, (_, i) => i + 1), (n) => driver.add("nile", { id: id(n), address: address(n) }), { discard: true }))
+  Effect.gen(function*() {
+    const fixtures = yield* StorageFixtures
+    const scope = yield* fixtures.scope("nile")
+    const wallets = yield* Effect.forEach(Array.from({ length: count }, (_, i) => i + 1), (n) => fixtures.wallet(scope, { address: `T${n}` }))
+    return (n: number): WalletId => wallets[n - 1]!.id
+  })
+
+const balancesOf = (id: WalletId) => Effect.flatMap(StorageFixtures, (fixtures) => fixtures.walletBalances(id))
 
 const statusOf = Effect.map(Effect.flatMap(ComponentStatus, (s) => s.list("nile")), (list) => list.find((r) => r.component === "balance_sync"))
 
@@ -92,17 +94,17 @@ describe("BalanceSync", () => {
     Effect.gen(function*() {
       const { context, node } = yield* setup({ batchSize: 3 })
       yield* Effect.gen(function*() {
-        yield* addWallets(6)
-        const driver = yield* InMemoryBalanceLedgerDriver
-        yield* driver.markStale(id(5), 990n)
+        const id = yield* addWallets(6)
+        const fixtures = yield* StorageFixtures
+        yield* fixtures.markBalanceStale(id(5), 990n)
         // Marked above the solidified block: a reading now could not clear it, so it waits its turn.
-        yield* driver.markStale(id(6), 1_010n)
+        yield* fixtures.markBalanceStale(id(6), 1_010n)
         const sync = yield* BalanceSync
         const batch = yield* sync.syncBatch("nile")
         expect(yield* Ref.get(node.reads)).toEqual(["T5", "T1", "T2"])
         expect(batch).toMatchObject({ picked: 3, recorded: 3, failed: 0, atBlock: Option.some(1_000n), error: Option.none() })
-        expect(Option.getOrThrow(yield* driver.get(id(5)))).toMatchObject({ usdt: 5_000n, trx: 50n, balanceBlock: 1_000n, staleFrom: null })
-        expect(Option.getOrThrow(yield* driver.get(id(3)))).toMatchObject({ usdt: null, balanceBlock: 0n })
+        expect(yield* balancesOf(id(5))).toMatchObject({ usdt: 5_000n, trx: 50n, block: 1_000n, staleFrom: null })
+        expect(yield* balancesOf(id(3))).toMatchObject({ usdt: null, block: 0n })
         expect(yield* statusOf).toMatchObject({
           status: "ok",
           detail: "3 wallets unsynced, 1 touched by deposits waiting; last batch 3 wallets at block 1000"
@@ -114,13 +116,12 @@ describe("BalanceSync", () => {
     Effect.gen(function*() {
       const { context, node } = yield* setup({ batchSize: 4 })
       yield* Effect.gen(function*() {
-        yield* addWallets(4)
+        const id = yield* addWallets(4)
         yield* Ref.set(node.failing, new Set(["T2"]))
         const batch = yield* (yield* BalanceSync).syncBatch("nile")
         expect(batch).toMatchObject({ picked: 4, recorded: 3, failed: 1 })
-        const driver = yield* InMemoryBalanceLedgerDriver
-        expect(Option.getOrThrow(yield* driver.get(id(2)))).toMatchObject({ balanceBlock: 0n, usdt: null, syncedAt: null })
-        expect(Option.getOrThrow(yield* driver.get(id(4)))).toMatchObject({ balanceBlock: 1_000n, usdt: 4_000n })
+        expect(yield* balancesOf(id(2))).toMatchObject({ block: 0n, usdt: null, syncedAt: null })
+        expect(yield* balancesOf(id(4))).toMatchObject({ block: 1_000n, usdt: 4_000n })
         expect(yield* statusOf).toMatchObject({
           status: "degraded",
           detail: "1 wallet unsynced, 0 touched by deposits waiting; last batch 3 wallets at block 1000; 1 of 4 failed: wallet: ChainUnavailable: timeout reading T2"
@@ -161,7 +162,7 @@ describe("BalanceSync", () => {
     Effect.gen(function*() {
       const { context, node } = yield* setup({ batchSize: 5, walletsPerSecond: 5, backoff: Duration.seconds(10), maxBackoff: Duration.seconds(40) })
       yield* Effect.gen(function*() {
-        yield* addWallets(10)
+        const id = yield* addWallets(10)
         yield* Ref.set(node.down, true)
         const fiber = yield* Effect.fork((yield* BalanceSync).run("nile"))
         yield* TestClock.adjust("1 millis")
@@ -177,8 +178,7 @@ describe("BalanceSync", () => {
         expect(yield* attemptsAfter("41 seconds")).toBe(4)
         expect(yield* attemptsAfter("41 seconds")).toBe(5)
         expect((yield* Ref.get(node.reads)).length).toBe(0)
-        const driver = yield* InMemoryBalanceLedgerDriver
-        expect(Option.getOrThrow(yield* driver.get(id(1)))).toMatchObject({ balanceBlock: 0n, usdt: null })
+        expect(yield* balancesOf(id(1))).toMatchObject({ block: 0n, usdt: null })
         yield* Ref.set(node.down, false)
         yield* TestClock.adjust("41 seconds")
         expect((yield* Ref.get(node.reads)).length).toBe(5)

@@ -8,6 +8,10 @@ import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore"
 import * as MemorySettingsRepository from "./MemorySettingsRepository"
 import * as MemoryTenantRepository from "./MemoryTenantRepository"
 import * as MemoryWalletRepository from "./MemoryWalletRepository"
+import * as MemoryAutomationLedger from "./MemoryAutomationLedger"
+import * as MemoryBalanceLedger from "./MemoryBalanceLedger"
+import * as MemoryDepositRepository from "./MemoryDepositRepository"
+import * as MemoryScanLedger from "./MemoryScanLedger"
 
 /**
  * Every storage port on one memory database, itself provided too (simulations read its tables to
@@ -21,5 +25,9 @@ export const MemoryStorage = Layer.mergeAll(
   MemoryAccessTokenRepository.layer,
   MemoryIdempotencyStore.layer,
   MemoryWalletRepository.layer,
-  MemorySettingsRepository.layer
+  MemorySettingsRepository.layer,
+  MemoryScanLedger.layer,
+  MemoryDepositRepository.layer,
+  MemoryBalanceLedger.layer,
+  MemoryAutomationLedger.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))

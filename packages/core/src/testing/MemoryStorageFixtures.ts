@@ -1,14 +1,56 @@
 import { Clock, Effect, Layer } from "effect"
+import type { DepositId, EventId } from "../deposits/Deposit"
 import type { TenantId, WalletId } from "../Ids"
 import { MemoryDatabase } from "../memory/MemoryDatabase"
-import { apps, sweepTasks, tenants, walletKeys, wallets } from "../memory/MemoryTables"
+import {
+  apps,
+  deposits,
+  depositTotals,
+  keyOf,
+  observedLogs,
+  sweepTasks,
+  type TenantSettingsRow,
+  tenants,
+  tenantSettings,
+  walletKeys,
+  wallets
+} from "../memory/MemoryTables"
 import { isTerminal, type SweepTaskId } from "../sweeps/SweepTask"
 import { StorageFixtures } from "./StorageFixtures"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
 
+// The columns' defaults (migrations 0003, 0008, 0012, 0014).
+const settingsDefaults = (tenantId: TenantId, network: TenantSettingsRow["network"]): TenantSettingsRow => ({
+  tenantId,
+  network,
+  collectionAddress: "",
+  collectionWalletId: null,
+  collectionUpdatedAt: null,
+  automationEnabled: false,
+  automationThreshold: 100_000_000n,
+  automationIntervalMinutes: 60,
+  maxWalletTrxFee: 15_000_000n,
+  maxRentalCost: 21_000_000n,
+  rentalAllowed: false,
+  automationUpdatedAt: null,
+  webhookUrl: "",
+  webhookEnabled: false,
+  webhookUpdatedAt: null,
+  automationLastRunAt: null,
+  automationRoundClaimedUntil: null
+})
+
+const byLog = (a: { txid: string; logIndex: number }, b: { txid: string; logIndex: number }) =>
+  a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : a.logIndex - b.logIndex
+
 export const make = Effect.gen(function*() {
   const db = yield* MemoryDatabase
+  const walletRow = (id: WalletId) => {
+    const row = db.table(wallets).get(id)
+    if (row === undefined) throw new Error(`no wallet ${id}`)
+    return row
+  }
   return StorageFixtures.of({
     scope: (network, options) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) =>
@@ -58,14 +100,116 @@ export const make = Effect.gen(function*() {
       db.atomically(() => {
         db.table(wallets).update(wallet, (row) => ({ ...row, collectedUsdt, lastCollectedAt }))
       }),
-    walletSweepTask: (scope, wallet, status) =>
+    tenantStatus: (tenantId, status, expiresAt) =>
+      db.atomically(() => void db.table(tenants).update(tenantId, (tenant) => ({ ...tenant, status, expiresAt }))),
+    seedDeposit: (scope, wallet, fields = {}) =>
+      db.atomically(() => {
+        const id = db.nextId("deposit") as DepositId
+        const eventId = db.nextId("taskEvent") as EventId
+        const txid = fields.txid ?? id.padStart(64, "d")
+        const logIndex = fields.logIndex ?? 0
+        const status = fields.status ?? "confirmed"
+        const amount = fields.amount ?? 1_000_000n
+        const confirmationType = fields.confirmationType ?? "solidified"
+        const createdAt = fields.createdAt ?? new Date("2026-01-01T00:00:03.456Z")
+        const rows = db.table(deposits)
+        if (rows.find((d) => d.network === scope.network && d.txid === txid && d.logIndex === logIndex) !== undefined) {
+          throw new Error(`deposits: log ${txid}/${logIndex} is already a deposit`)
+        }
+        rows.put(id, {
+          id,
+          eventId,
+          tenantId: scope.tenantId,
+          network: scope.network,
+          status,
+          walletId: wallet.id,
+          customId: wallet.customId,
+          address: wallet.address,
+          source: fields.source ?? "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+          contract: fields.contract ?? "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf",
+          amount,
+          txid,
+          logIndex,
+          blockNumber: fields.blockNumber ?? 1_000n,
+          blockHash: fields.blockHash === undefined ? id.padStart(64, "b") : fields.blockHash,
+          blockTime: fields.blockTime ?? new Date("2026-01-01T00:00:00.123Z"),
+          createdAt,
+          revision: fields.revision ?? 1,
+          confirmationType,
+          confirmations: fields.confirmations === undefined ? (confirmationType === "solidified" ? null : 1) : fields.confirmations,
+          updatedAt: createdAt
+        })
+        if (status === "confirmed") {
+          const totals = db.table(depositTotals)
+          const key = keyOf(scope.tenantId, scope.network)
+          totals.put(key, (totals.get(key) ?? 0n) + amount)
+        }
+        return { id, eventId, txid }
+      }),
+    markBalanceStale: (walletId, block) =>
+      db.atomically(() =>
+        void db.table(wallets).update(walletId, (w) => ({
+          ...w,
+          balanceStaleFrom: w.balanceStaleFrom !== null && w.balanceStaleFrom > block ? w.balanceStaleFrom : block
+        }))
+      ),
+    walletBalances: (walletId) =>
+      db.atomically(() => {
+        const w = walletRow(walletId)
+        return { usdt: w.balanceUsdt, trx: w.balanceTrx, block: w.balanceBlock, syncedAt: w.balanceSyncedAt, staleFrom: w.balanceStaleFrom }
+      }),
+    observedLogs: (network) =>
+      db.atomically(() =>
+        db.table(observedLogs).filter((log) => log.network === network).sort(byLog).map((log) => ({
+          txid: log.txid,
+          logIndex: log.logIndex,
+          blockNumber: log.blockNumber,
+          blockHash: log.blockHash,
+          walletId: log.walletId,
+          amount: log.amount,
+          booked: log.booked
+        }))
+      ),
+    markLogBooked: (network, txid, logIndex) =>
+      db.atomically(() => void db.table(observedLogs).update(keyOf(network, txid, logIndex), (log) => ({ ...log, booked: true }))),
+    automationSettings: (scope, fields) =>
+      db.atomically(() => {
+        const table = db.table(tenantSettings)
+        const key = keyOf(scope.tenantId, scope.network)
+        const row = table.get(key) ?? settingsDefaults(scope.tenantId, scope.network)
+        table.put(key, {
+          ...row,
+          collectionAddress: fields.collectionAddress ?? row.collectionAddress,
+          collectionWalletId: fields.collectionWalletId === undefined ? row.collectionWalletId : fields.collectionWalletId,
+          automationEnabled: fields.enabled ?? row.automationEnabled,
+          automationThreshold: fields.threshold ?? row.automationThreshold,
+          automationIntervalMinutes: fields.intervalMinutes ?? row.automationIntervalMinutes,
+          maxWalletTrxFee: fields.maxWalletTrxFee ?? row.maxWalletTrxFee,
+          maxRentalCost: fields.maxRentalCost ?? row.maxRentalCost,
+          rentalAllowed: fields.rentalAllowed ?? row.rentalAllowed,
+          automationUpdatedAt: fields.updatedAt === undefined ? row.automationUpdatedAt : fields.updatedAt,
+          automationLastRunAt: fields.lastRunAt === undefined ? row.automationLastRunAt : fields.lastRunAt,
+          automationRoundClaimedUntil: fields.roundClaimedUntil === undefined ? row.automationRoundClaimedUntil : fields.roundClaimedUntil
+        })
+      }),
+    automationRound: (scope) =>
+      db.atomically(() => {
+        const row = db.table(tenantSettings).get(keyOf(scope.tenantId, scope.network))
+        return { lastRunAt: row?.automationLastRunAt ?? null, roundClaimedUntil: row?.automationRoundClaimedUntil ?? null }
+      }),
+    seedSweepTask: (scope, wallet, fields = {}) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) =>
         db.atomically(() => {
-          const tasks = db.table(sweepTasks)
-          if (!isTerminal(status) && tasks.find((task) => task.walletId === wallet.id && !isTerminal(task.status)) !== undefined) {
-            throw new Error(`sweep_tasks: wallet ${wallet.id} has an unfinished task already`)
-          }
           const now = new Date(millis)
+          const status = fields.status ?? "pending"
+          const tasks = db.table(sweepTasks)
+          // sweep_tasks_wallet_unfinished and sweep_tasks_signed_has_transaction.
+          if (!isTerminal(status) && tasks.find((t) => t.walletId === wallet.id && !isTerminal(t.status)) !== undefined) {
+            throw new Error(`sweep_tasks: wallet ${wallet.id} already has an unfinished task`)
+          }
+          if (["signed", "broadcast", "unknown"].includes(status) && fields.txid === undefined) {
+            throw new Error(`sweep_tasks: a ${status} task needs its transaction`)
+          }
           const id = db.nextId("taskEvent") as SweepTaskId
           tasks.put(id, {
             id,
@@ -77,12 +221,14 @@ export const make = Effect.gen(function*() {
             requestedAmount: null,
             minimumAmount: null,
             amount: 0n,
-            destination: "TFixtureDestination",
+            destination: fields.destination ?? "TFixtureCollectionAddress0000000000",
             origin: "manual",
             status,
             stage: "queued",
             reason: "",
-            transaction: null,
+            transaction: fields.txid === undefined
+              ? null
+              : { txid: fields.txid, rawDataHex: "0a", signature: "0b", expiration: now, feeLimit: 1n },
             actualFee: 0n,
             actualBandwidthFee: null,
             feeWarning: null,
@@ -99,6 +245,7 @@ export const make = Effect.gen(function*() {
             claimedBy: null,
             claimedUntil: null
           })
+          return id
         }))
   })
 })

@@ -1,9 +1,11 @@
 import { Context, type Effect } from "effect"
 import type { ConfirmationRule } from "../ConfirmationRule"
-import type { WalletId } from "../Ids"
+import type { DepositId, DepositStatus, EventId } from "../deposits/Deposit"
+import type { TenantId, WalletId } from "../Ids"
 import type { Network } from "../Network"
 import type { TenantScope } from "../Scope"
-import type { TerminalSweepStatus } from "../sweeps/SweepTask"
+import type { SweepStatus, SweepTaskId } from "../sweeps/SweepTask"
+import type { TenantStatus } from "../Tenant"
 
 export interface FixtureScope extends TenantScope {
   readonly appId: string
@@ -25,6 +27,77 @@ export interface FixtureWallet {
   readonly customId: string
 }
 
+/** Every column of a deposit row but its wallet's; what is left out gets a plausible, unique value. */
+export interface FixtureDepositFields {
+  readonly status?: DepositStatus
+  readonly revision?: number
+  readonly source?: string
+  readonly contract?: string
+  readonly amount?: bigint
+  readonly txid?: string
+  readonly logIndex?: number
+  readonly blockNumber?: bigint
+  readonly blockHash?: string | null
+  readonly blockTime?: Date
+  readonly createdAt?: Date
+  readonly confirmationType?: ConfirmationRule
+  /** Left out: null when solidified, else 1. */
+  readonly confirmations?: number | null
+}
+
+export interface FixtureDeposit {
+  readonly id: DepositId
+  readonly eventId: EventId
+  readonly txid: string
+}
+
+/** A wallet's balance columns. */
+export interface FixtureBalances {
+  readonly usdt: bigint | null
+  readonly trx: bigint | null
+  readonly block: bigint
+  readonly syncedAt: Date | null
+  readonly staleFrom: bigint | null
+}
+
+/** A stored transfer (an observed log) as the scan ledger keeps it. */
+export interface FixtureObservedLog {
+  readonly txid: string
+  readonly logIndex: number
+  readonly blockNumber: bigint
+  readonly blockHash: string
+  readonly walletId: WalletId
+  readonly amount: bigint
+  readonly booked: boolean
+}
+
+/** The settings columns the automation scheduler reads; left out: the column's default. */
+export interface FixtureAutomationSettings {
+  readonly collectionAddress?: string
+  readonly collectionWalletId?: WalletId | null
+  readonly enabled?: boolean
+  readonly threshold?: bigint
+  readonly intervalMinutes?: number
+  readonly maxWalletTrxFee?: bigint
+  readonly maxRentalCost?: bigint
+  readonly rentalAllowed?: boolean
+  readonly updatedAt?: Date | null
+  readonly lastRunAt?: Date | null
+  readonly roundClaimedUntil?: Date | null
+}
+
+export interface FixtureAutomationRound {
+  readonly lastRunAt: Date | null
+  readonly roundClaimedUntil: Date | null
+}
+
+export interface FixtureSweepTaskFields {
+  readonly status?: SweepStatus
+  readonly destination?: string
+  /** With a txid the task carries its signed transaction. */
+  readonly txid?: string
+}
+
 /**
  * Test-only writes for the contract suites: states the ports under test need but do not create
  * themselves, written straight into each storage (the memory tables, or SQL rows). Each
@@ -39,10 +112,24 @@ export class StorageFixtures extends Context.Tag("@collector/core/testing/Storag
     readonly wallet: (scope: TenantScope, fields?: FixtureWalletFields) => Effect.Effect<FixtureWallet>
     /** What sweeps have collected from the wallet so far (as `SweepRepository.finish` leaves it). */
     readonly walletCollected: (wallet: WalletId, collectedUsdt: bigint, lastCollectedAt: Date | null) => Effect.Effect<void>
+    /** The tenant's status and expiry, as the operator sets them. */
+    readonly tenantStatus: (tenantId: TenantId, status: TenantStatus, expiresAt: Date | null) => Effect.Effect<void>
     /**
-     * A manual sweep task of the whole balance of the wallet to `TFixtureDestination`, unfinished
-     * (`pending`) or ended; a second unfinished task of one wallet is a defect.
+     * A deposit to the wallet as the booking stores it (ID and event ID from their sequences);
+     * a confirmed one adds its amount to the scope's confirmed total, as the booking does.
      */
-    readonly walletSweepTask: (scope: TenantScope, wallet: FixtureWallet, status: "pending" | TerminalSweepStatus) => Effect.Effect<void>
+    readonly seedDeposit: (scope: TenantScope, wallet: FixtureWallet, fields?: FixtureDepositFields) => Effect.Effect<FixtureDeposit>
+    /** What booking a deposit does to its wallet: stale from `block` on (the later block when marked twice). */
+    readonly markBalanceStale: (walletId: WalletId, block: bigint) => Effect.Effect<void>
+    readonly walletBalances: (walletId: WalletId) => Effect.Effect<FixtureBalances>
+    /** The network's stored transfers, by txid then log index. */
+    readonly observedLogs: (network: Network) => Effect.Effect<ReadonlyArray<FixtureObservedLog>>
+    /** What booking a stored transfer does to it. */
+    readonly markLogBooked: (network: Network, txid: string, logIndex: number) => Effect.Effect<void>
+    /** Creates or changes the scope's settings row. */
+    readonly automationSettings: (scope: TenantScope, fields: FixtureAutomationSettings) => Effect.Effect<void>
+    readonly automationRound: (scope: TenantScope) => Effect.Effect<FixtureAutomationRound>
+    /** A sweep task of the wallet (mode all, manual), in the given status. */
+    readonly seedSweepTask: (scope: TenantScope, wallet: FixtureWallet, fields?: FixtureSweepTaskFields) => Effect.Effect<SweepTaskId>
   }
 >() {}

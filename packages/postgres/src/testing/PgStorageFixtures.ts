@@ -1,9 +1,30 @@
-import { StorageFixtures } from "@collector/core/testing"
-import type { TenantId, WalletId } from "@collector/core"
+import { type FixtureAutomationSettings, StorageFixtures } from "@collector/core/testing"
+import type { DepositId, EventId, SweepTaskId, TenantId, WalletId } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
+import { seedDeposit } from "./SeedDeposits"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
+
+const text = (value: bigint | null | undefined) => value == null ? value : value.toString()
+
+// The settings columns each fixture field writes; a field left out keeps the column as it is.
+const settingsColumns = (fields: FixtureAutomationSettings): Record<string, unknown> => {
+  const columns: Record<string, unknown> = {
+    collection_address: fields.collectionAddress,
+    collection_wallet_id: fields.collectionWalletId,
+    automation_enabled: fields.enabled,
+    automation_threshold: text(fields.threshold),
+    automation_interval_minutes: fields.intervalMinutes,
+    max_wallet_trx_fee: text(fields.maxWalletTrxFee),
+    max_rental_cost: text(fields.maxRentalCost),
+    rental_allowed: fields.rentalAllowed,
+    automation_updated_at: fields.updatedAt,
+    automation_last_run_at: fields.lastRunAt,
+    automation_round_claimed_until: fields.roundClaimedUntil
+  }
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined))
+}
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -42,12 +63,88 @@ export const make = Effect.gen(function*() {
         Effect.orDie,
         Effect.asVoid
       ),
-    walletSweepTask: (scope, wallet, status) =>
-      sql`
-        INSERT INTO sweep_tasks (tenant_id, network, wallet_id, address, mode, destination, origin, status, created_at, updated_at,
-                                 next_step_at, prepare_by)
-        VALUES (${scope.tenantId}, ${scope.network}, ${wallet.id}, ${wallet.address}, 'all', 'TFixtureDestination', 'manual', ${status},
-                now(), now(), now(), now())`.pipe(Effect.orDie, Effect.asVoid)
+    tenantStatus: (tenantId, status, expiresAt) =>
+      sql`UPDATE tenants SET status = ${status}, expires_at = ${expiresAt} WHERE id = ${tenantId}`.pipe(Effect.orDie, Effect.asVoid),
+    seedDeposit: (scope, wallet, fields = {}) =>
+      seedDeposit({ ...scope, ...wallet }, {
+        ...fields,
+        amount: fields.amount?.toString(),
+        blockNumber: fields.blockNumber?.toString(),
+        blockTime: fields.blockTime?.toISOString(),
+        createdAt: fields.createdAt?.toISOString()
+      }).pipe(
+        Effect.provideService(SqlClient.SqlClient, sql),
+        Effect.map((seeded) => ({ id: seeded.id as DepositId, eventId: seeded.eventId as EventId, txid: seeded.txid }))
+      ),
+    markBalanceStale: (walletId, block) =>
+      sql`UPDATE wallets SET balance_stale_from = greatest(coalesce(balance_stale_from, 0), ${block.toString()}) WHERE id = ${walletId}`.pipe(
+        Effect.orDie,
+        Effect.asVoid
+      ),
+    walletBalances: (walletId) =>
+      sql<{ usdt: string | null; trx: string | null; block: string; synced_at: Date | null; stale_from: string | null }>`
+        SELECT balance_usdt::text AS usdt, balance_trx::text AS trx, balance_block::text AS block, balance_synced_at AS synced_at,
+               balance_stale_from::text AS stale_from
+        FROM wallets WHERE id = ${walletId}`.pipe(
+        Effect.orDie,
+        Effect.map(([row]) => ({
+          usdt: row!.usdt === null ? null : BigInt(row!.usdt),
+          trx: row!.trx === null ? null : BigInt(row!.trx),
+          block: BigInt(row!.block),
+          syncedAt: row!.synced_at,
+          staleFrom: row!.stale_from === null ? null : BigInt(row!.stale_from)
+        }))
+      ),
+    observedLogs: (network) =>
+      sql<{ txid: string; log_index: number; block_number: string; block_hash: string; wallet_id: string; amount: string; booked: boolean }>`
+        SELECT txid, log_index, block_number::text, block_hash, wallet_id::text, amount::text, booked FROM observed_logs
+        WHERE network = ${network} ORDER BY txid COLLATE "C", log_index`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows.map((row) => ({
+            txid: row.txid,
+            logIndex: row.log_index,
+            blockNumber: BigInt(row.block_number),
+            blockHash: row.block_hash,
+            walletId: row.wallet_id as WalletId,
+            amount: BigInt(row.amount),
+            booked: row.booked
+          }))
+        )
+      ),
+    markLogBooked: (network, txid, logIndex) =>
+      sql`UPDATE observed_logs SET booked = true WHERE network = ${network} AND txid = ${txid} AND log_index = ${logIndex}`.pipe(
+        Effect.orDie,
+        Effect.asVoid
+      ),
+    automationSettings: (scope, fields) =>
+      Effect.gen(function*() {
+        yield* sql`INSERT INTO tenant_settings (tenant_id, network) VALUES (${scope.tenantId}, ${scope.network}) ON CONFLICT DO NOTHING`
+        const columns = settingsColumns(fields)
+        if (Object.keys(columns).length === 0) return
+        yield* sql`UPDATE tenant_settings SET ${sql.update(columns)} WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`
+      }).pipe(sql.withTransaction, Effect.orDie),
+    automationRound: (scope) =>
+      sql<{ last_run_at: Date | null; claimed_until: Date | null }>`
+        SELECT automation_last_run_at AS last_run_at, automation_round_claimed_until AS claimed_until FROM tenant_settings
+        WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`.pipe(
+        Effect.orDie,
+        Effect.map(([row]) => ({ lastRunAt: row?.last_run_at ?? null, roundClaimedUntil: row?.claimed_until ?? null }))
+      ),
+    seedSweepTask: (scope, wallet, fields = {}) =>
+      Effect.gen(function*() {
+        const txid = fields.txid ?? ""
+        const signed = txid === "" ? null : "0a"
+        const [row] = yield* sql<{ id: string }>`
+          INSERT INTO sweep_tasks (tenant_id, network, wallet_id, address, mode, destination, origin, status, txid, raw_data_hex, signature,
+                                   tx_expiration, fee_limit, created_at, updated_at, next_step_at, prepare_by)
+          VALUES (${scope.tenantId}, ${scope.network}, ${wallet.id}, ${wallet.address}, 'all',
+                  ${fields.destination ?? "TFixtureCollectionAddress0000000000"}, 'manual', ${fields.status ?? "pending"},
+                  ${txid}, ${signed}, ${signed === null ? null : "0b"}, ${signed === null ? null : new Date()}, ${signed === null ? null : "1"},
+                  now(), now(), now(), now())
+          RETURNING id::text AS id`
+        return row!.id as SweepTaskId
+      }).pipe(Effect.orDie)
   })
 })
 

@@ -1,0 +1,4 @@
+import { automationLedgerContract } from "../testing/AutomationLedgerContract"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage"
+
+automationLedgerContract("memory", MemoryTestStorage)

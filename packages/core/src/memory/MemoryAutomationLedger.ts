@@ -1,0 +1,77 @@
+import { Effect, Layer } from "effect"
+import type { AutomationPolicy } from "../Settings"
+import { AutomationLedger } from "../sweeps/AutomationLedger"
+import { isTerminal } from "../sweeps/SweepTask"
+import { isTenantAvailable } from "../Tenant"
+import { MemoryDatabase } from "./MemoryDatabase"
+import { keyOf, sweepTasks, type TenantSettingsRow, tenants, tenantSettings, wallets } from "./MemoryTables"
+import { compare, compareDatesNullsFirst, compareIds } from "./Ordering"
+
+const minuteMillis = 60_000
+
+const policyOf = (row: TenantSettingsRow): AutomationPolicy => ({
+  enabled: row.automationEnabled,
+  threshold: row.automationThreshold,
+  intervalMinutes: row.automationIntervalMinutes,
+  maxWalletTrxFee: row.maxWalletTrxFee,
+  maxRentalCost: row.maxRentalCost,
+  rentalAllowed: row.rentalAllowed,
+  updatedAt: row.automationUpdatedAt
+})
+
+export const make = Effect.gen(function*() {
+  const db = yield* MemoryDatabase
+  const settings = db.table(tenantSettings)
+
+  const isDue = (row: TenantSettingsRow, now: Date) =>
+    row.automationLastRunAt === null || row.automationLastRunAt.getTime() + row.automationIntervalMinutes * minuteMillis <= now.getTime()
+
+  const isUnclaimed = (row: TenantSettingsRow, now: Date) =>
+    row.automationRoundClaimedUntil === null || row.automationRoundClaimedUntil.getTime() <= now.getTime()
+
+  const servesTenant = (row: TenantSettingsRow, now: Date) => {
+    const tenant = db.table(tenants).get(row.tenantId)
+    return tenant !== undefined && isTenantAvailable(tenant, now)
+  }
+
+  return AutomationLedger.of({
+    claimDue: (network, now, claimedUntil, limit) =>
+      db.atomically(() =>
+        settings
+          .filter((row) =>
+            row.network === network && row.automationEnabled && row.collectionAddress !== "" && servesTenant(row, now) &&
+            isDue(row, now) && isUnclaimed(row, now)
+          )
+          .sort((a, b) => compareDatesNullsFirst(a.automationLastRunAt, b.automationLastRunAt) || compareIds(a.tenantId, b.tenantId))
+          .slice(0, limit)
+          .map((row) => {
+            settings.put(keyOf(row.tenantId, row.network), { ...row, automationRoundClaimedUntil: claimedUntil })
+            return { scope: { tenantId: row.tenantId, network }, policy: policyOf(row) }
+          })
+      ),
+    // Only under the claim the round was run with: a claim that ran out and was taken over stays.
+    finishRound: (scope, at, claimedUntil) =>
+      db.atomically(() => {
+        const key = keyOf(scope.tenantId, scope.network)
+        const row = settings.get(key)
+        if (row === undefined || row.automationRoundClaimedUntil?.getTime() !== claimedUntil.getTime()) return
+        settings.put(key, { ...row, automationLastRunAt: at, automationRoundClaimedUntil: null })
+      }),
+    candidates: (scope, threshold, limit) =>
+      db.atomically(() => {
+        const collectionWallet = settings.get(keyOf(scope.tenantId, scope.network))?.collectionWalletId ?? null
+        const tasks = db.table(sweepTasks)
+        const collecting = (walletId: string) => tasks.find((t) => t.walletId === walletId && !isTerminal(t.status)) !== undefined
+        return db.table(wallets)
+          .filter((w) =>
+            w.tenantId === scope.tenantId && w.network === scope.network && w.balanceUsdt !== null && w.balanceUsdt >= threshold &&
+            w.id !== collectionWallet && !collecting(w.id)
+          )
+          .sort((a, b) => compare(b.balanceUsdt!, a.balanceUsdt!) || compareIds(b.id, a.id))
+          .slice(0, limit)
+          .map((w) => w.id)
+      })
+  })
+})
+
+export const layer = Layer.effect(AutomationLedger, make)

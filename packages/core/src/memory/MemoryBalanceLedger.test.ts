@@ -1,0 +1,4 @@
+import { balanceLedgerContract } from "../testing/BalanceLedgerContract"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage"
+
+balanceLedgerContract("memory", MemoryTestStorage)
