@@ -1,11 +1,14 @@
-import { ApiLayer, DataDirConfig } from "@collector/api-app"
+import { ApiLayer } from "@collector/api-app"
 import type { Network } from "@collector/core"
-import { DatabaseLive, PgScanLedger } from "@collector/postgres"
-import { defaultNodeConfig, nodeConfigFromEnv } from "@collector/tron-node"
+import { databaseLayerConfig, PgScanLedger } from "@collector/postgres"
+import { WorkerProcess } from "@collector/server"
+import { defaultNodeConfig, nodeConfig } from "@collector/tron-node"
 import { MasterKeyring } from "@collector/vault"
-import { workerLoops, WorkerLoops } from "@collector/worker"
 import { Config, Effect, Layer, Option } from "effect"
 import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile"
+
+/** The simulated node as the `nile` network's node. */
+const simulatedNileNode = (url: string) => defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 })
 
 /**
  * Everything in one process: the API server and the worker on one database. Without
@@ -14,20 +17,21 @@ import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile"
  */
 export const ServiceLive = Layer.unwrapEffect(
   Effect.gen(function*() {
-    const dataDir = yield* DataDirConfig
     const nileUrl = yield* Config.option(Config.string("TRON_NILE_NODE_URL"))
-    const database = DatabaseLive(dataDir)
+    const worker = yield* WorkerProcess.config
+    const database = databaseLayerConfig()
     // The worker's notifier opens webhook keys with the same master key the API seals them with.
-    const keyring = MasterKeyring.layerFromConfig(dataDir)
-    if (Option.isSome(nileUrl)) return Layer.merge(ApiLayer(dataDir), WorkerLoops.pipe(Layer.provide(keyring))).pipe(Layer.provide(database))
+    const keyring = MasterKeyring.layerConfig()
+    if (Option.isSome(nileUrl)) return Layer.merge(ApiLayer(), WorkerProcess.layer(worker).pipe(Layer.provide(keyring))).pipe(Layer.provide(database))
     // The API's sweep estimate and the worker read the same simulated node for nile.
     const simulated = Layer.unwrapEffect(
       Effect.map(SimulatedNile, ({ url }) => {
-        const nodeFor = (network: Network) =>
-          network === "nile"
-            ? Effect.succeed(defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 }))
-            : nodeConfigFromEnv(network)
-        return Layer.merge(ApiLayer(dataDir, { nodeFor }), workerLoops(nodeFor).pipe(Layer.provide(keyring)))
+        const nodeFor = (network: Network) => network === "nile" ? Effect.succeed(simulatedNileNode(url)) : nodeConfig(network)
+        const onSimulatedNile = {
+          ...worker,
+          networks: worker.networks.map((network) => network.node.network === "nile" ? { ...network, node: simulatedNileNode(url) } : network)
+        }
+        return Layer.merge(ApiLayer({ nodeFor }), WorkerProcess.layer(onSimulatedNile).pipe(Layer.provide(keyring)))
       })
     ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger.layer))
     return simulated.pipe(Layer.provide(database))

@@ -75,8 +75,8 @@ const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
 
 /**
  * The HTTP API on whatever HttpServer is provided. Needs the database (SqlClient), the master
- * keyring, the gate settings and the networks' resources (for the sweep estimate) from the
- * caller; everything else is assembled here. SweepSettings, when provided, reach Sweeps too.
+ * keyring, the gate settings, the sweep settings and the networks' resources (for the sweep
+ * estimate) from the caller; everything else is assembled here.
  */
 export const ApiLayer = HttpApiBuilder.serve((app) => Effect.flatMap(RequestGate, (gate) => gate.handle(app))).pipe(
   Layer.provide(ApiLive),
@@ -104,7 +104,7 @@ export const ApiServerLive = (options: ApiServerOptions) =>
   ApiLayer.pipe(
     HttpServer.withLogAddress,
     Layer.provide(options.accessLog ?? AccessLog.stdout),
-    Layer.provide(options.webhookTargets ?? DnsWebhookTargets.layerFromConfig),
+    Layer.provide(options.webhookTargets ?? DnsWebhookTargets.layerConfig()),
     Layer.provide(options.networkResources ?? Layer.succeed(NetworkResources, unconfiguredNetworkResources)),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, host: options.host ?? "0.0.0.0" }))
   )

@@ -1,4 +1,5 @@
 export * from "./NodeClient"
 export * from "./NodeConfig"
+export * from "./NodeHttp"
 export * from "./RequestBudget"
 export * as TronNodeChain from "./TronNodeChain"

@@ -8,7 +8,7 @@ import * as MemoryComponentStatus from "../memory/MemoryComponentStatus"
 import { MemoryDatabase } from "../memory/MemoryDatabase"
 import type { WalletId } from "../Ids"
 import { BalanceSync } from "./BalanceSync"
-import { BalanceSyncConfig, type BalanceSyncSettings } from "./BalanceSyncConfig"
+import type { BalanceSyncSettings } from "./BalanceSyncSettings"
 import { InMemoryBalanceLedger, InMemoryBalanceLedgerDriver } from "./InMemoryBalanceLedger"
 
 /**
@@ -66,12 +66,11 @@ const setup = (settings: Partial<BalanceSyncSettings> = {}) =>
       reads: yield* Ref.make<ReadonlyArray<string>>([]),
       solidifiedReads: yield* Ref.make(0)
     }
-    const layer = BalanceSync.layer.pipe(
+    const layer = BalanceSync.layer(settings).pipe(
       Layer.provideMerge(Layer.mergeAll(
         InMemoryBalanceLedger,
         MemoryComponentStatus.layer.pipe(Layer.provide(MemoryDatabase.layer)),
-        Layer.succeed(Chain, scriptedChain(node)),
-        BalanceSyncConfig.layer(settings)
+        Layer.succeed(Chain, scriptedChain(node))
       ))
     )
     const context = yield* Layer.build(layer)

@@ -18,7 +18,7 @@ export interface ConfirmationPass {
  * Counts only verified blocks: `block_N` against the stored cursor (every block up to it is
  * linked by parent hashes), `solidified` against the node's solidified block, never above the cursor.
  */
-export const makeConfirmations = Effect.gen(function*() {
+const make = Effect.gen(function*() {
   const book = yield* DepositBook
 
   const run = (network: Network, tip: ChainTip, cursor: ScanPosition, oldestStored: bigint) =>
@@ -50,7 +50,7 @@ export const makeConfirmations = Effect.gen(function*() {
 
 export class Confirmations extends Context.Tag("@collector/core/Confirmations")<
   Confirmations,
-  Effect.Effect.Success<typeof makeConfirmations>
+  Effect.Effect.Success<typeof make>
 >() {
-  static readonly layer = Layer.effect(Confirmations, makeConfirmations)
+  static readonly layer = Layer.effect(Confirmations, make)
 }

@@ -1,5 +1,5 @@
 import { HttpServer } from "@effect/platform"
-import { type NetworkResources, TenantAdmin } from "@collector/core"
+import { type NetworkResources, SweepSettings, TenantAdmin } from "@collector/core"
 import { PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -31,6 +31,7 @@ export const TestServerLive = (
     TestDatabaseLive,
     MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) }),
     Gate.layer(settings),
+    SweepSettings.layer(),
     NodeEntropy.layer
   )
   const Url = Layer.effect(

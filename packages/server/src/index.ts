@@ -1,0 +1,1 @@
+export * as WorkerProcess from "./WorkerProcess"
