@@ -1,4 +1,3 @@
-export * from "./FreePort"
 export * from "./SeedDeposits"
 export * from "./SeedEvents"
 export * from "./TestDatabase"
