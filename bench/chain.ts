@@ -9,9 +9,8 @@
  */
 import type { ChainService } from "@collector/core"
 import { TronAddress } from "@collector/tron"
-import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
+import { defaultNodeConfig, nodeHttpClient, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
-import { nodeHttpClient } from "@collector/worker"
 import autocannon from "autocannon"
 import { Duration, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"

@@ -22,10 +22,11 @@ import {
   PgTenantRepository
 } from "@collector/postgres"
 import { PgDeliveryLedger } from "@collector/postgres"
-import { insertEvents } from "@collector/postgres/testing"
+import { insertEvents } from "@collector/postgres"
 import { SqlClient } from "@effect/sql"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
-import { sealEnvelope } from "@collector/api"
+import { sealEnvelope, WebhookEnvelopeSealer } from "@collector/api"
+import { WebhookDelivery } from "@collector/outbound"
 import { Effect, Either, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
@@ -171,8 +172,8 @@ const main = async () => {
     : await bareClient(receiver.port, bodies, Math.min(events, 5000), inFlight, new Agent({ keepAlive: false, ca }))
 
   // The dispatcher, as the worker runs it, until the outbox is delivered.
-  const { OutboundLive } = await import("@collector/worker")
-  const { EnvelopeSealerLive } = await import("@collector/worker")
+  // Webhook URL checks and HTTPS delivery from the WEBHOOK_* settings set above.
+  const OutboundLive = WebhookDelivery.layerConfig()
   // BENCH_TIMING=1 times every ledger, URL check and transport call (count, total and mean milliseconds).
   const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
   timing?.start()
@@ -190,7 +191,7 @@ const main = async () => {
     timing.instrumented(WebhookTargets, "targets")
   ).pipe(Layer.provide(OutboundLive))
   const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: dispatcherInFlight, perTenant: Math.ceil(dispatcherInFlight / 2) }).pipe(
-    Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, AesGcmSecretBox.layer, EnvelopeSealerLive, outbound)),
+    Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, AesGcmSecretBox.layer, WebhookEnvelopeSealer.layer, outbound)),
     Layer.provide([keyring, database])
   ))
   // The layer (CA list, TLS context, pool) is built before the clock starts, as a worker does at start.

@@ -8,11 +8,12 @@
  * and book call of the catch-up; BENCH_CPU_PROF=1 profiles this process over
  * each scanner catch-up, BENCH_SIM_CPU_PROF=1 the simulated node, under `.data/profiles`).
  */
-import { BalanceSyncConfig, Chain, defaultScannerLoopSettings, DepositBook, ScannerLoop, ScanLedger } from "@collector/core"
+import { Chain, defaultEngineSettings, defaultScannerLoopSettings, DepositBook, Engine, ScanLedger } from "@collector/core"
 import { DatabaseAtUrl, PgBalanceLedger, PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
+import { WorkerProcess } from "@collector/server"
 import { TronAddress } from "@collector/tron"
-import { defaultNodeConfig } from "@collector/tron-node"
-import { networkLayer, nodeHttpClient } from "@collector/worker"
+import { defaultNodeConfig, nodeHttpClient } from "@collector/tron-node"
+import { MasterKey, MasterKeyring } from "@collector/vault"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Duration, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
@@ -68,8 +69,9 @@ const main = async () => {
   const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
   const scanLedger = timing === undefined ? PgScanLedger.layer : timing.instrumented(ScanLedger, "ledger").pipe(Layer.provide(PgScanLedger.layer))
   const depositBook = timing === undefined ? PgDepositBook.layer : timing.instrumented(DepositBook, "book").pipe(Layer.provide(PgDepositBook.layer))
+  const database = DatabaseAtUrl(Redacted.make(url), 20)
   const storage = Layer.mergeAll(scanLedger, depositBook, PgComponentStatus.layer, PgBalanceLedger.layer).pipe(
-    Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), 20))
+    Layer.provideMerge(database)
   )
   const storageRuntime = ManagedRuntime.make(storage)
   await storageRuntime.runPromise(Effect.void)
@@ -137,12 +139,24 @@ const main = async () => {
     retries: 0
   })
   const settings = {
-    node,
+    ...defaultEngineSettings,
     scanner: { batchBlocks, fetchConcurrency, startBlock: numbers[0]! },
     // As the worker runs: several batches per pass, so the next batch is fetched while one is stored.
     loop: { ...defaultScannerLoopSettings, batchesPerPass: 10, integrityInterval: Duration.days(1) },
-    balances: BalanceSyncConfig.defaults
+    processName: "bench-deposits"
   }
+  /**
+   * The engine as the worker assembles it, over `http` to the node; the (possibly timed) scan
+   * ledger and deposit book come first, the rest of its ports are the worker's own.
+   */
+  const engineOver = (http: Layer.Layer<HttpClient.HttpClient>) =>
+    Engine.layer("nile", settings).pipe(
+      Layer.provideMerge(WorkerProcess.networkAdapters({ node, energyProvider: { kind: "none", network: "nile" } }, http)),
+      Layer.provideMerge(storage),
+      Layer.provide(WorkerProcess.sharedAdapters({ allowPrivateTargets: false }).pipe(
+        Layer.provide(Layer.merge(database, MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })))
+      ))
+    )
   const clients = ([["fetch", "fetch (FetchHttpClient)", FetchHttpClient.layer], ["node", "node:http (kept connections)", nodeHttpClient()]] as const)
     .filter(([key]) => process.env.BENCH_CLIENTS === undefined || process.env.BENCH_CLIENTS === key)
   const rows: Array<{ name: string; blocksPerSecond: number; callsPerBlock: number; note: string; cpu: string }> = []
@@ -163,7 +177,7 @@ const main = async () => {
   const scannedNumbers = [...numbers, ...Array.from({ length: 20 }, (_, i) => numbers[numbers.length - 1]! + BigInt(i + 1))]
   for (const [clientKey, clientName, http] of clients) {
     const counter = { calls: 0 }
-    const runtime = ManagedRuntime.make(networkLayer(settings, counting(http, counter)).pipe(Layer.provideMerge(storage)))
+    const runtime = ManagedRuntime.make(engineOver(counting(http, counter)))
     // Ceiling: the adapter alone, the same blocks with the same number in flight; one untimed round
     // first, so that both measures run warm code (the worker is a long-running process).
     const fetchAll = Effect.flatMap(Chain, (chain) =>
@@ -190,10 +204,9 @@ const main = async () => {
       await client.query("DELETE FROM events; DELETE FROM deposits; DELETE FROM deposit_totals")
       const started = performance.now()
       const passes = await runtime.runPromise(Effect.gen(function*() {
-        const loop = yield* ScannerLoop
-        const state = { integrityDue: Number.MAX_SAFE_INTEGER, lastWalletId: "9223372036854775807" }
+        const engine = yield* Engine
         let count = 0
-        while (!(yield* loop.pass("nile", state))) count++
+        while (!(yield* engine.scanOnce)) count++
         return count + 1
       }))
       const seconds = (performance.now() - started) / 1000

@@ -23,8 +23,10 @@ import {
   EnergyProvider,
   SettingsRepository,
   Signer,
+  SingleNetworkResources,
   SweepRepository,
-  makeSweeper,
+  Sweeper,
+  SweepSettings,
   noEnergyProvider,
   type PassSummary,
   type SweeperSettings,
@@ -41,13 +43,11 @@ import {
   PgWalletRepository
 } from "@collector/postgres"
 import { LocalSigner, TronSignature } from "@collector/tron"
-import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
+import { defaultNodeConfig, nodeHttpClient, TronNodeChain } from "@collector/tron-node"
 import { defaultSimConfig, type GenesisAccount, SimHttp, SimState, usdtHex } from "@collector/tron-sim"
 import { wallet } from "@collector/tron-sim/testing"
 import { WorldState } from "@collector/tron-sim"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
-import { nodeHttpClient } from "@collector/worker"
-import { SingleNetworkResources } from "@collector/worker"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Duration, Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
@@ -289,7 +289,7 @@ const main = async () => {
   ).pipe(Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), poolSize)))
   const signerLayer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(MasterKeyring.layer({ current: masterKey })))
   const world = Layer.mergeAll(
-    Sweeps.layer.pipe(Layer.provide(SingleNetworkResources)),
+    Sweeps.layer.pipe(Layer.provide(Layer.merge(SingleNetworkResources.layer, SweepSettings.layer()))),
     instrumented(Signer, "signer").pipe(Layer.provide(signerLayer))
   ).pipe(Layer.provideMerge(nodeParts), Layer.provideMerge(storage))
   const runtime = ManagedRuntime.make(world)
@@ -380,10 +380,10 @@ const main = async () => {
   // As Sweeper.run loops (straight on while a claim comes back full, resting otherwise), with each pass timed.
   const loop = (worker: string) =>
     Effect.gen(function*() {
-      const sweeper = yield* makeSweeper("nile", worker, settings)
+      const sweeper = yield* Effect.provide(Sweeper, Sweeper.layer(settings))
       while (true) {
         const passStarted = performance.now()
-        const summary: PassSummary = yield* sweeper.pass
+        const summary: PassSummary = yield* sweeper.pass("nile", worker)
         const passEnded = performance.now()
         totals.passes++
         if (summary.claimed > 0) {

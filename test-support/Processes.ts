@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { resolve } from "node:path"
 import { bundleOf } from "./AppBundles"
 
-export { freePort } from "@collector/postgres/testing"
+// Not from @collector/postgres/testing: benchmarks import this file, and that entry loads vitest.
+export { freePort } from "./FreePort"
 
 export const repositoryRoot = resolve(import.meta.dirname, "..")
 

@@ -1,4 +1,4 @@
 import { launch } from "@collector/launch"
-import { ApiProcessLive } from "@collector/server"
+import { ApiProcess } from "@collector/server"
 
-launch("service", ApiProcessLive)
+launch("service", ApiProcess.layerConfig())

@@ -1,8 +1,7 @@
 import { TenantAdmin } from "@collector/core"
-import { DatabaseLive, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
+import { databaseLayerConfig, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
-import { Cause, Config, Effect, Exit, Layer, Logger, LogLevel } from "effect"
-import { resolve } from "node:path"
+import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
 import { UsageError } from "./CliError"
 import { tenantCommands } from "./commands/TenantCommands"
@@ -28,14 +27,9 @@ const parse = () =>
     catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) })
   })
 
-const AdminLive = Layer.unwrapEffect(
-  Effect.map(Config.string("DATA_DIR").pipe(Config.withDefault(".data")), (dir) => {
-    const dataDir = resolve(dir)
-    return TenantAdmin.layer.pipe(
-      Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, NodeEntropy.layer, AesGcmSecretBox.layer]),
-      Layer.provide([DatabaseLive(dataDir), MasterKeyring.layerFromConfig(dataDir)])
-    )
-  })
+const AdminLive = TenantAdmin.layer.pipe(
+  Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, NodeEntropy.layer, AesGcmSecretBox.layer]),
+  Layer.provide([databaseLayerConfig(), MasterKeyring.layerConfig()])
 )
 
 const program = Effect.gen(function*() {

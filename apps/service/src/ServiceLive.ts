@@ -1,11 +1,13 @@
-import { apiProcessLayer, DataDirConfig } from "@collector/server"
 import type { Network } from "@collector/core"
-import { DatabaseLive, PgScanLedger } from "@collector/postgres"
-import { defaultNodeConfig, nodeConfigFromEnv } from "@collector/tron-node"
+import { databaseLayerConfig, PgScanLedger } from "@collector/postgres"
+import { ApiProcess, WorkerProcess } from "@collector/server"
+import { defaultNodeConfig, nodeConfig } from "@collector/tron-node"
 import { MasterKeyring } from "@collector/vault"
-import { workerLoops, WorkerLoops } from "@collector/worker"
 import { Config, Effect, Layer, Option } from "effect"
 import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile"
+
+/** The simulated node as the `nile` network's node. */
+const simulatedNileNode = (url: string) => defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 })
 
 /**
  * Everything in one process: the API server and the worker on one database. Without
@@ -14,22 +16,25 @@ import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile"
  */
 export const ServiceLive = Layer.unwrapEffect(
   Effect.gen(function*() {
-    const dataDir = yield* DataDirConfig
     const nileUrl = yield* Config.option(Config.string("TRON_NILE_NODE_URL"))
-    const database = DatabaseLive(dataDir)
+    const api = yield* ApiProcess.config
+    const worker = yield* WorkerProcess.config
+    const database = databaseLayerConfig()
     // The worker's notifier opens webhook keys with the same master key the API seals them with.
-    const keyring = MasterKeyring.layerFromConfig(dataDir)
-    if (Option.isSome(nileUrl)) return Layer.merge(apiProcessLayer(dataDir), WorkerLoops.pipe(Layer.provide(keyring))).pipe(Layer.provide(database))
+    const keyring = MasterKeyring.layerConfig()
+    const shared = Layer.merge(database, keyring)
+    if (Option.isSome(nileUrl)) return Layer.merge(ApiProcess.layer(api), WorkerProcess.layer(worker)).pipe(Layer.provide(shared))
     // The API's sweep estimate and the worker read the same simulated node for nile.
     const simulated = Layer.unwrapEffect(
       Effect.map(SimulatedNile, ({ url }) => {
-        const nodeFor = (network: Network) =>
-          network === "nile"
-            ? Effect.succeed(defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 }))
-            : nodeConfigFromEnv(network)
-        return Layer.merge(apiProcessLayer(dataDir, { nodeFor }), workerLoops(nodeFor).pipe(Layer.provide(keyring)))
+        const nodeFor = (network: Network) => network === "nile" ? Effect.succeed(simulatedNileNode(url)) : nodeConfig(network)
+        const onSimulatedNile = {
+          ...worker,
+          networks: worker.networks.map((network) => network.node.network === "nile" ? { ...network, node: simulatedNileNode(url) } : network)
+        }
+        return Layer.merge(ApiProcess.layer(api, { nodeFor }), WorkerProcess.layer(onSimulatedNile))
       })
     ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger.layer))
-    return simulated.pipe(Layer.provide(database))
+    return simulated.pipe(Layer.provide(shared))
   })
 )

@@ -1,18 +1,8 @@
 import { ScanLedger } from "@collector/core"
-import { defaultSimConfig, SimHttp } from "@collector/tron-sim"
-import { Config, Context, Effect, Layer, Option } from "effect"
+import { defaultSimConfig, SimHttp, simServerConfig } from "@collector/tron-sim"
+import { Context, Effect, Layer, Option } from "effect"
 
 export class SimulatedNile extends Context.Tag("@collector/service/SimulatedNile")<SimulatedNile, { readonly url: string }>() {}
-
-const settings = Config.all({
-  port: Config.port("TRON_SIM_PORT").pipe(Config.withDefault(8090)),
-  host: Config.string("TRON_SIM_HOST").pipe(Config.withDefault("127.0.0.1")),
-  blockMs: Config.integer("TRON_SIM_BLOCK_MS").pipe(
-    Config.validate({ message: "TRON_SIM_BLOCK_MS must be an integer of at least 100 (milliseconds)", validation: (n) => n >= 100 }),
-    Config.withDefault(3000)
-  ),
-  seed: Config.string("TRON_SIM_SEED").pipe(Config.withDefault("tron-sim"))
-})
 
 // The simulator's first block when nothing was scanned before (its own default).
 const firstGenesis = 1_000_000n
@@ -26,7 +16,7 @@ const firstGenesis = 1_000_000n
 export const SimulatedNileLive = Layer.scoped(
   SimulatedNile,
   Effect.gen(function*() {
-    const { blockMs, host, port, seed } = yield* settings
+    const { blockMs, host, port, seed } = yield* simServerConfig
     const ledger = yield* ScanLedger
     const previous = yield* ledger.cursor("nile")
     const genesisNumber = Option.match(previous, {
@@ -34,8 +24,8 @@ export const SimulatedNileLive = Layer.scoped(
       onSome: (cursor) => (cursor.number + 1000n > firstGenesis ? cursor.number + 1000n : firstGenesis)
     })
     yield* ledger.forget("nile")
-    const chain = defaultSimConfig("nile", { seed, genesisNumber, blockIntervalMs: blockMs })
-    const server = yield* SimHttp.start({ chain, port, host, blocks: "timer" })
+    const chain = defaultSimConfig("nile", { seed, genesisNumber, ...(blockMs > 0 ? { blockIntervalMs: blockMs } : {}) })
+    const server = yield* SimHttp.start({ chain, port, host, blocks: blockMs > 0 ? "timer" : "manual" })
     yield* Effect.log(
       `nile is the simulated TRON node at ${server.url} (control API: POST ${server.url}/sim/*, see docs/devchain.md); set TRON_NILE_NODE_URL to use a real node`
     )

@@ -1,19 +1,14 @@
-import { AutomationLedger, defaultAutomationSettings, makeAutomation, SweepRepository, Sweeps } from "@collector/core"
-import { PgAutomationLedger, PgWalletRepository } from "@collector/postgres"
+import { AutomationLedger, Engine, SweepRepository } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import { SingleNetworkResources } from "./SingleNetworkResources"
+import { Effect } from "effect"
 import { noProvider, pass, runUntilDone, seedScope, Sim, type SweepScope, type SweepWallet, sweepWorld, taskOf } from "./testing/SweepHarness"
 import { signAndBroadcast, usdtTransfer, wallet } from "@collector/tron-sim/testing"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n
 
-const world = Layer.mergeAll(Sweeps.layer, PgAutomationLedger.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(PgWalletRepository.layer, SingleNetworkResources)),
-  Layer.provideMerge(sweepWorld(() => noProvider))
-)
+const world = sweepWorld(noProvider)
 
 /** Automation on, threshold 10 USDT, as the tenant would set it. */
 const enable = (scope: SweepScope) =>
@@ -42,7 +37,7 @@ const funded = (w: SweepWallet, energy: bigint) =>
 const tasksOf = (scope: SweepScope) =>
   Effect.flatMap(SweepRepository, (repo) => repo.list(scope, { page: 1, pageSize: 100 })).pipe(Effect.map((page) => page.items.map((v) => v.task)))
 
-const tick = Effect.flatMap(makeAutomation("nile", defaultAutomationSettings), (automation) => automation.tick)
+const tick = Effect.flatMap(Engine, (engine) => engine.automateOnce)
 
 layer(world, { excludeTestServices: true, timeout: 120_000 })("automation", (it) => {
   it.effect("on each interval, wallets at or above the threshold that can pay get a task; the rest are left alone", () =>

@@ -7,13 +7,12 @@ import { Config, Effect, Option } from "effect"
  * started by a claim, none marked sending yet) the worker kills itself with SIGKILL the first
  * time it gets there, exactly as a power cut would. Unset in every real deployment.
  */
-export const crashPointFromEnv = Config.option(Config.string("SWEEP_CRASH_AT"))
-
-export const checkpointFor = (point: Option.Option<string>): Checkpoint | undefined =>
-  Option.match(point, {
+export const crashPointConfig: Config.Config<Checkpoint | undefined> = Config.option(Config.string("SWEEP_CRASH_AT")).pipe(
+  Config.map(Option.match({
     onNone: () => undefined,
     onSome: (target) => (reached: string) =>
       reached === target
         ? Effect.zipRight(Effect.logWarning(`SWEEP_CRASH_AT reached ${reached}: killing this worker`), Effect.sync(() => process.kill(process.pid, "SIGKILL")))
         : Effect.void
-  })
+  }))
+)

@@ -1,35 +1,20 @@
-import { BalanceSyncConfig } from "@collector/core"
-import { SimEnergyProvider } from "@collector/energy"
-import { PgBalanceLedger, PgDepositBook, PgScanLedger } from "@collector/postgres"
-import { defaultNodeConfig } from "@collector/tron-node"
-import { FetchHttpClient } from "@effect/platform"
+import { type EnergyProviderSettings, SimEnergyProvider } from "@collector/energy"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Duration, Effect, Layer } from "effect"
-import { networkLayer } from "./NetworkWorker"
-import { depositsOf, eventsOf, loopSettings, pass as scanPass } from "./testing/ScanHarness"
+import { Duration, Effect } from "effect"
+import { depositsOf, eventsOf, pass as scanPass } from "./testing/ScanHarness"
 import { createTask, pass as sweepPass, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet, sweepWorld, taskOf } from "./testing/SweepHarness"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 
-const simProvider = (url: string) =>
-  SimEnergyProvider.layer(SimEnergyProvider.defaultSimProviderConfig(url, { requestTimeout: Duration.seconds(2) })).pipe(
-    Layer.provide(FetchHttpClient.layer)
-  )
+const simProvider = (url: string): EnergyProviderSettings => ({
+  kind: "sim",
+  network: "nile",
+  config: SimEnergyProvider.defaultSimProviderConfig(url, { requestTimeout: Duration.seconds(2) })
+})
 
-/** The real sweeper and the real scanner over one simulated node and one fresh database. */
-const world = Layer.unwrapScoped(
-  Effect.map(Sim, (sim) =>
-    networkLayer({
-      node: defaultNodeConfig("nile", { fullNodeUrl: sim.url, solidityUrl: sim.url, requestTimeout: Duration.seconds(2), retries: 0, requestsPerSecond: 10_000 }),
-      scanner: { batchBlocks: 10, fetchConcurrency: 4 },
-      loop: loopSettings,
-      balances: BalanceSyncConfig.defaults
-    }))
-).pipe(
-  Layer.provideMerge(Layer.mergeAll(PgScanLedger.layer, PgDepositBook.layer, PgBalanceLedger.layer)),
-  Layer.provideMerge(sweepWorld(simProvider))
-)
+/** The real engine (sweeper and scanner) over one simulated node and one fresh database. */
+const world = sweepWorld(simProvider)
 
 /** The tenant's collection address becomes its own wallet `collector`, booked on `block_1`. */
 const collectInto = (scope: SweepScope, collector: SweepWallet) =>

@@ -1,17 +1,18 @@
-import { EnergyProvider, ProviderUnavailable } from "@collector/core"
-import { SimEnergyProvider } from "@collector/energy"
-import { FetchHttpClient } from "@effect/platform"
+import { Engine, EnergyProvider, ProviderUnavailable } from "@collector/core"
+import { type EnergyProviderSettings, SimEnergyProvider } from "@collector/energy"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
+import { testEngineSettings } from "./testing/EngineWorld"
 import { createTask, pass, runUntilDone, seedScope, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 
-const simProvider = (url: string) =>
-  SimEnergyProvider.layer(SimEnergyProvider.defaultSimProviderConfig(url, { requestTimeout: Duration.seconds(2) })).pipe(
-    Layer.provide(FetchHttpClient.layer)
-  )
+const simProvider = (url: string): EnergyProviderSettings => ({
+  kind: "sim",
+  network: "nile",
+  config: SimEnergyProvider.defaultSimProviderConfig(url, { requestTimeout: Duration.seconds(2) })
+})
 
 /** An activated wallet holding USDT and no energy or TRX to speak of: only a rental can pay. */
 const fundedWallet = (scope: SweepScope, i: number, activated = true) =>
@@ -162,10 +163,12 @@ layer(sweepWorld(simProvider), { excludeTestServices: true, timeout: 120_000 })(
       const w = yield* fundedWallet(scope, 0)
       yield* sim.provider.arm({ kind: "unknown", lost: { mode: "504", holdMs: 0 } })
       const created = yield* createTask(scope, w)
-      yield* Effect.provideService(pass(), EnergyProvider, forgetful)
-      yield* Effect.provideService(pass(), EnergyProvider, forgetful)
+      // Each pass by an engine of its own over the forgetful provider, as a restarted worker.
+      const forgetfulPass = Effect.provide(pass(), Engine.layer("nile", testEngineSettings).pipe(Layer.provide(Layer.succeed(EnergyProvider, forgetful))))
+      yield* forgetfulPass
+      yield* forgetfulPass
       expect((yield* taskOf(scope, created.id)).rental!.state).toBe("unknown")
-      yield* Effect.provideService(pass(), EnergyProvider, forgetful)
+      yield* forgetfulPass
       const placed = yield* taskOf(scope, created.id)
       expect(placed.stage).toBe("waiting_energy")
       const { task } = yield* runUntilDone(scope, created.id)

@@ -1,9 +1,10 @@
-import { Chain, depositRecord, ScannerLoop } from "@collector/core"
+import { Chain, depositRecord, Engine } from "@collector/core"
 import { signWith } from "@collector/tron-sim/testing"
 import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { testEngineSettings } from "./testing/EngineWorld"
 import { depositsOf, eventsOf, pass, ScanWorld, seedTenant, Sim } from "./testing/ScanHarness"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
@@ -185,20 +186,19 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("scanner again
     Effect.gen(function*() {
       const sim = yield* Sim
       const sql = yield* SqlClient.SqlClient
-      const loop = yield* ScannerLoop
       const [known] = yield* seedTenant("block_1")
       const late = wallet(9100)
       yield* sim.chain.mintUsdt(late.address, usdt(6n))
       yield* sim.chain.mintUsdt(known!.address, usdt(1n))
       yield* sim.chain.mine(1)
       yield* pass()
-      const [before] = yield* sql<{ id: string }>`SELECT max(id)::text AS id FROM wallets`
       // The address becomes a tenant wallet only now (a restore, an import): the scanner passed its block.
       yield* sql`INSERT INTO wallets (tenant_id, network, address, custom_id) VALUES (${known!.tenantId}, 'nile', ${late.address}, 'late')`
       yield* sql`DELETE FROM observed_logs WHERE wallet_id = ${known!.walletId}`
-      const state = { integrityDue: 0, lastWalletId: before!.id }
-      yield* loop.pass("nile", state)
-      yield* loop.pass("nile", state)
+      // A worker that starts now re-checks the recent blocks in its first pass: here two of them.
+      const firstPassOfNewWorker = Effect.provide(pass(), Engine.layer("nile", testEngineSettings))
+      yield* firstPassOfNewWorker
+      yield* firstPassOfNewWorker
       const deposits = yield* depositsOf(known!.tenantId)
       expect(deposits.map((d) => [d.amount, d.revision, d.status]).sort()).toEqual([["1000000", 1, "confirmed"], ["6000000", 1, "confirmed"]])
       expect(yield* eventsOf(known!.tenantId)).toHaveLength(2)

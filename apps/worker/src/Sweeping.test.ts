@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { Chain, makeSweeper, signedTransaction } from "@collector/core"
-import { createTask, eagerSettings, noProvider, pass, reportOf, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { Chain, signedTransaction, Sweeper } from "@collector/core"
+import { createTask, eagerSweeper, noProvider, pass, reportOf, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n
@@ -34,7 +34,7 @@ const ownEnergyWallet = (scope: SweepScope, amount = usdt(10n)) =>
     return w
   })
 
-layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_000 })("sweeper against the simulated node", (it) => {
+layer(sweepWorld(noProvider), { excludeTestServices: true, timeout: 120_000 })("sweeper against the simulated node", (it) => {
   it.effect("own energy: prepared with the margin, signed, broadcast and settled; the event and the wallet's total follow", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
@@ -158,8 +158,8 @@ layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_00
       const created = yield* createTask(scope, w)
       const chain = yield* Chain
       const historyless = Chain.of({ ...chain, receipt: () => Effect.succeedNone })
-      const sweeper = yield* Effect.provideService(makeSweeper("nile", "w-history", eagerSettings), Chain, historyless)
-      const running = yield* Effect.fork(sweeper.run)
+      const sweeper = yield* Effect.provide(Sweeper, Sweeper.layer(eagerSweeper)).pipe(Effect.provideService(Chain, historyless))
+      const running = yield* Effect.fork(sweeper.run("nile", "w-history"))
       yield* Effect.sleep("500 millis")
       yield* Fiber.interrupt(running)
       const report = (yield* reportOf).find((r) => r.component === "sweeper")
@@ -245,7 +245,7 @@ layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_00
 })
 
 // Its own simulator: the broadcasts it loses stay lost for whatever comes after.
-layer(sweepWorld(() => noProvider), { excludeTestServices: true, timeout: 120_000 })("sweeper with a network that loses everything", (it) => {
+layer(sweepWorld(noProvider), { excludeTestServices: true, timeout: 120_000 })("sweeper with a network that loses everything", (it) => {
   it.effect("a transaction that never lands fails only once the solidified chain is past its expiration; it is never re-signed", () =>
     Effect.gen(function*() {
       const sim = yield* Sim

@@ -43,4 +43,4 @@ it.scoped("a wallet without free bandwidth waits (never burns TRX for it) and go
     expect(task.feeWarning).toBeNull()
     expect((yield* (yield* Chain).account(w.address)).trx).toBe(before)
     expect(yield* sentFrom(w.address)).toHaveLength(2)
-  }).pipe(Effect.provide(sweepWorld(() => noProvider))), 60_000)
+  }).pipe(Effect.provide(sweepWorld(noProvider))), 60_000)

@@ -3,7 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import { wallet } from "@collector/tron-sim/testing"
 import { Effect } from "effect"
 import type { ChildProcess } from "node:child_process"
-import { startTs } from "../../../test-support/Processes"
+import { runTs, startTs } from "../../../test-support/Processes"
 import { ProcessWorld, DatabaseUrl } from "./testing/ProcessWorld"
 import { seedTenant, Sim } from "./testing/ScanHarness"
 
@@ -129,5 +129,28 @@ layer(ProcessWorld, { excludeTestServices: true, timeout: 180_000 })("worker pro
       const all = [...first, ...second].sort((x, y) => x.txid.localeCompare(y.txid))
       expect(ledger.deposits.map((d) => ({ txid: d.txid, amount: d.amount }))).toEqual(all)
       expect(Number(ledger.events[0]!.n)).toBe(all.length)
+    }), 180_000)
+
+  it.effect("refuses to start on a bad setting, with one line naming the variable and what it must be, one of each kind", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const env = { DATABASE_URL: yield* DatabaseUrl, MASTER_KEY: Buffer.alloc(32, 7).toString("base64"), TRON_NILE_NODE_URL: sim.url, WORKER_NETWORKS: "nile" }
+      const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
+        [{ WORKER_NETWORKS: "nile,mars" }, "WORKER_NETWORKS must list one or more of main, nile, comma-separated"],
+        [{ SCAN_BATCH_BLOCKS: "ten" }, "SCAN_BATCH_BLOCKS must be a whole number of at least 1"],
+        [{ NOTIFIER_PER_TENANT: "0" }, "NOTIFIER_PER_TENANT must be a whole number from 1 to 4096"],
+        [{ SCAN_POLL_MS: "5" }, "SCAN_POLL_MS must be a whole number of at least 50 (milliseconds)"],
+        [{ SWEEP_PREPARATION_HOURS: "721" }, "SWEEP_PREPARATION_HOURS must be a whole number from 1 to 720 (hours)"],
+        [{ BALANCE_SYNC_WALLETS_PER_SECOND: "0" }, "BALANCE_SYNC_WALLETS_PER_SECOND must be a number greater than 0 and at most 1000"],
+        [{ TRON_NILE_NODE_URL: "ftp://node" }, "TRON_NILE_NODE_URL must be an http(s) URL such as https://api.trongrid.io or http://127.0.0.1:8090"],
+        [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" }, "WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false"],
+        [{ ENERGY_PROVIDER_NILE: "feee" }, "ENERGY_PROVIDER_NILE must be sim, catfee or none (feee.io and others are not supported)"],
+        [{ ENERGY_PROVIDER_NILE: "catfee" }, "ENERGY_PROVIDER_NILE_API_KEY is required with ENERGY_PROVIDER_NILE=catfee (CatFee: User Center, API Settings)"],
+        [{ EMBEDDED_PG_PORT: "70000" }, "EMBEDDED_PG_PORT must be a whole number from 1 to 65535"]
+      ]
+      for (const [bad, message] of cases) {
+        const run = yield* Effect.promise(() => runTs("apps/worker/src/main.ts", { ...env, ...bad }))
+        expect({ bad, code: run.code, stderr: run.stderr.trim() }).toEqual({ bad, code: 1, stderr: `worker cannot start: ${message}` })
+      }
     }), 180_000)
 })

@@ -1,11 +1,11 @@
 import { EnergyProvider, type Network } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Redacted } from "effect"
-import { energyProviderLayer, energyProviderSettings } from "./EnergyProviderConfig"
+import { energyProviderConfig, energyProviderLayerConfig } from "./EnergyProviderConfig"
 
 const withEnv = (env: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
-const settings = (network: Network, env: Record<string, string> = {}) => energyProviderSettings(network).pipe(withEnv(env))
+const settings = (network: Network, env: Record<string, string> = {}) => energyProviderConfig(network).pipe(withEnv(env))
 
 /** The start-up failure's text. */
 const failure = (network: Network, env: Record<string, string>) => Effect.map(Effect.flip(settings(network, env)), String)
@@ -51,7 +51,7 @@ describe("energy provider settings", () => {
 
   it.effect("refuses readable: unknown kind, sim on main, missing secret, bad URL, bad amounts", () =>
     Effect.gen(function*() {
-      expect(yield* failure("nile", { ENERGY_PROVIDER_NILE: "feee" })).toContain("ENERGY_PROVIDER_NILE must be sim, catfee or none")
+      expect(yield* failure("nile", { ENERGY_PROVIDER_NILE: "feee" })).toContain("ENERGY_PROVIDER_NILE must be sim, catfee or none (feee.io and others are not supported)")
       expect(yield* failure("main", { ENERGY_PROVIDER_MAIN: "sim" })).toContain("the simulated provider serves test networks only")
       expect(yield* failure("main", { ENERGY_PROVIDER_MAIN: "catfee", ENERGY_PROVIDER_MAIN_API_KEY: "k" })).toContain(
         "ENERGY_PROVIDER_MAIN_API_SECRET is required with ENERGY_PROVIDER_MAIN=catfee"
@@ -68,13 +68,13 @@ describe("energy provider settings", () => {
           ENERGY_PROVIDER_MAIN_QUOTE_PRICE_SUN: "0.5"
         })
       ).toContain("ENERGY_PROVIDER_MAIN_QUOTE_PRICE_SUN must be a whole number of SUN")
-      expect(yield* failure("nile", { ENERGY_PROVIDER_TIMEOUT_MS: "0" })).toContain("ENERGY_PROVIDER_TIMEOUT_MS must be an integer of at least 1")
+      expect(yield* failure("nile", { ENERGY_PROVIDER_TIMEOUT_MS: "0" })).toContain("ENERGY_PROVIDER_TIMEOUT_MS must be a whole number of at least 1 (milliseconds)")
     }))
 
-  it.effect("energyProviderLayer builds the configured adapter; none refuses rentals", () =>
+  it.effect("energyProviderLayerConfig builds the configured adapter; none refuses rentals", () =>
     Effect.gen(function*() {
       const provider = (network: Network, env: Record<string, string>) =>
-        Effect.provide(EnergyProvider, Layer.provide(energyProviderLayer(network), Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+        Effect.provide(EnergyProvider, Layer.provide(energyProviderLayerConfig(network), Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
       expect((yield* provider("nile", {})).name).toBe("sim")
       const none = yield* provider("main", {})
       expect(none.name).toBe("none")

@@ -1,6 +1,6 @@
-import { EnergyProvider, mainnetFees, type Network, noEnergyProvider } from "@collector/core"
+import { ConfigValue, EnergyProvider, mainnetFees, type Network, noEnergyProvider } from "@collector/core"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
-import { Config, ConfigError, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, Duration, Effect, Layer, Option, type Redacted } from "effect"
 import * as CatFee from "./CatFeeEnergyProvider"
 import * as SimEnergyProvider from "./SimEnergyProvider"
 
@@ -30,26 +30,9 @@ type Kind = (typeof kinds)[number]
 
 const nameOf = (network: Network, suffix = "") => `ENERGY_PROVIDER_${network.toUpperCase()}${suffix === "" ? "" : `_${suffix}`}`
 
-const kindOf = (name: string) =>
-  Config.string(name).pipe(
-    Config.map((text) => text.trim().toLowerCase()),
-    Config.validate({
-      message: `${name} must be sim, catfee or none (feee.io and others are not supported)`,
-      validation: (text): text is Kind => (kinds as ReadonlyArray<string>).includes(text)
-    }),
-    Config.map((text) => text as Kind),
-    Config.option
-  )
+const kindOf = (name: string) => Config.option(ConfigValue.oneOf(name, kinds, "(feee.io and others are not supported)"))
 
-/** An http(s) URL without trailing slashes. */
-const baseUrl = (name: string) =>
-  Config.string(name).pipe(
-    Config.map((text) => text.trim().replace(/\/+$/, "")),
-    Config.validate({
-      message: `${name} must be an http(s) URL such as https://api.catfee.io or http://127.0.0.1:8090`,
-      validation: (text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)
-    })
-  )
+const baseUrl = (name: string) => ConfigValue.baseUrl(name, "https://api.catfee.io or http://127.0.0.1:8090")
 
 const sunAmount = (name: string, fallback: bigint) =>
   Config.string(name).pipe(
@@ -59,29 +42,26 @@ const sunAmount = (name: string, fallback: bigint) =>
   )
 
 /** A secret that must be there and not empty. */
-const requiredSecret = (name: string, why: string) =>
-  Effect.flatMap(Config.option(Config.redacted(name)), (secret) =>
-    Option.match(Option.filter(secret, (value) => Redacted.value(value).trim() !== ""), {
+const requiredSecret = (name: string, why: string): Effect.Effect<Redacted.Redacted, ConfigError.ConfigError> =>
+  Effect.flatMap(ConfigValue.secret(name), (secret) =>
+    Option.match(secret, {
       onNone: () => Effect.fail(ConfigError.MissingData([name], `${name} is required ${why}`)),
       onSome: Effect.succeed
     }))
 
-const requestTimeout = Config.integer("ENERGY_PROVIDER_TIMEOUT_MS").pipe(
-  Config.validate({ message: "ENERGY_PROVIDER_TIMEOUT_MS must be an integer of at least 1 (milliseconds)", validation: (n) => n >= 1 }),
-  Config.withDefault(10_000),
-  Config.map(Duration.millis)
-)
+const requestTimeout = ConfigValue.millis("ENERGY_PROVIDER_TIMEOUT_MS", { min: 1 }).pipe(Config.withDefault(Duration.seconds(10)))
 
 /** Where the service's simulated nile node listens: the node URL if set, else TRON_SIM_HOST:TRON_SIM_PORT. */
 const simulatedNodeUrl = Effect.gen(function*() {
-  const nodeUrl = yield* Config.option(baseUrl("TRON_NILE_NODE_URL"))
+  const nodeUrl = yield* Config.option(ConfigValue.baseUrl("TRON_NILE_NODE_URL", "https://nile.trongrid.io or http://127.0.0.1:8090"))
   if (Option.isSome(nodeUrl)) return nodeUrl.value
   const host = yield* Config.string("TRON_SIM_HOST").pipe(Config.withDefault("127.0.0.1"))
-  const port = yield* Config.port("TRON_SIM_PORT").pipe(Config.withDefault(8090))
+  const port = yield* ConfigValue.port("TRON_SIM_PORT").pipe(Config.withDefault(8090))
   return `http://${host}:${port}`
 })
 
-export const energyProviderSettings = (network: Network): Effect.Effect<EnergyProviderSettings, ConfigError.ConfigError> =>
+/** The provider of `network` as its variables choose it (above). */
+export const energyProviderConfig = (network: Network): Effect.Effect<EnergyProviderSettings, ConfigError.ConfigError> =>
   Effect.gen(function*() {
     const name = nameOf(network)
     const chosen = yield* kindOf(name)
@@ -114,7 +94,7 @@ export const energyProviderSettings = (network: Network): Effect.Effect<EnergyPr
   })
 
 /** One line for the start-up log; never a secret. */
-export const describeSettings = (settings: EnergyProviderSettings): string => {
+export const describeEnergyProvider = (settings: EnergyProviderSettings): string => {
   switch (settings.kind) {
     case "none":
       return `energy provider for ${settings.network}: none (rentals refused)`
@@ -125,7 +105,8 @@ export const describeSettings = (settings: EnergyProviderSettings): string => {
   }
 }
 
-export const layerFromSettings = (settings: EnergyProviderSettings): Layer.Layer<EnergyProvider, never, HttpClient.HttpClient> => {
+/** The adapter `settings` choose. */
+export const energyProviderLayer = (settings: EnergyProviderSettings): Layer.Layer<EnergyProvider, never, HttpClient.HttpClient> => {
   switch (settings.kind) {
     case "none":
       return Layer.succeed(EnergyProvider, noEnergyProvider(settings.network))
@@ -137,13 +118,17 @@ export const layerFromSettings = (settings: EnergyProviderSettings): Layer.Layer
 }
 
 /**
- * The EnergyProvider of `network` as configured, over the fetch HTTP client; for the worker.
- * Invalid settings fail at start with a message naming the variable.
+ * The EnergyProvider of `network` with the settings of `config` (by default its variables), over
+ * the fetch HTTP client, logged once at start. Invalid settings fail at start with a message naming
+ * the variable.
  */
-export const energyProviderLayer = (network: Network): Layer.Layer<EnergyProvider, ConfigError.ConfigError> =>
+export const energyProviderLayerConfig = (
+  network: Network,
+  config: Effect.Effect<EnergyProviderSettings, ConfigError.ConfigError> = energyProviderConfig(network)
+): Layer.Layer<EnergyProvider, ConfigError.ConfigError> =>
   Layer.unwrapEffect(
     Effect.map(
-      Effect.tap(energyProviderSettings(network), (settings) => Effect.log(describeSettings(settings))),
-      layerFromSettings
+      Effect.tap(config, (settings) => Effect.log(describeEnergyProvider(settings))),
+      energyProviderLayer
     )
   ).pipe(Layer.provide(FetchHttpClient.layer))

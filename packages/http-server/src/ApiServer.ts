@@ -16,6 +16,7 @@ import {
   type StorageProbe,
   type SweepRepository,
   Sweeps,
+  type SweepSettings,
   type TenantRepository,
   type WalletKeys,
   type WalletRepository,
@@ -61,6 +62,7 @@ export type ApiPorts =
   | WalletKeys
   | WebhookTargets
   | NetworkResources
+  | SweepSettings
   | Gate
   | AccessLog
 
@@ -82,7 +84,8 @@ const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
 
 /**
  * The HTTP API on whatever HttpServer (and its platform services) is provided, over the ports
- * the caller provides: no adapter is chosen here. SweepSettings, when provided, reach Sweeps too.
+ * the caller provides (storage, secrets, the sweep settings, the networks' resources): no
+ * adapter is chosen here.
  */
 export const ApiLayer: Layer.Layer<never, never, ApiPorts | HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices> = HttpApiBuilder.serve((app) =>
   Effect.flatMap(RequestGate, (gate) => gate.handle(app))

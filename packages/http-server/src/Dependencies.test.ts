@@ -1,5 +1,5 @@
 import type { HttpRouter, HttpServer } from "@effect/platform"
-import type { Entropy, NetworkResources, SecretBox, StoragePorts, WalletKeys, WebhookTargets } from "@collector/core"
+import type { Entropy, NetworkResources, SecretBox, StoragePorts, SweepSettings, WalletKeys, WebhookTargets } from "@collector/core"
 import { describe, expect, expectTypeOf, it } from "@effect/vitest"
 import type { Layer } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
@@ -55,6 +55,7 @@ expectTypeOf<Exclude<Layer.Layer.Context<typeof ApiLayer>, StoragePorts>>().toEq
   | WalletKeys
   | WebhookTargets
   | NetworkResources
+  | SweepSettings
   | Gate
   | AccessLog
   | HttpServer.HttpServer

@@ -146,10 +146,10 @@ describe("DnsWebhookTargets with allowPrivateTargets", () => {
   })
 })
 
-describe("DnsWebhookTargets.layerFromConfig", () => {
+describe("DnsWebhookTargets.layerConfig", () => {
   const resolveWith = (env: Record<string, string>, url: string) =>
     Effect.flatMap(WebhookTargets, (targets) => targets.resolvePublic(url)).pipe(
-      Effect.provide(DnsWebhookTargets.layerFromConfig),
+      Effect.provide(DnsWebhookTargets.layerConfig()),
       Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
     )
 
@@ -167,6 +167,6 @@ describe("DnsWebhookTargets.layerFromConfig", () => {
     Effect.gen(function*() {
       const error = yield* Effect.flip(resolveWith({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" }, "https://8.8.8.8/"))
       expect(error).not.toBeInstanceOf(WebhookUrlRejected)
-      expect(String(error)).toContain("WEBHOOK_ALLOW_PRIVATE_TARGETS")
+      expect(String(error)).toContain("WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false")
     }))
 })

@@ -1,8 +1,9 @@
 import { isIP } from "node:net"
 import { parseWebhookUrl, type ResolvedTarget, WebhookTargets, WebhookUrlRejected } from "@collector/core"
-import { Config, Duration, Effect, Layer } from "effect"
+import { type Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import { type Lookup, type LookupAddress, systemLookup } from "./Lookup"
 import { isPublicUnicast } from "./PublicAddress"
+import { allowPrivateTargetsConfig } from "./WebhookDeliveryConfig"
 
 export interface Options {
   /**
@@ -82,24 +83,22 @@ export const make = (options: Options = {}): WebhookTargets["Type"] => {
 
 export const layer = (options: Options = {}): Layer.Layer<WebhookTargets> => Layer.succeed(WebhookTargets, make(options))
 
-/** `WEBHOOK_ALLOW_PRIVATE_TARGETS`: off unless set to a true boolean. */
-export const AllowPrivateTargetsConfig: Config.Config<boolean> = Config.boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(
-  Config.withDefault(false)
+/** Said at start-up whenever private targets are allowed. */
+export const privateTargetsWarning = Effect.logWarning(
+  "WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may go to private, loopback and other non-public addresses and to ports other than 443"
 )
 
 /**
- * The production layer: the system resolver, with private targets allowed only when the
- * operator says so. Warns at start-up when they are, since it weakens SSRF protection.
+ * The production layer: the system resolver, with private targets allowed only when `config`
+ * (WEBHOOK_ALLOW_PRIVATE_TARGETS by default) says so. Warns at start-up when they are, since it
+ * weakens SSRF protection.
  */
-export const layerFromConfig = Layer.effect(
-  WebhookTargets,
-  Effect.gen(function*() {
-    const allowPrivateTargets = yield* AllowPrivateTargetsConfig
-    if (allowPrivateTargets) {
-      yield* Effect.logWarning(
-        "WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may be delivered to private, loopback and other non-public addresses"
-      )
-    }
-    return make({ allowPrivateTargets })
-  })
-)
+export const layerConfig = (config: Config.Config<boolean> = allowPrivateTargetsConfig): Layer.Layer<WebhookTargets, ConfigError.ConfigError> =>
+  Layer.effect(
+    WebhookTargets,
+    Effect.gen(function*() {
+      const allowPrivateTargets = yield* config
+      if (allowPrivateTargets) yield* privateTargetsWarning
+      return make({ allowPrivateTargets })
+    })
+  )

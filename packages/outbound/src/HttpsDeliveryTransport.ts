@@ -5,11 +5,11 @@ import {
   DeliveryTransport
 } from "@collector/core"
 import type { ResolvedTarget } from "@collector/core"
-import { Effect, Either, Layer } from "effect"
+import { type ConfigError, Effect, Either, Layer } from "effect"
 import { Agent, request as httpsRequest } from "node:https"
 import { isIP } from "node:net"
 import { checkServerIdentity, createSecureContext, rootCertificates } from "node:tls"
-import { WebhookDeliveryConfig, type WebhookDeliverySettings } from "./WebhookDeliveryConfig"
+import { webhookDeliveryConfig, type WebhookDeliverySettings } from "./WebhookDeliveryConfig"
 
 export interface Options {
   /** Extra trusted CA certificates (PEM), added to Node's bundled roots, never replacing them. */
@@ -230,4 +230,7 @@ export const layer = (options: Options = {}): Layer.Layer<DeliveryTransport> => 
 export const fromSettings = (settings: WebhookDeliverySettings): DeliveryTransport["Type"] =>
   make({ ...(settings.extraCa === undefined ? {} : { extraCa: settings.extraCa }), allowAnyPort: settings.allowPrivateTargets })
 
-export const layerFromConfig = Layer.effect(DeliveryTransport, Effect.map(WebhookDeliveryConfig, fromSettings))
+/** From the settings of `config` (by default WEBHOOK_ALLOW_PRIVATE_TARGETS and WEBHOOK_EXTRA_CA_FILE). */
+export const layerConfig = (
+  config: Effect.Effect<WebhookDeliverySettings, ConfigError.ConfigError> = webhookDeliveryConfig
+): Layer.Layer<DeliveryTransport, ConfigError.ConfigError> => Layer.effect(DeliveryTransport, Effect.map(config, fromSettings))

@@ -1,6 +1,6 @@
+import { ConfigValue } from "@collector/core"
 import { Config, ConfigError, Effect, Option } from "effect"
 import { readFile } from "node:fs/promises"
-import { AllowPrivateTargetsConfig } from "./DnsWebhookTargets"
 
 /** The operator's outbound webhook settings; see docs/configuration.md. */
 export interface WebhookDeliverySettings {
@@ -9,6 +9,9 @@ export interface WebhookDeliverySettings {
   /** The PEM text of `WEBHOOK_EXTRA_CA_FILE`, trusted in addition to Node's bundled CAs. */
   readonly extraCa?: string
 }
+
+/** `WEBHOOK_ALLOW_PRIVATE_TARGETS`: off unless set to true. */
+export const allowPrivateTargetsConfig: Config.Config<boolean> = ConfigValue.boolean("WEBHOOK_ALLOW_PRIVATE_TARGETS").pipe(Config.withDefault(false))
 
 const invalid = (message: string) => ConfigError.InvalidData(["WEBHOOK_EXTRA_CA_FILE"], message)
 
@@ -27,8 +30,9 @@ const readCaFile = (path: string) =>
     )
   )
 
-export const WebhookDeliveryConfig: Effect.Effect<WebhookDeliverySettings, ConfigError.ConfigError> = Effect.gen(function*() {
-  const allowPrivateTargets = yield* AllowPrivateTargetsConfig
+/** `WEBHOOK_ALLOW_PRIVATE_TARGETS` and `WEBHOOK_EXTRA_CA_FILE`, whose file is read and checked here. */
+export const webhookDeliveryConfig: Effect.Effect<WebhookDeliverySettings, ConfigError.ConfigError> = Effect.gen(function*() {
+  const allowPrivateTargets = yield* allowPrivateTargetsConfig
   const file = yield* Config.option(Config.nonEmptyString("WEBHOOK_EXTRA_CA_FILE"))
   if (Option.isNone(file)) return { allowPrivateTargets }
   return { allowPrivateTargets, extraCa: yield* readCaFile(file.value) }

@@ -2,7 +2,6 @@ import { SqlClient } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
 import {
   BalanceSync,
-  BalanceSyncConfig,
   Chain,
   ComponentStatus,
   type TenantId,
@@ -39,13 +38,7 @@ const withSync = (batchSize: number) =>
       const sim = yield* startSimNode()
       const chain = yield* adapterFor(sim.url)
       const parts = Layer.mergeAll(PgBalanceLedger.layer, PgWalletRepository.layer, PgComponentStatus.layer).pipe(Layer.provideMerge(TestDatabaseLive))
-      const sync = BalanceSync.layer.pipe(
-        Layer.provideMerge(Layer.mergeAll(
-          parts,
-          Layer.succeed(Chain, chain),
-          BalanceSyncConfig.layer({ batchSize })
-        ))
-      )
+      const sync = BalanceSync.layer({ batchSize }).pipe(Layer.provideMerge(Layer.mergeAll(parts, Layer.succeed(Chain, chain))))
       return yield* Effect.provide(test(sim.url), sync)
     })
 

@@ -1,7 +1,7 @@
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Option } from "effect"
-import { join } from "node:path"
-import { DatabaseConfig } from "./DatabaseConfig"
+import { type Config, Effect, Layer, Option } from "effect"
+import { resolve } from "node:path"
+import { databaseConfig, type DatabaseSettings } from "./DatabaseConfig"
 import { awaitingDatabase } from "./DatabaseStartWait"
 import { acquireEmbeddedDatabase } from "./EmbeddedDatabase"
 import { MigrationsLive } from "./Migrations"
@@ -11,20 +11,23 @@ const clientLayer = (url: Parameters<typeof PgClient.layer>[0]["url"], poolSize:
   PgClient.layer({ url, maxConnections: poolSize, applicationName: "trc20-collector" })
 
 /**
- * The database, migrated: the server named by `DATABASE_URL`, or an embedded real PostgreSQL
- * kept under `<dataDir>/pg` when no URL is configured. A server that is down or still recovering
- * is waited for, up to `DATABASE_START_TIMEOUT_MS`.
+ * The database, migrated: the server at `settings.url`, or an embedded real PostgreSQL kept
+ * under `<dataDir>/pg` when there is none. A server that is down or still recovering is waited
+ * for, up to `startTimeoutMs`.
  */
-export const DatabaseLive = (dataDir: string) =>
+export const databaseLayer = (settings: DatabaseSettings) =>
   Layer.provideMerge(MigrationsLive, Layer.unwrapScoped(
     Effect.gen(function*() {
-      const config = yield* DatabaseConfig
-      const url = Option.isSome(config.url)
-        ? config.url.value
-        : yield* acquireEmbeddedDatabase({ directory: join(dataDir, "pg"), port: config.embeddedPort, persistent: true })
-      return awaitingDatabase(url, config.startTimeoutMs, clientLayer(url, config.poolSize))
+      const url = Option.isSome(settings.url)
+        ? settings.url.value
+        : yield* acquireEmbeddedDatabase({ directory: resolve(settings.dataDir, "pg"), port: settings.embeddedPort, persistent: true })
+      return awaitingDatabase(url, settings.startTimeoutMs, clientLayer(url, settings.poolSize))
     })
   ))
+
+/** The database with the settings of `config` (by default the DATABASE_* variables and DATA_DIR). */
+export const databaseLayerConfig = (config: Config.Config<DatabaseSettings> = databaseConfig) =>
+  Layer.unwrapEffect(Effect.map(config, databaseLayer))
 
 /** A database at a known URL (tests), migrated. */
 export const DatabaseAtUrl = (url: Parameters<typeof PgClient.layer>[0]["url"], poolSize = 10) =>

@@ -1,45 +1,48 @@
-import { SweepSettings } from "@collector/core"
+import { ConfigValue, SweepSettings } from "@collector/core"
 import { AccessLog, ApiServerLive, Gate } from "@collector/http-server"
 import { DnsWebhookTargets } from "@collector/outbound"
-import { DatabaseLive, PgStorage } from "@collector/postgres"
+import { databaseLayerConfig, PgStorage } from "@collector/postgres"
 import { LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Config, Effect, Layer } from "effect"
-import { resolve } from "node:path"
 import { networkResourcesLayer, type NetworkResourcesOptions } from "./NetworkResourcesLive"
 
-export const DataDirConfig = Config.string("DATA_DIR").pipe(Config.withDefault(".data"), Config.map((dir) => resolve(dir)))
+export interface ApiSettings {
+  readonly port: number
+}
+
+/** `PORT` (default 8080). */
+export const config: Config.Config<ApiSettings> = ConfigValue.port("PORT").pipe(Config.withDefault(8080), Config.map((port) => ({ port })))
 
 /**
  * What the API serves over: PostgreSQL storage on the database provided, secrets sealed under
  * the master keyring, wallet keys made in this process, webhook URLs resolved to public addresses
- * only, access lines on stdout, and each network's node and energy provider.
+ * only (`WEBHOOK_*`), access lines on stdout, each network's node and energy provider, the gate's
+ * and the sweeps' settings (`API_*`, `SWEEP_*`).
  */
-const apiAdapters = (networks: NetworkResourcesOptions) =>
+export const adapters = (networks: NetworkResourcesOptions = {}) =>
   Layer.mergeAll(
     PgStorage,
     LocalWalletKeys.layer,
     NodeEntropy.layer,
     AccessLog.stdout,
-    DnsWebhookTargets.layerFromConfig,
-    networkResourcesLayer(networks)
+    DnsWebhookTargets.layerConfig(),
+    networkResourcesLayer(networks),
+    Gate.layerConfig(),
+    SweepSettings.layerConfig()
   ).pipe(Layer.provideMerge(AesGcmSecretBox.layer))
 
 /**
- * The API server and its master key, configured from the environment; needs the database. The
- * sweep estimate reads each network's node and energy provider (`networks`, from the TRON_* and
- * provider settings unless told otherwise); sweeps take SWEEP_PREPARATION_HOURS.
+ * The API server on `settings.port` over the reference adapters; needs the database (a SqlClient)
+ * and the MasterKeyring, which the worker shares when both run in one process. The sweep
+ * estimate reads each network's node and energy provider (`networks`, from the TRON_* and
+ * provider settings unless told otherwise).
  */
-export const apiProcessLayer = (dataDir: string, networks: NetworkResourcesOptions = {}) =>
-  Layer.unwrapEffect(
-    Effect.map(Config.port("PORT").pipe(Config.withDefault(8080)), (port) =>
-      ApiServerLive({ port }).pipe(
-        Layer.provide(apiAdapters(networks)),
-        Layer.provide([MasterKeyring.layerFromConfig(dataDir), Gate.layerFromConfig, SweepSettings.layerFromEnv])
-      ))
-  )
+export const layer = (settings: ApiSettings, networks: NetworkResourcesOptions = {}) =>
+  ApiServerLive({ port: settings.port }).pipe(Layer.provide(adapters(networks)))
 
-/** The API process: the API server alone, with its database. */
-export const ApiProcessLive = Layer.unwrapEffect(
-  Effect.map(DataDirConfig, (dataDir) => apiProcessLayer(dataDir).pipe(Layer.provide(DatabaseLive(dataDir))))
-)
+/** The API process from its variables, on the database (`DATABASE_URL` or the embedded one under `DATA_DIR`) and the master keys. */
+export const layerConfig = (networks: NetworkResourcesOptions = {}) =>
+  Layer.unwrapEffect(Effect.map(config, (settings) => layer(settings, networks))).pipe(
+    Layer.provide([MasterKeyring.layerConfig(), databaseLayerConfig()])
+  )

@@ -1,6 +1,6 @@
 import { allNetworks, EnergyProvider, type Network, NetworkResources } from "@collector/core"
-import { energyProviderLayer } from "@collector/energy"
-import { type NodeConfig, nodeConfigFromEnv, TronNodeChain } from "@collector/tron-node"
+import { energyProviderLayerConfig } from "@collector/energy"
+import { type NodeConfig, nodeConfig, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { type ConfigError, Context, Effect, Layer } from "effect"
 
@@ -22,8 +22,8 @@ export const networkResourcesLayer = (options: NetworkResourcesOptions = {}): La
   Layer.scoped(
     NetworkResources,
     Effect.gen(function*() {
-      const nodeFor = options.nodeFor ?? nodeConfigFromEnv
-      const providerFor = options.providerFor ?? energyProviderLayer
+      const nodeFor = options.nodeFor ?? nodeConfig
+      const providerFor = options.providerFor ?? energyProviderLayerConfig
       const built = new Map(yield* Effect.forEach(allNetworks, (network) =>
         Effect.all({
           chain: Effect.flatMap(nodeFor(network), TronNodeChain.make),

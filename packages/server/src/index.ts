@@ -1,2 +1,3 @@
-export * from "./ApiProcess"
+export * as ApiProcess from "./ApiProcess"
 export * from "./NetworkResourcesLive"
+export * as WorkerProcess from "./WorkerProcess"

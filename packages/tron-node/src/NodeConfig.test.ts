@@ -1,14 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Option, Redacted } from "effect"
-import { defaultNodeConfig, nodeConfigFromEnv } from "./NodeConfig"
+import { defaultNodeConfig, nodeConfig } from "./NodeConfig"
 
 const load = (network: "main" | "nile", env: Record<string, string>) =>
-  Effect.withConfigProvider(nodeConfigFromEnv(network), ConfigProvider.fromMap(new Map(Object.entries(env))))
+  Effect.withConfigProvider(nodeConfig(network), ConfigProvider.fromMap(new Map(Object.entries(env))))
 
 const failure = (network: "main" | "nile", env: Record<string, string>) =>
   load(network, env).pipe(Effect.flip, Effect.map((error) => error.toString()))
 
-describe("nodeConfigFromEnv", () => {
+describe("nodeConfig", () => {
   it.effect("defaults to TronGrid and the tron.md USDT contracts", () =>
     Effect.gen(function*() {
       const main = yield* load("main", {})
@@ -63,8 +63,8 @@ describe("nodeConfigFromEnv", () => {
       expect(yield* failure("main", { TRON_MAIN_USDT_CONTRACT: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6T" })).toContain(
         "TRON_MAIN_USDT_CONTRACT must be a TRON Base58Check address"
       )
-      expect(yield* failure("main", { TRON_REQUEST_TIMEOUT_MS: "0" })).toContain("TRON_REQUEST_TIMEOUT_MS must be an integer of at least 1 (milliseconds)")
-      expect(yield* failure("main", { TRON_REQUEST_RETRIES: "-1" })).toContain("TRON_REQUEST_RETRIES must be an integer of at least 0")
+      expect(yield* failure("main", { TRON_REQUEST_TIMEOUT_MS: "0" })).toContain("TRON_REQUEST_TIMEOUT_MS must be a whole number of at least 1 (milliseconds)")
+      expect(yield* failure("main", { TRON_REQUEST_RETRIES: "-1" })).toContain("TRON_REQUEST_RETRIES must be a whole number of at least 0")
       expect(yield* failure("main", { TRON_REQUESTS_PER_SECOND: "0" })).toContain("TRON_REQUESTS_PER_SECOND must be a number greater than 0")
     }))
 })

@@ -1,6 +1,6 @@
-import type { Network } from "@collector/core"
+import { ConfigValue, type Network } from "@collector/core"
 import { TronAddress } from "@collector/tron"
-import { Config, Duration, Option, Redacted } from "effect"
+import { Config, Duration, Option, type Redacted } from "effect"
 
 /** How to reach the node of one network, and how hard to lean on it. */
 export interface NodeConfig {
@@ -42,68 +42,40 @@ export const defaultNodeConfig = (network: Network, overrides: Partial<NodeConfi
   ...overrides
 })
 
-/** Trailing slashes are dropped so that paths can be appended as they are. */
-const baseUrl = (name: string) =>
-  Config.string(name).pipe(
-    Config.map((text) => text.trim().replace(/\/+$/, "")),
-    Config.validate({
-      message: `${name} must be an http(s) URL such as https://api.trongrid.io or http://127.0.0.1:8090`,
-      validation: (text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)
-    })
-  )
+const urlExample = "https://api.trongrid.io or http://127.0.0.1:8090"
 
-const usdtContract = (name: string, fallback: string) =>
+const usdtContract = (name: string) =>
   Config.string(name).pipe(
     Config.map((text) => text.trim()),
     Config.validate({
       message: `${name} must be a TRON Base58Check address (34 characters starting with T)`,
       validation: TronAddress.isValidTronAddress
-    }),
-    Config.withDefault(fallback)
-  )
-
-/** An empty key counts as none, so `TRON_MAIN_API_KEY=` in an env file does not send an empty header. */
-const apiKey = (name: string) =>
-  Config.option(Config.redacted(name)).pipe(
-    Config.map(Option.filter((key) => Redacted.value(key).trim() !== ""))
-  )
-
-const integerAtLeast = (name: string, minimum: number, fallback: number, unit = "") =>
-  Config.integer(name).pipe(
-    Config.validate({
-      message: `${name} must be an integer of at least ${minimum}${unit}`,
-      validation: (n) => n >= minimum
-    }),
-    Config.withDefault(fallback)
+    })
   )
 
 /**
  * The node settings of `network` from the environment: `TRON_<NETWORK>_NODE_URL`,
  * `TRON_<NETWORK>_SOLIDITY_URL` (defaults to the node URL, right for TronGrid; a self-hosted node
- * serves it on port 8091), `TRON_<NETWORK>_API_KEY`, `TRON_<NETWORK>_USDT_CONTRACT`, and the shared
+ * serves it on port 8091), `TRON_<NETWORK>_API_KEY` (empty counts as none, so `TRON_MAIN_API_KEY=`
+ * in an env file sends no empty header), `TRON_<NETWORK>_USDT_CONTRACT`, and the shared
  * `TRON_REQUEST_TIMEOUT_MS`, `TRON_REQUEST_RETRIES`, `TRON_REQUESTS_PER_SECOND`.
  */
-export const nodeConfigFromEnv = (network: Network): Config.Config<NodeConfig> => {
+export const nodeConfig = (network: Network): Config.Config<NodeConfig> => {
   const prefix = `TRON_${network.toUpperCase()}_`
   const defaults = defaultNodeConfig(network)
-  const fullNodeUrl = baseUrl(`${prefix}NODE_URL`).pipe(Config.withDefault(defaults.fullNodeUrl))
   return Config.all({
-    fullNodeUrl,
-    solidityUrl: Config.option(baseUrl(`${prefix}SOLIDITY_URL`)),
-    apiKey: apiKey(`${prefix}API_KEY`),
-    usdtContract: usdtContract(`${prefix}USDT_CONTRACT`, defaults.usdtContract),
-    requestTimeoutMs: integerAtLeast("TRON_REQUEST_TIMEOUT_MS", 1, Duration.toMillis(defaults.requestTimeout), " (milliseconds)"),
-    retries: integerAtLeast("TRON_REQUEST_RETRIES", 0, defaults.retries),
-    requestsPerSecond: Config.number("TRON_REQUESTS_PER_SECOND").pipe(
-      Config.validate({ message: "TRON_REQUESTS_PER_SECOND must be a number greater than 0", validation: (n) => n > 0 }),
-      Config.withDefault(defaults.requestsPerSecond)
-    )
+    fullNodeUrl: ConfigValue.baseUrl(`${prefix}NODE_URL`, urlExample).pipe(Config.withDefault(defaults.fullNodeUrl)),
+    solidityUrl: Config.option(ConfigValue.baseUrl(`${prefix}SOLIDITY_URL`, urlExample)),
+    apiKey: ConfigValue.secret(`${prefix}API_KEY`),
+    usdtContract: usdtContract(`${prefix}USDT_CONTRACT`).pipe(Config.withDefault(defaults.usdtContract)),
+    requestTimeout: ConfigValue.millis("TRON_REQUEST_TIMEOUT_MS", { min: 1 }).pipe(Config.withDefault(defaults.requestTimeout)),
+    retries: ConfigValue.integer("TRON_REQUEST_RETRIES", { min: 0 }).pipe(Config.withDefault(defaults.retries)),
+    requestsPerSecond: ConfigValue.positiveNumber("TRON_REQUESTS_PER_SECOND").pipe(Config.withDefault(defaults.requestsPerSecond))
   }).pipe(
-    Config.map(({ requestTimeoutMs, solidityUrl, ...rest }) => ({
+    Config.map(({ solidityUrl, ...rest }) => ({
       ...defaults,
       ...rest,
-      solidityUrl: Option.getOrElse(solidityUrl, () => rest.fullNodeUrl),
-      requestTimeout: Duration.millis(requestTimeoutMs)
+      solidityUrl: Option.getOrElse(solidityUrl, () => rest.fullNodeUrl)
     }))
   )
 }

@@ -10,10 +10,10 @@ import {
 } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import type { HttpClient } from "@effect/platform"
-import { Effect, Either, Layer, Option, type Schema } from "effect"
+import { type Config, type ConfigError, Effect, Either, Layer, Option, type Schema } from "effect"
 import { broadcastOutcome } from "./BroadcastResult"
 import { makeNodeClient, type NodeBody, type NodePath, parseNodeJson } from "./NodeClient"
-import { type NodeConfig, nodeConfigFromEnv } from "./NodeConfig"
+import { type NodeConfig, nodeConfig } from "./NodeConfig"
 import { callNode, decodeReply, describeFailure, errorReply, isUnknownObject } from "./NodeReply"
 import { toReceipt } from "./NodeReceipt"
 import {
@@ -210,5 +210,8 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
 /** The Chain of one network's node. */
 export const layer = (config: NodeConfig): Layer.Layer<Chain, never, HttpClient.HttpClient> => Layer.effect(Chain, make(config))
 
-/** The Chain of `network`, configured from the environment (see `nodeConfigFromEnv`). */
-export const layerFromEnv = (network: Network) => Layer.effect(Chain, Effect.flatMap(nodeConfigFromEnv(network), make))
+/** The Chain of `network` with the settings of `config` (by default its TRON_* variables, see `nodeConfig`). */
+export const layerConfig = (
+  network: Network,
+  config: Config.Config<NodeConfig> = nodeConfig(network)
+): Layer.Layer<Chain, ConfigError.ConfigError, HttpClient.HttpClient> => Layer.effect(Chain, Effect.flatMap(config, make))

@@ -148,12 +148,12 @@ describe("TronNodeChain blocks", () => {
       expect(error.reason).toMatch(/^\/wallet\/getblock returned an unexpected reply/)
     }))
 
-  it.live("is provided as the Chain service from the environment by layerFromEnv", () =>
+  it.live("is provided as the Chain service from its settings by layerConfig", () =>
     Effect.gen(function*() {
       const node = makeFakeNode(server)
       node.on("/wallet/getblock", fixtureText("nile_getnowblock_66987627.header.json"))
       const env = new Map([["TRON_NILE_NODE_URL", fullNodeUrl], ["TRON_NILE_API_KEY", "nile-key"]])
-      const live = TronNodeChain.layerFromEnv("nile").pipe(
+      const live = TronNodeChain.layerConfig("nile").pipe(
         Layer.provide(FetchHttpClient.layer),
         Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(env)))
       )

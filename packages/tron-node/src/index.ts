@@ -1,5 +1,6 @@
 export * from "./NodeClient"
 export * from "./NodeConfig"
+export * from "./NodeHttp"
 export * from "./RequestBudget"
 export * as TronNodeChain from "./TronNodeChain"
 export * from "./LosslessJson"

@@ -1,5 +1,6 @@
 export * from "./SimConfig"
 export * from "./SimErrors"
+export * from "./SimServerSettings"
 export * as SimChain from "./SimChain"
 export * as SimHttp from "./SimHttp"
 export * as SimState from "./SimState"

@@ -171,13 +171,13 @@ describe("loadMasterKeys embedded default", () => {
     }))
 })
 
-describe("MasterKeyring.layerFromConfig", () => {
+describe("MasterKeyring.layerConfig", () => {
   it.scoped("builds the keyring service from config", () =>
     Effect.gen(function*() {
       const current = randomBytes(32)
       const ring = yield* MasterKeyring.pipe(
-        Effect.provide(MasterKeyring.layerFromConfig(yield* tempDir)),
-        withEnv({ MASTER_KEY: current.toString("base64") })
+        Effect.provide(MasterKeyring.layerConfig()),
+        withEnv({ MASTER_KEY: current.toString("base64"), DATA_DIR: yield* tempDir })
       )
       expect(ring.current.id).toBe(MasterKey.idOf(current))
     }))

@@ -50,7 +50,7 @@ const previousKeysConfig = Config.redacted("MASTER_KEY_PREVIOUS").pipe(
 )
 
 /** Everything the environment says about master keys; the file fallback is applied later. */
-export const MasterKeyConfig = Config.all({
+export const masterKeyConfig = Config.all({
   current: Config.option(keyConfig("MASTER_KEY")),
   previous: previousKeysConfig,
   // Only presence matters; redacted because database URLs usually carry a password.
@@ -172,7 +172,7 @@ export const loadMasterKeys = (
   dataDir: string
 ): Effect.Effect<{ readonly current: MasterKey; readonly previous: ReadonlyArray<MasterKey> }, MasterKeyConfigError> =>
   Effect.gen(function*() {
-    const config = yield* MasterKeyConfig.pipe(
+    const config = yield* masterKeyConfig.pipe(
       Effect.mapError((error) => new MasterKeyConfigError({ message: describeConfigError(error) }))
     )
     if (Option.isSome(config.current)) return { current: config.current.value, previous: config.previous }

@@ -1,4 +1,6 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { ConfigValue } from "@collector/core"
+import { type Config, type ConfigError, Context, Effect, Layer, Option } from "effect"
+import { resolve } from "node:path"
 import { MasterKey } from "./MasterKey"
 import { loadMasterKeys, type MasterKeyConfigError } from "./MasterKeyConfig"
 
@@ -42,9 +44,10 @@ export class MasterKeyring extends Context.Tag("@collector/vault/MasterKeyring")
 
   /**
    * The keyring from MASTER_KEY / MASTER_KEY_PREVIOUS, or, in embedded mode, from
-   * `<dataDir>/master.key` (generated on first start). See MasterKeyConfig for the rules.
+   * `<dataDir>/master.key` (generated on first start; `dataDir` is DATA_DIR by default). See
+   * MasterKeyConfig for the rules.
    */
-  static layerFromConfig(dataDir: string): Layer.Layer<MasterKeyring, MasterKeyConfigError> {
-    return Layer.effect(MasterKeyring, Effect.map(loadMasterKeys(dataDir), MasterKeyring.make))
+  static layerConfig(dataDir: Config.Config<string> = ConfigValue.dataDir): Layer.Layer<MasterKeyring, MasterKeyConfigError | ConfigError.ConfigError> {
+    return Layer.effect(MasterKeyring, Effect.flatMap(dataDir, (dir) => Effect.map(loadMasterKeys(resolve(dir)), MasterKeyring.make)))
   }
 }

@@ -1,3 +1,4 @@
+import { WebhookEnvelopeSealer } from "@collector/api"
 import type { Network } from "@collector/core"
 import { DeliveryLedger } from "@collector/core"
 import { Dispatcher } from "@collector/core"
@@ -11,7 +12,6 @@ import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { EnvelopeSealerLive } from "../EnvelopeSealerLive"
 
 /** The master key of these tests (and of worker processes they start, as MASTER_KEY). */
 export const masterKeyBytes = Buffer.alloc(32, 7)
@@ -44,7 +44,7 @@ export const dispatcherFor = (options: HarnessOptions = {}) => {
       PgSettingsRepository.layer,
       PgComponentStatus.layer,
       AesGcmSecretBox.layer.pipe(Layer.provide(keyring)),
-      EnvelopeSealerLive,
+      WebhookEnvelopeSealer.layer,
       DnsWebhookTargets.layer({ allowPrivateTargets, lookup: options.lookup ?? HostTableLookup.make({ "receiver.test": "127.0.0.1" }) }),
       HttpsDeliveryTransport.layer({ extraCa: testCaPem, allowAnyPort: allowPrivateTargets, responseTimeoutMs: options.responseTimeoutMs ?? 1_000 })
     ))

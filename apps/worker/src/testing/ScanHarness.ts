@@ -1,48 +1,14 @@
-import { BalanceSyncConfig, type ConfirmationRule, type Network, ScannerLoop } from "@collector/core"
-import { PgBalanceLedger, PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
-import { TestDatabaseLive } from "@collector/postgres/testing"
-import { defaultNodeConfig } from "@collector/tron-node"
-import { startSimNode } from "@collector/tron-sim/testing"
+import { type ConfirmationRule, Engine, type Network } from "@collector/core"
 import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
-import { Context, Duration, Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
-import { networkLayer } from "../NetworkWorker"
+import { engineWorld, noProvider } from "./EngineWorld"
 
-/** The simulated node this file's tests drive (manual blocks). */
-export class Sim extends Context.Tag("test/Sim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
+export { Sim } from "./EngineWorld"
 
-export const storage = Layer.mergeAll(PgScanLedger.layer, PgDepositBook.layer, PgComponentStatus.layer, PgBalanceLedger.layer)
-
-export const loopSettings = {
-  pollInterval: Duration.millis(50),
-  leaseTtl: Duration.seconds(5),
-  batchesPerPass: 1000,
-  integrityInterval: Duration.hours(1),
-  integrityWindow: 50n,
-  retainedBlocks: 100n,
-  failureBackoff: Duration.millis(50)
-}
-
-/** The real adapter against the simulator, the real scanner against a fresh database. */
-export const ScanWorld = Layer.unwrapScoped(
-  Effect.gen(function*() {
-    const sim = yield* startSimNode()
-    const network = networkLayer({
-      node: defaultNodeConfig("nile", {
-        fullNodeUrl: sim.url,
-        solidityUrl: sim.url,
-        requestTimeout: Duration.seconds(2),
-        retries: 0,
-        requestsPerSecond: 10_000
-      }),
-      scanner: { batchBlocks: 10, fetchConcurrency: 4 },
-      loop: loopSettings,
-      balances: BalanceSyncConfig.defaults
-    })
-    return Layer.merge(network, Layer.succeed(Sim, sim))
-  })
-).pipe(Layer.provideMerge(storage), Layer.provideMerge(TestDatabaseLive))
+/** The real engine against the simulator, over a fresh database. */
+export const ScanWorld = engineWorld(noProvider)
 
 export interface SeededWallet {
   readonly tenantId: string
@@ -78,9 +44,8 @@ export const seedTenant = (rule: ConfirmationRule, count = 1, network: Network =
     return wallets
   }).pipe(Effect.orDie)
 
-/** One scanner pass, as the worker's loop makes it while holding the lease. */
-export const pass = (network: Network = "nile") =>
-  Effect.flatMap(ScannerLoop, (loop) => loop.pass(network, { integrityDue: Number.MAX_SAFE_INTEGER, lastWalletId: "0" }))
+/** One scanner pass of the engine. */
+export const pass = () => Effect.flatMap(Engine, (engine) => engine.scanOnce)
 
 export interface DepositRow {
   readonly id: string

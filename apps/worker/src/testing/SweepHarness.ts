@@ -1,36 +1,25 @@
 import {
-  Chain,
   ComponentStatus,
-  EnergyProvider,
-  makeSweeper,
-  noEnergyProvider,
+  Engine,
   type Network,
   type SweepDraft,
   SweepRepository,
-  type SweeperSettings,
   type SweepTask,
   type SweepTaskId,
   type TenantId,
   type TenantScope,
   type WalletId
 } from "@collector/core"
-import { PgComponentStatus, PgSettingsRepository, PgSweepRepository } from "@collector/postgres"
-import { TestDatabaseLive } from "@collector/postgres/testing"
-import { LocalSigner, TronAddress } from "@collector/tron"
-import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
-import { startSimNode } from "@collector/tron-sim/testing"
+import type { EnergyProviderSettings } from "@collector/energy"
+import { TronAddress } from "@collector/tron"
 import { wallet } from "@collector/tron-sim/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
-import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Clock, Duration, Effect, Layer, Option } from "effect"
-import { Sim } from "./ScanHarness"
+import { Clock, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
+import { engineWorld, masterKeyBytes, Sim } from "./EngineWorld"
 
-/** No provider on the network: every rental is refused. */
-export const noProvider = Layer.succeed(EnergyProvider, noEnergyProvider())
-
-export const masterKeyBytes = Buffer.alloc(32, 9)
+export { eagerSweeper, masterKeyBytes, noProvider, Sim } from "./EngineWorld"
 
 /**
  * What a worker process of a sweep test needs: this database, this node, the scan from `startBlock`,
@@ -46,59 +35,11 @@ export const sweepWorkerEnv = (databaseUrl: string, nodeUrl: string, startBlock:
   LOG_LEVEL: "WARN",
   ...(crashAt === undefined ? {} : { SWEEP_CRASH_AT: crashAt })
 })
-const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(masterKeyBytes) })
+
 const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }))
 
-// The simulated node (manual blocks) these tests drive, with its energy provider: the scanner tests' tag.
-export { Sim }
-
-/** Every wait zero: each pass looks at every unfinished task, so a test advances it by passes and blocks. */
-export const eagerSettings: SweeperSettings = {
-  batchSize: 1000,
-  concurrency: 8,
-  leaseTtl: Duration.seconds(30),
-  idleInterval: Duration.millis(10),
-  settleDelay: Duration.zero,
-  settleInterval: Duration.zero,
-  bandwidthInterval: Duration.zero,
-  rentalInterval: Duration.zero,
-  retryInterval: Duration.zero,
-  rebroadcastInterval: Duration.zero,
-  expiryMargin: Duration.seconds(3),
-  minimumValidity: Duration.seconds(5),
-  transactionValidity: Duration.seconds(90)
-}
-
-/**
- * The real sweeper's parts over a fresh database and the simulator over HTTP: the node
- * adapter, the local signer under a test master key, and the energy provider `provider`
- * builds from the simulator's URL.
- */
-export const sweepWorld = (provider: (simUrl: string) => Layer.Layer<EnergyProvider>) =>
-  Layer.unwrapScoped(
-    Effect.gen(function*() {
-      const sim = yield* startSimNode()
-      const chain = Layer.effect(
-        Chain,
-        TronNodeChain.make(defaultNodeConfig("nile", {
-          fullNodeUrl: sim.url,
-          solidityUrl: sim.url,
-          requestTimeout: Duration.seconds(2),
-          retries: 0,
-          requestsPerSecond: 10_000
-        }))
-      ).pipe(Layer.provide(FetchHttpClient.layer))
-      return Layer.mergeAll(chain, provider(sim.url), Layer.succeed(Sim, sim))
-    })
-  ).pipe(
-    Layer.provideMerge(Layer.mergeAll(
-      PgSweepRepository.layer,
-      PgSettingsRepository.layer,
-      PgComponentStatus.layer,
-      LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(keyring))
-    )),
-    Layer.provideMerge(TestDatabaseLive)
-  )
+/** The real engine over a fresh database and the simulator, with the energy provider `provider` gives for the simulator's URL. */
+export const sweepWorld = (provider: (simUrl: string) => EnergyProviderSettings) => engineWorld(provider)
 
 export interface SweepWallet {
   readonly walletId: WalletId
@@ -176,9 +117,8 @@ export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | n
 export const taskOf = (scope: SweepScope, id: SweepTaskId) =>
   Effect.flatMap(SweepRepository, (repo) => repo.find(scope, id)).pipe(Effect.map((view) => Option.getOrThrow(view).task))
 
-/** One sweeper pass as worker `worker`. */
-export const pass = (worker = "w1", settings: SweeperSettings = eagerSettings) =>
-  Effect.flatMap(makeSweeper("nile", worker, settings), (sweeper) => sweeper.pass)
+/** One sweeper pass of the engine. */
+export const pass = () => Effect.flatMap(Engine, (engine) => engine.sweepOnce)
 
 /**
  * Passes and blocks until the task is terminal (or `limit` rounds): each round one pass, then

@@ -1,1 +1,2 @@
 export * from "./WebhookEnvelope"
+export * as WebhookEnvelopeSealer from "./WebhookEnvelopeSealer"

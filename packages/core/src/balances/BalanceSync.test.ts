@@ -8,7 +8,7 @@ import type { WalletId } from "../Ids"
 import { MemoryTestStorage } from "../testing/MemoryTestStorage"
 import { StorageFixtures } from "../testing/StorageFixtures"
 import { BalanceSync } from "./BalanceSync"
-import { BalanceSyncConfig, type BalanceSyncSettings } from "./BalanceSyncConfig"
+import type { BalanceSyncSettings } from "./BalanceSyncSettings"
 
 /**
  * BalanceSync over the memory storage and a scripted node: the parts the real adapter cannot
@@ -65,11 +65,10 @@ const setup = (settings: Partial<BalanceSyncSettings> = {}) =>
       reads: yield* Ref.make<ReadonlyArray<string>>([]),
       solidifiedReads: yield* Ref.make(0)
     }
-    const layer = BalanceSync.layer.pipe(
+    const layer = BalanceSync.layer(settings).pipe(
       Layer.provideMerge(Layer.mergeAll(
         MemoryTestStorage,
-        Layer.succeed(Chain, scriptedChain(node)),
-        BalanceSyncConfig.layer(settings)
+        Layer.succeed(Chain, scriptedChain(node))
       ))
     )
     const context = yield* Layer.build(layer)

@@ -1,22 +1,21 @@
-import { Cause, Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import { Cause, Clock, type Config, Context, Duration, Effect, Either, Layer, Option } from "effect"
 import { Chain } from "../chain/Chain"
 import { ChainRejected } from "../chain/ChainErrors"
 import { ComponentStatus } from "../engine/ComponentStatus"
 import type { Network } from "../Network"
 import { type BalanceBatch, batchDetail } from "./BalanceBatch"
 import { BalanceLedger, type BalanceReading } from "./BalanceLedger"
-import { BalanceSyncConfig } from "./BalanceSyncConfig"
+import { balanceSyncConfig, type BalanceSyncSettings, defaultBalanceSyncSettings } from "./BalanceSyncSettings"
 
 export const balanceSyncComponent = "balance_sync"
 
 const describe = (error: { readonly _tag: string; readonly reason?: string }) =>
   error.reason === undefined ? error._tag : `${error._tag}: ${error.reason}`
 
-const make = Effect.gen(function*() {
+const make = (config: BalanceSyncSettings) => Effect.gen(function*() {
   const chain = yield* Chain
   const ledger = yield* BalanceLedger
   const status = yield* ComponentStatus
-  const config = yield* BalanceSyncConfig
 
   const report = (network: Network, ok: boolean, detail: string) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -121,6 +120,11 @@ const make = Effect.gen(function*() {
  * Keeps each wallet's USDT and TRX balance at a recent solidified block. The Chain in context
  * must be the node of the network the methods are called with: one BalanceSync per network.
  */
-export class BalanceSync extends Context.Tag("@collector/core/BalanceSync")<BalanceSync, Effect.Effect.Success<typeof make>>() {
-  static readonly layer = Layer.effect(BalanceSync, make)
+export class BalanceSync extends Context.Tag("@collector/core/BalanceSync")<BalanceSync, Effect.Effect.Success<ReturnType<typeof make>>>() {
+  /** With `settings` over the defaults. */
+  static readonly layer = (settings: Partial<BalanceSyncSettings> = {}) =>
+    Layer.effect(BalanceSync, make({ ...defaultBalanceSyncSettings, ...settings }))
+  /** With the settings of `config` (by default the BALANCE_SYNC_* variables). */
+  static readonly layerConfig = (config: Config.Config<BalanceSyncSettings> = balanceSyncConfig) =>
+    Layer.unwrapEffect(Effect.map(config, BalanceSync.layer))
 }

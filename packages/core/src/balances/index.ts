@@ -1,5 +1,5 @@
 export * from "./BalanceBatch"
 export * from "./BalanceLedger"
 export * from "./BalanceSync"
-export * from "./BalanceSyncConfig"
+export * from "./BalanceSyncSettings"
 export * from "./NewestReadings"

@@ -1,6 +1,6 @@
 import { Cause, Clock, Context, Duration, Effect, Either, FiberSet, Layer, Queue, Random, type Scope } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus"
-import type { Checkpoint } from "../sweeps/Sweeper"
+import { noCheckpoint } from "../engine/Checkpoint"
 import type { TenantId } from "../Ids"
 import type { Network } from "../Network"
 import { SecretBox } from "../SecretBox"
@@ -115,8 +115,6 @@ interface LeftAttempt {
   readonly unit: number
   readonly sent: boolean
 }
-
-const noCheckpoint: Checkpoint = () => Effect.void
 
 export const make = (settings: DispatcherSettings): Effect.Effect<
   Dispatcher["Type"],

@@ -25,7 +25,7 @@ const logKey = (txid: string, logIndex: number) => `${txid}:${logIndex}`
  * Every decision is the core's (BookingRules); the DepositBook stores it or reports that what it
  * was decided on has changed, and then the next pass decides again on fresh reads.
  */
-export const makeConfirmations = Effect.gen(function*() {
+const make = Effect.gen(function*() {
   const book = yield* DepositBook
 
   const revertOrphans = (network: Network, from: bigint, at: Date) =>
@@ -96,7 +96,7 @@ export const makeConfirmations = Effect.gen(function*() {
 
 export class Confirmations extends Context.Tag("@collector/core/Confirmations")<
   Confirmations,
-  Effect.Effect.Success<typeof makeConfirmations>
+  Effect.Effect.Success<typeof make>
 >() {
-  static readonly layer = Layer.effect(Confirmations, makeConfirmations)
+  static readonly layer = Layer.effect(Confirmations, make)
 }

@@ -11,7 +11,7 @@ import { ScanLedger } from "./ScanLedger"
  * that the node now has with another hash is left to the scanner's reorganisation handling, and
  * a transfer already booked in the same block is never stored again, so nothing is booked twice.
  */
-export const makeIntegrityCheck = (fetchConcurrency: number) =>
+const make = (fetchConcurrency: number) =>
   Effect.gen(function*() {
     const chain = yield* Chain
     const ledger = yield* ScanLedger
@@ -48,7 +48,7 @@ export const makeIntegrityCheck = (fetchConcurrency: number) =>
 
 export class IntegrityCheck extends Context.Tag("@collector/core/IntegrityCheck")<
   IntegrityCheck,
-  Effect.Effect.Success<ReturnType<typeof makeIntegrityCheck>>
+  Effect.Effect.Success<ReturnType<typeof make>>
 >() {
-  static readonly layer = (fetchConcurrency: number) => Layer.effect(IntegrityCheck, makeIntegrityCheck(fetchConcurrency))
+  static readonly layer = (fetchConcurrency: number) => Layer.effect(IntegrityCheck, make(fetchConcurrency))
 }

@@ -36,7 +36,7 @@ const linkedPrefix = (from: ScanPosition, blocks: ReadonlyArray<BlockTransfers>)
 
 const position = (block: BlockRef): ScanPosition => ({ number: block.number, hash: block.hash })
 
-export const makeScanner = (settings: ScannerSettings) =>
+const make = (settings: ScannerSettings) =>
   Effect.gen(function*() {
     const chain = yield* Chain
     const ledger = yield* ScanLedger
@@ -159,5 +159,5 @@ export interface ScannerService {
 }
 
 export class Scanner extends Context.Tag("@collector/core/Scanner")<Scanner, ScannerService>() {
-  static readonly layer = (settings: ScannerSettings) => Layer.effect(Scanner, makeScanner(settings))
+  static readonly layer = (settings: ScannerSettings) => Layer.effect(Scanner, make(settings))
 }

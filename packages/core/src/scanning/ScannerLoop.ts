@@ -4,33 +4,8 @@ import type { Network } from "../Network"
 import { Confirmations } from "./Confirmations"
 import { IntegrityCheck } from "./IntegrityCheck"
 import { Scanner, type ScanProgress } from "./Scanner"
+import type { ScannerLoopSettings } from "./ScannerLoopSettings"
 import { ScanLedger } from "./ScanLedger"
-
-export interface ScannerLoopSettings {
-  /** Pause between passes once the scanner has reached the head. */
-  readonly pollInterval: Duration.Duration
-  /** A dead scanner's lease runs out after this; another worker then takes over. */
-  readonly leaseTtl: Duration.Duration
-  /** Batches per pass, so confirmations and the heartbeat keep up during a long catch-up. */
-  readonly batchesPerPass: number
-  /** Re-check the last `integrityWindow` blocks on start and then this often. */
-  readonly integrityInterval: Duration.Duration
-  readonly integrityWindow: bigint
-  /** Blocks kept below the solidified block. */
-  readonly retainedBlocks: bigint
-  /** Pause after a node or storage failure before the next pass. */
-  readonly failureBackoff: Duration.Duration
-}
-
-export const defaultScannerLoopSettings: ScannerLoopSettings = {
-  pollInterval: Duration.seconds(1),
-  leaseTtl: Duration.seconds(15),
-  batchesPerPass: 5,
-  integrityInterval: Duration.minutes(10),
-  integrityWindow: 200n,
-  retainedBlocks: 1200n,
-  failureBackoff: Duration.seconds(5)
-}
 
 // A new wallet's deposits can only be in blocks after it existed; this margin covers clock skew.
 const newWalletMarginMillis = 60_000
@@ -39,7 +14,7 @@ const newWalletMarginMillis = 60_000
  * One network's scanner as the worker runs it: holds the network's lease, follows the chain,
  * books confirmations and reverts, re-checks recent blocks, prunes, and reports its lag.
  */
-export const makeScannerLoop = (settings: ScannerLoopSettings) =>
+const make = (settings: ScannerLoopSettings) =>
   Effect.gen(function*() {
     const scanner = yield* Scanner
     const confirmations = yield* Confirmations
@@ -57,9 +32,28 @@ export const makeScannerLoop = (settings: ScannerLoopSettings) =>
       return `lag ${lag < 0n ? 0n : lag} blocks (stored block ${progress.cursor.number}, head ${progress.tip.head}, solidified ${progress.tip.solidified})`
     }
 
-    /** One pass while holding the lease; returns whether the head was reached. */
-    const pass = (network: Network, state: { integrityDue: number; lastWalletId: string }) =>
+    /**
+     * What this process remembers of each network between passes: when the next integrity check
+     * is due (the first pass makes one) and the last wallet the scanner knew of (newer wallets'
+     * recent blocks are checked again).
+     */
+    const states = new Map<Network, { integrityDue: number; lastWalletId: string }>()
+    const stateOf = (network: Network) =>
       Effect.gen(function*() {
+        const known = states.get(network)
+        if (known !== undefined) return known
+        const state = { integrityDue: yield* Clock.currentTimeMillis, lastWalletId: yield* ledger.lastWalletId }
+        states.set(network, state)
+        return state
+      })
+
+    /**
+     * One pass; returns whether the head was reached. `run` makes it under the network's lease;
+     * without it, the cursor's compare-and-set keeps a concurrent scanner's work (`CursorMoved`).
+     */
+    const pass = (network: Network) =>
+      Effect.gen(function*() {
+        const state = yield* stateOf(network)
         const progress = yield* scanner.scan(network, settings.batchesPerPass)
         const oldest = Option.getOrElse(yield* ledger.oldestStored(network), () => progress.cursor.number)
         const booked = yield* confirmations.run(network, progress.tip, progress.cursor, oldest)
@@ -86,8 +80,7 @@ export const makeScannerLoop = (settings: ScannerLoopSettings) =>
 
     const run = (network: Network, holder: string) =>
       Effect.gen(function*() {
-        const started = yield* Clock.currentTimeMillis
-        const state = { integrityDue: started, lastWalletId: yield* ledger.lastWalletId }
+        yield* stateOf(network)
         const ttl = Duration.toMillis(settings.leaseTtl)
         while (true) {
           const held = yield* ledger.claimLease(network, holder, ttl)
@@ -95,7 +88,7 @@ export const makeScannerLoop = (settings: ScannerLoopSettings) =>
             yield* Effect.sleep(Duration.millis(ttl / 3))
             continue
           }
-          const caughtUp = yield* pass(network, state).pipe(
+          const caughtUp = yield* pass(network).pipe(
             Effect.catchTags({
               // Another worker got there first; its work stands and ours was not written.
               CursorMoved: () => Effect.succeed(false),
@@ -139,7 +132,7 @@ export const makeScannerLoop = (settings: ScannerLoopSettings) =>
 
 export class ScannerLoop extends Context.Tag("@collector/core/ScannerLoop")<
   ScannerLoop,
-  Effect.Effect.Success<ReturnType<typeof makeScannerLoop>>
+  Effect.Effect.Success<ReturnType<typeof make>>
 >() {
-  static readonly layer = (settings: ScannerLoopSettings) => Layer.effect(ScannerLoop, makeScannerLoop(settings))
+  static readonly layer = (settings: ScannerLoopSettings) => Layer.effect(ScannerLoop, make(settings))
 }

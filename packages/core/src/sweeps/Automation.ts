@@ -1,29 +1,11 @@
-import { Cause, Clock, Duration, Effect } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
+import { type Checkpoint, noCheckpoint } from "../engine/Checkpoint"
 import type { WalletId } from "../Ids"
 import type { Network } from "../Network"
 import { AutomationLedger, type DueScope } from "./AutomationLedger"
-import type { Checkpoint } from "./Sweeper"
+import { NetworkResources } from "./NetworkResources"
+import { type AutomationSettings, defaultAutomationSettings } from "./AutomationSettings"
 import { Sweeps } from "./Sweeps"
-
-export interface AutomationSettings {
-  /** How often the scheduler looks for scopes whose interval has passed. */
-  readonly tickInterval: Duration.Duration
-  readonly scopesPerTick: number
-  /** Most tasks one scope's round creates; the rest wait for the next round. */
-  readonly walletsPerRound: number
-  /**
-   * How long a claimed round is held: a worker that dies in a round leaves it to be claimed again
-   * after this, not after the scope's interval. Longer than any round takes.
-   */
-  readonly roundClaim: Duration.Duration
-}
-
-export const defaultAutomationSettings: AutomationSettings = {
-  tickInterval: Duration.seconds(30),
-  scopesPerTick: 50,
-  walletsPerRound: 1000,
-  roundClaim: Duration.minutes(10)
-}
 
 // The estimate operation's own bound on wallets per call.
 const estimateChunk = 100
@@ -42,17 +24,21 @@ export interface RoundSummary {
  * scope's caps (`max_wallet_trx_fee`, `max_rental_cost`) get a task, made by the same create
  * as a manual sweep. A wallet left out is looked at again next round; no task is made to fail.
  */
-export const makeAutomation = (network: Network, settings: AutomationSettings, checkpoint: Checkpoint = () => Effect.void) =>
+const make = (settings: AutomationSettings, checkpoint: Checkpoint) =>
   Effect.gen(function*() {
     const ledger = yield* AutomationLedger
     const sweeps = yield* Sweeps
+    // The estimate asks for the network's node and provider.
+    const resources = yield* NetworkResources
 
     const round = (due: DueScope, at: Date) =>
       Effect.gen(function*() {
         const candidates = yield* ledger.candidates(due.scope, due.policy.threshold, settings.walletsPerRound)
         const sweepable: Array<WalletId> = []
         for (let i = 0; i < candidates.length; i += estimateChunk) {
-          const estimate = yield* sweeps.estimate(due.scope, { walletIds: candidates.slice(i, i + estimateChunk), mode: "all", amount: null })
+          const estimate = yield* sweeps.estimate(due.scope, { walletIds: candidates.slice(i, i + estimateChunk), mode: "all", amount: null }).pipe(
+            Effect.provideService(NetworkResources, resources)
+          )
           for (const item of estimate.items) {
             if (item.sweepable && item.amount >= due.policy.threshold) sweepable.push(item.walletId)
           }
@@ -68,7 +54,7 @@ export const makeAutomation = (network: Network, settings: AutomationSettings, c
      * its next interval; one whose worker dies mid-round is claimed again when the claim runs out.
      * One scope a claim, so each claim's time starts when its round does.
      */
-    const claimAndRun = Effect.gen(function*() {
+    const claimAndRun = (network: Network) => Effect.gen(function*() {
       const at = new Date(yield* Clock.currentTimeMillis)
       const claimedUntil = new Date(at.getTime() + Duration.toMillis(settings.roundClaim))
       const due = yield* ledger.claimDue(network, at, claimedUntil, 1)
@@ -92,19 +78,19 @@ export const makeAutomation = (network: Network, settings: AutomationSettings, c
         ))
     })
 
-    /** Runs the rounds of up to `scopesPerTick` due scopes, one after another. */
-    const tick = Effect.gen(function*() {
+    /** Runs the rounds of up to `scopesPerTick` due scopes of `network`, one after another. */
+    const tick = (network: Network) => Effect.gen(function*() {
       const rounds: Array<RoundSummary> = []
       while (rounds.length < settings.scopesPerTick) {
-        const ran = yield* claimAndRun
+        const ran = yield* claimAndRun(network)
         if (ran.length === 0) break
         rounds.push(...ran)
       }
       return rounds as ReadonlyArray<RoundSummary>
     })
 
-    const run = Effect.forever(
-      tick.pipe(
+    const run = (network: Network) => Effect.forever(
+      tick(network).pipe(
         Effect.catchAllCause((cause) => Effect.logError("automation tick failed", cause)),
         Effect.zipRight(Effect.sleep(settings.tickInterval))
       )
@@ -112,3 +98,9 @@ export const makeAutomation = (network: Network, settings: AutomationSettings, c
 
     return { tick, run } as const
   })
+
+export class Automation extends Context.Tag("@collector/core/Automation")<Automation, Effect.Effect.Success<ReturnType<typeof make>>>() {
+  /** With `settings` over the defaults; `checkpoint` is the crash tests' (nothing in production). */
+  static readonly layer = (settings: Partial<AutomationSettings> = {}, checkpoint: Checkpoint = noCheckpoint) =>
+    Layer.effect(Automation, make({ ...defaultAutomationSettings, ...settings }, checkpoint))
+}

@@ -1,4 +1,5 @@
 import { Config, Context, Duration, Layer } from "effect"
+import * as ConfigValue from "../config/ConfigValue"
 
 export interface SweepSettingsShape {
   /**
@@ -8,26 +9,19 @@ export interface SweepSettingsShape {
   readonly preparationLimit: Duration.Duration
 }
 
-const defaults: SweepSettingsShape = { preparationLimit: Duration.hours(24) }
+export const defaultSweepSettings: SweepSettingsShape = { preparationLimit: Duration.hours(24) }
 
 /** `SWEEP_PREPARATION_HOURS`: whole hours from 1 to 720 (30 days), default 24. */
-export const sweepSettingsFromEnv: Config.Config<SweepSettingsShape> = Config.integer("SWEEP_PREPARATION_HOURS").pipe(
-  Config.validate({
-    message: "SWEEP_PREPARATION_HOURS must be a whole number of hours from 1 to 720",
-    validation: (hours) => hours >= 1 && hours <= 720
-  }),
-  Config.withDefault(24),
-  Config.map((hours) => ({ preparationLimit: Duration.hours(hours) }))
-)
+export const sweepSettingsConfig: Config.Config<SweepSettingsShape> = Config.all({
+  preparationLimit: ConfigValue.duration("SWEEP_PREPARATION_HOURS", "hours", { min: 1, max: 720 }).pipe(
+    Config.withDefault(defaultSweepSettings.preparationLimit)
+  )
+})
 
-/**
- * The sweep settings shared by the operations and the sweeper. A reference with the defaults,
- * so a layer that never provides it still gets 24 h; apps provide `layerFromEnv`.
- */
-export class SweepSettings extends Context.Reference<SweepSettings>()("@collector/core/SweepSettings", {
-  defaultValue: () => defaults
-}) {
-  static readonly defaults = defaults
-  static readonly layer = (overrides: Partial<SweepSettingsShape> = {}) => Layer.succeed(SweepSettings, { ...defaults, ...overrides })
-  static readonly layerFromEnv = Layer.effect(SweepSettings, sweepSettingsFromEnv)
+/** The sweep settings shared by the sweep operations (API and automation) and the sweeper. */
+export class SweepSettings extends Context.Tag("@collector/core/SweepSettings")<SweepSettings, SweepSettingsShape>() {
+  /** `settings` over the defaults. */
+  static readonly layer = (settings: Partial<SweepSettingsShape> = {}) => Layer.succeed(SweepSettings, { ...defaultSweepSettings, ...settings })
+  /** The settings of `config` (by default SWEEP_PREPARATION_HOURS). */
+  static readonly layerConfig = (config: Config.Config<SweepSettingsShape> = sweepSettingsConfig) => Layer.effect(SweepSettings, config)
 }

@@ -1,5 +1,6 @@
-import { Cause, Clock, Duration, Effect } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
 import { Chain } from "../chain/Chain"
+import { type Checkpoint, noCheckpoint } from "../engine/Checkpoint"
 import { ComponentStatus } from "../engine/ComponentStatus"
 import type { ChainView } from "./ChainView"
 import { checkHistory } from "./HistoryCheck"
@@ -9,7 +10,7 @@ import { SweepRepository } from "./SweepRepository"
 import type { StepResult } from "./SweepStep"
 import { later } from "./SweepStep"
 import { stepOf } from "./SweepStepper"
-import type { SweeperSettings } from "./SweeperSettings"
+import { defaultSweeperSettings, type SweeperSettings } from "./SweeperSettings"
 import type { SweepTask } from "./SweepTask"
 
 export interface PassSummary {
@@ -21,39 +22,32 @@ export interface PassSummary {
 }
 
 /**
- * Called around every save with `before:<status>/<stage>` and `after:<status>/<stage>` of the
- * state being saved. Production passes nothing; the crash tests kill the process here.
+ * The sweeper: claims due tasks of a network, takes one step on each, and saves every step in its
+ * own transaction under the claim (`holder` names the claimer). A step that fails (node or
+ * provider down) leaves the task as it was, to be looked at again after the retry interval. The
+ * Chain in context must be the node of the network it is called with: one Sweeper per network.
  */
-export type Checkpoint = (point: string) => Effect.Effect<void>
-
-const noCheckpoint: Checkpoint = () => Effect.void
-
-/**
- * The sweeper of one network: claims due tasks, takes one step on each, and saves every step in
- * its own transaction under the claim. A step that fails (node or provider down) leaves the task
- * as it was, to be looked at again after the retry interval.
- */
-export const makeSweeper = (network: Network, worker: string, settings: SweeperSettings, checkpoint: Checkpoint = noCheckpoint) =>
+const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
   Effect.gen(function*() {
     const repo = yield* SweepRepository
     const status = yield* ComponentStatus
     const chain = yield* Chain
     const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof stepOf>>>()
 
-    const write = (result: StepResult) =>
+    const write = (result: StepResult, holder: string) =>
       result._tag === "Finish"
-        ? repo.finish(sweepOutcome(result.task), worker)
-        : repo.save(result.task, worker)
+        ? repo.finish(sweepOutcome(result.task), holder)
+        : repo.save(result.task, holder)
 
-    const save = (result: StepResult) => {
+    const save = (result: StepResult, holder: string) => {
       const state = `${result.task.status}/${result.task.stage}`
       return checkpoint(`before:${state}`).pipe(
-        Effect.zipRight(write(result)),
+        Effect.zipRight(write(result, holder)),
         Effect.tap((saved) => (saved ? checkpoint(`after:${state}`) : Effect.void))
       )
     }
 
-    const stepOne = (task: SweepTask, now: Date, view: ChainView) =>
+    const stepOne = (task: SweepTask, now: Date, view: ChainView, holder: string) =>
       stepOf(task, now, settings, view).pipe(
         Effect.provide(context),
         Effect.catchAllCause((cause) =>
@@ -62,26 +56,26 @@ export const makeSweeper = (network: Network, worker: string, settings: SweeperS
             { ...later(task, now, settings.retryInterval), failed: true }
           )
         ),
-        Effect.flatMap((result) => Effect.map(save(result), (saved) => ({ saved, failed: "failed" in result })))
+        Effect.flatMap((result) => Effect.map(save(result, holder), (saved) => ({ saved, failed: "failed" in result })))
       )
 
     const chainView = Effect.all({ head: chain.headBlock, solidified: chain.solidifiedBlock, parameters: chain.parameters }, { concurrency: 3 })
 
     /** Claimed tasks handed back untouched, to be looked at after the retry interval. */
-    const release = (tasks: ReadonlyArray<SweepTask>, now: Date) =>
-      Effect.forEach(tasks, (task) => Effect.map(save(later(task, now, settings.retryInterval)), (saved) => ({ saved, failed: true })))
+    const release = (tasks: ReadonlyArray<SweepTask>, now: Date, holder: string) =>
+      Effect.forEach(tasks, (task) => Effect.map(save(later(task, now, settings.retryInterval), holder), (saved) => ({ saved, failed: true })))
 
     /** One claim of due tasks, stepped concurrently, with one read of the chain's state for all of them. */
-    const pass = Effect.gen(function*() {
+    const pass = (network: Network, holder: string) => Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
       const until = new Date(now.getTime() + Duration.toMillis(settings.leaseTtl))
-      const tasks = yield* repo.claim(network, worker, now, until, settings.batchSize)
+      const tasks = yield* repo.claim(network, holder, now, until, settings.batchSize)
       const view = tasks.length === 0 ? undefined : yield* Effect.either(chainView)
       const outcomes = view === undefined
         ? []
         : view._tag === "Left"
-        ? yield* Effect.zipRight(Effect.logWarning(`sweeper: the node did not answer (${view.left.reason}); ${tasks.length} tasks wait`), release(tasks, now))
-        : yield* Effect.forEach(tasks, (task) => stepOne(task, now, view.right), { concurrency: settings.concurrency })
+        ? yield* Effect.zipRight(Effect.logWarning(`sweeper: the node did not answer (${view.left.reason}); ${tasks.length} tasks wait`), release(tasks, now, holder))
+        : yield* Effect.forEach(tasks, (task) => stepOne(task, now, view.right, holder), { concurrency: settings.concurrency })
       return {
         claimed: tasks.length,
         saved: outcomes.filter((o) => o.saved).length,
@@ -90,37 +84,37 @@ export const makeSweeper = (network: Network, worker: string, settings: SweeperS
       } satisfies PassSummary
     })
 
-    const report = (state: string, detail: string) =>
+    const report = (network: Network, state: string, detail: string) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => status.report({ component: "sweeper", network, status: state, detail, updatedAt: new Date(now) }))
 
     /** Until the node is known to keep transaction history (or cannot be shown not to), nothing is claimed. */
-    const historyKept = Effect.gen(function*() {
+    const historyKept = (network: Network) => Effect.gen(function*() {
       while (true) {
         const verdict = yield* Effect.either(Effect.provide(checkHistory, context))
         if (verdict._tag === "Left" || verdict.right !== "missing") return
         const detail = "the node keeps no transaction history (a recent transfer has no receipt): sweeps could not be settled; " +
           "use a full node with storage.transHistory.switch on"
         yield* Effect.logError(detail)
-        yield* report("stopped", detail)
+        yield* report(network, "stopped", detail)
         yield* Effect.sleep(settings.retryInterval)
       }
     })
 
     /** Passes forever: straight on while tasks are due, resting when none are. */
-    const run = Effect.gen(function*() {
-      yield* historyKept
-      yield* report("ok", "started")
+    const run = (network: Network, holder: string) => Effect.gen(function*() {
+      yield* historyKept(network)
+      yield* report(network, "ok", "started")
       let lastReport = 0
       while (true) {
-        const summary = yield* pass.pipe(
+        const summary = yield* pass(network, holder).pipe(
           Effect.catchAllCause((cause) =>
-            Effect.as(Effect.zipRight(Effect.logError("sweeper pass failed", cause), report("degraded", Cause.pretty(cause).split("\n")[0] ?? "")), null)
+            Effect.as(Effect.zipRight(Effect.logError("sweeper pass failed", cause), report(network, "degraded", Cause.pretty(cause).split("\n")[0] ?? "")), null)
           )
         )
         const now = yield* Clock.currentTimeMillis
         if (summary !== null && now - lastReport >= 10_000) {
           lastReport = now
-          yield* report(summary.failed > 0 ? "degraded" : "ok", `last pass: ${summary.claimed} claimed, ${summary.saved} saved, ${summary.failed} retrying`)
+          yield* report(network, summary.failed > 0 ? "degraded" : "ok", `last pass: ${summary.claimed} claimed, ${summary.saved} saved, ${summary.failed} retrying`)
         }
         if (summary === null || summary.claimed < settings.batchSize) yield* Effect.sleep(settings.idleInterval)
       }
@@ -128,3 +122,9 @@ export const makeSweeper = (network: Network, worker: string, settings: SweeperS
 
     return { pass, run } as const
   })
+
+export class Sweeper extends Context.Tag("@collector/core/Sweeper")<Sweeper, Effect.Effect.Success<ReturnType<typeof make>>>() {
+  /** With `settings` over the defaults; `checkpoint` is the crash tests' (nothing in production). */
+  static readonly layer = (settings: Partial<SweeperSettings> = {}, checkpoint: Checkpoint = noCheckpoint) =>
+    Layer.effect(Sweeper, make({ ...defaultSweeperSettings, ...settings }, checkpoint))
+}

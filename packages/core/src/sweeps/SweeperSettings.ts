@@ -1,4 +1,5 @@
-import { Duration } from "effect"
+import { Config, Duration } from "effect"
+import * as ConfigValue from "../config/ConfigValue"
 
 /** How the sweeper works through tasks; every wait is a time after which a task is looked at again. */
 export interface SweeperSettings {
@@ -54,3 +55,25 @@ export const defaultSweeperSettings: SweeperSettings = {
   minimumValidity: Duration.seconds(20),
   transactionValidity: Duration.minutes(5)
 }
+
+const millisAtLeast = (name: string, min: number, fallback: Duration.Duration) => ConfigValue.millis(name, { min }).pipe(Config.withDefault(fallback))
+
+/** The `SWEEP_*` variables of the sweeper (docs/sweeps.md), each with the default above. */
+export const sweeperConfig: Config.Config<SweeperSettings> = Config.all({
+  batchSize: ConfigValue.integer("SWEEP_BATCH_SIZE", { min: 1 }).pipe(Config.withDefault(defaultSweeperSettings.batchSize)),
+  concurrency: ConfigValue.integer("SWEEP_CONCURRENCY", { min: 1 }).pipe(Config.withDefault(defaultSweeperSettings.concurrency)),
+  leaseTtl: millisAtLeast("SWEEP_LEASE_TTL_MS", 1_000, defaultSweeperSettings.leaseTtl),
+  idleInterval: millisAtLeast("SWEEP_IDLE_MS", 10, defaultSweeperSettings.idleInterval),
+  settleDelay: millisAtLeast("SWEEP_SETTLE_DELAY_MS", 0, defaultSweeperSettings.settleDelay),
+  settleInterval: millisAtLeast("SWEEP_SETTLE_MS", 10, defaultSweeperSettings.settleInterval),
+  bandwidthInterval: millisAtLeast("SWEEP_BANDWIDTH_WAIT_MS", 10, defaultSweeperSettings.bandwidthInterval),
+  rentalInterval: millisAtLeast("SWEEP_RENTAL_POLL_MS", 10, defaultSweeperSettings.rentalInterval),
+  retryInterval: millisAtLeast("SWEEP_RETRY_MS", 10, defaultSweeperSettings.retryInterval),
+  rebroadcastInterval: millisAtLeast("SWEEP_REBROADCAST_MS", 100, defaultSweeperSettings.rebroadcastInterval),
+  expiryMargin: millisAtLeast("SWEEP_EXPIRY_MARGIN_MS", 0, defaultSweeperSettings.expiryMargin),
+  minimumValidity: millisAtLeast("SWEEP_MIN_VALIDITY_MS", 1_000, defaultSweeperSettings.minimumValidity),
+  // java-tron refuses an expiration more than 24 h after its head.
+  transactionValidity: ConfigValue.millis("SWEEP_TX_VALIDITY_MS", { min: 30_000, max: 86_000_000 }).pipe(
+    Config.withDefault(defaultSweeperSettings.transactionValidity)
+  )
+})

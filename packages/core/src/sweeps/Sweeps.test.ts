@@ -14,7 +14,7 @@ import { noEnergyProvider } from "../energy/NoEnergyProvider"
 import { NetworkResources } from "./NetworkResources"
 import { type SweepDraft, SweepRepository } from "./SweepRepository"
 import { Sweeps } from "./Sweeps"
-import { SweepSettings, sweepSettingsFromEnv } from "./SweepSettings"
+import { SweepSettings, sweepSettingsConfig } from "./SweepSettings"
 import type { SweepTask, SweepTaskId } from "./SweepTask"
 
 /**
@@ -223,7 +223,7 @@ describe("Sweeps.create", () => {
 
 describe("SweepSettings", () => {
   const load = (env: Record<string, string>) =>
-    Effect.withConfigProvider(Effect.either(sweepSettingsFromEnv), ConfigProvider.fromMap(new Map(Object.entries(env))))
+    Effect.withConfigProvider(Effect.either(sweepSettingsConfig), ConfigProvider.fromMap(new Map(Object.entries(env))))
 
   it.effect("SWEEP_PREPARATION_HOURS defaults to 24 and accepts 1 to 720", () =>
     Effect.gen(function*() {
@@ -234,12 +234,12 @@ describe("SweepSettings", () => {
         expect(result._tag, bad).toBe("Left")
       }
       expect(String((yield* load({ SWEEP_PREPARATION_HOURS: "0" })).pipe((e) => (e._tag === "Left" ? e.left : "")))).toContain(
-        "SWEEP_PREPARATION_HOURS must be a whole number of hours from 1 to 720"
+        "SWEEP_PREPARATION_HOURS must be a whole number from 1 to 720 (hours)"
       )
     }))
 
-  it.effect("without a layer the default of 24 h applies", () =>
-    Effect.map(SweepSettings, (settings) => expect(Duration.toHours(settings.preparationLimit)).toBe(24)))
+  it.effect("the layer without settings has the default of 24 h", () =>
+    Effect.map(SweepSettings, (settings) => expect(Duration.toHours(settings.preparationLimit)).toBe(24)).pipe(Effect.provide(SweepSettings.layer())))
 })
 
 // ---- estimate -------------------------------------------------------------------------

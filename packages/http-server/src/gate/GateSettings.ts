@@ -1,3 +1,4 @@
+import { ConfigValue } from "@collector/core"
 import { Config, Context, Duration, Layer } from "effect"
 
 /** The contract's operator limits, each a setting with the contract's default. */
@@ -22,23 +23,22 @@ export const defaultGateSettings: GateSettings = {
   credentialCacheTtl: Duration.millis(500)
 }
 
-const positive = (name: string, fallback: number) =>
-  Config.integer(name).pipe(
-    Config.validate({ message: `${name} must be a positive integer`, validation: (n) => n > 0 }),
-    Config.withDefault(fallback)
-  )
+const positive = (name: string, fallback: number) => ConfigValue.integer(name, { min: 1 }).pipe(Config.withDefault(fallback))
 
-export const GateSettingsConfig: Config.Config<GateSettings> = Config.all({
+/** `API_MAX_BODY_BYTES`, `API_RATE_PER_SECOND`, `API_RATE_BURST`, `API_MAX_IN_FLIGHT`, `API_REQUEST_DEADLINE_MS`. */
+export const gateSettingsConfig: Config.Config<GateSettings> = Config.all({
   maxBodyBytes: positive("API_MAX_BODY_BYTES", defaultGateSettings.maxBodyBytes),
   ratePerSecond: positive("API_RATE_PER_SECOND", defaultGateSettings.ratePerSecond),
   rateBurst: positive("API_RATE_BURST", defaultGateSettings.rateBurst),
   maxInFlight: positive("API_MAX_IN_FLIGHT", defaultGateSettings.maxInFlight),
-  requestDeadline: positive("API_REQUEST_DEADLINE_MS", 15_000).pipe(Config.map(Duration.millis)),
+  requestDeadline: ConfigValue.millis("API_REQUEST_DEADLINE_MS", { min: 1 }).pipe(Config.withDefault(defaultGateSettings.requestDeadline)),
   timestampWindowSeconds: Config.succeed(defaultGateSettings.timestampWindowSeconds),
   credentialCacheTtl: Config.succeed(defaultGateSettings.credentialCacheTtl)
 })
 
 export class Gate extends Context.Tag("@collector/http-server/GateSettings")<Gate, GateSettings>() {
-  static readonly layer = (overrides: Partial<GateSettings> = {}) => Layer.succeed(Gate, { ...defaultGateSettings, ...overrides })
-  static readonly layerFromConfig = Layer.effect(Gate, GateSettingsConfig)
+  /** `settings` over the defaults. */
+  static readonly layer = (settings: Partial<GateSettings> = {}) => Layer.succeed(Gate, { ...defaultGateSettings, ...settings })
+  /** The settings of `config` (by default the API_* variables). */
+  static readonly layerConfig = (config: Config.Config<GateSettings> = gateSettingsConfig) => Layer.effect(Gate, config)
 }

@@ -1,5 +1,5 @@
 import { HttpServer } from "@effect/platform"
-import { NetworkResources, TenantAdmin, unconfiguredNetworkResources } from "@collector/core"
+import { NetworkResources, SweepSettings, TenantAdmin, unconfiguredNetworkResources } from "@collector/core"
 import { PgStorage } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -32,6 +32,7 @@ export const TestServerLive = (
     TestDatabaseLive,
     MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) }),
     Gate.layer(settings),
+    SweepSettings.layer(),
     NodeEntropy.layer
   )
   const Url = Layer.effect(

@@ -1,7 +1,5 @@
-export * from "./FreePort"
 export * from "./SeedDeposits"
 export * from "./SeedEvents"
 export * from "./TestDatabase"
 export * as PgStorageFixtures from "./PgStorageFixtures"
-export * from "../EventOutbox"
 export * from "./PgTestStorage"

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect } from "effect"
-import { BalanceSyncConfig, balanceSyncConfigFromEnv } from "./BalanceSyncConfig"
+import { balanceSyncConfig, defaultBalanceSyncSettings } from "./BalanceSyncSettings"
 
 const read = (env: Record<string, string>) =>
-  Effect.withConfigProvider(balanceSyncConfigFromEnv, ConfigProvider.fromMap(new Map(Object.entries(env))))
+  Effect.withConfigProvider(balanceSyncConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))
 
-describe("BalanceSyncConfig", () => {
+describe("balanceSyncConfig", () => {
   it.effect("defaults to under half of the adapter's 10 requests a second", () =>
     Effect.gen(function*() {
       const config = yield* read({})
-      expect(config).toEqual(BalanceSyncConfig.defaults)
+      expect(config).toEqual(defaultBalanceSyncSettings)
       // 4 requests a wallet, plus one solidified block a batch.
       const requestsPerSecond = config.walletsPerSecond * 4 + config.walletsPerSecond / config.batchSize
       expect(requestsPerSecond).toBeLessThanOrEqual(5)
@@ -33,8 +33,8 @@ describe("BalanceSyncConfig", () => {
       expect(yield* message({ BALANCE_SYNC_WALLETS_PER_SECOND: "0" })).toContain(
         "BALANCE_SYNC_WALLETS_PER_SECOND must be a number greater than 0 and at most 1000"
       )
-      expect(yield* message({ BALANCE_SYNC_BATCH: "0" })).toContain("BALANCE_SYNC_BATCH must be an integer from 1 to 1000")
-      expect(yield* message({ BALANCE_SYNC_BATCH: "ten" })).toContain("BALANCE_SYNC_BATCH")
+      expect(yield* message({ BALANCE_SYNC_BATCH: "0" })).toContain("BALANCE_SYNC_BATCH must be a whole number from 1 to 1000 (wallets per batch)")
+      expect(yield* message({ BALANCE_SYNC_BATCH: "ten" })).toContain("BALANCE_SYNC_BATCH must be a whole number from 1 to 1000")
       expect(yield* message({ BALANCE_SYNC_BACKOFF_MS: "9000", BALANCE_SYNC_MAX_BACKOFF_MS: "8000" })).toContain(
         "BALANCE_SYNC_MAX_BACKOFF_MS must not be below BALANCE_SYNC_BACKOFF_MS"
       )

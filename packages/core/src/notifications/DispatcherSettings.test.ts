@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Either } from "effect"
-import { notifierConfigFromEnv } from "./NotifierConfig"
+import { dispatcherConfig } from "./DispatcherSettings"
 
 const read = (env: Record<string, string>) =>
-  Effect.runSync(Effect.either(Effect.withConfigProvider(notifierConfigFromEnv, ConfigProvider.fromMap(new Map(Object.entries(env))))))
+  Effect.runSync(Effect.either(Effect.withConfigProvider(dispatcherConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))
 
-describe("notifierConfigFromEnv", () => {
+describe("dispatcherConfig", () => {
   it("has defaults and reads every variable", () => {
     expect(Either.getOrThrow(read({})).claimLease).toEqual(Duration.seconds(60))
     const settings = Either.getOrThrow(read({ NOTIFIER_CLAIM_LEASE_MS: "20000", NOTIFIER_PER_TENANT: "2", NOTIFIER_MAX_IN_FLIGHT: "16" }))
@@ -20,7 +20,7 @@ describe("notifierConfigFromEnv", () => {
   it("rejects a lease shorter than one attempt can take, naming the variable", () => {
     const result = read({ NOTIFIER_CLAIM_LEASE_MS: "5000" })
     if (Either.isRight(result)) throw new Error("expected a configuration error")
-    expect(String(result.left)).toContain("NOTIFIER_CLAIM_LEASE_MS must be a whole number of milliseconds of at least 16000")
+    expect(String(result.left)).toContain("NOTIFIER_CLAIM_LEASE_MS must be a whole number of at least 16000 (milliseconds)")
   })
 
   it("rejects a per-tenant limit of 0", () => {

@@ -1,0 +1,94 @@
+import { type Config, Context, Effect, Layer, Random } from "effect"
+import { BalanceSync } from "../balances/BalanceSync"
+import type { Network } from "../Network"
+import { Dispatcher } from "../notifications/Dispatcher"
+import { Confirmations } from "../scanning/Confirmations"
+import { IntegrityCheck } from "../scanning/IntegrityCheck"
+import { Scanner } from "../scanning/Scanner"
+import { ScannerLoop } from "../scanning/ScannerLoop"
+import { Automation } from "../sweeps/Automation"
+import { Sweeper } from "../sweeps/Sweeper"
+import { Sweeps } from "../sweeps/Sweeps"
+import { SweepSettings } from "../sweeps/SweepSettings"
+import * as SingleNetworkResources from "../sweeps/SingleNetworkResources"
+import { defaultEngineSettings, engineConfig, type EngineSettings } from "./EngineSettings"
+
+/** The loops of one network, each built from its settings; they need the ports in context. */
+const loops = (settings: EngineSettings) => {
+  const checkpoint = settings.checkpoint
+  return Layer.mergeAll(
+    ScannerLoop.layer(settings.loop).pipe(
+      Layer.provide(Layer.mergeAll(Scanner.layer(settings.scanner), Confirmations.layer, IntegrityCheck.layer(settings.scanner.fetchConcurrency)))
+    ),
+    BalanceSync.layer(settings.balances),
+    Sweeper.layer(settings.sweeper, checkpoint),
+    Automation.layer(settings.automation, checkpoint).pipe(
+      Layer.provide(Sweeps.layer),
+      Layer.provide(Layer.merge(SingleNetworkResources.layer, SweepSettings.layer(settings.sweeps)))
+    ),
+    Dispatcher.layer(checkpoint === undefined ? settings.dispatcher : { ...settings.dispatcher, checkpoint })
+  )
+}
+
+const make = (network: Network, processName: string) =>
+  Effect.gen(function*() {
+    const scanner = yield* ScannerLoop
+    const balances = yield* BalanceSync
+    const sweeper = yield* Sweeper
+    const automation = yield* Automation
+    const dispatcher = yield* Dispatcher
+    // Two engines of one process (two networks, or a test's second engine) never share a name.
+    const suffix = (yield* Random.nextIntBetween(0, 0x1_0000_0000)).toString(16).padStart(8, "0")
+    const holder = `${processName}/${suffix}`
+
+    /**
+     * The scanner holds the network's lease, so one engine across all processes scans it; balance
+     * sync, the sweeper, the automation and the notifier run in every engine, sharing the work by
+     * claims with SKIP LOCKED and leases.
+     */
+    const run = Effect.all([
+      scanner.run(network, holder).pipe(Effect.annotateLogs({ component: "scanner" })),
+      balances.run(network).pipe(Effect.annotateLogs({ component: "balance_sync" })),
+      sweeper.run(network, holder).pipe(Effect.annotateLogs({ component: "sweeper" })),
+      automation.run(network).pipe(Effect.annotateLogs({ component: "automation" })),
+      dispatcher.run(network, holder)
+    ], { concurrency: "unbounded", discard: true }).pipe(Effect.zipRight(Effect.never), Effect.annotateLogs({ network }))
+
+    return {
+      network,
+      holder,
+      run,
+      scanOnce: scanner.pass(network),
+      syncBalancesOnce: balances.syncBatch(network),
+      sweepOnce: sweeper.pass(network, holder),
+      automateOnce: automation.tick(network),
+      notifyOnce: dispatcher.dispatchOnce(network, holder)
+    }
+  })
+
+/**
+ * The engine of one network: the scanner (with confirmations, the integrity check and pruning),
+ * balance sync, the sweeper, the automation scheduler and the notifier, built from the ports in
+ * context (storage, the network's `Chain` and `EnergyProvider`, `Signer`, `SecretBox`,
+ * `WebhookTargets`, `DeliveryTransport`, `EnvelopeSealer`, `ComponentStatus`). `run` runs them
+ * all until interrupted; each `...Once` is one pass of one loop, for tests and for embedders
+ * that schedule the work themselves. What a loop keeps between passes (when the scanner's next
+ * integrity check is due, the last wallet it knew of, the engine's holder name) lives here.
+ *
+ * - `scanOnce`: one scanner pass (blocks, confirmations and reverts, the integrity check when
+ *   due and for new wallets, pruning, the heartbeat); whether the head was reached. It does not
+ *   take the network's lease: the cursor's compare-and-set keeps a concurrent scanner's work and
+ *   this pass apart (`CursorMoved`).
+ * - `syncBalancesOnce`: one batch of balance sync.
+ * - `sweepOnce`: one claim of due sweep tasks, one step each.
+ * - `automateOnce`: one tick of the automation scheduler (the rounds of due scopes).
+ * - `notifyOnce`: one claim of due webhook events, delivered and recorded; how many were handled.
+ */
+export class Engine extends Context.Tag("@collector/core/Engine")<Engine, Effect.Effect.Success<ReturnType<typeof make>>>() {
+  static readonly layer = (network: Network, settings: EngineSettings = defaultEngineSettings) =>
+    Layer.effect(Engine, make(network, settings.processName)).pipe(Layer.provide(loops(settings)))
+
+  /** With the settings of `config` (by default the variables of `engineConfig`). */
+  static readonly layerConfig = (network: Network, config: Config.Config<EngineSettings> = engineConfig) =>
+    Layer.unwrapEffect(Effect.map(config, (settings) => Engine.layer(network, settings)))
+}

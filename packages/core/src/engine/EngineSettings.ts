@@ -1,0 +1,52 @@
+import { Config } from "effect"
+import { balanceSyncConfig, type BalanceSyncSettings, defaultBalanceSyncSettings } from "../balances/BalanceSyncSettings"
+import { defaultDispatcherSettings, dispatcherConfig, type DispatcherSettings } from "../notifications/DispatcherSettings"
+import type { ScannerLoopSettings } from "../scanning/ScannerLoopSettings"
+import type { ScannerSettings } from "../scanning/ScannerSettings"
+import { defaultScanningSettings, scanningConfig } from "../scanning/ScanningSettings"
+import { automationConfig, type AutomationSettings, defaultAutomationSettings } from "../sweeps/AutomationSettings"
+import { defaultSweeperSettings, sweeperConfig, type SweeperSettings } from "../sweeps/SweeperSettings"
+import { defaultSweepSettings, sweepSettingsConfig, type SweepSettingsShape } from "../sweeps/SweepSettings"
+import type { Checkpoint } from "./Checkpoint"
+
+/** Everything one network's engine is built with. */
+export interface EngineSettings {
+  readonly scanner: ScannerSettings
+  readonly loop: ScannerLoopSettings
+  readonly balances: BalanceSyncSettings
+  readonly sweeper: SweeperSettings
+  readonly automation: AutomationSettings
+  readonly dispatcher: DispatcherSettings
+  /** The sweep operations' settings, for the tasks the automation creates. */
+  readonly sweeps: SweepSettingsShape
+  /**
+   * Names this process in the scanner's lease and the sweeper's and notifier's claims (the
+   * worker gives `host/pid`); each engine adds a random part of its own.
+   */
+  readonly processName: string
+  /** The crash tests' fault injection; absent in production. */
+  readonly checkpoint?: Checkpoint
+}
+
+export const defaultEngineSettings: EngineSettings = {
+  ...defaultScanningSettings,
+  balances: defaultBalanceSyncSettings,
+  sweeper: defaultSweeperSettings,
+  automation: defaultAutomationSettings,
+  dispatcher: defaultDispatcherSettings,
+  sweeps: defaultSweepSettings,
+  processName: "engine"
+}
+
+/**
+ * The `SCAN_*`, `BALANCE_SYNC_*`, `SWEEP_*`, `AUTOMATION_*` and `NOTIFIER_*` variables and
+ * `SWEEP_PREPARATION_HOURS`; the process name and the checkpoint are the caller's.
+ */
+export const engineConfig: Config.Config<EngineSettings> = Config.all({
+  scanning: scanningConfig,
+  balances: balanceSyncConfig,
+  sweeper: sweeperConfig,
+  automation: automationConfig,
+  dispatcher: dispatcherConfig,
+  sweeps: sweepSettingsConfig
+}).pipe(Config.map(({ scanning, ...rest }) => ({ ...defaultEngineSettings, ...scanning, ...rest })))

@@ -1,0 +1,27 @@
+import { Duration } from "effect"
+
+export interface ScannerLoopSettings {
+  /** Pause between passes once the scanner has reached the head. */
+  readonly pollInterval: Duration.Duration
+  /** A dead scanner's lease runs out after this; another worker then takes over. */
+  readonly leaseTtl: Duration.Duration
+  /** Batches per pass, so confirmations and the heartbeat keep up during a long catch-up. */
+  readonly batchesPerPass: number
+  /** Re-check the last `integrityWindow` blocks on start and then this often. */
+  readonly integrityInterval: Duration.Duration
+  readonly integrityWindow: bigint
+  /** Blocks kept below the solidified block. */
+  readonly retainedBlocks: bigint
+  /** Pause after a node or storage failure before the next pass. */
+  readonly failureBackoff: Duration.Duration
+}
+
+export const defaultScannerLoopSettings: ScannerLoopSettings = {
+  pollInterval: Duration.seconds(1),
+  leaseTtl: Duration.seconds(15),
+  batchesPerPass: 5,
+  integrityInterval: Duration.minutes(10),
+  integrityWindow: 200n,
+  retainedBlocks: 1200n,
+  failureBackoff: Duration.seconds(5)
+}

@@ -1,0 +1,192 @@
+import { WebhookEnvelopeSealer } from "@collector/api"
+import {
+  ComponentStatus,
+  defaultEngineSettings,
+  Engine,
+  type EngineSettings,
+  MemoryComponentStatus,
+  MemoryDatabase,
+  SettingsService,
+  SweepRepository,
+  TenantAdmin,
+  type TenantScope,
+  WalletRepository,
+  Wallets
+} from "@collector/core"
+import { SimEnergyProvider } from "@collector/energy"
+import { DnsWebhookTargets, HostTableLookup, HttpsDeliveryTransport } from "@collector/outbound"
+import { startTestReceiver, testCaPem } from "@collector/outbound/testing"
+import {
+  PgAutomationLedger,
+  PgBalanceLedger,
+  PgDeliveryLedger,
+  PgDepositBook,
+  PgScanLedger,
+  PgSettingsRepository,
+  PgSweepRepository,
+  PgTenantRepository,
+  PgWalletRepository
+} from "@collector/postgres"
+import { TestDatabaseLive } from "@collector/postgres/testing"
+import { LocalSigner, LocalWalletKeys } from "@collector/tron"
+import { defaultNodeConfig } from "@collector/tron-node"
+import { startSimNode, wallet } from "@collector/tron-sim/testing"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
+import { FetchHttpClient } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { Context, Duration, Effect, Fiber, Layer, Option } from "effect"
+import { randomBytes } from "node:crypto"
+import { eventually } from "../../../test-support/Eventually"
+import * as WorkerProcess from "./WorkerProcess"
+
+class Sim extends Context.Tag("test/Sim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
+class Receiver extends Context.Tag("test/Receiver")<Receiver, Effect.Effect.Success<ReturnType<typeof startTestReceiver>>>() {}
+
+/** Short waits, so that `run` gets round every loop within a test. */
+const settings: EngineSettings = {
+  ...defaultEngineSettings,
+  scanner: { batchBlocks: 10, fetchConcurrency: 4 },
+  loop: { ...defaultEngineSettings.loop, pollInterval: Duration.millis(50), integrityWindow: 50n, retainedBlocks: 100n },
+  balances: { ...defaultEngineSettings.balances, walletsPerSecond: 1000 },
+  sweeper: { ...defaultEngineSettings.sweeper, idleInterval: Duration.millis(20) },
+  automation: { ...defaultEngineSettings.automation, tickInterval: Duration.millis(100) },
+  dispatcher: { ...defaultEngineSettings.dispatcher, pollInterval: Duration.millis(20), statusInterval: Duration.millis(100) },
+  processName: "engine-test"
+}
+
+const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })
+
+/**
+ * The engine of nile on real implementations: the simulated node over HTTP with its energy
+ * provider, PostgreSQL storage, the heartbeat board in memory, the local signer, and webhook
+ * delivery over HTTPS to a test receiver. The tenant-side services seed through the same ports.
+ */
+const world = Layer.unwrapScoped(
+  Effect.gen(function*() {
+    const sim = yield* startSimNode()
+    const receiver = yield* startTestReceiver()
+    const node = defaultNodeConfig("nile", { fullNodeUrl: sim.url, solidityUrl: sim.url, requestTimeout: Duration.seconds(2), retries: 0, requestsPerSecond: 10_000 })
+    const provider = { kind: "sim", network: "nile", config: SimEnergyProvider.defaultSimProviderConfig(sim.url, { requestTimeout: Duration.seconds(2) }) } as const
+    return Engine.layer("nile", settings).pipe(
+      Layer.provideMerge(WorkerProcess.networkAdapters({ node, energyProvider: provider }, FetchHttpClient.layer)),
+      Layer.merge(Layer.mergeAll(Layer.succeed(Sim, sim), Layer.succeed(Receiver, receiver)))
+    )
+  })
+).pipe(
+  Layer.provideMerge(Layer.mergeAll(TenantAdmin.layer, Wallets.layer.pipe(Layer.provide(LocalWalletKeys.layer)), SettingsService.layer)),
+  Layer.provideMerge(Layer.mergeAll(
+    MemoryComponentStatus.layer.pipe(Layer.provide(MemoryDatabase.layer)),
+    LocalSigner.layer,
+    WebhookEnvelopeSealer.layer,
+    DnsWebhookTargets.layer({ allowPrivateTargets: true, lookup: HostTableLookup.make({ "receiver.test": "127.0.0.1" }) }),
+    HttpsDeliveryTransport.layer({ extraCa: testCaPem, allowAnyPort: true, responseTimeoutMs: 2_000 }),
+    NodeEntropy.layer
+  )),
+  Layer.provideMerge(AesGcmSecretBox.layer),
+  Layer.provideMerge(Layer.mergeAll(
+    PgTenantRepository.layer,
+    PgWalletRepository.layer,
+    PgSettingsRepository.layer,
+    PgScanLedger.layer,
+    PgDepositBook.layer,
+    PgBalanceLedger.layer,
+    PgSweepRepository.layer,
+    PgAutomationLedger.layer,
+    PgDeliveryLedger.layer
+  )),
+  Layer.provideMerge(keyring),
+  Layer.provideMerge(TestDatabaseLive)
+)
+
+const usdt = (whole: bigint) => whole * 1_000_000n
+
+/**
+ * A tenant booking on block_1 with one wallet that holds `amount` USDT once mined, webhooks to
+ * the receiver, a collection address outside, and automatic sweeps from 1 USDT with rentals.
+ */
+const seedScope = (amount: bigint, automation: boolean) =>
+  Effect.gen(function*() {
+    const admin = yield* TenantAdmin
+    const settingsService = yield* SettingsService
+    const receiver = yield* Receiver
+    const sim = yield* Sim
+    const { tenant } = yield* admin.create(`engine-${randomBytes(4).toString("hex")}`, ["nile"])
+    yield* admin.setConfirmationRule(tenant.id, "nile", "block_1")
+    const scope: TenantScope = { tenantId: tenant.id, network: "nile" }
+    const created = yield* (yield* Wallets).create(scope, "customer")
+    yield* settingsService.setWebhook(scope, receiver.url("/hook", "receiver.test"), true)
+    yield* settingsService.setCollectionAddress(scope, wallet(7100 + Math.floor(Math.random() * 800)).address)
+    yield* settingsService.setAutomation(scope, automationPolicy(automation))
+    yield* sim.chain.mintUsdt(created.address, amount)
+    return { scope, walletId: created.id, address: created.address }
+  }).pipe(Effect.orDie)
+
+const automationPolicy = (enabled: boolean) => ({
+  enabled,
+  threshold: usdt(1n),
+  intervalMinutes: 5,
+  maxWalletTrxFee: 15_000_000n,
+  maxRentalCost: 21_000_000n,
+  rentalAllowed: true
+})
+
+const tasksOf = (scope: TenantScope) =>
+  Effect.flatMap(SweepRepository, (repo) => repo.list(scope, { page: 1, pageSize: 10 })).pipe(Effect.map((page) => page.items.map((view) => view.task)))
+
+layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine", (it) => {
+  it.effect("runs one pass of each loop on demand: scan, notify, balance sync, automation, sweep", () =>
+    Effect.gen(function*() {
+      const engine = yield* Engine
+      const sim = yield* Sim
+      const receiver = yield* Receiver
+      expect(engine.holder).toMatch(/^engine-test\/[0-9a-f]{8}$/)
+      yield* engine.scanOnce
+      const seeded = yield* seedScope(usdt(5n), true)
+      // The deposit's block, then enough blocks for it to be solidified (balance sync reads there).
+      yield* sim.chain.mine(20)
+
+      expect(yield* engine.scanOnce).toBe(true)
+      expect(yield* engine.notifyOnce).toBeGreaterThanOrEqual(1)
+      const delivered = receiver.receivedAt("/hook")
+      expect(delivered.map((r) => r.headers["x-event-type"])).toEqual(["deposit.confirmed"])
+
+      const batch = yield* engine.syncBalancesOnce
+      expect(batch.recorded).toBeGreaterThanOrEqual(1)
+      const synced = yield* Effect.flatMap(WalletRepository, (repo) => repo.find(seeded.scope, seeded.walletId))
+      expect(Option.map(synced, (w) => w.balanceUsdt)).toEqual(Option.some(usdt(5n)))
+
+      const rounds = yield* engine.automateOnce
+      expect(rounds.filter((r) => r.scope.tenantId === seeded.scope.tenantId)).toMatchObject([{ candidates: 1, created: 1 }])
+      const [task] = yield* tasksOf(seeded.scope)
+      expect(task).toMatchObject({ origin: "automation", walletId: seeded.walletId, status: "pending", version: 0 })
+
+      expect(yield* engine.sweepOnce).toMatchObject({ claimed: 1, saved: 1 })
+      expect((yield* tasksOf(seeded.scope))[0]!.version).toBe(1)
+    }))
+
+  it.effect("run starts every loop: the heartbeats of the scanner, balance sync, sweeper and notifier, and an automatic sweep", () =>
+    Effect.gen(function*() {
+      const engine = yield* Engine
+      const sim = yield* Sim
+      // Automation off until balance sync has read the wallet: a round before that would find nothing and wait out the interval.
+      const seeded = yield* seedScope(usdt(3n), false)
+      yield* sim.chain.mine(20)
+      const running = yield* Effect.fork(engine.run)
+      const status = yield* ComponentStatus
+      const components = yield* eventually(
+        Effect.map(status.list("nile"), (reports) => reports.map((r) => r.component).sort()),
+        (names) => ["balance_sync", "notifier", "scanner", "sweeper"].every((name) => names.includes(name))
+      )
+      expect(components).toEqual(expect.arrayContaining(["balance_sync", "notifier", "scanner", "sweeper"]))
+      const synced = yield* eventually(
+        Effect.flatMap(WalletRepository, (repo) => repo.find(seeded.scope, seeded.walletId)),
+        (found) => Option.exists(found, (w) => w.balanceUsdt === usdt(3n))
+      )
+      expect(Option.isSome(synced)).toBe(true)
+      yield* Effect.flatMap(SettingsService, (service) => service.setAutomation(seeded.scope, automationPolicy(true)))
+      // The automation's round makes the wallet a task, and the sweeper steps it.
+      const [task] = yield* eventually(tasksOf(seeded.scope), (tasks) => tasks.length === 1 && tasks[0]!.version > 0)
+      expect(task).toMatchObject({ origin: "automation", walletId: seeded.walletId })
+      yield* Fiber.interrupt(running)
+    }), 120_000)
+})
