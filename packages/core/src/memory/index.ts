@@ -1,5 +1,7 @@
 export * as MemoryComponentStatus from "./MemoryComponentStatus"
+export * as MemoryDeliveryLedger from "./MemoryDeliveryLedger"
 export * as MemoryDepositBook from "./MemoryDepositBook"
+export * as MemoryNotificationRepository from "./MemoryNotificationRepository"
 export * from "./MemoryOutbox"
 export * from "./MemoryDatabase"
 export * from "./MemoryStorage"

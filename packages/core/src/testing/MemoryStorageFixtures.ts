@@ -1,10 +1,33 @@
 import { Clock, Effect, Layer } from "effect"
 import type { TenantId, WalletId } from "../Ids"
 import { MemoryDatabase } from "../memory/MemoryDatabase"
-import { apps, tenants, walletKeys, wallets } from "../memory/MemoryTables"
+import { appendEvents } from "../memory/MemoryOutbox"
+import { apps, events, keyOf, tenants, tenantSettings, type TenantSettingsRow, walletKeys, wallets } from "../memory/MemoryTables"
+import type { TenantScope } from "../Scope"
 import { StorageFixtures } from "./StorageFixtures"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
+
+/** A settings row as the schema's defaults leave it. */
+const defaultSettings = (scope: TenantScope): TenantSettingsRow => ({
+  tenantId: scope.tenantId,
+  network: scope.network,
+  collectionAddress: "",
+  collectionWalletId: null,
+  collectionUpdatedAt: null,
+  automationEnabled: false,
+  automationThreshold: 100_000_000n,
+  automationIntervalMinutes: 60,
+  maxWalletTrxFee: 15_000_000n,
+  maxRentalCost: 21_000_000n,
+  rentalAllowed: false,
+  automationUpdatedAt: null,
+  webhookUrl: "",
+  webhookEnabled: false,
+  webhookUpdatedAt: null,
+  automationLastRunAt: null,
+  automationRoundClaimedUntil: null
+})
 
 export const make = Effect.gen(function*() {
   const db = yield* MemoryDatabase
@@ -52,6 +75,15 @@ export const make = Effect.gen(function*() {
           })
           db.table(walletKeys).put(id, fixtureKey)
           return { id, address, customId }
+        })),
+    event: (event) => db.atomically(() => appendEvents(db.table(events), [event])),
+    webhook: (scope, webhook) =>
+      Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+        db.atomically(() => {
+          const key = keyOf(scope.tenantId, scope.network)
+          const change = { webhookUrl: webhook.url, webhookEnabled: webhook.enabled, webhookUpdatedAt: new Date(millis) }
+          const current = db.table(tenantSettings).get(key)
+          db.table(tenantSettings).put(key, current === undefined ? { ...defaultSettings(scope), ...change } : { ...current, ...change })
         }))
   })
 })

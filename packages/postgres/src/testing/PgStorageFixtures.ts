@@ -2,6 +2,7 @@ import { StorageFixtures } from "@collector/core/testing"
 import type { TenantId, WalletId } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
+import { insertEvents } from "../EventOutbox"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
 
@@ -36,7 +37,17 @@ export const make = Effect.gen(function*() {
           INSERT INTO wallet_counts (tenant_id, network, shard, n) VALUES (${scope.tenantId}, ${scope.network}, 0, 1)
           ON CONFLICT (tenant_id, network, shard) DO UPDATE SET n = wallet_counts.n + 1`
         return { id: id as WalletId, address, customId }
-      })).pipe(Effect.orDie)
+      })).pipe(Effect.orDie),
+    event: (event) => insertEvents(sql, [event]).pipe(Effect.orDie),
+    webhook: (scope, webhook) =>
+      sql`
+        INSERT INTO tenant_settings (tenant_id, network, webhook_url, webhook_enabled, webhook_updated_at)
+        VALUES (${scope.tenantId}, ${scope.network}, ${webhook.url}, ${webhook.enabled}, now())
+        ON CONFLICT (tenant_id, network) DO UPDATE
+        SET webhook_url = excluded.webhook_url, webhook_enabled = excluded.webhook_enabled, webhook_updated_at = excluded.webhook_updated_at`.pipe(
+        Effect.orDie,
+        Effect.asVoid
+      )
   })
 })
 
