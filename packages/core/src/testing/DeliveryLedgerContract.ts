@@ -382,9 +382,16 @@ export const deliveryLedgerContract = <E>(name: string, storage: Layer.Layer<Por
           }
         ])
         // Written again (after an error whose write may have committed): each attempt is recorded once.
+        const otherwise = { ...batch[1]!, record: recordOf(got.get(retried.id)!, at(3), { _tag: "Delivered" }), next: { _tag: "Delivered" } } as const
         yield* ledger.finishAttempts(batch)
-        yield* ledger.finishAttempts([{ ...batch[1]!, record: recordOf(got.get(retried.id)!, at(3), { _tag: "Delivered" }), next: { _tag: "Delivered" } }])
+        yield* ledger.finishAttempts([otherwise])
         expect(yield* Effect.forEach([delivered, retried, failed], (e) => stateOf(scope, e.id))).toEqual(states)
+        // Even with the event held by the same holder again (claimed without an attempt): its attempt is closed.
+        const held = (yield* claimed("a", at(11), { maxAttempts: 1 })).get(retried.id)!
+        expect(held.started).toBeNull()
+        yield* ledger.finishAttempts([otherwise])
+        expect(yield* stateOf(scope, retried.id)).toEqual(states[1])
+        yield* ledger.release([claimOf("a", held)])
         // Released: the retry is due at its time, not before, in the same round with the same URL.
         expect((yield* claimed("b", at(10.999))).size).toBe(0)
         const again = (yield* claimed("b", at(11))).get(retried.id)
