@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, type Layer, Option } from "effect"
+import { Effect, type Layer } from "effect"
 import type { EventId } from "../deposits/Deposit"
 import type { TenantId } from "../Ids"
 import { claimOf, DeliveryLedger, type NextStep } from "../notifications/DeliveryLedger"
@@ -7,7 +7,7 @@ import { roundDeadline } from "../notifications/DeliverySchedule"
 import { NotificationRepository } from "../notifications/NotificationRepository"
 import { DepositBook } from "../scanning/DepositBook"
 import type { TenantScope } from "../Scope"
-import { claimed, finished, heldBy, recordOf } from "./DeliverySteps"
+import { attemptsOf, claimed, eventOf, finished, heldBy, recordOf, roundsOf, stateOf } from "./DeliverySteps"
 import { outboxEvent, webhookScope } from "./OutboxEvents"
 import { StorageFixtures } from "./StorageFixtures"
 
@@ -16,16 +16,6 @@ type Ports = DeliveryLedger | NotificationRepository | DepositBook | StorageFixt
 const url = "https://hooks.example.com/in"
 const at = (seconds: number) => new Date(Date.UTC(2026, 1, 1) + seconds * 1000)
 const leaseSeconds = 60
-const all = { page: 1, pageSize: 100 }
-
-const eventOf = (scope: TenantScope, id: EventId) =>
-  Effect.map(Effect.flatMap(NotificationRepository, (r) => r.find(scope, id)), Option.getOrThrow)
-const attemptsOf = (scope: TenantScope, id: EventId) =>
-  Effect.map(Effect.flatMap(NotificationRepository, (r) => r.attempts(scope, id, all)), (page) => Option.getOrThrow(page).items)
-const roundsOf = (scope: TenantScope, id: EventId) =>
-  Effect.map(Effect.flatMap(NotificationRepository, (r) => r.rounds(scope, id, all)), (page) => Option.getOrThrow(page).items)
-/** Everything the ports show of an event. */
-const stateOf = (scope: TenantScope, id: EventId) => Effect.all({ event: eventOf(scope, id), attempts: attemptsOf(scope, id), rounds: roundsOf(scope, id) })
 
 const sorted = (ids: Iterable<string>) => [...ids].sort()
 

@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import type { EventId } from "../deposits/Deposit"
 import type { Network } from "../Network"
 import {
   type AttemptRecord,
@@ -10,6 +11,8 @@ import {
   type NextStep
 } from "../notifications/DeliveryLedger"
 import { roundDeadline } from "../notifications/DeliverySchedule"
+import { NotificationRepository } from "../notifications/NotificationRepository"
+import type { TenantScope } from "../Scope"
 
 /** A claim of `holder` at `now` on nile: a 60 s lease, room for 10 events of any tenant, 20 attempts a round. */
 export const claimRequest = (holder: string, now: Date, options: Partial<ClaimRequest> = {}): ClaimRequest => ({
@@ -55,3 +58,21 @@ export const recordOf = (event: DueEvent, endedAt: Date, next: NextStep, fields:
 export const finished = (holder: string, event: DueEvent, endedAt: Date, next: NextStep, fields: Partial<AttemptRecord> = {}) =>
   Effect.flatMap(DeliveryLedger, (ledger) =>
     ledger.finishAttempts([{ ...heldBy(holder, event), record: recordOf(event, endedAt, next, fields), next }]))
+
+const everything = { page: 1, pageSize: 1000 }
+
+/** The event as the operations read it (it must exist in the scope). */
+export const eventOf = (scope: TenantScope, id: EventId) =>
+  Effect.map(Effect.flatMap(NotificationRepository, (r) => r.find(scope, id)), Option.getOrThrow)
+
+/** Every attempt of the event, newest first. */
+export const attemptsOf = (scope: TenantScope, id: EventId) =>
+  Effect.map(Effect.flatMap(NotificationRepository, (r) => r.attempts(scope, id, everything)), (page) => Option.getOrThrow(page).items)
+
+/** Every round of the event, newest first. */
+export const roundsOf = (scope: TenantScope, id: EventId) =>
+  Effect.map(Effect.flatMap(NotificationRepository, (r) => r.rounds(scope, id, everything)), (page) => Option.getOrThrow(page).items)
+
+/** Everything the operations show of an event. */
+export const stateOf = (scope: TenantScope, id: EventId) =>
+  Effect.all({ event: eventOf(scope, id), attempts: attemptsOf(scope, id), rounds: roundsOf(scope, id) })

@@ -6,8 +6,7 @@ import { roundDeadline } from "../notifications/DeliverySchedule"
 import type { NotificationEvent } from "../notifications/NotificationEvent"
 import { NotificationRepository } from "../notifications/NotificationRepository"
 import type { DepositBook } from "../scanning/DepositBook"
-import type { TenantScope } from "../Scope"
-import { claimedAll, finished } from "./DeliverySteps"
+import { claimedAll, eventOf, finished } from "./DeliverySteps"
 import { outboxEvent, webhookScope } from "./OutboxEvents"
 import { StorageFixtures } from "./StorageFixtures"
 
@@ -16,9 +15,6 @@ type Ports = NotificationRepository | DeliveryLedger | DepositBook | StorageFixt
 const url = "https://hooks.example.com/in"
 const at = (seconds: number) => new Date(Date.UTC(2026, 2, 1) + seconds * 1000)
 const all = { page: 1, pageSize: 100 }
-
-const found = (scope: TenantScope, id: EventId) =>
-  Effect.map(Effect.flatMap(NotificationRepository, (r) => r.find(scope, id)), Option.getOrThrow)
 
 const failedRound: NextStep = { _tag: "RoundFailed", reason: "20 attempts failed; last error: HTTP 500: expected 200" }
 
@@ -109,9 +105,9 @@ export const notificationRepositoryContract = <E>(name: string, storage: Layer.L
         const scope = yield* webhookScope("nile", { url, enabled: true })
         const event = yield* outboxEvent(scope, at(0))
         yield* finished("a", (yield* claimedAll("nile", "a", at(0))).get(event.id)!, at(1), { _tag: "Retry", at: at(10) })
-        expect(yield* found(scope, event.id)).toMatchObject({ status: "pending", attempts: 1, nextAttempt: at(10), lastError: "HTTP 500: expected 200" })
+        expect(yield* eventOf(scope, event.id)).toMatchObject({ status: "pending", attempts: 1, nextAttempt: at(10), lastError: "HTTP 500: expected 200" })
         yield* finished("a", (yield* claimedAll("nile", "a", at(10))).get(event.id)!, at(12), { _tag: "Delivered" })
-        expect(yield* found(scope, event.id)).toMatchObject({
+        expect(yield* eventOf(scope, event.id)).toMatchObject({
           status: "delivered",
           attempts: 2,
           nextAttempt: null,
@@ -193,7 +189,7 @@ export const notificationRepositoryContract = <E>(name: string, storage: Layer.L
         const claimed = (yield* claimedAll("nile", "a", at(1))).get(event.id)!
         yield* finished("a", claimed, at(2), { _tag: "Delivered" })
         // The port starts whatever round `decide` names: the rules are the caller's.
-        const before = yield* found(scope, event.id)
+        const before = yield* eventOf(scope, event.id)
         let seen: NotificationEvent | undefined
         const saved = yield* repository.startRound(scope, event.id, (current) =>
           Effect.sync(() => {
@@ -211,7 +207,7 @@ export const notificationRepositoryContract = <E>(name: string, storage: Layer.L
           lastError: ""
         }
         expect(saved).toEqual(Option.some(expected))
-        expect(yield* found(scope, event.id)).toEqual(expected)
+        expect(yield* eventOf(scope, event.id)).toEqual(expected)
         // Claimed by "b" until at(110); a re-push voids that claim: "c" claims it at once.
         expect((yield* claimedAll("nile", "b", at(50))).get(event.id)?.started).toEqual({ attempt: 1, url, startedAt: at(50) })
         yield* repository.startRound(scope, event.id, (current) => Effect.succeed({ round: current.currentRound + 1, startedAt: at(60), deadlineAt: at(600) }))
@@ -225,17 +221,17 @@ export const notificationRepositoryContract = <E>(name: string, storage: Layer.L
         const repository = yield* NotificationRepository
         const scope = yield* webhookScope("nile", null)
         const event = yield* outboxEvent(scope, at(0))
-        const before = yield* found(scope, event.id)
+        const before = yield* eventOf(scope, event.id)
         const refused = yield* Effect.exit(repository.startRound(scope, event.id, () => Effect.fail("not failed" as const)))
         expect(refused).toEqual(Exit.fail("not failed"))
-        expect(yield* found(scope, event.id)).toEqual(before)
+        expect(yield* eventOf(scope, event.id)).toEqual(before)
         let asked = 0
         const decide = () => Effect.sync(() => (asked++, { round: 2, startedAt: at(9), deadlineAt: at(99) }))
         const stranger = yield* webhookScope("nile", null)
         expect(yield* repository.startRound(stranger, event.id, decide)).toEqual(Option.none())
         expect(yield* repository.startRound({ tenantId: scope.tenantId, network: "main" }, event.id, decide)).toEqual(Option.none())
         expect(asked).toBe(0)
-        expect(yield* found(scope, event.id)).toEqual(before)
+        expect(yield* eventOf(scope, event.id)).toEqual(before)
       }))
 
     test("startRound: re-pushes at the same time each see the other's round: exactly one starts a round", () =>
@@ -257,6 +253,6 @@ export const notificationRepositoryContract = <E>(name: string, storage: Layer.L
         const exits = yield* Effect.all([Effect.exit(repush), Effect.exit(repush), Effect.exit(repush)], { concurrency: "unbounded" })
         expect(exits.filter(Exit.isSuccess).length).toBe(1)
         expect(exits.filter(Exit.isFailure)).toEqual([Exit.fail("pending"), Exit.fail("pending")])
-        expect(yield* found(scope, event.id)).toMatchObject({ currentRound: 2, status: "pending" })
+        expect(yield* eventOf(scope, event.id)).toMatchObject({ currentRound: 2, status: "pending" })
       }))
   })
