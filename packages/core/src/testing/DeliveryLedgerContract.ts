@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
 import type { EventId } from "../deposits/Deposit"
 import type { TenantId } from "../Ids"
@@ -9,6 +9,7 @@ import { DepositBook } from "../scanning/DepositBook"
 import type { TenantScope } from "../Scope"
 import { attemptsOf, claimed, eventOf, finished, heldBy, recordOf, roundsOf, stateOf } from "./DeliverySteps"
 import { outboxEvent, webhookScope } from "./OutboxEvents"
+import { testsOnOwnStorage } from "./OwnStorage"
 import { StorageFixtures } from "./StorageFixtures"
 
 type Ports = DeliveryLedger | NotificationRepository | DepositBook | StorageFixtures
@@ -45,8 +46,7 @@ const retry = (seconds: number): NextStep => ({ _tag: "Retry", at: at(seconds) }
  */
 export const deliveryLedgerContract = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
   describe(`DeliveryLedger contract (${name})`, () => {
-    const test = (title: string, body: () => Effect.Effect<void, unknown, Ports>) =>
-      it.effect(title, () => Effect.provide(body(), storage))
+    const test = testsOnOwnStorage(storage)
 
     test("claimDue starts a new round with the URL configured now and records its first attempt, before anything is sent", () =>
       Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect } from "@effect/vitest"
 import { Effect, Exit, type Layer, Option } from "effect"
 import type { EventId } from "../deposits/Deposit"
 import { claimOf, DeliveryLedger, type NextStep } from "../notifications/DeliveryLedger"
@@ -8,6 +8,7 @@ import { NotificationRepository } from "../notifications/NotificationRepository"
 import type { DepositBook } from "../scanning/DepositBook"
 import { claimedAll, eventOf, finished } from "./DeliverySteps"
 import { outboxEvent, webhookScope } from "./OutboxEvents"
+import { testsOnOwnStorage } from "./OwnStorage"
 import { StorageFixtures } from "./StorageFixtures"
 
 type Ports = NotificationRepository | DeliveryLedger | DepositBook | StorageFixtures
@@ -26,8 +27,7 @@ const failedRound: NextStep = { _tag: "RoundFailed", reason: "20 attempts failed
  */
 export const notificationRepositoryContract = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
   describe(`NotificationRepository contract (${name})`, () => {
-    const test = (title: string, body: () => Effect.Effect<void, unknown, Ports>) =>
-      it.effect(title, () => Effect.provide(body(), storage))
+    const test = testsOnOwnStorage(storage)
 
     test("list: the scope's events by ID descending (as numbers), in pages, each with the total", () =>
       Effect.gen(function*() {
