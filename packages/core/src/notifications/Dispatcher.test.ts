@@ -29,8 +29,13 @@ const target = (address: string) => ({ host: "receiver.test", address, family: 4
 /** The fixtures' sealed webhook key opens (TestSecretBox) to these bytes. */
 const fixtureKeyHex = "010203"
 
+interface WorldOptions {
+  /** Master key IDs whose sealed secrets cannot be opened. */
+  readonly lostKeys?: ReadonlyArray<string>
+}
+
 /** The memory storage, scripted receivers behind a test transport, a host table, a reversible sealer. */
-const world = (options: { readonly lostKeys?: ReadonlyArray<string> } = {}) =>
+const world = (options: WorldOptions) =>
   Layer.mergeAll(
     TestDeliveryTransport.layer(),
     TestWebhookTargets.layer(hooks),
@@ -60,12 +65,15 @@ const eventually = <E, R>(check: Effect.Effect<boolean, E, R>) =>
     return yield* Effect.die(new Error("the condition never held"))
   })
 
+/** A test in a world of its own, its clock at `start`. */
+const test = (title: string, body: () => Effect.Effect<void, unknown, Layer.Layer.Success<ReturnType<typeof world>>>, options: WorldOptions = {}) =>
+  it.effect(title, () => Effect.zipRight(TestClock.setTime(start.getTime()), body()).pipe(Effect.provide(world(options))))
+
 const opened = (body: string) => TestEnvelopeSealer.openTestEnvelope(body)
 
 describe("Dispatcher on the memory storage", () => {
-  it.effect("claims, seals and POSTs to the checked addresses; a 200 with code 0 is delivered", () =>
+  test("claims, seals and POSTs to the checked addresses; a 200 with code 0 is delivered", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       const { scope, event } = yield* scopeWithEvent(hookUrl("/ok"))
       expect(yield* dispatchOnce()).toBe(1)
@@ -91,11 +99,10 @@ describe("Dispatcher on the memory storage", () => {
       // Nothing is due any more.
       expect(yield* dispatchOnce()).toBe(0)
       expect(transport.received()).toHaveLength(1)
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("records how long the receiver took, by the clock", () =>
+  test("records how long the receiver took, by the clock", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       transport.answer({ _tag: "Slow", after: "1500 millis", reply: { _tag: "Respond", status: 200, body: '{"code":0}' } })
       const { scope, event } = yield* scopeWithEvent(hookUrl("/slow"))
@@ -106,11 +113,10 @@ describe("Dispatcher on the memory storage", () => {
       const done = new Date(start.getTime() + 1500)
       expect(yield* eventOf(scope, event.id)).toMatchObject({ status: "delivered", deliveredAt: done })
       expect(yield* attemptsOf(scope, event.id)).toMatchObject([{ startedAt: start, endedAt: done, durationMs: 1500 }])
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("judges every other answer a failure, records why, and schedules the next attempt 10 s on, with jitter", () =>
+  test("judges every other answer a failure, records why, and schedules the next attempt 10 s on, with jitter", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       const huge = `{"code":0,"pad":"${"x".repeat(70_000)}"}`
       const cases = [
@@ -142,11 +148,10 @@ describe("Dispatcher on the memory storage", () => {
         expect(yield* attemptsOf(scope, event.id), c.path).toMatchObject([{ attempt: 1, httpStatus: c.status, responseExcerpt: c.excerpt, error: c.error, outcome: "failed" }])
         expect(yield* roundsOf(scope, event.id)).toMatchObject([{ round: 1, endedAt: null, outcome: null }])
       }
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("an attempt goes to the second checked address only when the first cannot be reached, never to a third", () =>
+  test("an attempt goes to the second checked address only when the first cannot be reached, never to a third", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       transport.unreachable(addresses[0]!)
       const first = yield* scopeWithEvent(hookUrl("/second"))
@@ -161,11 +166,10 @@ describe("Dispatcher on the memory storage", () => {
       expect(transport.receivedAt(hookUrl("/none"))).toEqual([])
       expect(yield* eventOf(second.scope, second.event.id)).toMatchObject({ status: "pending", attempts: 1, lastError: error })
       expect(yield* attemptsOf(second.scope, second.event.id)).toMatchObject([{ httpStatus: null, error, outcome: "failed" }])
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("runs the full schedule: 20 attempts at their offsets from the round's start, then the round fails", () =>
+  test("runs the full schedule: 20 attempts at their offsets from the round's start, then the round fails", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       transport.answer(serverErrorReply)
       const { scope, event } = yield* scopeWithEvent(hookUrl("/schedule"))
@@ -190,11 +194,10 @@ describe("Dispatcher on the memory storage", () => {
       expect(yield* roundsOf(scope, event.id)).toMatchObject([{ round: 1, outcome: "failed", reason }])
       yield* TestClock.adjust("30 hours")
       expect(yield* dispatchOnce()).toBe(0)
-    }).pipe(Effect.withRandom(Random.fixed([0.5])), Effect.provide(world())))
+    }).pipe(Effect.withRandom(Random.fixed([0.5]))))
 
-  it.effect("ends the round at its deadline without another attempt", () =>
+  test("ends the round at its deadline without another attempt", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       transport.answer(serverErrorReply)
       const { scope, event } = yield* scopeWithEvent(hookUrl("/deadline"))
@@ -207,11 +210,10 @@ describe("Dispatcher on the memory storage", () => {
       expect(yield* eventOf(scope, event.id)).toMatchObject({ status: "failed", attempts: 1, nextAttempt: null, lastError: reason })
       expect(yield* roundsOf(scope, event.id)).toMatchObject([{ round: 1, endedAt: deadline, outcome: "failed", reason }])
       expect(transport.received()).toHaveLength(1)
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("ends a new round at once when the webhook is disabled or not configured, sending nothing", () =>
+  test("ends a new round at once when the webhook is disabled or not configured, sending nothing", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       const disabled = yield* webhookScope("nile", { url: hookUrl("/disabled"), enabled: false })
       const unconfigured = yield* webhookScope("nile", null)
@@ -225,11 +227,10 @@ describe("Dispatcher on the memory storage", () => {
       ])
       expect(yield* attemptsOf(disabled, a.id)).toEqual([])
       expect(transport.received()).toEqual([])
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("keeps a round's URL to its end; a re-pushed round reads the configuration of its own start", () =>
+  test("keeps a round's URL to its end; a re-pushed round reads the configuration of its own start", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       const fixtures = yield* StorageFixtures
       transport.answer(serverErrorReply, hookUrl("/old"))
@@ -254,11 +255,10 @@ describe("Dispatcher on the memory storage", () => {
         { round: 1, url: hookUrl("/old"), outcome: "failed" }
       ])
       expect((yield* attemptsOf(scope, event.id)).map((a) => [a.round, a.attempt, a.outcome])).toEqual([[2, 1, "delivered"], [1, 2, "failed"], [1, 1, "failed"]])
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("checks the URL once for the attempts one claim starts together, and again at the next claim: a name gone is refused, nothing sent", () =>
+  test("checks the URL once for the attempts one claim starts together, and again at the next claim: a name gone is refused, nothing sent", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       const targets = yield* TestWebhookTargets
       // Two tenants with the same URL: two groups of attempts, one check.
@@ -277,11 +277,10 @@ describe("Dispatcher on the memory storage", () => {
       expect(yield* eventOf(scope, event.id)).toMatchObject({ status: "pending", attempts: 1, lastError: reason })
       expect(yield* attemptsOf(scope, event.id)).toMatchObject([{ attempt: 1, httpStatus: null, error: reason, outcome: "failed" }])
       expect(transport.receivedAt(hookUrl("/batch"))).toHaveLength(3)
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("an attempt whose scope has no app credential any more fails without sending", () =>
+  test("an attempt whose scope has no app credential any more fails without sending", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const fixtures = yield* StorageFixtures
       const transport = yield* TestDeliveryTransport
       // The tenant's app is on nile; an event of its main scope finds none.
@@ -293,11 +292,10 @@ describe("Dispatcher on the memory storage", () => {
       const reason = "the app credential of this scope no longer exists"
       expect(yield* eventOf(main, event.id)).toMatchObject({ status: "pending", attempts: 1, lastError: reason })
       expect(transport.received()).toEqual([])
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("an attempt whose webhook key cannot be opened fails without sending", () =>
+  test("an attempt whose webhook key cannot be opened fails without sending", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       const { scope, event } = yield* scopeWithEvent(hookUrl("/key"))
       expect(yield* dispatchOnce()).toBe(1)
@@ -305,11 +303,10 @@ describe("Dispatcher on the memory storage", () => {
       expect(yield* eventOf(scope, event.id)).toMatchObject({ status: "pending", attempts: 1, lastError: reason })
       expect(yield* attemptsOf(scope, event.id)).toMatchObject([{ httpStatus: null, error: reason, outcome: "failed" }])
       expect(transport.received()).toEqual([])
-    }).pipe(Effect.provide(world({ lostKeys: ["fixture"] }))))
+    }), { lostKeys: ["fixture"] })
 
-  it.effect("a dispatcher stopped mid-attempt closes the attempt at once as interrupted: it counts", () =>
+  test("a dispatcher stopped mid-attempt closes the attempt at once as interrupted: it counts", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       transport.answer(hangReply)
       const { scope, event } = yield* scopeWithEvent(hookUrl("/stop"))
@@ -325,11 +322,10 @@ describe("Dispatcher on the memory storage", () => {
       yield* TestClock.setTime(stored.nextAttempt!.getTime())
       expect(yield* dispatchOnce({}, "nile", "another")).toBe(1)
       expect((yield* eventOf(scope, event.id)).status).toBe("delivered")
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("a dispatcher stopped before sending withdraws the attempt: not counted, due as before, sent next as attempt 1", () =>
+  test("a dispatcher stopped before sending withdraws the attempt: not counted, due as before, sent next as attempt 1", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       const targets = yield* TestWebhookTargets
       const url = hookUrl("/early", "silent.test")
@@ -347,11 +343,10 @@ describe("Dispatcher on the memory storage", () => {
       expect(transport.receivedAt(url)).toHaveLength(1)
       expect(yield* eventOf(scope, event.id)).toMatchObject({ status: "delivered", attempts: 1, currentRound: 1, lastError: "" })
       expect(yield* attemptsOf(scope, event.id)).toMatchObject([{ round: 1, attempt: 1, error: "", outcome: "delivered" }])
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("a dispatcher that died after its claim: the next one withdraws what was never sent, and counts what was", () =>
+  test("a dispatcher that died after its claim: the next one withdraws what was never sent, and counts what was", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       const ledger = yield* DeliveryLedger
       const unsent = yield* scopeWithEvent(hookUrl("/unsent"))
@@ -376,11 +371,10 @@ describe("Dispatcher on the memory storage", () => {
       expect(transport.receivedAt(hookUrl("/unsent"))).toHaveLength(1)
       expect(yield* eventOf(unsent.scope, unsent.event.id)).toMatchObject({ status: "delivered", attempts: 1 })
       expect((yield* attemptsOf(sent.scope, sent.event.id)).map((a) => [a.attempt, a.outcome])).toEqual([[2, "delivered"], [1, "failed"]])
-    }).pipe(Effect.provide(world())))
+    }))
 
-  it.effect("run: delivers what is due, finds what falls due at its next poll, reports the backlog; stopped, it withdraws the attempts not yet sent", () =>
+  test("run: delivers what is due, finds what falls due at its next poll, reports the backlog; stopped, it withdraws the attempts not yet sent", () =>
     Effect.gen(function*() {
-      yield* TestClock.setTime(start.getTime())
       const transport = yield* TestDeliveryTransport
       const delivered = (scope: TenantScope, id: EventId) => Effect.map(eventOf(scope, id), (e) => e.status === "delivered")
       const now = yield* scopeWithEvent(hookUrl("/run"))
@@ -397,5 +391,5 @@ describe("Dispatcher on the memory storage", () => {
       expect(yield* eventOf(stuck.scope, stuck.event.id)).toMatchObject({ status: "pending", attempts: 0, nextAttempt: start })
       expect(yield* attemptsOf(stuck.scope, stuck.event.id)).toEqual([])
       expect(transport.receivedAt(hookUrl("/run", "silent.test"))).toEqual([])
-    }).pipe(Effect.provide(world())))
+    }))
 })
