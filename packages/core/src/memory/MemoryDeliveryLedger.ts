@@ -9,8 +9,8 @@ import {
   type NextStep
 } from "../notifications/DeliveryLedger"
 import { MemoryDatabase } from "./MemoryDatabase"
-import { checkedAttempt, checkedEvent } from "./MemoryEventChecks"
-import { apps, deliveryAttempts, deliveryRounds, type EventRow, events, keyOf, tenantSettings } from "./MemoryTables"
+import { checkedAttempt, checkedEvent, maxAttemptNumber } from "./MemoryEventChecks"
+import { apps, deliveryAttempts, type DeliveryAttemptRow, deliveryRounds, type EventRow, events, keyOf, tenantSettings } from "./MemoryTables"
 
 const isOpen = (row: EventRow) => row.status === "pending" || row.status === "delivering"
 
@@ -46,6 +46,16 @@ export const make = Effect.gen(function*() {
     return row !== undefined && row.endedAt === null ? row : undefined
   }
 
+  /** The attempt rows of one round (at most 20, by the table's CHECK), by key rather than by scanning. */
+  const roundAttempts = (eventId: string, round: number) => {
+    const found: Array<DeliveryAttemptRow> = []
+    for (let attempt = 1; attempt <= maxAttemptNumber; attempt++) {
+      const row = attempts.get(attemptKey(eventId, round, attempt))
+      if (row !== undefined) found.push(row)
+    }
+    return found
+  }
+
   const updateEvent = (id: string, change: (row: EventRow) => EventRow) => table.update(id, (row) => checkedEvent(change(row)))
 
   /**
@@ -72,9 +82,7 @@ export const make = Effect.gen(function*() {
 
   /** The URL the claim starts the next attempt with, or null when the event cannot go on as it is. */
   const startUrl = (row: EventRow, r: ClaimRequest): string | null => {
-    const blocked = attempts.find((a) =>
-      a.eventId === row.id && a.round === row.currentRound && (a.endedAt === null || a.attempt > row.attempts)
-    )
+    const blocked = roundAttempts(row.id, row.currentRound).find((a) => a.endedAt === null || a.attempt > row.attempts)
     if (blocked !== undefined) return null
     if (row.roundUrl === null) {
       const config = settings.get(keyOf(row.tenantId, row.network))
@@ -87,7 +95,7 @@ export const make = Effect.gen(function*() {
     const url = startUrl(picked, r)
     const newRound = picked.roundUrl === null
     // Read before this claim records its own attempt: only an attempt left open before counts.
-    const left = attempts.find((a) => a.eventId === picked.id && a.round === picked.currentRound && a.endedAt === null)
+    const left = roundAttempts(picked.id, picked.currentRound).find((a) => a.endedAt === null)
     const row = updateEvent(picked.id, (e) => ({
       ...e,
       claimedBy: r.holder,
