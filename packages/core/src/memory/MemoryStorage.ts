@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { MemoryDatabase } from "./MemoryDatabase"
 import * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
+import * as MemoryDeliveryLedger from "./MemoryDeliveryLedger"
 import * as MemoryDepositBook from "./MemoryDepositBook"
 import * as MemoryStorageProbe from "./MemoryStorageProbe"
 import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore"
@@ -12,6 +13,7 @@ import * as MemoryAutomationLedger from "./MemoryAutomationLedger"
 import * as MemoryBalanceLedger from "./MemoryBalanceLedger"
 import * as MemoryDepositRepository from "./MemoryDepositRepository"
 import * as MemoryScanLedger from "./MemoryScanLedger"
+import * as MemoryNotificationRepository from "./MemoryNotificationRepository"
 
 /**
  * Every storage port on one memory database, itself provided too (simulations read its tables to
@@ -29,5 +31,7 @@ export const MemoryStorage = Layer.mergeAll(
   MemoryScanLedger.layer,
   MemoryDepositRepository.layer,
   MemoryBalanceLedger.layer,
-  MemoryAutomationLedger.layer
+  MemoryAutomationLedger.layer,
+  MemoryNotificationRepository.layer,
+  MemoryDeliveryLedger.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))

@@ -4,6 +4,7 @@ import type { TenantId, WalletId } from "../Ids"
 import { MemoryDatabase } from "../memory/MemoryDatabase"
 import {
   apps,
+  events,
   deposits,
   depositTotals,
   keyOf,
@@ -16,6 +17,7 @@ import {
   wallets
 } from "../memory/MemoryTables"
 import { isTerminal, type SweepTaskId } from "../sweeps/SweepTask"
+import { appendEvents } from "../memory/MemoryOutbox"
 import { StorageFixtures } from "./StorageFixtures"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
@@ -246,6 +248,15 @@ export const make = Effect.gen(function*() {
             claimedUntil: null
           })
           return id
+        })),
+    event: (event) => db.atomically(() => appendEvents(db.table(events), [event])),
+    webhook: (scope, webhook) =>
+      Effect.flatMap(Clock.currentTimeMillis, (millis) =>
+        db.atomically(() => {
+          const key = keyOf(scope.tenantId, scope.network)
+          const change = { webhookUrl: webhook.url, webhookEnabled: webhook.enabled, webhookUpdatedAt: new Date(millis) }
+          const current = db.table(tenantSettings).get(key)
+          db.table(tenantSettings).put(key, current === undefined ? { ...settingsDefaults(scope.tenantId, scope.network), ...change } : { ...current, ...change })
         }))
   })
 })

@@ -3,6 +3,7 @@ import type { ConfirmationRule } from "../ConfirmationRule"
 import type { DepositId, DepositStatus, EventId } from "../deposits/Deposit"
 import type { TenantId, WalletId } from "../Ids"
 import type { Network } from "../Network"
+import type { OutboxEvent } from "../notifications/OutboxEvent"
 import type { TenantScope } from "../Scope"
 import type { SweepStatus, SweepTaskId } from "../sweeps/SweepTask"
 import type { TenantStatus } from "../Tenant"
@@ -98,6 +99,11 @@ export interface FixtureSweepTaskFields {
   readonly txid?: string
 }
 
+export interface FixtureWebhook {
+  readonly url: string
+  readonly enabled: boolean
+}
+
 /**
  * Test-only writes for the contract suites: states the ports under test need but do not create
  * themselves, written straight into each storage (the memory tables, or SQL rows). Each
@@ -131,5 +137,12 @@ export class StorageFixtures extends Context.Tag("@collector/core/testing/Storag
     readonly automationRound: (scope: TenantScope) => Effect.Effect<FixtureAutomationRound>
     /** A sweep task of the wallet (mode all, manual), in the given status. */
     readonly seedSweepTask: (scope: TenantScope, wallet: FixtureWallet, fields?: FixtureSweepTaskFields) => Effect.Effect<SweepTaskId>
+    /** Stores the event through the outbox's own writer, as the state change it reports would. */
+    readonly event: (event: OutboxEvent) => Effect.Effect<void>
+    /**
+     * The scope's webhook configuration, as saving it leaves the settings row (created with the
+     * schema's defaults when the scope has none). Until the memory SettingsRepository exists.
+     */
+    readonly webhook: (scope: TenantScope, webhook: FixtureWebhook) => Effect.Effect<void>
   }
 >() {}

@@ -3,6 +3,7 @@ import type { DepositId, EventId, SweepTaskId, TenantId, WalletId } from "@colle
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { seedDeposit } from "./SeedDeposits"
+import { insertEvents } from "../EventOutbox"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
 
@@ -144,7 +145,17 @@ export const make = Effect.gen(function*() {
                   now(), now(), now(), now())
           RETURNING id::text AS id`
         return row!.id as SweepTaskId
-      }).pipe(Effect.orDie)
+      }).pipe(Effect.orDie),
+    event: (event) => insertEvents(sql, [event]).pipe(Effect.orDie),
+    webhook: (scope, webhook) =>
+      sql`
+        INSERT INTO tenant_settings (tenant_id, network, webhook_url, webhook_enabled, webhook_updated_at)
+        VALUES (${scope.tenantId}, ${scope.network}, ${webhook.url}, ${webhook.enabled}, now())
+        ON CONFLICT (tenant_id, network) DO UPDATE
+        SET webhook_url = excluded.webhook_url, webhook_enabled = excluded.webhook_enabled, webhook_updated_at = excluded.webhook_updated_at`.pipe(
+        Effect.orDie,
+        Effect.asVoid
+      )
   })
 })
 

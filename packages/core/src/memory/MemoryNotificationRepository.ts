@@ -1,0 +1,125 @@
+import { Effect, Layer, Option } from "effect"
+import type { EventId } from "../deposits/Deposit"
+import type { Page } from "../Page"
+import type { TenantScope } from "../Scope"
+import type { DeliveryAttempt, DeliveryRound } from "../notifications/DeliveryRecords"
+import type { NotificationEvent } from "../notifications/NotificationEvent"
+import { NotificationRepository } from "../notifications/NotificationRepository"
+import { MemoryDatabase } from "./MemoryDatabase"
+import { checkedEvent } from "./MemoryEventChecks"
+import { deliveryAttempts, deliveryRounds, type EventRow, events } from "./MemoryTables"
+
+const toNotificationEvent = (row: EventRow): NotificationEvent => ({
+  id: row.id as EventId,
+  network: row.network,
+  eventType: row.eventType,
+  status: row.status,
+  attempts: row.attempts,
+  currentRound: row.currentRound,
+  nextAttempt: row.nextAttempt,
+  deadlineAt: row.deadlineAt,
+  lastError: row.lastError,
+  createdAt: row.createdAt,
+  deliveredAt: row.deliveredAt,
+  payload: row.payload
+})
+
+// IDs are bigints in PostgreSQL: "10" sorts after "9".
+const descending = (a: bigint, b: bigint) => (a > b ? -1 : a < b ? 1 : 0)
+
+const pageOf = <A>(rows: ReadonlyArray<A>, query: { readonly page: number; readonly pageSize: number }): Page<A> => {
+  const offset = (query.page - 1) * query.pageSize
+  // PostgreSQL refuses a negative LIMIT or OFFSET.
+  if (offset < 0 || query.pageSize < 0) throw new Error(`page ${query.page} of size ${query.pageSize} is not a page`)
+  return { items: rows.slice(offset, offset + query.pageSize), total: rows.length }
+}
+
+export const make = Effect.gen(function*() {
+  const db = yield* MemoryDatabase
+  const table = db.table(events)
+  const rounds = db.table(deliveryRounds)
+  const attempts = db.table(deliveryAttempts)
+
+  const inScope = (scope: TenantScope, id: string) => {
+    const row = table.get(id)
+    return row !== undefined && row.tenantId === scope.tenantId && row.network === scope.network ? row : undefined
+  }
+
+  /** The stored rounds, and the current one as it will start when it has no row yet. */
+  const roundsOf = (event: EventRow): Array<DeliveryRound> => {
+    const stored = rounds.filter((r) => r.eventId === event.id)
+    const listed: Array<DeliveryRound> = stored.map(({ eventId: _, id: __, ...round }) => round)
+    if (!stored.some((r) => r.round === event.currentRound)) {
+      listed.push({
+        round: event.currentRound,
+        url: "",
+        startedAt: event.roundStartedAt ?? event.createdAt,
+        deadlineAt: event.deadlineAt,
+        endedAt: null,
+        outcome: null,
+        reason: ""
+      })
+    }
+    return listed.sort((a, b) => b.round - a.round)
+  }
+
+  return NotificationRepository.of({
+    list: (scope, query) =>
+      db.atomically(() => {
+        const rows = table.filter((row) =>
+          row.tenantId === scope.tenantId && row.network === scope.network &&
+          (query.eventType === undefined || row.eventType === query.eventType) &&
+          (query.status === undefined || row.status === query.status)
+        )
+        rows.sort((a, b) => descending(BigInt(a.id), BigInt(b.id)))
+        return pageOf(rows.map(toNotificationEvent), query)
+      }),
+
+    find: (scope, id) => db.atomically(() => Option.map(Option.fromNullable(inScope(scope, id)), toNotificationEvent)),
+
+    rounds: (scope, id, query) =>
+      db.atomically(() => Option.map(Option.fromNullable(inScope(scope, id)), (event) => pageOf(roundsOf(event), query))),
+
+    attempts: (scope, id, query) =>
+      db.atomically(() =>
+        Option.map(Option.fromNullable(inScope(scope, id)), (event) => {
+          const rows = attempts.filter((a) => a.eventId === event.id && (query.round === undefined || a.round === query.round))
+          rows.sort((a, b) => b.round - a.round || b.attempt - a.attempt)
+          return pageOf(
+            rows.map(({ id: _, eventId: __, sentAt: ___, ...attempt }): DeliveryAttempt => attempt),
+            query
+          )
+        })
+      ),
+
+    // One transaction: the dispatcher's claims and other re-pushes wait until `decide` is done and
+    // its round saved, then see that round.
+    startRound: (scope, id, decide) =>
+      db.transaction(Effect.gen(function*() {
+        const row = yield* db.atomically(() => inScope(scope, id))
+        if (row === undefined) return Option.none()
+        const next = yield* decide(toNotificationEvent(row))
+        // The URL is fixed by the dispatcher when it starts the round; the previous round's claim is void.
+        const saved = yield* db.atomically(() =>
+          table.update(row.id, (current) =>
+            checkedEvent({
+              ...current,
+              currentRound: next.round,
+              attempts: 0,
+              status: "pending",
+              nextAttempt: next.startedAt,
+              deadlineAt: next.deadlineAt,
+              lastError: "",
+              roundUrl: null,
+              roundStartedAt: next.startedAt,
+              claimedBy: null,
+              claimedUntil: null
+            })
+          )
+        )
+        return Option.some(toNotificationEvent(saved))
+      }))
+  })
+})
+
+export const layer = Layer.effect(NotificationRepository, make)

@@ -1,0 +1,16 @@
+import { Effect, Layer } from "effect"
+import { SecretBox, SecretBoxError } from "../SecretBox"
+
+/**
+ * A SecretBox for tests that keeps secrets as they are (sealed under the key ID "test"), so the
+ * fixtures' sealed keys open to their own bytes. Secrets sealed under a key ID in `lost` cannot
+ * be opened, as if that master key were gone.
+ */
+export const layer = (options: { readonly lost?: ReadonlyArray<string> } = {}) =>
+  Layer.succeed(SecretBox, SecretBox.of({
+    seal: (plaintext) => Effect.succeed({ keyId: "test", blob: new Uint8Array(plaintext) }),
+    open: (sealed) =>
+      options.lost?.includes(sealed.keyId) === true
+        ? Effect.fail(new SecretBoxError({ reason: `master key ${sealed.keyId} is not available` }))
+        : Effect.succeed(new Uint8Array(sealed.blob))
+  }))
