@@ -1,7 +1,4 @@
 import { depositBookContract } from "@collector/core/testing"
-import { Layer } from "effect"
-import { PgStorage } from "./PgStorage"
-import * as PgStorageFixtures from "./testing/PgStorageFixtures"
-import { TestDatabaseLive } from "./testing/TestDatabase"
+import { PgTestStorage } from "./testing/PgTestStorage"
 
-depositBookContract("PostgreSQL", Layer.merge(PgStorage, PgStorageFixtures.layer).pipe(Layer.provideMerge(TestDatabaseLive)))
+depositBookContract("PostgreSQL", PgTestStorage)

@@ -1,3 +1,4 @@
+import { SettingsRepository } from "../SettingsRepository"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Exit, Fiber, Layer, Random, TestClock } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus"
@@ -8,7 +9,6 @@ import type { TenantScope } from "../Scope"
 import { attemptsOf, eventOf, roundsOf } from "../testing/DeliverySteps"
 import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures"
 import { outboxEvent, webhookScope } from "../testing/OutboxEvents"
-import { StorageFixtures } from "../testing/StorageFixtures"
 import { hangReply, serverErrorReply, TestDeliveryTransport } from "../testing/TestDeliveryTransport"
 import * as TestEnvelopeSealer from "../testing/TestEnvelopeSealer"
 import * as TestSecretBox from "../testing/TestSecretBox"
@@ -232,11 +232,10 @@ describe("Dispatcher on the memory storage", () => {
   test("keeps a round's URL to its end; a re-pushed round reads the configuration of its own start", () =>
     Effect.gen(function*() {
       const transport = yield* TestDeliveryTransport
-      const fixtures = yield* StorageFixtures
       transport.answer(serverErrorReply, hookUrl("/old"))
       const { scope, event } = yield* scopeWithEvent(hookUrl("/old"))
       expect(yield* dispatchOnce()).toBe(1)
-      yield* fixtures.webhook(scope, { url: hookUrl("/new"), enabled: true })
+      yield* Effect.flatMap(SettingsRepository, (settings) => settings.setWebhook(scope, { url: hookUrl("/new"), enabled: true }))
       yield* TestClock.adjust("11 seconds")
       expect(yield* dispatchOnce()).toBe(1)
       expect(transport.receivedAt(hookUrl("/old"))).toHaveLength(2)
@@ -281,12 +280,11 @@ describe("Dispatcher on the memory storage", () => {
 
   test("an attempt whose scope has no app credential any more fails without sending", () =>
     Effect.gen(function*() {
-      const fixtures = yield* StorageFixtures
       const transport = yield* TestDeliveryTransport
       // The tenant's app is on nile; an event of its main scope finds none.
       const scope = yield* webhookScope("nile", null)
       const main = { tenantId: scope.tenantId, network: "main" } as const
-      yield* fixtures.webhook(main, { url: hookUrl("/main"), enabled: true })
+      yield* Effect.flatMap(SettingsRepository, (settings) => settings.setWebhook(main, { url: hookUrl("/main"), enabled: true }))
       const event = yield* outboxEvent(main, start)
       expect(yield* dispatchOnce({}, "main")).toBe(1)
       const reason = "the app credential of this scope no longer exists"

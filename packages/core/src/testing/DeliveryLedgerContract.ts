@@ -1,3 +1,4 @@
+import { SettingsRepository } from "../SettingsRepository"
 import { describe, expect } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
 import type { EventId } from "../deposits/Deposit"
@@ -9,10 +10,10 @@ import { DepositBook } from "../scanning/DepositBook"
 import type { TenantScope } from "../Scope"
 import { attemptsOf, claimed, eventOf, finished, heldBy, recordOf, roundsOf, stateOf } from "./DeliverySteps"
 import { outboxEvent, webhookScope } from "./OutboxEvents"
-import { testsOnOwnStorage } from "./OwnStorage"
+import { onFreshStorage } from "./FreshStorage"
 import { StorageFixtures } from "./StorageFixtures"
 
-type Ports = DeliveryLedger | NotificationRepository | DepositBook | StorageFixtures
+type Ports = DeliveryLedger | NotificationRepository | DepositBook | SettingsRepository | StorageFixtures
 
 const url = "https://hooks.example.com/in"
 const at = (seconds: number) => new Date(Date.UTC(2026, 1, 1) + seconds * 1000)
@@ -46,11 +47,10 @@ const retry = (seconds: number): NextStep => ({ _tag: "Retry", at: at(seconds) }
  */
 export const deliveryLedgerContract = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
   describe(`DeliveryLedger contract (${name})`, () => {
-    const test = testsOnOwnStorage(storage)
+    const test = onFreshStorage(storage)
 
     test("claimDue starts a new round with the URL configured now and records its first attempt, before anything is sent", () =>
       Effect.gen(function*() {
-        const fixtures = yield* StorageFixtures
         const scope = yield* enabledScope
         const event = yield* outboxEvent(scope, at(0), { eventType: "deposit.confirmed" })
         const due = (yield* claimed("a", at(1))).get(event.id)
@@ -78,7 +78,7 @@ export const deliveryLedgerContract = <E>(name: string, storage: Layer.Layer<Por
           rounds: [{ round: 1, url, startedAt: at(1), deadlineAt: roundDeadline(at(1)), endedAt: null, outcome: null, reason: "" }]
         })
         // The round keeps its URL to its end: a new configuration is not read again.
-        yield* fixtures.webhook(scope, { url: "https://hooks.example.com/new", enabled: true })
+        yield* Effect.flatMap(SettingsRepository, (settings) => settings.setWebhook(scope, { url: "https://hooks.example.com/new", enabled: true }))
         yield* finished("a", due!, at(2), retry(11))
         expect((yield* claimed("a", at(11))).get(event.id)?.started).toEqual({ attempt: 2, url, startedAt: at(11) })
       }))
@@ -151,14 +151,13 @@ export const deliveryLedgerContract = <E>(name: string, storage: Layer.Layer<Por
 
     test("a new round without a usable configuration is claimed without an attempt, with the configuration read; failNewRound ends it", () =>
       Effect.gen(function*() {
-        const fixtures = yield* StorageFixtures
         const ledger = yield* DeliveryLedger
         const disabled = yield* webhookScope("nile", { url, enabled: false })
         const empty = yield* webhookScope("nile", { url: "", enabled: true })
         const unset = yield* webhookScope("nile", null)
         // No app on main for this tenant: the claim says so.
         const appless: TenantScope = { tenantId: unset.tenantId, network: "main" }
-        yield* fixtures.webhook(appless, { url, enabled: true })
+        yield* Effect.flatMap(SettingsRepository, (settings) => settings.setWebhook(appless, { url, enabled: true }))
         const events = yield* Effect.forEach([disabled, empty, unset], (scope) => outboxEvent(scope, at(0)))
         const applessEvent = yield* outboxEvent(appless, at(0))
         const got = yield* claimed("a", at(1))
@@ -302,7 +301,6 @@ export const deliveryLedgerContract = <E>(name: string, storage: Layer.Layer<Por
     test("withdrawAttempts: the first attempt of a new round is taken back, its round stays started with its URL", () =>
       Effect.gen(function*() {
         const ledger = yield* DeliveryLedger
-        const fixtures = yield* StorageFixtures
         const scope = yield* enabledScope
         const event = yield* outboxEvent(scope, at(0))
         const got = (yield* claimed("a", at(11))).get(event.id)!
@@ -314,7 +312,7 @@ export const deliveryLedgerContract = <E>(name: string, storage: Layer.Layer<Por
           rounds: [round]
         })
         // The round's URL is the one it started with, whatever is configured now.
-        yield* fixtures.webhook(scope, { url: "https://hooks.example.com/new", enabled: true })
+        yield* Effect.flatMap(SettingsRepository, (settings) => settings.setWebhook(scope, { url: "https://hooks.example.com/new", enabled: true }))
         const again = (yield* claimed("b", at(13))).get(event.id)
         expect(again?.started).toEqual({ attempt: 1, url, startedAt: at(13) })
         expect(again?.webhook).toBeNull()

@@ -249,15 +249,7 @@ export const make = Effect.gen(function*() {
           })
           return id
         })),
-    event: (event) => db.atomically(() => appendEvents(db.table(events), [event])),
-    webhook: (scope, webhook) =>
-      Effect.flatMap(Clock.currentTimeMillis, (millis) =>
-        db.atomically(() => {
-          const key = keyOf(scope.tenantId, scope.network)
-          const change = { webhookUrl: webhook.url, webhookEnabled: webhook.enabled, webhookUpdatedAt: new Date(millis) }
-          const current = db.table(tenantSettings).get(key)
-          db.table(tenantSettings).put(key, current === undefined ? { ...settingsDefaults(scope.tenantId, scope.network), ...change } : { ...current, ...change })
-        }))
+    event: (event) => db.atomically(() => appendEvents(db.table(events), [event]))
   })
 })
 

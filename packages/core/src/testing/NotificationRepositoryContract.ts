@@ -1,3 +1,4 @@
+import { SettingsRepository } from "../SettingsRepository"
 import { describe, expect } from "@effect/vitest"
 import { Effect, Exit, type Layer, Option } from "effect"
 import type { EventId } from "../deposits/Deposit"
@@ -8,10 +9,10 @@ import { NotificationRepository } from "../notifications/NotificationRepository"
 import type { DepositBook } from "../scanning/DepositBook"
 import { claimedAll, eventOf, finished } from "./DeliverySteps"
 import { outboxEvent, webhookScope } from "./OutboxEvents"
-import { testsOnOwnStorage } from "./OwnStorage"
+import { onFreshStorage } from "./FreshStorage"
 import { StorageFixtures } from "./StorageFixtures"
 
-type Ports = NotificationRepository | DeliveryLedger | DepositBook | StorageFixtures
+type Ports = NotificationRepository | DeliveryLedger | DepositBook | SettingsRepository | StorageFixtures
 
 const url = "https://hooks.example.com/in"
 const at = (seconds: number) => new Date(Date.UTC(2026, 2, 1) + seconds * 1000)
@@ -27,7 +28,7 @@ const failedRound: NextStep = { _tag: "RoundFailed", reason: "20 attempts failed
  */
 export const notificationRepositoryContract = <E>(name: string, storage: Layer.Layer<Ports, E>) =>
   describe(`NotificationRepository contract (${name})`, () => {
-    const test = testsOnOwnStorage(storage)
+    const test = onFreshStorage(storage)
 
     test("list: the scope's events by ID descending (as numbers), in pages, each with the total", () =>
       Effect.gen(function*() {

@@ -1,3 +1,4 @@
+import { SettingsRepository } from "../SettingsRepository"
 import { Effect } from "effect"
 import type { Network } from "../Network"
 import { roundDeadline } from "../notifications/DeliverySchedule"
@@ -37,10 +38,13 @@ export const outboxEvent = (scope: TenantScope, at: Date, fields: EventFields = 
   })
 
 /** A new scope (tenant and app) on `network` with this webhook configuration, or none at all. */
-export const webhookScope = (network: Network, webhook: FixtureWebhook | null): Effect.Effect<FixtureScope, never, StorageFixtures> =>
+export const webhookScope = (
+  network: Network,
+  webhook: FixtureWebhook | null
+): Effect.Effect<FixtureScope, never, StorageFixtures | SettingsRepository> =>
   Effect.gen(function*() {
     const fixtures = yield* StorageFixtures
     const scope = yield* fixtures.scope(network)
-    if (webhook !== null) yield* fixtures.webhook(scope, webhook)
+    if (webhook !== null) yield* Effect.flatMap(SettingsRepository, (settings) => settings.setWebhook(scope, webhook))
     return scope
   })

@@ -139,10 +139,5 @@ export class StorageFixtures extends Context.Tag("@collector/core/testing/Storag
     readonly seedSweepTask: (scope: TenantScope, wallet: FixtureWallet, fields?: FixtureSweepTaskFields) => Effect.Effect<SweepTaskId>
     /** Stores the event through the outbox's own writer, as the state change it reports would. */
     readonly event: (event: OutboxEvent) => Effect.Effect<void>
-    /**
-     * The scope's webhook configuration, as saving it leaves the settings row (created with the
-     * schema's defaults when the scope has none). Until the memory SettingsRepository exists.
-     */
-    readonly webhook: (scope: TenantScope, webhook: FixtureWebhook) => Effect.Effect<void>
   }
 >() {}

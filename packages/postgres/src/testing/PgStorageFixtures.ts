@@ -146,16 +146,7 @@ export const make = Effect.gen(function*() {
           RETURNING id::text AS id`
         return row!.id as SweepTaskId
       }).pipe(Effect.orDie),
-    event: (event) => insertEvents(sql, [event]).pipe(Effect.orDie),
-    webhook: (scope, webhook) =>
-      sql`
-        INSERT INTO tenant_settings (tenant_id, network, webhook_url, webhook_enabled, webhook_updated_at)
-        VALUES (${scope.tenantId}, ${scope.network}, ${webhook.url}, ${webhook.enabled}, now())
-        ON CONFLICT (tenant_id, network) DO UPDATE
-        SET webhook_url = excluded.webhook_url, webhook_enabled = excluded.webhook_enabled, webhook_updated_at = excluded.webhook_updated_at`.pipe(
-        Effect.orDie,
-        Effect.asVoid
-      )
+    event: (event) => insertEvents(sql, [event]).pipe(Effect.orDie)
   })
 })
 
