@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { MemoryDatabase } from "./MemoryDatabase"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
 import * as MemoryDepositBook from "./MemoryDepositBook"
+import * as MemorySweepRepository from "./MemorySweepRepository"
 
 /**
  * Every storage port on one memory database, itself provided too (simulations read its tables to
@@ -9,5 +10,6 @@ import * as MemoryDepositBook from "./MemoryDepositBook"
  */
 export const MemoryStorage = Layer.mergeAll(
   MemoryComponentStatus.layer,
-  MemoryDepositBook.layer
+  MemoryDepositBook.layer,
+  MemorySweepRepository.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))

@@ -1,5 +1,6 @@
 export * as MemoryComponentStatus from "./MemoryComponentStatus"
 export * as MemoryDepositBook from "./MemoryDepositBook"
+export * as MemorySweepRepository from "./MemorySweepRepository"
 export * from "./MemoryOutbox"
 export * from "./MemoryDatabase"
 export * from "./MemoryStorage"

@@ -1,7 +1,8 @@
 import { Clock, Effect, Layer } from "effect"
 import type { TenantId, WalletId } from "../Ids"
 import { MemoryDatabase } from "../memory/MemoryDatabase"
-import { apps, tenants, walletKeys, wallets } from "../memory/MemoryTables"
+import { appendEvents } from "../memory/MemoryOutbox"
+import { apps, events, tenants, walletKeys, wallets } from "../memory/MemoryTables"
 import { StorageFixtures } from "./StorageFixtures"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
@@ -48,11 +49,19 @@ export const make = Effect.gen(function*() {
             lastCollectedAt: null,
             createdAt: fields?.createdAt ?? new Date(millis),
             balanceSyncedAt: null,
-            balanceStaleFrom: null
+            balanceStaleFrom: fields?.balanceStaleFrom ?? null
           })
-          db.table(walletKeys).put(id, fixtureKey)
+          db.table(walletKeys).put(id, fields?.sealedKey ?? fixtureKey)
           return { id, address, customId }
-        }))
+        })),
+    sweptWalletBooks: (walletId) =>
+      db.atomically(() => {
+        const row = db.table(wallets).get(walletId)
+        if (row === undefined) throw new Error(`no wallet ${walletId}`)
+        return { collectedUsdt: row.collectedUsdt, lastCollectedAt: row.lastCollectedAt, balanceStaleFrom: row.balanceStaleFrom }
+      }),
+    outboxEvent: (event) => db.atomically(() => appendEvents(db.table(events), [event])),
+    transaction: db.transaction
   })
 })
 

@@ -1,7 +1,8 @@
 import { StorageFixtures } from "@collector/core/testing"
 import type { TenantId, WalletId } from "@collector/core"
-import { SqlClient } from "@effect/sql"
+import { SqlClient, SqlError } from "@effect/sql"
 import { Effect, Layer } from "effect"
+import { insertEvents } from "../EventOutbox"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
 
@@ -26,17 +27,37 @@ export const make = Effect.gen(function*() {
         const customId = fields?.customId ?? `fixture-${id}`
         const synced = (fields?.balanceBlock ?? 0n) > 0n
         yield* sql`
-          INSERT INTO wallets (id, tenant_id, network, address, custom_id, balance_usdt, balance_trx, balance_block, created_at)
+          INSERT INTO wallets (id, tenant_id, network, address, custom_id, balance_usdt, balance_trx, balance_block, balance_stale_from, created_at)
           OVERRIDING SYSTEM VALUE
           VALUES (${id}, ${scope.tenantId}, ${scope.network}, ${address}, ${customId},
                   ${synced ? (fields?.balanceUsdt ?? 0n).toString() : null}, ${synced ? (fields?.balanceTrx ?? 0n).toString() : null},
-                  ${(fields?.balanceBlock ?? 0n).toString()}, ${fields?.createdAt ?? new Date()})`
-        yield* sql`INSERT INTO wallet_keys (wallet_id, key_id, sealed_key) VALUES (${id}, ${fixtureKey.keyId}, ${fixtureKey.blob})`
+                  ${(fields?.balanceBlock ?? 0n).toString()}, ${fields?.balanceStaleFrom?.toString() ?? null}, ${fields?.createdAt ?? new Date()})`
+        const key = fields?.sealedKey ?? fixtureKey
+        yield* sql`INSERT INTO wallet_keys (wallet_id, key_id, sealed_key) VALUES (${id}, ${key.keyId}, ${key.blob})`
         yield* sql`
           INSERT INTO wallet_counts (tenant_id, network, shard, n) VALUES (${scope.tenantId}, ${scope.network}, 0, 1)
           ON CONFLICT (tenant_id, network, shard) DO UPDATE SET n = wallet_counts.n + 1`
         return { id: id as WalletId, address, customId }
-      })).pipe(Effect.orDie)
+      })).pipe(Effect.orDie),
+    sweptWalletBooks: (walletId) =>
+      sql<{ collected_usdt: string; last_collected_at: Date | null; balance_stale_from: string | null }>`
+        SELECT collected_usdt::text AS collected_usdt, last_collected_at, balance_stale_from::text AS balance_stale_from
+        FROM wallets WHERE id = ${walletId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(([row]) =>
+          row === undefined ? Effect.dieMessage(`no wallet ${walletId}`) : Effect.succeed({
+            collectedUsdt: BigInt(row.collected_usdt),
+            lastCollectedAt: row.last_collected_at,
+            balanceStaleFrom: row.balance_stale_from === null ? null : BigInt(row.balance_stale_from)
+          })
+        )
+      ),
+    outboxEvent: (event) => insertEvents(sql, [event]).pipe(Effect.orDie),
+    transaction: (effect) =>
+      sql.withTransaction(effect).pipe(
+        // The transaction's own failures are storage failures; the effect's stay its own.
+        Effect.catchIf((error): error is SqlError.SqlError => error instanceof SqlError.SqlError, Effect.die)
+      )
   })
 })
 
