@@ -1,5 +1,6 @@
 import { Clock, Effect, Layer } from "effect"
 import type { TenantId, WalletId } from "../Ids"
+import { compareIds } from "../Int64Id"
 import { MemoryDatabase } from "../memory/MemoryDatabase"
 import { appendEvents } from "../memory/MemoryOutbox"
 import { apps, events, tenants, walletKeys, wallets } from "../memory/MemoryTables"
@@ -60,6 +61,12 @@ export const make = Effect.gen(function*() {
         if (row === undefined) throw new Error(`no wallet ${walletId}`)
         return { collectedUsdt: row.collectedUsdt, lastCollectedAt: row.lastCollectedAt, balanceStaleFrom: row.balanceStaleFrom }
       }),
+    scopeEvents: (scope) =>
+      db.atomically(() =>
+        db.table(events).filter((row) => row.tenantId === scope.tenantId && row.network === scope.network)
+          .sort((a, b) => compareIds(a.id, b.id))
+          .map((row) => ({ id: row.id, eventType: row.eventType, depositId: row.depositId, revision: row.revision, payload: row.payload }))
+      ),
     outboxEvent: (event) => db.atomically(() => appendEvents(db.table(events), [event])),
     transaction: db.transaction
   })

@@ -2,6 +2,7 @@ import { Context, type Effect } from "effect"
 import type { ConfirmationRule } from "../ConfirmationRule"
 import type { WalletId } from "../Ids"
 import type { Network } from "../Network"
+import type { EventType } from "../notifications/EventTypes"
 import type { OutboxEvent } from "../notifications/OutboxEvent"
 import type { TenantScope } from "../Scope"
 import type { Sealed } from "../SecretBox"
@@ -31,6 +32,15 @@ export interface FixtureSweptWalletBooks {
   readonly balanceStaleFrom: bigint | null
 }
 
+/** A stored notification event, as the outbox wrote it. */
+export interface FixtureEvent {
+  readonly id: string
+  readonly eventType: EventType
+  readonly depositId: string | null
+  readonly revision: number | null
+  readonly payload: string
+}
+
 export interface FixtureWallet {
   readonly id: WalletId
   readonly address: string
@@ -53,6 +63,8 @@ export class StorageFixtures extends Context.Tag("@collector/core/testing/Storag
     readonly sweptWalletBooks: (walletId: WalletId) => Effect.Effect<FixtureSweptWalletBooks>
     /** An event stored as the outbox stores it, outside any state change (to occupy an ID). */
     readonly outboxEvent: (event: OutboxEvent) => Effect.Effect<void>
+    /** The scope's notification events, by ID. */
+    readonly scopeEvents: (scope: TenantScope) => Effect.Effect<ReadonlyArray<FixtureEvent>>
     /** Runs `effect` as one storage transaction, as a caller of a port that joins its caller's transaction does. */
     readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   }

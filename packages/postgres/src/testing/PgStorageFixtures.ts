@@ -1,5 +1,5 @@
 import { StorageFixtures } from "@collector/core/testing"
-import type { TenantId, WalletId } from "@collector/core"
+import type { EventType, TenantId, WalletId } from "@collector/core"
 import { SqlClient, SqlError } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { insertEvents } from "../EventOutbox"
@@ -50,6 +50,15 @@ export const make = Effect.gen(function*() {
             lastCollectedAt: row.last_collected_at,
             balanceStaleFrom: row.balance_stale_from === null ? null : BigInt(row.balance_stale_from)
           })
+        )
+      ),
+    scopeEvents: (scope) =>
+      sql<{ id: string; event_type: EventType; deposit_id: string | null; revision: number | null; payload: string }>`
+        SELECT id::text AS id, event_type, deposit_id::text AS deposit_id, revision, payload FROM events
+        WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network} ORDER BY events.id`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows.map((row) => ({ id: row.id, eventType: row.event_type, depositId: row.deposit_id, revision: row.revision, payload: row.payload }))
         )
       ),
     outboxEvent: (event) => insertEvents(sql, [event]).pipe(Effect.orDie),
