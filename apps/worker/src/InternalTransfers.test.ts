@@ -1,4 +1,5 @@
 import { BalanceSyncConfig } from "@collector/core"
+import { eagerScannerLoopSettings } from "@collector/core/testing"
 import { SimEnergyProvider } from "@collector/energy"
 import { PgBalanceLedger, PgDepositBook, PgScanLedger } from "@collector/postgres"
 import { defaultNodeConfig } from "@collector/tron-node"
@@ -7,7 +8,7 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
 import { networkLayer } from "./NetworkWorker"
-import { depositsOf, eventsOf, loopSettings, pass as scanPass } from "./testing/ScanHarness"
+import { depositsOf, eventsOf, pass as scanPass } from "./testing/ScanHarness"
 import { createTask, pass as sweepPass, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet, sweepWorld, taskOf } from "./testing/SweepHarness"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
@@ -23,7 +24,7 @@ const world = Layer.unwrapScoped(
     networkLayer({
       node: defaultNodeConfig("nile", { fullNodeUrl: sim.url, solidityUrl: sim.url, requestTimeout: Duration.seconds(2), retries: 0, requestsPerSecond: 10_000 }),
       scanner: { batchBlocks: 10, fetchConcurrency: 4 },
-      loop: loopSettings,
+      loop: eagerScannerLoopSettings,
       balances: BalanceSyncConfig.defaults
     }))
 ).pipe(

@@ -1,18 +1,15 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
 import {
-  type SweepDraft,
   SweepRepository,
-  sweepOutcome,
   type SweepTask,
   type TenantId,
   type TenantScope,
-  type TerminalSweepStatus,
   type WalletId,
   type WalletQuery,
   WalletRepository
 } from "@collector/core"
-import { sweepRepositoryContract } from "@collector/core/testing"
+import { storedTransaction, sweepDraftFor, sweepRepositoryContract, sweepTime, terminalOutcome } from "@collector/core/testing"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { PgStorage } from "./PgStorage"
@@ -40,39 +37,16 @@ const addWallet = (scope: TenantScope, customId: string) =>
   Effect.flatMap(WalletRepository, (repo) =>
     repo.insert(scope, { customId, address: `T${randomBytes(16).toString("hex")}`, sealedKey: { keyId: "k1", blob: randomBytes(60) } }))
 
-const at = (seconds: number) => new Date(Date.UTC(2026, 2, 1) + seconds * 1000)
-
-const draftFor = (wallet: { readonly id: WalletId; readonly address: string }): SweepDraft => ({
-  walletId: wallet.id,
-  address: wallet.address,
-  mode: "all",
-  requestedAmount: null,
-  minimumAmount: null,
-  destination: "TCollectionAddress",
-  origin: "manual",
-  maxWalletTrxFee: 15_000_000n,
-  prepareBy: at(3600)
-})
+const at = sweepTime
 
 const insertOne = (scope: TenantScope, wallet: { readonly id: WalletId; readonly address: string }, when = at(0)) =>
-  Effect.flatMap(SweepRepository, (repo) => repo.insert(scope, [draftFor(wallet)], when)).pipe(Effect.map(([task]) => task!))
+  Effect.flatMap(SweepRepository, (repo) => repo.insert(scope, [sweepDraftFor(wallet)], when)).pipe(Effect.map(([task]) => task!))
 
 /** Claims every due task of the network for `worker` (long lease) and returns the one asked for. */
 const claimed = (task: SweepTask, worker: string, now = at(10)) =>
   Effect.flatMap(SweepRepository, (repo) => repo.claim(task.network, worker, now, at(100_000), 100)).pipe(
     Effect.map((tasks) => tasks.find((t) => t.id === task.id)!)
   )
-
-const outcomeOf = (task: SweepTask, status: TerminalSweepStatus, over: Partial<SweepTask> = {}) =>
-  sweepOutcome({ ...task, ...over, status, updatedAt: over.updatedAt ?? at(500) })
-
-const transaction = (txid: string) => ({
-  txid,
-  rawDataHex: `0a02${txid.slice(0, 8)}`,
-  signature: `ff${txid.slice(0, 16)}`,
-  expiration: at(60),
-  feeLimit: 30_000_000n
-})
 
 const isDefect = (exit: Exit.Exit<unknown, unknown>) => Exit.isFailure(exit) && Cause.isDie(exit.cause)
 
@@ -82,7 +56,7 @@ it.scoped("claim: a claimer skips the rows another claim holds locked in its ope
     const sql = yield* SqlClient.SqlClient
     const scope = yield* newScope
     const wallets = yield* Effect.forEach(Array.from({ length: 12 }, (_, i) => `w${i}`), (name) => addWallet(scope, name))
-    const tasks = yield* repo.insert(scope, wallets.map((w) => draftFor(w)), at(0))
+    const tasks = yield* repo.insert(scope, wallets.map((w) => sweepDraftFor(w)), at(0))
     // A holds its claim's row locks in an open transaction while B claims: B skips them and
     // takes the others at once, and after A commits the two sets are still disjoint.
     const aClaimed = yield* Deferred.make<ReadonlyArray<SweepTask>>()
@@ -110,16 +84,16 @@ it.scoped("the table's trigger refuses any writer: a terminal task never changes
     const scope = yield* newScope
     const [v, w] = yield* Effect.forEach(["v", "w"], (name) => addWallet(scope, name))
     const done = yield* claimed(yield* insertOne(scope, v!), "w1")
-    expect(yield* repo.finish(outcomeOf(done, "succeeded", { amount: 50n }), "w1")).toBe(true)
+    expect(yield* repo.finish(terminalOutcome(done, "succeeded", { amount: 50n }), "w1")).toBe(true)
     const open = yield* claimed(yield* insertOne(scope, w!), "w1")
-    expect(yield* repo.save({ ...open, status: "signed", stage: "ready", transaction: transaction("a".repeat(64)) }, "w1")).toBe(true)
+    expect(yield* repo.save({ ...open, status: "signed", stage: "ready", transaction: storedTransaction("a".repeat(64)) }, "w1")).toBe(true)
     const update = (statement: Statement.Statement<object>) => Effect.exit(statement.pipe(Effect.orDie))
     expect(isDefect(yield* update(sql`UPDATE sweep_tasks SET reason = 'later' WHERE id = ${done.id}`))).toBe(true)
     expect(isDefect(yield* update(sql`UPDATE sweep_tasks SET destination = 'TElsewhere' WHERE id = ${open.id}`))).toBe(true)
     expect(isDefect(yield* update(sql`UPDATE sweep_tasks SET signature = '00' WHERE id = ${open.id}`))).toBe(true)
     const [row] = yield* sql<{ reason: string }>`SELECT reason FROM sweep_tasks WHERE id = ${done.id}`
     expect(row!.reason).toBe("")
-    expect(Option.getOrThrow(yield* repo.find(scope, open.id)).task).toMatchObject({ destination: "TCollectionAddress", transaction: transaction("a".repeat(64)) })
+    expect(Option.getOrThrow(yield* repo.find(scope, open.id)).task).toMatchObject({ destination: "TCollectionAddress", transaction: storedTransaction("a".repeat(64)) })
   })))
 
 it.scoped("wallets are collecting while a task is unfinished, in every read, and then unavailable", () =>
@@ -162,9 +136,9 @@ it.scoped("wallets are collecting while a task is unfinished, in every read, and
     expect(yield* walletRepo.unavailable(scope, [b!.id])).toEqual([])
     // Through every step until it finishes.
     const held = yield* claimed(task, "w1")
-    yield* repo.save({ ...held, status: "signed", stage: "ready", transaction: transaction("9".repeat(64)) }, "w1")
+    yield* repo.save({ ...held, status: "signed", stage: "ready", transaction: storedTransaction("9".repeat(64)) }, "w1")
     expect((yield* statuses).found).toBe("collecting")
-    yield* repo.finish(outcomeOf({ ...(yield* claimed(task, "w1", at(20))) }, "succeeded", { amount: 1n }), "w1")
+    yield* repo.finish(terminalOutcome({ ...(yield* claimed(task, "w1", at(20))) }, "succeeded", { amount: 1n }), "w1")
     expect(yield* statuses).toMatchObject({ found: "idle", byAddress: "idle", many: ["idle", "idle"] })
     expect(yield* walletRepo.unavailable(scope, [a!.id, b!.id, c!.id])).toEqual([c!.id])
   })))

@@ -1,5 +1,6 @@
 import { BalanceSyncConfig, type ConfirmationRule, type Network, ScannerLoop } from "@collector/core"
 import { PgBalanceLedger, PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
+import { eagerScannerLoopSettings } from "@collector/core/testing"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { defaultNodeConfig } from "@collector/tron-node"
 import { startSimNode } from "@collector/tron-sim/testing"
@@ -14,16 +15,6 @@ export class Sim extends Context.Tag("test/Sim")<Sim, Effect.Effect.Success<Retu
 
 export const storage = Layer.mergeAll(PgScanLedger.layer, PgDepositBook.layer, PgComponentStatus.layer, PgBalanceLedger.layer)
 
-export const loopSettings = {
-  pollInterval: Duration.millis(50),
-  leaseTtl: Duration.seconds(5),
-  batchesPerPass: 1000,
-  integrityInterval: Duration.hours(1),
-  integrityWindow: 50n,
-  retainedBlocks: 100n,
-  failureBackoff: Duration.millis(50)
-}
-
 /** The real adapter against the simulator, the real scanner against a fresh database. */
 export const ScanWorld = Layer.unwrapScoped(
   Effect.gen(function*() {
@@ -37,7 +28,7 @@ export const ScanWorld = Layer.unwrapScoped(
         requestsPerSecond: 10_000
       }),
       scanner: { batchBlocks: 10, fetchConcurrency: 4 },
-      loop: loopSettings,
+      loop: eagerScannerLoopSettings,
       balances: BalanceSyncConfig.defaults
     })
     return Layer.merge(network, Layer.succeed(Sim, sim))

@@ -15,11 +15,12 @@ import {
   type WalletId
 } from "@collector/core"
 import { PgComponentStatus, PgSettingsRepository, PgSweepRepository } from "@collector/postgres"
+import { eagerSweeperSettings } from "@collector/core/testing"
 import { TestDatabaseLive } from "@collector/postgres/testing"
-import { LocalSigner, TronAddress } from "@collector/tron"
+import { LocalSigner } from "@collector/tron"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
 import { startSimNode } from "@collector/tron-sim/testing"
-import { wallet } from "@collector/tron-sim/testing"
+import { sentBy, wallet } from "@collector/tron-sim/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { FetchHttpClient } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
@@ -51,23 +52,6 @@ const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeM
 
 // The simulated node (manual blocks) these tests drive, with its energy provider: the scanner tests' tag.
 export { Sim }
-
-/** Every wait zero: each pass looks at every unfinished task, so a test advances it by passes and blocks. */
-export const eagerSettings: SweeperSettings = {
-  batchSize: 1000,
-  concurrency: 8,
-  leaseTtl: Duration.seconds(30),
-  idleInterval: Duration.millis(10),
-  settleDelay: Duration.zero,
-  settleInterval: Duration.zero,
-  bandwidthInterval: Duration.zero,
-  rentalInterval: Duration.zero,
-  retryInterval: Duration.zero,
-  rebroadcastInterval: Duration.zero,
-  expiryMargin: Duration.seconds(3),
-  minimumValidity: Duration.seconds(5),
-  transactionValidity: Duration.seconds(90)
-}
 
 /**
  * The real sweeper's parts over a fresh database and the simulator over HTTP: the node
@@ -177,7 +161,7 @@ export const taskOf = (scope: SweepScope, id: SweepTaskId) =>
   Effect.flatMap(SweepRepository, (repo) => repo.find(scope, id)).pipe(Effect.map((view) => Option.getOrThrow(view).task))
 
 /** One sweeper pass as worker `worker`. */
-export const pass = (worker = "w1", settings: SweeperSettings = eagerSettings) =>
+export const pass = (worker = "w1", settings: SweeperSettings = eagerSweeperSettings) =>
   Effect.flatMap(makeSweeper("nile", worker, settings), (sweeper) => sweeper.pass)
 
 /**
@@ -201,14 +185,7 @@ export const runUntilDone = (scope: SweepScope, id: SweepTaskId, limit = 60) =>
   })
 
 /** Transactions the wallet sent that are on the chain now (its key signed them), in block order. */
-export const sentFrom = (address: string) =>
-  Effect.flatMap(Sim, (sim) =>
-    Effect.map(sim.chain.state, (state) => {
-      const hex = Option.getOrThrow(TronAddress.toHex(address))
-      return state.blocks.flatMap((block) => block.transactions).filter((included) =>
-        !included.system && (included.tx.raw.contract[0]?.parameter.value as { owner_address?: string } | undefined)?.owner_address === hex
-      ).map((included) => included.tx.txid)
-    }))
+export const sentFrom = (address: string) => Effect.flatMap(Sim, (sim) => sentBy(sim.chain, address))
 
 export const reportOf = Effect.flatMap(ComponentStatus, (status) => status.list("nile"))
 

@@ -4,6 +4,7 @@ import { SweepRepository } from "../sweeps/SweepRepository"
 import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures"
 import { StorageFixtures } from "../testing/StorageFixtures"
 import { sweepRepositoryContract } from "../testing/SweepRepositoryContract"
+import { sweepDraftFor, sweepTime } from "../testing/SweepTestData"
 import { MemoryDatabase } from "./MemoryDatabase"
 import { MemoryStorage } from "./MemoryStorage"
 import { sweepTasks } from "./MemoryTables"
@@ -12,7 +13,7 @@ const storage = MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorag
 
 sweepRepositoryContract("memory", storage)
 
-const at = (seconds: number) => new Date(Date.UTC(2026, 2, 1) + seconds * 1000)
+const at = sweepTime
 
 // The twin of PostgreSQL's trigger test, whose raw UPDATE no port can make: a writer that holds
 // a claim on a terminal task (forced into the table here) still cannot change it.
@@ -23,17 +24,7 @@ it.effect("a terminal task never changes, even for a writer that holds a claim o
     const db = yield* MemoryDatabase
     const scope = yield* fixtures.scope("nile")
     const wallet = yield* fixtures.wallet(scope)
-    const [task] = yield* repo.insert(scope, [{
-      walletId: wallet.id,
-      address: wallet.address,
-      mode: "all",
-      requestedAmount: null,
-      minimumAmount: null,
-      destination: "TCollectionAddress",
-      origin: "manual",
-      maxWalletTrxFee: 1n,
-      prepareBy: at(3600)
-    }], at(0))
+    const [task] = yield* repo.insert(scope, [sweepDraftFor(wallet)], at(0))
     yield* db.atomically(() =>
       db.table(sweepTasks).update(task!.id, (row) => ({ ...row, status: "cancelled", claimedBy: "w1", claimedUntil: at(60) }))
     )

@@ -4,11 +4,12 @@ import { compareIds } from "../Int64Id"
 import type { NotificationEvent } from "../notifications/NotificationEvent"
 import type { TenantScope } from "../Scope"
 import { byClaimOrder } from "../sweeps/ClaimOrder"
-import { type SweepDraft, type SweepQuery, SweepRepository, type SweepView } from "../sweeps/SweepRepository"
+import { queuedTask } from "../sweeps/QueuedTask"
+import { type SweepQuery, SweepRepository, type SweepView } from "../sweeps/SweepRepository"
 import { isTerminal, type SweepTask, type SweepTaskId } from "../sweeps/SweepTask"
 import { MemoryDatabase } from "./MemoryDatabase"
 import { appendEvents } from "./MemoryOutbox"
-import { type EventRow, events, type SweepTaskRow, sweepTasks, walletKeys, type WalletRow, wallets } from "./MemoryTables"
+import { type EventRow, events, type SweepTaskRow, sweepTasks, walletKeys, wallets } from "./MemoryTables"
 import { checkSweepTask, guardSweepTaskUpdate } from "./SweepTaskGuard"
 
 const toTask = ({ claimedBy: _, claimedUntil: __, ...task }: SweepTaskRow): SweepTask => task
@@ -36,39 +37,6 @@ const matches = (query: SweepQuery) => (row: SweepTaskRow) =>
   (query.walletId === undefined || row.walletId === query.walletId) &&
   // As the column: a task without a transaction has the txid ''.
   (query.txid === undefined || (row.transaction?.txid ?? "") === query.txid)
-
-const newTask = (id: SweepTaskId, wallet: WalletRow, draft: SweepDraft, at: Date): SweepTaskRow => ({
-  id,
-  tenantId: wallet.tenantId,
-  network: wallet.network,
-  walletId: wallet.id,
-  address: wallet.address,
-  mode: draft.mode,
-  requestedAmount: draft.requestedAmount,
-  minimumAmount: draft.minimumAmount,
-  amount: 0n,
-  destination: draft.destination,
-  origin: draft.origin,
-  status: "pending",
-  stage: "queued",
-  reason: "",
-  transaction: null,
-  actualFee: 0n,
-  actualBandwidthFee: null,
-  feeWarning: null,
-  feeSource: null,
-  preparedEnergy: null,
-  estimatedWalletTrxFee: null,
-  maxWalletTrxFee: draft.maxWalletTrxFee,
-  rental: null,
-  createdAt: at,
-  updatedAt: at,
-  nextStepAt: at,
-  prepareBy: draft.prepareBy,
-  version: 0,
-  claimedBy: null,
-  claimedUntil: null
-})
 
 /**
  * The columns a step may change; what the task was created for, the claim and the version are
@@ -147,7 +115,7 @@ export const make = Effect.gen(function*() {
           const wallet = walletRows.get(draft.walletId)
           if (wallet === undefined || !inScope(scope)(wallet) || wallet.address !== draft.address) return []
           if (unfinishedOf(wallet.id) !== undefined) return []
-          const row = newTask(db.nextId("taskEvent") as SweepTaskId, wallet, draft, at)
+          const row: SweepTaskRow = { ...queuedTask(db.nextId("taskEvent") as SweepTaskId, scope, draft, at), claimedBy: null, claimedUntil: null }
           write(row)
           return [toTask(row)]
         })

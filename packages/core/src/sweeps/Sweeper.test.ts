@@ -5,12 +5,12 @@ import { Deferred, Duration, Effect, Exit, Fiber, Option, Ref } from "effect"
 import { Chain } from "../chain/Chain"
 import { ChainUnavailable } from "../chain/ChainErrors"
 import { Sim } from "../chain/testing/SimWorld"
+import { eagerSweeperSettings } from "../testing/EagerLoopSettings"
 import { StorageFixtures } from "../testing/StorageFixtures"
 import { Signer } from "../WalletKeys"
 import { makeSweeper } from "./Sweeper"
 import {
   createTask,
-  eagerSettings,
   ordersFor,
   pass,
   roundsUntilDone,
@@ -189,7 +189,7 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
         account: (address, solidified) =>
           Deferred.succeed(entered, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(chain.account(address, solidified)))
       })
-      const slowPass = yield* Effect.fork(Effect.provideService(pass("w-slow", { ...eagerSettings, leaseTtl: Duration.zero }), Chain, slow))
+      const slowPass = yield* Effect.fork(Effect.provideService(pass("w-slow", { ...eagerSweeperSettings, leaseTtl: Duration.zero }), Chain, slow))
       yield* Deferred.await(entered)
       expect(yield* pass("w-fast")).toMatchObject({ claimed: 1, saved: 1, lost: 0 })
       const taken = (yield* taskOf(scope, created.id)).task
@@ -216,7 +216,7 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
       for (const [i, point] of points.entries()) {
         const w = yield* rentalWallet(scope.wallets[i]!)
         const created = yield* createTask(scope, w)
-        const dying = Effect.provideService(pass(`dying-${i}`, eagerSettings, (at) => (at === point ? Effect.dieMessage(`died at ${at}`) : Effect.void)), Signer, counting)
+        const dying = Effect.provideService(pass(`dying-${i}`, eagerSweeperSettings, (at) => (at === point ? Effect.dieMessage(`died at ${at}`) : Effect.void)), Signer, counting)
         const sim = yield* Sim
         let died = false
         for (let round = 0; round < 60 && !died; round++) {
@@ -239,7 +239,7 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
       const scope = yield* seedScope(1, { rentalAllowed: false })
       const w = yield* trxWallet(scope.wallets[0]!, usdt(2n))
       const created = yield* createTask(scope, w)
-      const running = yield* Effect.fork(Effect.flatMap(makeSweeper("nile", "w-run", eagerSettings), (sweeper) => sweeper.run))
+      const running = yield* Effect.fork(Effect.flatMap(makeSweeper("nile", "w-run", eagerSweeperSettings), (sweeper) => sweeper.run))
       let status = "pending"
       for (let round = 0; round < 100 && status !== "succeeded"; round++) {
         yield* sim.chain.mine(1)

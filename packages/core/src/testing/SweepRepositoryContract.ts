@@ -6,14 +6,14 @@ import type { Network } from "../Network"
 import { roundDeadline } from "../notifications/DeliverySchedule"
 import { DepositBook } from "../scanning/DepositBook"
 import type { TenantScope } from "../Scope"
-import { sweepOutcome } from "../sweeps/SweepOutcome"
-import { type SweepDraft, SweepRepository } from "../sweeps/SweepRepository"
-import type { StoredTransaction, SweepTask, TerminalSweepStatus } from "../sweeps/SweepTask"
+import { SweepRepository } from "../sweeps/SweepRepository"
+import type { SweepTask } from "../sweeps/SweepTask"
 import { type FixtureWallet, type FixtureWalletFields, StorageFixtures } from "./StorageFixtures"
+import { storedTransaction, sweepDraftFor, sweepTime, terminalOutcome } from "./SweepTestData"
 
 type Ports = SweepRepository | DepositBook | StorageFixtures
 
-const at = (seconds: number) => new Date(Date.UTC(2026, 2, 1) + seconds * 1000)
+const at = sweepTime
 
 const newScope = (network: Network = "nile") => Effect.flatMap(StorageFixtures, (fixtures) => fixtures.scope(network))
 
@@ -22,21 +22,8 @@ const addWallet = (scope: TenantScope, fields?: FixtureWalletFields) =>
 
 const booksOf = (wallet: { readonly id: WalletId }) => Effect.flatMap(StorageFixtures, (fixtures) => fixtures.sweptWalletBooks(wallet.id))
 
-const draftFor = (wallet: FixtureWallet, over: Partial<SweepDraft> = {}): SweepDraft => ({
-  walletId: wallet.id,
-  address: wallet.address,
-  mode: "all",
-  requestedAmount: null,
-  minimumAmount: null,
-  destination: "TCollectionAddress",
-  origin: "manual",
-  maxWalletTrxFee: 15_000_000n,
-  prepareBy: at(3600),
-  ...over
-})
-
 const insertOne = (scope: TenantScope, wallet: FixtureWallet, when = at(0)) =>
-  Effect.flatMap(SweepRepository, (repo) => repo.insert(scope, [draftFor(wallet)], when)).pipe(Effect.map(([task]) => task!))
+  Effect.flatMap(SweepRepository, (repo) => repo.insert(scope, [sweepDraftFor(wallet)], when)).pipe(Effect.map(([task]) => task!))
 
 /**
  * The storage is shared by every test of a run, and a claim reads a whole network: each test
@@ -51,20 +38,17 @@ const claimed = (task: SweepTask, worker: string, now = at(10)) =>
     Effect.map((tasks) => tasks.find((t) => t.id === task.id)!)
   )
 
+/** A new scope, wallet and task, the task claimed by w1, after parking every other task of nile. */
+const newClaimedTask = Effect.gen(function*() {
+  yield* parkOthers("nile")
+  const scope = yield* newScope()
+  const wallet = yield* addWallet(scope)
+  const task = yield* claimed(yield* insertOne(scope, wallet), "w1")
+  return { scope, wallet, task }
+})
+
 const stored = (scope: TenantScope, task: SweepTask) =>
   Effect.flatMap(SweepRepository, (repo) => repo.find(scope, task.id)).pipe(Effect.map((view) => Option.getOrThrow(view).task))
-
-/** A terminal outcome of a task as the sweeper would write it. */
-const outcomeOf = (task: SweepTask, status: TerminalSweepStatus, over: Partial<SweepTask> = {}) =>
-  sweepOutcome({ ...task, ...over, status, updatedAt: over.updatedAt ?? at(500) })
-
-const transaction = (txid: string): StoredTransaction => ({
-  txid,
-  rawDataHex: `0a02${txid.slice(0, 8)}`,
-  signature: `ff${txid.slice(0, 16)}`,
-  expiration: at(60),
-  feeLimit: 30_000_000n
-})
 
 const isDefect = (exit: Exit.Exit<unknown, unknown>) => Exit.isFailure(exit) && Cause.isDie(exit.cause)
 
@@ -85,13 +69,13 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         const foreign = yield* addWallet(other)
         const first = yield* insertOne(scope, a!)
         const inserted = yield* repo.insert(scope, [
-          draftFor(c!, { mode: "fixed", requestedAmount: 25_000_000n, origin: "automation", minimumAmount: 20_000_000n, maxWalletTrxFee: 7n, prepareBy: at(900) }),
-          draftFor(a!),
-          draftFor(b!),
-          draftFor(c!),
+          sweepDraftFor(c!, { mode: "fixed", requestedAmount: 25_000_000n, origin: "automation", minimumAmount: 20_000_000n, maxWalletTrxFee: 7n, prepareBy: at(900) }),
+          sweepDraftFor(a!),
+          sweepDraftFor(b!),
+          sweepDraftFor(c!),
           // Another tenant's wallet never gets a task in this scope, nor a wallet named with another address.
-          draftFor(foreign),
-          draftFor(d!, { address: foreign.address })
+          sweepDraftFor(foreign),
+          sweepDraftFor(d!, { address: foreign.address })
         ], at(5))
         expect(inserted.map((t) => t.walletId)).toEqual([c!.id, b!.id])
         expect(BigInt(inserted[0]!.id) > BigInt(first.id)).toBe(true)
@@ -131,18 +115,18 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         // Task IDs come from the events' sequence: the next event ID is above them.
         const [nextEvent] = (yield* Effect.flatMap(DepositBook, (book) => book.reserveIds({ deposits: 0, events: 1 }))).events
         expect(BigInt(nextEvent!) > BigInt(inserted[1]!.id)).toBe(true)
-        expect(yield* repo.insert(scope, [draftFor(a!), draftFor(b!), draftFor(c!)], at(6))).toEqual([])
+        expect(yield* repo.insert(scope, [sweepDraftFor(a!), sweepDraftFor(b!), sweepDraftFor(c!)], at(6))).toEqual([])
         expect(yield* repo.insert(scope, [], at(6))).toEqual([])
         expect(yield* repo.unfinishedCount(scope)).toBe(3)
         expect(yield* repo.unfinishedCount(other)).toBe(0)
         expect(yield* repo.unfinishedCount({ ...scope, network: "main" })).toBe(0)
         // It runs in the caller's transaction: rolled back with it.
         const rolledBack = yield* Effect.exit(fixtures.transaction(
-          Effect.zipRight(repo.insert(scope, [draftFor(d!)], at(7)), Effect.fail("abandoned"))
+          Effect.zipRight(repo.insert(scope, [sweepDraftFor(d!)], at(7)), Effect.fail("abandoned"))
         ))
         expect(Exit.isFailure(rolledBack)).toBe(true)
         expect(yield* repo.unfinishedCount(scope)).toBe(3)
-        expect((yield* repo.insert(scope, [draftFor(d!)], at(8))).map((t) => t.walletId)).toEqual([d!.id])
+        expect((yield* repo.insert(scope, [sweepDraftFor(d!)], at(8))).map((t) => t.walletId)).toEqual([d!.id])
       }))
 
     it.effect("signingKey: the wallet's sealed key as stored; a wallet without one is a defect", () =>
@@ -163,7 +147,7 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         yield* parkOthers("nile")
         const scope = yield* newScope()
         const wallets = yield* Effect.forEach(Array.from({ length: 40 }), () => addWallet(scope))
-        const tasks = yield* repo.insert(scope, wallets.map((w) => draftFor(w)), at(30))
+        const tasks = yield* repo.insert(scope, wallets.map((w) => sweepDraftFor(w)), at(30))
         // Until a claim comes back empty; bounded, so a lease that excludes nobody fails instead of looping.
         const claimLoop = (worker: string) =>
           Effect.iterate({ got: [] as Array<string>, last: -1, rounds: 0 }, {
@@ -216,7 +200,7 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         expect(yield* repo.save({ ...t1, stage: "waiting_bandwidth", updatedAt: at(61) }, "w1")).toBe(false)
         expect(yield* repo.save({ ...t1, stage: "waiting_bandwidth", updatedAt: at(61) }, "w2")).toBe(true)
         // A finished task is never claimed, whatever its times.
-        expect(yield* repo.finish(outcomeOf(t2, "cancelled", { reason: "nothing to collect" }), "w3")).toBe(true)
+        expect(yield* repo.finish(terminalOutcome(t2, "cancelled", { reason: "nothing to collect" }), "w3")).toBe(true)
         expect((yield* repo.claim("nile", "w4", at(1_000_000), at(1_000_100), 10)).map((t) => t.id)).toEqual([t1.id])
         expect((yield* repo.claim("main", "w4", at(1_000_000), at(1_000_100), 10)).map((t) => t.id)).toEqual([t3.id])
       }))
@@ -234,9 +218,9 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
           repo.save({ ...held.find((t) => t.id === task.id)!, ...changes, nextStepAt: next }, "w0")
         yield* step(p!, {})
         yield* step(r!, { status: "ready", stage: "ready" })
-        yield* step(s!, { status: "signed", stage: "ready", transaction: transaction("d".repeat(64)) })
-        yield* step(b!, { status: "broadcast", stage: "ready", transaction: transaction("e".repeat(64)) }, at(21))
-        yield* step(u!, { status: "unknown", stage: "ready", transaction: transaction("f".repeat(64)) })
+        yield* step(s!, { status: "signed", stage: "ready", transaction: storedTransaction("d".repeat(64)) })
+        yield* step(b!, { status: "broadcast", stage: "ready", transaction: storedTransaction("e".repeat(64)) }, at(21))
+        yield* step(u!, { status: "unknown", stage: "ready", transaction: storedTransaction("f".repeat(64)) })
         yield* step(q!, {}, at(15))
         const order = yield* repo.claim("nile", "w1", at(100), at(200), 10)
         expect(order.map((t) => t.id)).toEqual([s!.id, u!.id, b!.id, r!.id, q!.id, p!.id])
@@ -248,10 +232,7 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
     it.effect("save: compare-and-set on the version and the holder; stores every field a step changes and releases the claim", () =>
       Effect.gen(function*() {
         const repo = yield* SweepRepository
-        yield* parkOthers("nile")
-        const scope = yield* newScope()
-        const w = yield* addWallet(scope)
-        const task = yield* claimed(yield* insertOne(scope, w), "w1")
+        const { scope, task } = yield* newClaimedTask
         const prepared: SweepTask = {
           ...task,
           status: "ready",
@@ -330,11 +311,8 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
     it.effect("save never replaces or drops a stored transaction, and a signed task must have one", () =>
       Effect.gen(function*() {
         const repo = yield* SweepRepository
-        yield* parkOthers("nile")
-        const scope = yield* newScope()
-        const w = yield* addWallet(scope)
-        const task = yield* claimed(yield* insertOne(scope, w), "w1")
-        const signedTx = transaction("a".repeat(64))
+        const { scope, task } = yield* newClaimedTask
+        const signedTx = storedTransaction("a".repeat(64))
         // A signed task without its transaction is refused.
         expect(isDefect(yield* Effect.exit(repo.save({ ...task, status: "signed", stage: "ready", amount: 5n }, "w1")))).toBe(true)
         expect(yield* stored(scope, task)).toMatchObject({ status: "pending", version: 0 })
@@ -345,7 +323,7 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         // Another transaction for the same task, another signature, fee limit or expiration, or no transaction at all: refused.
         for (
           const replaced of [
-            transaction("b".repeat(64)),
+            storedTransaction("b".repeat(64)),
             { ...signedTx, signature: "00" },
             { ...signedTx, feeLimit: 1n },
             { ...signedTx, expiration: at(61) },
@@ -372,12 +350,12 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         const ok = yield* claimed(yield* insertOne(scope, w), "w1")
         const bad = yield* claimed(yield* insertOne(scope, v), "w1")
         // Not terminal: save's to write.
-        expect(isDefect(yield* Effect.exit(repo.finish({ ...outcomeOf(ok, "succeeded"), task: { ...ok, status: "broadcast" } as never }, "w1"))))
+        expect(isDefect(yield* Effect.exit(repo.finish({ ...terminalOutcome(ok, "succeeded"), task: { ...ok, status: "broadcast" } as never }, "w1"))))
           .toBe(true)
 
-        const success = outcomeOf(ok, "succeeded", {
+        const success = terminalOutcome(ok, "succeeded", {
           amount: 123_456_789n,
-          transaction: transaction("c".repeat(64)),
+          transaction: storedTransaction("c".repeat(64)),
           actualFee: 13_450_000n,
           actualBandwidthFee: 345_000n,
           updatedAt: at(400)
@@ -413,7 +391,7 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         expect(yield* booksOf(w)).toEqual({ collectedUsdt: 123_456_789n, lastCollectedAt: at(400), balanceStaleFrom: 41n })
 
         // Failed without a transaction: the event, and nothing in the wallet's books.
-        const failure = outcomeOf(bad, "failed", { reason: "fixed amount above the balance", updatedAt: at(450) })
+        const failure = terminalOutcome(bad, "failed", { reason: "fixed amount above the balance", updatedAt: at(450) })
         expect(yield* repo.finish(failure, "w1")).toBe(true)
         expect(Option.getOrThrow(yield* repo.find(scope, bad.id)).webhook).toMatchObject({
           id: bad.id,
@@ -425,15 +403,15 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         expect(yield* repo.unfinishedCount(scope)).toBe(0)
 
         // Both wallets can get a new task. A later success adds to the total; an earlier collection time never moves it back.
-        const [ok2, bad2] = yield* repo.insert(scope, [draftFor(w), draftFor(v)], at(500))
+        const [ok2, bad2] = yield* repo.insert(scope, [sweepDraftFor(w), sweepDraftFor(v)], at(500))
         const held = yield* repo.claim("nile", "w1", at(510), at(100_000), 100)
         const next = held.find((t) => t.id === ok2!.id)!
-        expect(yield* repo.finish(outcomeOf(next, "succeeded", { amount: 11n, transaction: transaction("9".repeat(64)), updatedAt: at(300) }), "w1"))
+        expect(yield* repo.finish(terminalOutcome(next, "succeeded", { amount: 11n, transaction: storedTransaction("9".repeat(64)), updatedAt: at(300) }), "w1"))
           .toBe(true)
         expect(yield* booksOf(w)).toEqual({ collectedUsdt: 123_456_800n, lastCollectedAt: at(400), balanceStaleFrom: 41n })
         // A transaction that reached the chain and failed still changed the wallet's balances.
         const burnt = held.find((t) => t.id === bad2!.id)!
-        expect(yield* repo.finish(outcomeOf(burnt, "failed", { reason: "OUT_OF_ENERGY", transaction: transaction("8".repeat(64)) }), "w1"))
+        expect(yield* repo.finish(terminalOutcome(burnt, "failed", { reason: "OUT_OF_ENERGY", transaction: storedTransaction("8".repeat(64)) }), "w1"))
           .toBe(true)
         expect(yield* booksOf(v)).toEqual({ collectedUsdt: 0n, lastCollectedAt: null, balanceStaleFrom: 70n })
       }))
@@ -442,10 +420,7 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
       Effect.gen(function*() {
         const repo = yield* SweepRepository
         const fixtures = yield* StorageFixtures
-        yield* parkOthers("nile")
-        const scope = yield* newScope()
-        const w = yield* addWallet(scope)
-        const task = yield* claimed(yield* insertOne(scope, w), "w1")
+        const { scope, wallet: w, task } = yield* newClaimedTask
         // An event already holds the task's ID (it cannot happen with the shared sequence; forced here).
         yield* fixtures.outboxEvent({
           id: task.id as string as EventId,
@@ -458,7 +433,7 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
           deadlineAt: at(2),
           createdAt: at(1)
         })
-        const success = outcomeOf(task, "succeeded", { amount: 50n, transaction: transaction("7".repeat(64)), updatedAt: at(400) })
+        const success = terminalOutcome(task, "succeeded", { amount: 50n, transaction: storedTransaction("7".repeat(64)), updatedAt: at(400) })
         expect(isDefect(yield* Effect.exit(repo.finish(success, "w1")))).toBe(true)
         expect(yield* stored(scope, task)).toEqual(task)
         expect(yield* booksOf(w)).toEqual({ collectedUsdt: 0n, lastCollectedAt: null, balanceStaleFrom: null })
@@ -482,7 +457,7 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         expect(yield* repo.list({ ...scope, network: "main" }, { page: 1, pageSize: 10 })).toEqual({ items: [], total: 0 })
         expect(yield* repo.list(other, { page: 1, pageSize: 10 })).toEqual({ items: [], total: 0 })
 
-        const done = outcomeOf(yield* claimed(task, "w1"), "cancelled", { reason: "nothing to collect", updatedAt: at(300) })
+        const done = terminalOutcome(yield* claimed(task, "w1"), "cancelled", { reason: "nothing to collect", updatedAt: at(300) })
         expect(yield* repo.finish(done, "w1")).toBe(true)
         const view = Option.getOrThrow(yield* repo.find(scope, task.id))
         expect(view.task).toMatchObject({ status: "cancelled", reason: "nothing to collect", version: 1, updatedAt: at(300) })
@@ -498,17 +473,17 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         const scope = yield* newScope()
         const other = yield* newScope()
         const wallets = yield* Effect.forEach(Array.from({ length: 5 }), () => addWallet(scope))
-        const tasks = yield* repo.insert(scope, wallets.map((w) => draftFor(w)), at(0))
+        const tasks = yield* repo.insert(scope, wallets.map((w) => sweepDraftFor(w)), at(0))
         yield* insertOne(other, yield* addWallet(other))
         const ids = tasks.map((t) => t.id)
         const desc = [...ids].reverse()
         // a: succeeded and then swept again (pending); b: signed with a txid; c: failed.
         const [a1, b, c] = (yield* repo.claim("nile", "w1", at(10), at(100), 10)).filter((t) => ids.slice(0, 3).includes(t.id))
         expect([a1!.id, b!.id, c!.id]).toEqual(ids.slice(0, 3))
-        yield* repo.finish(outcomeOf(a1!, "succeeded", { amount: 1n, transaction: transaction("d".repeat(64)) }), "w1")
-        const [a2] = yield* repo.insert(scope, [draftFor(wallets[0]!)], at(600))
-        yield* repo.save({ ...b!, status: "signed", stage: "ready", amount: 3n, transaction: transaction("e".repeat(64)) }, "w1")
-        yield* repo.finish(outcomeOf(c!, "failed", { reason: "balance too low" }), "w1")
+        yield* repo.finish(terminalOutcome(a1!, "succeeded", { amount: 1n, transaction: storedTransaction("d".repeat(64)) }), "w1")
+        const [a2] = yield* repo.insert(scope, [sweepDraftFor(wallets[0]!)], at(600))
+        yield* repo.save({ ...b!, status: "signed", stage: "ready", amount: 3n, transaction: storedTransaction("e".repeat(64)) }, "w1")
+        yield* repo.finish(terminalOutcome(c!, "failed", { reason: "balance too low" }), "w1")
 
         const idsOf = (page: { readonly items: ReadonlyArray<{ readonly task: SweepTask }> }) => page.items.map((v) => v.task.id)
         const everything = yield* repo.list(scope, { page: 1, pageSize: 10 })

@@ -1,12 +1,13 @@
 import { PgStorage } from "@collector/postgres"
 import { PgStorageFixtures, TestDatabaseLive } from "@collector/postgres/testing"
 import { wallet } from "@collector/tron-sim/testing"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { ConfirmationRule } from "../../ConfirmationRule"
 import { Sim, SimWorld } from "../../chain/testing/SimWorld"
 import type { WalletId } from "../../Ids"
 import type { Network } from "../../Network"
 import type { TenantScope } from "../../Scope"
+import { eagerScannerLoopSettings } from "../../testing/EagerLoopSettings"
 import { StorageFixtures } from "../../testing/StorageFixtures"
 import { Confirmations } from "../Confirmations"
 import { DepositBook } from "../DepositBook"
@@ -27,19 +28,9 @@ import { ScannerLoop } from "../ScannerLoop"
  */
 const storage = Layer.merge(PgStorage, PgStorageFixtures.layer).pipe(Layer.provideMerge(TestDatabaseLive))
 
-export const loopSettings = {
-  pollInterval: Duration.millis(50),
-  leaseTtl: Duration.seconds(5),
-  batchesPerPass: 1000,
-  integrityInterval: Duration.hours(1),
-  integrityWindow: 50n,
-  retainedBlocks: 100n,
-  failureBackoff: Duration.millis(50)
-}
-
 const fetchConcurrency = 4
 
-export const ScanWorld = ScannerLoop.layer(loopSettings).pipe(
+export const ScanWorld = ScannerLoop.layer(eagerScannerLoopSettings).pipe(
   Layer.provideMerge(Layer.mergeAll(
     Scanner.layer({ batchBlocks: 10, fetchConcurrency }),
     Confirmations.layer,

@@ -1,16 +1,18 @@
 import { PgStorage } from "@collector/postgres"
 import { PgStorageFixtures, TestDatabaseLive } from "@collector/postgres/testing"
-import { LocalSigner, TronAddress } from "@collector/tron"
-import { wallet } from "@collector/tron-sim/testing"
+import { LocalSigner } from "@collector/tron"
+import { sentBy, wallet } from "@collector/tron-sim/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
-import { Clock, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Effect, Layer, Option } from "effect"
 import { ComponentStatus } from "../../engine/ComponentStatus"
 import type { WalletId } from "../../Ids"
 import { defaultAutomationPolicy } from "../../Settings"
 import { SettingsRepository } from "../../SettingsRepository"
 import type { TenantScope } from "../../Scope"
 import { Sim, SimWorld } from "../../chain/testing/SimWorld"
+import { eagerSweeperSettings } from "../../testing/EagerLoopSettings"
 import { StorageFixtures } from "../../testing/StorageFixtures"
+import { sweepDraftFor } from "../../testing/SweepTestData"
 import { type Checkpoint, makeSweeper } from "../Sweeper"
 import type { SweeperSettings } from "../SweeperSettings"
 import { SweepRepository } from "../SweepRepository"
@@ -34,23 +36,6 @@ const box = AesGcmSecretBox.make(MasterKeyring.make({ current: masterKey }))
 const signer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(MasterKeyring.layer({ current: masterKey })))
 
 export const SweepWorld = SimWorld.pipe(Layer.provideMerge(signer), Layer.provideMerge(storage))
-
-/** Every wait zero: each pass looks at every unfinished task, so a test advances a task by passes and blocks. */
-export const eagerSettings: SweeperSettings = {
-  batchSize: 1000,
-  concurrency: 8,
-  leaseTtl: Duration.seconds(30),
-  idleInterval: Duration.millis(10),
-  settleDelay: Duration.zero,
-  settleInterval: Duration.zero,
-  bandwidthInterval: Duration.zero,
-  rentalInterval: Duration.zero,
-  retryInterval: Duration.zero,
-  rebroadcastInterval: Duration.zero,
-  expiryMargin: Duration.seconds(3),
-  minimumValidity: Duration.seconds(5),
-  transactionValidity: Duration.seconds(90)
-}
 
 export const usdt = (whole: bigint) => whole * 1_000_000n
 export const trx = (whole: bigint) => whole * 1_000_000n
@@ -94,17 +79,12 @@ export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | n
   Effect.gen(function*() {
     const repo = yield* SweepRepository
     const now = new Date(yield* Clock.currentTimeMillis)
-    const [task] = yield* repo.insert(scope, [{
-      walletId: w.id,
-      address: w.address,
+    const [task] = yield* repo.insert(scope, [sweepDraftFor(w, {
       mode: amount === null ? "all" : "fixed",
       requestedAmount: amount,
-      minimumAmount: null,
       destination: scope.destination,
-      origin: "manual",
-      maxWalletTrxFee: defaultAutomationPolicy.maxWalletTrxFee,
       prepareBy: new Date(now.getTime() + 86_400_000)
-    }], now)
+    })], now)
     return task!
   })
 
@@ -112,7 +92,7 @@ export const taskOf = (scope: TenantScope, id: SweepTaskId) =>
   Effect.flatMap(SweepRepository, (repo) => repo.find(scope, id)).pipe(Effect.map((view) => Option.getOrThrow(view)))
 
 /** One pass of a new sweeper of `worker`. */
-export const pass = (worker = "w1", settings: SweeperSettings = eagerSettings, checkpoint?: Checkpoint) =>
+export const pass = (worker = "w1", settings: SweeperSettings = eagerSweeperSettings, checkpoint?: Checkpoint) =>
   Effect.flatMap(makeSweeper("nile", worker, settings, checkpoint), (sweeper) => sweeper.pass)
 
 const terminal = (task: SweepTask) => task.status === "succeeded" || task.status === "failed" || task.status === "cancelled"
@@ -139,14 +119,7 @@ export const roundsUntilDone = <E, R>(step: Effect.Effect<unknown, E, R>) => (sc
 export const runUntilDone = roundsUntilDone(pass())
 
 /** The transactions the wallet's key signed that are on the chain now, in block order. */
-export const sentFrom = (address: string) =>
-  Effect.flatMap(Sim, (sim) =>
-    Effect.map(sim.chain.state, (state) => {
-      const hex = Option.getOrThrow(TronAddress.toHex(address))
-      return state.blocks.flatMap((block) => block.transactions).filter((included) =>
-        !included.system && (included.tx.raw.contract[0]?.parameter.value as { owner_address?: string } | undefined)?.owner_address === hex
-      ).map((included) => included.tx.txid)
-    }))
+export const sentFrom = (address: string) => Effect.flatMap(Sim, (sim) => sentBy(sim.chain, address))
 
 /** The rental orders the simulated provider took for `address`. */
 export const ordersFor = (address: string) =>
