@@ -2,7 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { Chain, signedTransaction, Sweeper } from "@collector/core"
-import { createTask, eagerSweeper, noProvider, pass, reportOf, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { eagerSweeperSettings } from "@collector/core/testing"
+import { createTask, noProvider, pass, reportOf, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n
@@ -158,7 +159,7 @@ layer(sweepWorld(noProvider), { excludeTestServices: true, timeout: 120_000 })("
       const created = yield* createTask(scope, w)
       const chain = yield* Chain
       const historyless = Chain.of({ ...chain, receipt: () => Effect.succeedNone })
-      const sweeper = yield* Effect.provide(Sweeper, Sweeper.layer(eagerSweeper)).pipe(Effect.provideService(Chain, historyless))
+      const sweeper = yield* Effect.provide(Sweeper, Sweeper.layer(eagerSweeperSettings)).pipe(Effect.provideService(Chain, historyless))
       const running = yield* Effect.fork(sweeper.run("nile", "w-history"))
       yield* Effect.sleep("500 millis")
       yield* Fiber.interrupt(running)

@@ -1,5 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import {
+  byClaimOrder,
+  claimRanks,
   isTerminal,
   type NotificationEvent,
   type SweepQuery,
@@ -13,20 +15,10 @@ import { insertEvents } from "./EventOutbox"
 import { eventColumns, type EventRow, toEvent } from "./NotificationRows"
 import { mutableColumns, sweepColumns, type SweepRow, terminalSql, toSweepTask } from "./SweepRows"
 
-const compareIds = (a: string, b: string) => {
-  const x = BigInt(a)
-  const y = BigInt(b)
-  return x < y ? -1 : x > y ? 1 : 0
-}
-
-/**
- * Due tasks closest to the chain first: a signed transaction is broadcast, and a broadcast one
- * settled, before more are prepared or signed, so a backlog flows through instead of piling
- * up signed transactions that run out of validity before their turn.
- */
-const claimRank = (task: SweepTask): number =>
-  task.status === "signed" ? 0 : task.status === "broadcast" || task.status === "unknown" ? 1 : task.status === "ready" ? 2 : 3
-const claimOrderSql = `CASE d.status WHEN 'signed' THEN 0 WHEN 'broadcast' THEN 1 WHEN 'unknown' THEN 1 WHEN 'ready' THEN 2 ELSE 3 END`
+// The core's claim order as SQL: statuses are constant literals of the core, never input.
+const claimOrderSql = `CASE d.status ${
+  claimRanks.flatMap((statuses, rank) => statuses.map((status) => `WHEN '${status}' THEN ${rank}`)).join(" ")
+} ELSE ${claimRanks.length} END`
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -155,11 +147,7 @@ export const make = Effect.gen(function*() {
         )
         RETURNING ${columns}`.pipe(
         Effect.orDie,
-        Effect.map((rows) =>
-          rows.map(toSweepTask).sort((a, b) =>
-            claimRank(a) - claimRank(b) || a.nextStepAt.getTime() - b.nextStepAt.getTime() || compareIds(a.id, b.id)
-          )
-        )
+        Effect.map((rows) => rows.map(toSweepTask).sort(byClaimOrder))
       ),
 
     save: (task, worker) =>

@@ -1,4 +1,5 @@
 import { defaultEngineSettings, Engine, type EngineSettings } from "@collector/core"
+import { eagerScannerLoopSettings, eagerSweeperSettings } from "@collector/core/testing"
 import type { EnergyProviderSettings } from "@collector/energy"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { WorkerProcess } from "@collector/server"
@@ -14,37 +15,12 @@ export class Sim extends Context.Tag("test/Sim")<Sim, Effect.Effect.Success<Retu
 /** The master key the engine's wallet and webhook keys are sealed under (MASTER_KEY of worker processes too). */
 export const masterKeyBytes = Buffer.alloc(32, 9)
 
-/** Every sweeper wait zero: each pass looks at every unfinished task, so a test advances it by passes and blocks. */
-export const eagerSweeper: EngineSettings["sweeper"] = {
-  batchSize: 1000,
-  concurrency: 8,
-  leaseTtl: Duration.seconds(30),
-  idleInterval: Duration.millis(10),
-  settleDelay: Duration.zero,
-  settleInterval: Duration.zero,
-  bandwidthInterval: Duration.zero,
-  rentalInterval: Duration.zero,
-  retryInterval: Duration.zero,
-  rebroadcastInterval: Duration.zero,
-  expiryMargin: Duration.seconds(3),
-  minimumValidity: Duration.seconds(5),
-  transactionValidity: Duration.seconds(90)
-}
-
 /** The engine's settings in these tests: short waits, small batches. */
 export const testEngineSettings: EngineSettings = {
   ...defaultEngineSettings,
   scanner: { batchBlocks: 10, fetchConcurrency: 4 },
-  loop: {
-    pollInterval: Duration.millis(50),
-    leaseTtl: Duration.seconds(5),
-    batchesPerPass: 1000,
-    integrityInterval: Duration.hours(1),
-    integrityWindow: 50n,
-    retainedBlocks: 100n,
-    failureBackoff: Duration.millis(50)
-  },
-  sweeper: eagerSweeper,
+  loop: eagerScannerLoopSettings,
+  sweeper: eagerSweeperSettings,
   processName: "test"
 }
 

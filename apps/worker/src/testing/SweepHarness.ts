@@ -11,15 +11,14 @@ import {
   type WalletId
 } from "@collector/core"
 import type { EnergyProviderSettings } from "@collector/energy"
-import { TronAddress } from "@collector/tron"
-import { wallet } from "@collector/tron-sim/testing"
+import { sentBy, wallet } from "@collector/tron-sim/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { engineWorld, masterKeyBytes, Sim } from "./EngineWorld"
 
-export { eagerSweeper, masterKeyBytes, noProvider, Sim } from "./EngineWorld"
+export { masterKeyBytes, noProvider, Sim } from "./EngineWorld"
 
 /**
  * What a worker process of a sweep test needs: this database, this node, the scan from `startBlock`,
@@ -141,14 +140,7 @@ export const runUntilDone = (scope: SweepScope, id: SweepTaskId, limit = 60) =>
   })
 
 /** Transactions the wallet sent that are on the chain now (its key signed them), in block order. */
-export const sentFrom = (address: string) =>
-  Effect.flatMap(Sim, (sim) =>
-    Effect.map(sim.chain.state, (state) => {
-      const hex = Option.getOrThrow(TronAddress.toHex(address))
-      return state.blocks.flatMap((block) => block.transactions).filter((included) =>
-        !included.system && (included.tx.raw.contract[0]?.parameter.value as { owner_address?: string } | undefined)?.owner_address === hex
-      ).map((included) => included.tx.txid)
-    }))
+export const sentFrom = (address: string) => Effect.flatMap(Sim, (sim) => sentBy(sim.chain, address))
 
 export const reportOf = Effect.flatMap(ComponentStatus, (status) => status.list("nile"))
 

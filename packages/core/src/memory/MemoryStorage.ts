@@ -14,6 +14,7 @@ import * as MemoryBalanceLedger from "./MemoryBalanceLedger"
 import * as MemoryDepositRepository from "./MemoryDepositRepository"
 import * as MemoryScanLedger from "./MemoryScanLedger"
 import * as MemoryNotificationRepository from "./MemoryNotificationRepository"
+import * as MemorySweepRepository from "./MemorySweepRepository"
 
 /**
  * Every storage port on one memory database, itself provided too (simulations read its tables to
@@ -33,5 +34,6 @@ export const MemoryStorage = Layer.mergeAll(
   MemoryBalanceLedger.layer,
   MemoryAutomationLedger.layer,
   MemoryNotificationRepository.layer,
-  MemoryDeliveryLedger.layer
+  MemoryDeliveryLedger.layer,
+  MemorySweepRepository.layer
 ).pipe(Layer.provideMerge(MemoryDatabase.layer))

@@ -58,7 +58,8 @@ export class SweepRepository extends Context.Tag("@collector/core/SweepRepositor
     readonly unfinishedCount: (scope: TenantScope) => Effect.Effect<number>
     /**
      * Claims up to `limit` unfinished tasks of the network that are due (`nextStepAt <= now`)
-     * and not claimed by a live lease, with `FOR UPDATE SKIP LOCKED`, for `worker` until `until`.
+     * and not claimed by a live lease, with `FOR UPDATE SKIP LOCKED`, for `worker` until `until`:
+     * the first `limit` in `byClaimOrder`, returned in that order.
      */
     readonly claim: (network: Network, worker: string, now: Date, until: Date, limit: number) => Effect.Effect<ReadonlyArray<SweepTask>>
     /**

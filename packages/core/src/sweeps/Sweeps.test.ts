@@ -12,6 +12,7 @@ import type { Wallet } from "../Wallet"
 import { WalletRepository } from "../WalletRepository"
 import { noEnergyProvider } from "../energy/NoEnergyProvider"
 import { NetworkResources } from "./NetworkResources"
+import { queuedTask } from "./QueuedTask"
 import { type SweepDraft, SweepRepository } from "./SweepRepository"
 import { Sweeps } from "./Sweeps"
 import { SweepSettings, sweepSettingsConfig } from "./SweepSettings"
@@ -43,36 +44,7 @@ const walletOf = (n: number, overrides: Partial<Wallet> = {}): Wallet => ({
   ...overrides
 })
 
-const taskOf = (draft: SweepDraft, id: number, now: Date): SweepTask => ({
-  id: String(id) as SweepTaskId,
-  tenantId: scope.tenantId,
-  network: scope.network,
-  walletId: draft.walletId,
-  address: draft.address,
-  mode: draft.mode,
-  requestedAmount: draft.requestedAmount,
-  minimumAmount: draft.minimumAmount,
-  amount: 0n,
-  destination: draft.destination,
-  origin: draft.origin,
-  status: "pending",
-  stage: "queued",
-  reason: "",
-  transaction: null,
-  actualFee: 0n,
-  actualBandwidthFee: null,
-  feeWarning: null,
-  feeSource: null,
-  preparedEnergy: null,
-  estimatedWalletTrxFee: null,
-  maxWalletTrxFee: draft.maxWalletTrxFee,
-  rental: null,
-  createdAt: now,
-  updatedAt: now,
-  nextStepAt: now,
-  prepareBy: draft.prepareBy,
-  version: 0
-})
+const taskOf = (draft: SweepDraft, id: number, now: Date): SweepTask => queuedTask(String(id) as SweepTaskId, scope, draft, now)
 
 interface World {
   readonly wallets: ReadonlyArray<Wallet>

@@ -1,6 +1,7 @@
 import { Clock, Effect, Layer } from "effect"
 import type { DepositId, EventId } from "../deposits/Deposit"
 import type { TenantId, WalletId } from "../Ids"
+import { compareIds } from "../Int64Id"
 import { MemoryDatabase } from "../memory/MemoryDatabase"
 import {
   apps,
@@ -93,9 +94,9 @@ export const make = Effect.gen(function*() {
             lastCollectedAt: null,
             createdAt: fields?.createdAt ?? new Date(millis),
             balanceSyncedAt: null,
-            balanceStaleFrom: null
+            balanceStaleFrom: fields?.balanceStaleFrom ?? null
           })
-          db.table(walletKeys).put(id, fixtureKey)
+          db.table(walletKeys).put(id, fields?.sealedKey ?? fixtureKey)
           return { id, address, customId }
         })),
     walletCollected: (wallet, collectedUsdt, lastCollectedAt) =>
@@ -249,7 +250,20 @@ export const make = Effect.gen(function*() {
           })
           return id
         })),
-    event: (event) => db.atomically(() => appendEvents(db.table(events), [event]))
+    event: (event) => db.atomically(() => appendEvents(db.table(events), [event])),
+    sweptWalletBooks: (walletId) =>
+      db.atomically(() => {
+        const row = db.table(wallets).get(walletId)
+        if (row === undefined) throw new Error(`no wallet ${walletId}`)
+        return { collectedUsdt: row.collectedUsdt, lastCollectedAt: row.lastCollectedAt, balanceStaleFrom: row.balanceStaleFrom }
+      }),
+    scopeEvents: (scope) =>
+      db.atomically(() =>
+        db.table(events).filter((row) => row.tenantId === scope.tenantId && row.network === scope.network)
+          .sort((a, b) => compareIds(a.id, b.id))
+          .map((row) => ({ id: row.id, eventType: row.eventType, depositId: row.depositId, revision: row.revision, payload: row.payload }))
+      ),
+    transaction: db.transaction
   })
 })
 

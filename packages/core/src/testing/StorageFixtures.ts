@@ -3,8 +3,10 @@ import type { ConfirmationRule } from "../ConfirmationRule"
 import type { DepositId, DepositStatus, EventId } from "../deposits/Deposit"
 import type { TenantId, WalletId } from "../Ids"
 import type { Network } from "../Network"
+import type { EventType } from "../notifications/EventTypes"
 import type { OutboxEvent } from "../notifications/OutboxEvent"
 import type { TenantScope } from "../Scope"
+import type { Sealed } from "../SecretBox"
 import type { SweepStatus, SweepTaskId } from "../sweeps/SweepTask"
 import type { TenantStatus } from "../Tenant"
 
@@ -20,6 +22,26 @@ export interface FixtureWalletFields {
   readonly balanceTrx?: bigint
   readonly balanceBlock?: bigint
   readonly createdAt?: Date
+  /** Balance sync's mark: the balance may have changed from this block on. */
+  readonly balanceStaleFrom?: bigint
+  /** The wallet's private key as sealed; a fixed stand-in unless given. */
+  readonly sealedKey?: Sealed
+}
+
+/** The wallet columns a sweep's terminal write changes. */
+export interface FixtureSweptWalletBooks {
+  readonly collectedUsdt: bigint
+  readonly lastCollectedAt: Date | null
+  readonly balanceStaleFrom: bigint | null
+}
+
+/** A stored notification event, as the outbox wrote it. */
+export interface FixtureEvent {
+  readonly id: string
+  readonly eventType: EventType
+  readonly depositId: string | null
+  readonly revision: number | null
+  readonly payload: string
 }
 
 export interface FixtureWallet {
@@ -139,5 +161,11 @@ export class StorageFixtures extends Context.Tag("@collector/core/testing/Storag
     readonly seedSweepTask: (scope: TenantScope, wallet: FixtureWallet, fields?: FixtureSweepTaskFields) => Effect.Effect<SweepTaskId>
     /** Stores the event through the outbox's own writer, as the state change it reports would. */
     readonly event: (event: OutboxEvent) => Effect.Effect<void>
+    /** What sweeps wrote into the wallet's row: its collected total and time, its balance-sync mark. */
+    readonly sweptWalletBooks: (walletId: WalletId) => Effect.Effect<FixtureSweptWalletBooks>
+    /** The scope's notification events, by ID. */
+    readonly scopeEvents: (scope: TenantScope) => Effect.Effect<ReadonlyArray<FixtureEvent>>
+    /** Runs `effect` as one storage transaction, as a caller of a port that joins its caller's transaction does. */
+    readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   }
 >() {}

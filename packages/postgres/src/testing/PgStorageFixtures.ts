@@ -1,6 +1,6 @@
 import { type FixtureAutomationSettings, StorageFixtures } from "@collector/core/testing"
-import type { DepositId, EventId, SweepTaskId, TenantId, WalletId } from "@collector/core"
-import { SqlClient } from "@effect/sql"
+import type { DepositId, EventId, EventType, SweepTaskId, TenantId, WalletId } from "@collector/core"
+import { SqlClient, SqlError } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { seedDeposit } from "./SeedDeposits"
 import { insertEvents } from "../EventOutbox"
@@ -48,12 +48,13 @@ export const make = Effect.gen(function*() {
         const customId = fields?.customId ?? `fixture-${id}`
         const synced = (fields?.balanceBlock ?? 0n) > 0n
         yield* sql`
-          INSERT INTO wallets (id, tenant_id, network, address, custom_id, balance_usdt, balance_trx, balance_block, created_at)
+          INSERT INTO wallets (id, tenant_id, network, address, custom_id, balance_usdt, balance_trx, balance_block, balance_stale_from, created_at)
           OVERRIDING SYSTEM VALUE
           VALUES (${id}, ${scope.tenantId}, ${scope.network}, ${address}, ${customId},
                   ${synced ? (fields?.balanceUsdt ?? 0n).toString() : null}, ${synced ? (fields?.balanceTrx ?? 0n).toString() : null},
-                  ${(fields?.balanceBlock ?? 0n).toString()}, ${fields?.createdAt ?? new Date()})`
-        yield* sql`INSERT INTO wallet_keys (wallet_id, key_id, sealed_key) VALUES (${id}, ${fixtureKey.keyId}, ${fixtureKey.blob})`
+                  ${(fields?.balanceBlock ?? 0n).toString()}, ${fields?.balanceStaleFrom?.toString() ?? null}, ${fields?.createdAt ?? new Date()})`
+        const key = fields?.sealedKey ?? fixtureKey
+        yield* sql`INSERT INTO wallet_keys (wallet_id, key_id, sealed_key) VALUES (${id}, ${key.keyId}, ${key.blob})`
         yield* sql`
           INSERT INTO wallet_counts (tenant_id, network, shard, n) VALUES (${scope.tenantId}, ${scope.network}, 0, 1)
           ON CONFLICT (tenant_id, network, shard) DO UPDATE SET n = wallet_counts.n + 1`
@@ -146,7 +147,34 @@ export const make = Effect.gen(function*() {
           RETURNING id::text AS id`
         return row!.id as SweepTaskId
       }).pipe(Effect.orDie),
-    event: (event) => insertEvents(sql, [event]).pipe(Effect.orDie)
+    event: (event) => insertEvents(sql, [event]).pipe(Effect.orDie),
+    sweptWalletBooks: (walletId) =>
+      sql<{ collected_usdt: string; last_collected_at: Date | null; balance_stale_from: string | null }>`
+        SELECT collected_usdt::text AS collected_usdt, last_collected_at, balance_stale_from::text AS balance_stale_from
+        FROM wallets WHERE id = ${walletId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(([row]) =>
+          row === undefined ? Effect.dieMessage(`no wallet ${walletId}`) : Effect.succeed({
+            collectedUsdt: BigInt(row.collected_usdt),
+            lastCollectedAt: row.last_collected_at,
+            balanceStaleFrom: row.balance_stale_from === null ? null : BigInt(row.balance_stale_from)
+          })
+        )
+      ),
+    scopeEvents: (scope) =>
+      sql<{ id: string; event_type: EventType; deposit_id: string | null; revision: number | null; payload: string }>`
+        SELECT id::text AS id, event_type, deposit_id::text AS deposit_id, revision, payload FROM events
+        WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network} ORDER BY events.id`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows.map((row) => ({ id: row.id, eventType: row.event_type, depositId: row.deposit_id, revision: row.revision, payload: row.payload }))
+        )
+      ),
+    transaction: (effect) =>
+      sql.withTransaction(effect).pipe(
+        // The transaction's own failures are storage failures; the effect's stay its own.
+        Effect.catchIf((error): error is SqlError.SqlError => error instanceof SqlError.SqlError, Effect.die)
+      )
   })
 })
 

@@ -1,3 +1,4 @@
+import { TronAddress } from "@collector/tron"
 import { Effect, Option, TestClock } from "effect"
 import { energyLeft, freeNetUsed, type SimAccount } from "../SimAccount"
 import { make, type SimChain } from "../SimChain"
@@ -40,3 +41,12 @@ export const resourcesOf = (chain: SimChain, who: SimWallet, now: number) =>
     energyLeft: energyLeft(found, state.parameters, now),
     freeNetUsed: freeNetUsed(found, now)
   }))
+
+/** The user transactions `address` sent (its key signed them) that are in a block now, in block order. */
+export const sentBy = (chain: SimChain, address: string): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.map(chain.state, (state) => {
+    const hex = Option.getOrThrow(TronAddress.toHex(address))
+    return state.blocks.flatMap((block) => block.transactions).filter((included) =>
+      !included.system && (included.tx.raw.contract[0]?.parameter.value as { owner_address?: string } | undefined)?.owner_address === hex
+    ).map((included) => included.tx.txid)
+  })

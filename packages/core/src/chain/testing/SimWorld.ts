@@ -1,0 +1,28 @@
+import { SimEnergyProvider } from "@collector/energy"
+import { adapterFor, startSimNode } from "@collector/tron-sim/testing"
+import { FetchHttpClient } from "@effect/platform"
+import { Context, Duration, Effect, Layer } from "effect"
+import { Chain } from "../Chain"
+import { EnergyProvider } from "../../energy/EnergyProvider"
+
+/*
+ * Test support of the core's loop tests (never exported): the simulated TRON node over HTTP,
+ * reached through the production node adapter, with the node's own simulated energy provider.
+ */
+
+/** The simulated node a test drives (blocks only when the test mines them). */
+export class Sim extends Context.Tag("@collector/core/test/Sim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
+
+/** A new simulator, `Chain` through the real adapter, and the simulator's energy provider through the real client. */
+export const SimWorld = Layer.unwrapScoped(
+  Effect.gen(function*() {
+    const sim = yield* startSimNode()
+    const chain = Layer.effect(Chain, adapterFor(sim.url, { requestsPerSecond: 10_000 }))
+    const provider = SimEnergyProvider.layer(SimEnergyProvider.defaultSimProviderConfig(sim.url, { requestTimeout: Duration.seconds(2) })).pipe(
+      Layer.provide(FetchHttpClient.layer)
+    )
+    return Layer.mergeAll(chain, provider, Layer.succeed(Sim, sim))
+  })
+)
+
+export type SimWorldPorts = Sim | Chain | EnergyProvider

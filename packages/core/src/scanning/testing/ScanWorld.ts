@@ -1,0 +1,92 @@
+import { wallet } from "@collector/tron-sim/testing"
+import { MemoryTestStorage } from "../../testing/MemoryTestStorage"
+import { Effect, Layer, Option } from "effect"
+import type { ConfirmationRule } from "../../ConfirmationRule"
+import { Sim, SimWorld } from "../../chain/testing/SimWorld"
+import type { WalletId } from "../../Ids"
+import type { Network } from "../../Network"
+import type { TenantScope } from "../../Scope"
+import { eagerScannerLoopSettings } from "../../testing/EagerLoopSettings"
+import { StorageFixtures } from "../../testing/StorageFixtures"
+import { Confirmations } from "../Confirmations"
+import { DepositBook } from "../DepositBook"
+import { IntegrityCheck } from "../IntegrityCheck"
+import { Scanner } from "../Scanner"
+import { ScannerLoop } from "../ScannerLoop"
+
+/*
+ * Test support of the scanner's tests in core (never exported): the real scanner loop with its
+ * scanner, confirmations and integrity check over a storage, and the simulated node through the
+ * real adapter.
+ */
+
+/** The storage the scanner runs on: every port over one memory database, with the fixtures. */
+const storage = MemoryTestStorage
+
+const fetchConcurrency = 4
+
+export const ScanWorld = ScannerLoop.layer(eagerScannerLoopSettings).pipe(
+  Layer.provideMerge(Layer.mergeAll(
+    Scanner.layer({ batchBlocks: 10, fetchConcurrency }),
+    Confirmations.layer,
+    IntegrityCheck.layer(fetchConcurrency)
+  )),
+  Layer.provideMerge(SimWorld),
+  Layer.provideMerge(storage)
+)
+
+export const usdt = (whole: bigint) => whole * 1_000_000n
+
+export interface ScanWallet {
+  readonly id: WalletId
+  readonly address: string
+  readonly customId: string
+  /** The simulator key behind the address, to send from it. */
+  readonly index: number
+}
+
+// Simulator keys: every wallet of a file's simulator a new one, the same in every run.
+let nextKey = 3000
+
+/** A new simulator address with its key, not yet a tenant wallet. */
+export const newAddress = () => {
+  const index = nextKey++
+  return { index, address: wallet(index).address }
+}
+
+/** A tenant scope on nile under `rule` with `count` wallets at simulator addresses. */
+export const seedTenant = (rule: ConfirmationRule, count = 1) =>
+  Effect.gen(function*() {
+    const fixtures = yield* StorageFixtures
+    const scope = yield* fixtures.scope("nile", { confirmationRule: rule })
+    const wallets: Array<ScanWallet> = []
+    for (let i = 0; i < count; i++) wallets.push(yield* addWallet(scope))
+    return { scope, wallets }
+  })
+
+/** A wallet of the scope at a new simulator address. */
+export const addWallet = (scope: TenantScope) =>
+  Effect.gen(function*() {
+    const { index, address } = newAddress()
+    const stored = yield* Effect.flatMap(StorageFixtures, (fixtures) => fixtures.wallet(scope, { address }))
+    return { ...stored, index } satisfies ScanWallet
+  })
+
+/** One scanner pass, as the worker's loop makes it while holding the lease (no periodic integrity check). */
+export const pass = (network: Network = "nile") =>
+  Effect.flatMap(ScannerLoop, (loop) => loop.pass(network))
+
+/** The deposits of the transfers, as stored now (none for a transfer not booked). */
+export const depositsAt = (logs: ReadonlyArray<{ readonly txid: string; readonly logIndex: number }>) =>
+  Effect.flatMap(DepositBook, (book) => book.depositsOf("nile", logs))
+
+export const eventsOf = (scope: TenantScope) => Effect.flatMap(StorageFixtures, (fixtures) => fixtures.scopeEvents(scope))
+
+/** The stored transfers of the scope that wait for their confirmations. */
+export const pendingOf = (scope: TenantScope) =>
+  Effect.map(Effect.flatMap(DepositBook, (book) => book.pending(scope.network)), (logs) => logs.filter((l) => l.tenantId === scope.tenantId))
+
+export const blockOf = (txid: string) =>
+  Effect.flatMap(Sim, (sim) =>
+    Effect.map(sim.chain.state, (state) =>
+      Option.fromNullable(state.blocks.find((block) => block.transactions.some((included) => included.tx.txid === txid)))))

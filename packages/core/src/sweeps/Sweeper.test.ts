@@ -1,0 +1,253 @@
+import { usdtOf } from "@collector/tron-sim/testing"
+import { TronAddress } from "@collector/tron"
+import { expect, layer } from "@effect/vitest"
+import { Deferred, Duration, Effect, Exit, Fiber, Option, Ref } from "effect"
+import { Chain } from "../chain/Chain"
+import { ChainUnavailable } from "../chain/ChainErrors"
+import { Sim } from "../chain/testing/SimWorld"
+import { eagerSweeperSettings } from "../testing/EagerLoopSettings"
+import { StorageFixtures } from "../testing/StorageFixtures"
+import { Signer } from "../WalletKeys"
+import { Sweeper } from "./Sweeper"
+import {
+  createTask,
+  ordersFor,
+  pass,
+  roundsUntilDone,
+  runUntilDone,
+  seedScope,
+  sentFrom,
+  sweeperReport,
+  SweepWorld,
+  type SweepWallet,
+  taskOf,
+  trx,
+  usdt
+} from "./testing/SweepWorld"
+
+/** Activated with a single SUN and holding USDT: only a rental can pay the transfer's energy. */
+const rentalWallet = (w: SweepWallet, amount = usdt(30n)) =>
+  Effect.gen(function*() {
+    const sim = yield* Sim
+    yield* sim.chain.activate(w.address, 1n)
+    yield* sim.chain.mintUsdt(w.address, amount)
+    // Preparation reads the balance at the solidified block.
+    yield* sim.chain.mine(25)
+    return w
+  })
+
+/** Enough TRX of its own to burn for the energy, no rental. */
+const trxWallet = (w: SweepWallet, amount: bigint) =>
+  Effect.gen(function*() {
+    const sim = yield* Sim
+    yield* sim.chain.activate(w.address, trx(20n))
+    yield* sim.chain.mintUsdt(w.address, amount)
+    yield* sim.chain.mine(25)
+    return w
+  })
+
+const usdtAt = (address: string) => Effect.flatMap(Sim, (sim) => usdtOf(sim.chain, Option.getOrThrow(TronAddress.toHex(address))))
+
+const booksOf = (w: SweepWallet) => Effect.flatMap(StorageFixtures, (fixtures) => fixtures.sweptWalletBooks(w.id))
+
+layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper and its steps on the simulated node", (it) => {
+  it.effect("a rented sweep of an activated wallet to an empty collection address: one order, one transaction, one event, the wallet's collected total", () =>
+    Effect.gen(function*() {
+      const scope = yield* seedScope(1, { rentalAllowed: true })
+      const w = yield* rentalWallet(scope.wallets[0]!)
+      const created = yield* createTask(scope, w)
+      const { task, webhook, seen } = yield* runUntilDone(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(seen).toEqual(["pending/renting", "pending/waiting_energy", "ready/ready", "signed/ready", "broadcast/ready", "succeeded/ready"])
+      expect(task).toMatchObject({ amount: usdt(30n), feeSource: "rental", estimatedWalletTrxFee: 0n, actualFee: 0n, feeWarning: null })
+      expect(task.rental).toMatchObject({ orderId: `sweep-nile-${task.id}`, provider: "sim", state: "delivered", quantity: task.preparedEnergy })
+      expect(yield* ordersFor(w.address)).toHaveLength(1)
+      expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
+      expect(yield* usdtAt(scope.destination)).toBe(usdt(30n))
+      expect(yield* usdtAt(w.address)).toBe(0n)
+      // One event, under the task's own ID, and the wallet's books.
+      expect(webhook).toMatchObject({ id: task.id, eventType: "sweep.succeeded", status: "pending", createdAt: task.updatedAt })
+      expect(JSON.parse(webhook!.payload)).toEqual({
+        event_id: task.id,
+        event_type: "sweep.succeeded",
+        network: "nile",
+        task_id: task.id,
+        wallet_id: w.id,
+        amount: "30000000",
+        destination: scope.destination,
+        txid: task.transaction!.txid,
+        status: "succeeded",
+        reason: "",
+        actual_fee: "0"
+      })
+      expect(yield* booksOf(w)).toEqual({ collectedUsdt: usdt(30n), lastCollectedAt: task.updatedAt, balanceStaleFrom: 1n })
+    }))
+
+  it.effect("a fixed amount: exactly that much moves, paid with the wallet's TRX within the cap; the rest stays", () =>
+    Effect.gen(function*() {
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* trxWallet(scope.wallets[0]!, usdt(7n))
+      const created = yield* createTask(scope, w, usdt(3n))
+      const { task, seen } = yield* runUntilDone(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(task).toMatchObject({ mode: "fixed", requestedAmount: usdt(3n), amount: usdt(3n), feeSource: "wallet_trx", rental: null })
+      expect(task.actualFee > 0n && task.actualFee <= task.estimatedWalletTrxFee!).toBe(true)
+      expect(yield* usdtAt(w.address)).toBe(usdt(4n))
+      expect(yield* usdtAt(scope.destination)).toBe(usdt(3n))
+      expect((yield* booksOf(w)).collectedUsdt).toBe(usdt(3n))
+    }))
+
+  it.effect("nothing to collect is cancelled and a fixed amount above the balance fails, both without signing or ordering", () =>
+    Effect.gen(function*() {
+      const scope = yield* seedScope(2, { rentalAllowed: true })
+      const empty = scope.wallets[0]!
+      const small = yield* rentalWallet(scope.wallets[1]!, usdt(1n))
+      const a = yield* createTask(scope, empty)
+      const b = yield* createTask(scope, small, usdt(2n))
+      expect(yield* pass()).toMatchObject({ claimed: 2, saved: 2, lost: 0, failed: 0 })
+      const cancelled = yield* taskOf(scope, a.id)
+      const failed = yield* taskOf(scope, b.id)
+      expect(cancelled.task).toMatchObject({ status: "cancelled", amount: 0n, transaction: null })
+      expect(cancelled.task.reason).toContain("nothing to collect")
+      expect(cancelled.webhook?.eventType).toBe("sweep.cancelled")
+      expect(failed.task).toMatchObject({ status: "failed", transaction: null, rental: null })
+      expect(failed.task.reason).toContain("above the balance")
+      expect(JSON.parse(failed.webhook!.payload)).toMatchObject({ status: "failed", txid: "", amount: "0", actual_fee: "0" })
+      expect([...(yield* ordersFor(small.address)), ...(yield* sentFrom(small.address))]).toEqual([])
+      expect(yield* booksOf(small)).toEqual({ collectedUsdt: 0n, lastCollectedAt: null, balanceStaleFrom: null })
+    }))
+
+  it.effect("a node that does not answer: the claimed task is handed back unchanged, and goes on once the node is back", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* trxWallet(scope.wallets[0]!, usdt(5n))
+      const created = yield* createTask(scope, w)
+      yield* sim.chain.fail("error", 1_000)
+      expect(yield* pass()).toMatchObject({ claimed: 1, saved: 1, failed: 1 })
+      expect((yield* taskOf(scope, created.id)).task).toMatchObject({ status: "pending", stage: "queued", version: 1, amount: 0n, reason: "" })
+      yield* Effect.sleep("1100 millis")
+      const { task, seen } = yield* runUntilDone(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
+    }))
+
+  it.effect("a step whose node call fails is retried on the next pass from the state it was in", () =>
+    Effect.gen(function*() {
+      const chain = yield* Chain
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* trxWallet(scope.wallets[0]!, usdt(5n))
+      const created = yield* createTask(scope, w)
+      expect(yield* pass()).toMatchObject({ claimed: 1, saved: 1, failed: 0 })
+      expect((yield* taskOf(scope, created.id)).task.status).toBe("ready")
+      // Building the transfer fails once: nothing is signed, the task waits in `ready`.
+      const builds = yield* Ref.make(0)
+      const flaky = Chain.of({
+        ...chain,
+        buildUsdtTransfer: (transfer) =>
+          Effect.flatMap(Ref.getAndUpdate(builds, (n) => n + 1), (n) =>
+            n === 0 ? Effect.fail(new ChainUnavailable({ reason: "connection reset" })) : chain.buildUsdtTransfer(transfer))
+      })
+      const flakyPass = Effect.provideService(pass(), Chain, flaky)
+      expect(yield* flakyPass).toMatchObject({ claimed: 1, saved: 1, failed: 1 })
+      expect((yield* taskOf(scope, created.id)).task).toMatchObject({ status: "ready", transaction: null, version: 2 })
+      const { task, seen } = yield* roundsUntilDone(flakyPass)(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(yield* Ref.get(builds)).toBe(2)
+      expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
+    }))
+
+  it.effect("a broadcast whose answer is lost: the task is unknown, then settled from its receipt; the transaction is sent once", () =>
+    Effect.gen(function*() {
+      const chain = yield* Chain
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* trxWallet(scope.wallets[0]!, usdt(5n))
+      const created = yield* createTask(scope, w)
+      // The node takes the transaction, and the connection drops before its answer.
+      const answerLost = Chain.of({
+        ...chain,
+        broadcast: (transaction) =>
+          Effect.zipRight(chain.broadcast(transaction), Effect.fail(new ChainUnavailable({ reason: "socket hang up" })))
+      })
+      const { task, seen } = yield* roundsUntilDone(Effect.provideService(pass(), Chain, answerLost))(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(seen).toContain("unknown/ready")
+      expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
+    }))
+
+  it.effect("another worker takes the task while a slow step runs: the slow step's save is refused, the task goes on once", () =>
+    Effect.gen(function*() {
+      const chain = yield* Chain
+      const scope = yield* seedScope(1, { rentalAllowed: true })
+      const w = yield* rentalWallet(scope.wallets[0]!)
+      const created = yield* createTask(scope, w)
+      // The slow worker's lease runs out at once; its preparation waits until the other worker has saved.
+      const entered = yield* Deferred.make<void>()
+      const gate = yield* Deferred.make<void>()
+      const slow = Chain.of({
+        ...chain,
+        account: (address, solidified) =>
+          Deferred.succeed(entered, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(chain.account(address, solidified)))
+      })
+      const slowPass = yield* Effect.fork(Effect.provideService(pass("w-slow", { ...eagerSweeperSettings, leaseTtl: Duration.zero }), Chain, slow))
+      yield* Deferred.await(entered)
+      expect(yield* pass("w-fast")).toMatchObject({ claimed: 1, saved: 1, lost: 0 })
+      const taken = (yield* taskOf(scope, created.id)).task
+      expect(taken).toMatchObject({ status: "pending", stage: "renting", version: 1 })
+      yield* Deferred.succeed(gate, undefined)
+      expect(yield* Fiber.join(slowPass)).toMatchObject({ claimed: 1, saved: 0, lost: 1 })
+      expect((yield* taskOf(scope, created.id)).task).toEqual(taken)
+      const { task, seen } = yield* runUntilDone(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(yield* ordersFor(w.address)).toHaveLength(1)
+      expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
+    }))
+
+  it.effect("a sweeper that dies between two steps: a new one resumes from storage with no second order, signature or transaction", () =>
+    Effect.gen(function*() {
+      const signer = yield* Signer
+      const points = ["after:pending/renting", "after:pending/waiting_energy", "after:ready/ready", "after:signed/ready", "after:broadcast/ready"]
+      const scope = yield* seedScope(points.length, { rentalAllowed: true })
+      const signatures = yield* Ref.make(new Map<string, number>())
+      const counting = Signer.of({
+        sign: (wallet, hash) =>
+          Effect.tap(signer.sign(wallet, hash), () => Ref.update(signatures, (m) => new Map(m).set(wallet.address, (m.get(wallet.address) ?? 0) + 1)))
+      })
+      for (const [i, point] of points.entries()) {
+        const w = yield* rentalWallet(scope.wallets[i]!)
+        const created = yield* createTask(scope, w)
+        const dying = Effect.provideService(pass(`dying-${i}`, eagerSweeperSettings, (at) => (at === point ? Effect.dieMessage(`died at ${at}`) : Effect.void)), Signer, counting)
+        const sim = yield* Sim
+        let died = false
+        for (let round = 0; round < 60 && !died; round++) {
+          died = Exit.isFailure(yield* Effect.exit(dying))
+          if (!died) yield* sim.chain.mine(1)
+        }
+        expect(died, point).toBe(true)
+        const { task, seen } = yield* roundsUntilDone(Effect.provideService(pass(`next-${i}`), Signer, counting))(scope, created.id)
+        expect(task.status, `${point}: ${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+        expect((yield* ordersFor(w.address)).length, point).toBe(1)
+        expect((yield* Ref.get(signatures)).get(w.address), point).toBe(1)
+        expect(yield* sentFrom(w.address), point).toEqual([task.transaction!.txid])
+        expect((yield* booksOf(w)).collectedUsdt, point).toBe(usdt(30n))
+      }
+    }), { timeout: 300_000 })
+
+  it.effect("run: passes on its own until interrupted, and says so on the component board", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* trxWallet(scope.wallets[0]!, usdt(2n))
+      const created = yield* createTask(scope, w)
+      const running = yield* Effect.fork(Effect.flatMap(Effect.provide(Sweeper, Sweeper.layer(eagerSweeperSettings)), (sweeper) => sweeper.run("nile", "w-run")))
+      let status = "pending"
+      for (let round = 0; round < 100 && status !== "succeeded"; round++) {
+        yield* sim.chain.mine(1)
+        yield* Effect.sleep("30 millis")
+        status = (yield* taskOf(scope, created.id)).task.status
+      }
+      yield* Fiber.interrupt(running)
+      expect(status).toBe("succeeded")
+      expect(yield* sweeperReport).toMatchObject({ component: "sweeper", network: "nile", status: "ok" })
+    }))
+})

@@ -1,0 +1,125 @@
+import { LocalSigner } from "@collector/tron"
+import { sentBy, wallet } from "@collector/tron-sim/testing"
+import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { Clock, Effect, Layer, Option } from "effect"
+import { MemoryTestStorage } from "../../testing/MemoryTestStorage"
+import { ComponentStatus } from "../../engine/ComponentStatus"
+import type { WalletId } from "../../Ids"
+import { defaultAutomationPolicy } from "../../Settings"
+import { SettingsRepository } from "../../SettingsRepository"
+import type { TenantScope } from "../../Scope"
+import { Sim, SimWorld } from "../../chain/testing/SimWorld"
+import { eagerSweeperSettings } from "../../testing/EagerLoopSettings"
+import { StorageFixtures } from "../../testing/StorageFixtures"
+import { sweepDraftFor } from "../../testing/SweepTestData"
+import type { Checkpoint } from "../../engine/Checkpoint"
+import { Sweeper } from "../Sweeper"
+import type { SweeperSettings } from "../SweeperSettings"
+import { SweepRepository } from "../SweepRepository"
+import type { SweepTask, SweepTaskId } from "../SweepTask"
+
+/*
+ * Test support of the sweeper's tests in core (never exported): the real sweeper and its steps
+ * over a storage, the simulated node through the real adapter, and the local signer under a
+ * test master key.
+ */
+
+/** The storage the sweeper runs on: every port over one memory database, with the fixtures. */
+const storage = MemoryTestStorage
+
+const masterKey = MasterKey.unsafeMake(Buffer.alloc(32, 7))
+const box = AesGcmSecretBox.make(MasterKeyring.make({ current: masterKey }))
+const signer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(MasterKeyring.layer({ current: masterKey })))
+
+export const SweepWorld = SimWorld.pipe(Layer.provideMerge(signer), Layer.provideMerge(storage))
+
+export const usdt = (whole: bigint) => whole * 1_000_000n
+export const trx = (whole: bigint) => whole * 1_000_000n
+
+export interface SweepWallet {
+  readonly id: WalletId
+  readonly address: string
+  /** The simulator key behind the address. */
+  readonly index: number
+}
+
+export interface SweepScope extends TenantScope {
+  readonly wallets: ReadonlyArray<SweepWallet>
+  /** The collection address: an address the chain has never seen. */
+  readonly destination: string
+}
+
+// Simulator keys: every wallet and destination of a file's simulator a new one, the same in every run.
+let nextKey = 7000
+
+/** A tenant on nile with `count` wallets holding real keys sealed under the test master key, its policy, and a new collection address. */
+export const seedScope = (count: number, policy: { readonly rentalAllowed: boolean }) =>
+  Effect.gen(function*() {
+    const fixtures = yield* StorageFixtures
+    const scope = yield* fixtures.scope("nile")
+    yield* Effect.flatMap(SettingsRepository, (settings) =>
+      settings.setAutomation(scope, { ...defaultAutomationPolicy, rentalAllowed: policy.rentalAllowed }))
+    const wallets: Array<SweepWallet> = []
+    for (let i = 0; i < count; i++) {
+      const index = nextKey++
+      const key = wallet(index)
+      const sealedKey = yield* box.seal(key.secretKey)
+      const stored = yield* fixtures.wallet(scope, { address: key.address, sealedKey })
+      wallets.push({ id: stored.id, address: key.address, index })
+    }
+    return { ...scope, wallets, destination: wallet(nextKey++).address } satisfies SweepScope
+  })
+
+/** A task as the create operation makes it (all, or a fixed amount), due now. */
+export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | null = null) =>
+  Effect.gen(function*() {
+    const repo = yield* SweepRepository
+    const now = new Date(yield* Clock.currentTimeMillis)
+    const [task] = yield* repo.insert(scope, [sweepDraftFor(w, {
+      mode: amount === null ? "all" : "fixed",
+      requestedAmount: amount,
+      destination: scope.destination,
+      prepareBy: new Date(now.getTime() + 86_400_000)
+    })], now)
+    return task!
+  })
+
+export const taskOf = (scope: TenantScope, id: SweepTaskId) =>
+  Effect.flatMap(SweepRepository, (repo) => repo.find(scope, id)).pipe(Effect.map((view) => Option.getOrThrow(view)))
+
+/** One pass of a new sweeper of `worker`. */
+export const pass = (worker = "w1", settings: SweeperSettings = eagerSweeperSettings, checkpoint?: Checkpoint) =>
+  Effect.flatMap(Effect.provide(Sweeper, Sweeper.layer(settings, checkpoint)), (sweeper) => sweeper.pass("nile", worker))
+
+const terminal = (task: SweepTask) => task.status === "succeeded" || task.status === "failed" || task.status === "cancelled"
+
+/**
+ * Rounds of one `step` (a pass) and one block until the task is terminal (or `limit` rounds), so
+ * a broadcast lands and solidifies as on a real chain; with every state the task went through.
+ */
+export const roundsUntilDone = <E, R>(step: Effect.Effect<unknown, E, R>) => (scope: TenantScope, id: SweepTaskId, limit = 60) =>
+  Effect.gen(function*() {
+    const sim = yield* Sim
+    const seen: Array<string> = []
+    for (let round = 0; round < limit; round++) {
+      yield* step
+      const { task } = yield* taskOf(scope, id)
+      const state = `${task.status}/${task.stage}`
+      if (seen[seen.length - 1] !== state) seen.push(state)
+      if (terminal(task)) break
+      yield* sim.chain.mine(1)
+    }
+    return { ...(yield* taskOf(scope, id)), seen }
+  })
+
+export const runUntilDone = roundsUntilDone(pass())
+
+/** The transactions the wallet's key signed that are on the chain now, in block order. */
+export const sentFrom = (address: string) => Effect.flatMap(Sim, (sim) => sentBy(sim.chain, address))
+
+/** The rental orders the simulated provider took for `address`. */
+export const ordersFor = (address: string) =>
+  Effect.flatMap(Sim, (sim) => Effect.map(sim.provider.orders, (orders) => orders.filter((o) => o.order.receiver === address)))
+
+export const sweeperReport = Effect.flatMap(ComponentStatus, (status) =>
+  Effect.map(status.list("nile"), (reports) => reports.find((r) => r.component === "sweeper")))
