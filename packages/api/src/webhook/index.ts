@@ -1,2 +1,3 @@
 export * from "./WebhookEnvelope"
 export * as WebhookEnvelopeSealer from "./WebhookEnvelopeSealer"
+export * from "./WebhookBodies"

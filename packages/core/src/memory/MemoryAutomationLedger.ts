@@ -1,23 +1,13 @@
 import { Effect, Layer } from "effect"
-import type { AutomationPolicy } from "../Settings"
 import { AutomationLedger } from "../sweeps/AutomationLedger"
 import { isTerminal } from "../sweeps/SweepTask"
 import { isTenantAvailable } from "../Tenant"
 import { MemoryDatabase } from "./MemoryDatabase"
+import { storedPolicy } from "./SettingsRows"
 import { keyOf, sweepTasks, type TenantSettingsRow, tenants, tenantSettings, wallets } from "./MemoryTables"
 import { compare, compareDatesNullsFirst, compareIds } from "./Ordering"
 
 const minuteMillis = 60_000
-
-const policyOf = (row: TenantSettingsRow): AutomationPolicy => ({
-  enabled: row.automationEnabled,
-  threshold: row.automationThreshold,
-  intervalMinutes: row.automationIntervalMinutes,
-  maxWalletTrxFee: row.maxWalletTrxFee,
-  maxRentalCost: row.maxRentalCost,
-  rentalAllowed: row.rentalAllowed,
-  updatedAt: row.automationUpdatedAt
-})
 
 export const make = Effect.gen(function*() {
   const db = yield* MemoryDatabase
@@ -46,7 +36,7 @@ export const make = Effect.gen(function*() {
           .slice(0, limit)
           .map((row) => {
             settings.put(keyOf(row.tenantId, row.network), { ...row, automationRoundClaimedUntil: claimedUntil })
-            return { scope: { tenantId: row.tenantId, network }, policy: policyOf(row) }
+            return { scope: { tenantId: row.tenantId, network }, policy: storedPolicy(row) }
           })
       ),
     // Only under the claim the round was run with: a claim that ran out and was taken over stays.

@@ -6,23 +6,9 @@ import type { DeliveryAttempt, DeliveryRound } from "../notifications/DeliveryRe
 import type { NotificationEvent } from "../notifications/NotificationEvent"
 import { NotificationRepository } from "../notifications/NotificationRepository"
 import { MemoryDatabase } from "./MemoryDatabase"
+import { notificationEventOf } from "./NotificationEventOf"
 import { checkedEvent } from "./MemoryEventChecks"
 import { deliveryAttempts, deliveryRounds, type EventRow, events } from "./MemoryTables"
-
-const toNotificationEvent = (row: EventRow): NotificationEvent => ({
-  id: row.id as EventId,
-  network: row.network,
-  eventType: row.eventType,
-  status: row.status,
-  attempts: row.attempts,
-  currentRound: row.currentRound,
-  nextAttempt: row.nextAttempt,
-  deadlineAt: row.deadlineAt,
-  lastError: row.lastError,
-  createdAt: row.createdAt,
-  deliveredAt: row.deliveredAt,
-  payload: row.payload
-})
 
 // IDs are bigints in PostgreSQL: "10" sorts after "9".
 const descending = (a: bigint, b: bigint) => (a > b ? -1 : a < b ? 1 : 0)
@@ -72,10 +58,10 @@ export const make = Effect.gen(function*() {
           (query.status === undefined || row.status === query.status)
         )
         rows.sort((a, b) => descending(BigInt(a.id), BigInt(b.id)))
-        return pageOf(rows.map(toNotificationEvent), query)
+        return pageOf(rows.map(notificationEventOf), query)
       }),
 
-    find: (scope, id) => db.atomically(() => Option.map(Option.fromNullable(inScope(scope, id)), toNotificationEvent)),
+    find: (scope, id) => db.atomically(() => Option.map(Option.fromNullable(inScope(scope, id)), notificationEventOf)),
 
     rounds: (scope, id, query) =>
       db.atomically(() => Option.map(Option.fromNullable(inScope(scope, id)), (event) => pageOf(roundsOf(event), query))),
@@ -98,7 +84,7 @@ export const make = Effect.gen(function*() {
       db.transaction(Effect.gen(function*() {
         const row = yield* db.atomically(() => inScope(scope, id))
         if (row === undefined) return Option.none()
-        const next = yield* decide(toNotificationEvent(row))
+        const next = yield* decide(notificationEventOf(row))
         // The URL is fixed by the dispatcher when it starts the round; the previous round's claim is void.
         const saved = yield* db.atomically(() =>
           table.update(row.id, (current) =>
@@ -117,7 +103,7 @@ export const make = Effect.gen(function*() {
             })
           )
         )
-        return Option.some(toNotificationEvent(saved))
+        return Option.some(notificationEventOf(saved))
       }))
   })
 })

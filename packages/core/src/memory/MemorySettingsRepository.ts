@@ -1,45 +1,15 @@
 import { Clock, Effect, Layer } from "effect"
 import type { TenantId } from "../Ids"
 import type { Network } from "../Network"
-import type { AutomationPolicy, StoredSettings } from "../Settings"
+import type { StoredSettings } from "../Settings"
 import { SettingsRepository } from "../SettingsRepository"
 import { keyOf, tenants, type TenantSettingsRow, tenantSettings, wallets } from "./MemoryTables"
 import { MemoryDatabase } from "./MemoryDatabase"
-
-/** A row as the first write creates it: the table's column defaults (the automation columns count only once set). */
-const newRow = (tenantId: TenantId, network: Network): TenantSettingsRow => ({
-  tenantId,
-  network,
-  collectionAddress: "",
-  collectionWalletId: null,
-  collectionUpdatedAt: null,
-  automationEnabled: false,
-  automationThreshold: 100_000_000n,
-  automationIntervalMinutes: 60,
-  maxWalletTrxFee: 15_000_000n,
-  maxRentalCost: 21_000_000n,
-  rentalAllowed: false,
-  automationUpdatedAt: null,
-  webhookUrl: "",
-  webhookEnabled: false,
-  webhookUpdatedAt: null,
-  automationLastRunAt: null,
-  automationRoundClaimedUntil: null
-})
-
-const automationOf = (row: TenantSettingsRow): AutomationPolicy => ({
-  enabled: row.automationEnabled,
-  threshold: row.automationThreshold,
-  intervalMinutes: row.automationIntervalMinutes,
-  maxWalletTrxFee: row.maxWalletTrxFee,
-  maxRentalCost: row.maxRentalCost,
-  rentalAllowed: row.rentalAllowed,
-  updatedAt: row.automationUpdatedAt
-})
+import { newSettingsRow, storedPolicy } from "./SettingsRows"
 
 const storedOf = (row: TenantSettingsRow): StoredSettings => ({
   collection: { address: row.collectionAddress, walletId: row.collectionWalletId, updatedAt: row.collectionUpdatedAt },
-  automation: row.automationUpdatedAt === null ? null : automationOf(row),
+  automation: row.automationUpdatedAt === null ? null : storedPolicy(row),
   webhook: { url: row.webhookUrl, enabled: row.webhookEnabled, updatedAt: row.webhookUpdatedAt }
 })
 
@@ -55,7 +25,7 @@ export const make = Effect.gen(function*() {
       db.atomically(() => {
         if (!tenantRows.has(tenantId)) throw new Error(`tenant_settings: no tenant ${tenantId}`)
         const key = keyOf(tenantId, network)
-        const row = change(rows.get(key) ?? newRow(tenantId, network), new Date(millis))
+        const row = change(rows.get(key) ?? newSettingsRow(tenantId, network), new Date(millis))
         if (row.collectionWalletId !== null && !walletRows.has(row.collectionWalletId)) {
           throw new Error(`tenant_settings: no wallet ${row.collectionWalletId}`)
         }
@@ -65,7 +35,7 @@ export const make = Effect.gen(function*() {
 
   return SettingsRepository.of({
     get: (scope) =>
-      db.atomically(() => storedOf(rows.get(keyOf(scope.tenantId, scope.network)) ?? newRow(scope.tenantId, scope.network))),
+      db.atomically(() => storedOf(rows.get(keyOf(scope.tenantId, scope.network)) ?? newSettingsRow(scope.tenantId, scope.network))),
     setCollection: (scope, address, walletId) =>
       Effect.map(
         upsert(scope.tenantId, scope.network, (row, at) => ({ ...row, collectionAddress: address, collectionWalletId: walletId, collectionUpdatedAt: at })),
@@ -83,7 +53,7 @@ export const make = Effect.gen(function*() {
           rentalAllowed: policy.rentalAllowed,
           automationUpdatedAt: at
         })),
-        automationOf
+        storedPolicy
       ),
     setWebhook: (scope, config) =>
       Effect.map(

@@ -1,33 +1,17 @@
 import { Effect, Layer, Option } from "effect"
-import type { EventId } from "../deposits/Deposit"
 import { compareIds } from "../Int64Id"
-import type { NotificationEvent } from "../notifications/NotificationEvent"
 import type { TenantScope } from "../Scope"
 import { byClaimOrder } from "../sweeps/ClaimOrder"
 import { queuedTask } from "../sweeps/QueuedTask"
 import { type SweepQuery, SweepRepository, type SweepView } from "../sweeps/SweepRepository"
 import { isTerminal, type SweepTask, type SweepTaskId } from "../sweeps/SweepTask"
 import { MemoryDatabase } from "./MemoryDatabase"
+import { notificationEventOf } from "./NotificationEventOf"
 import { appendEvents } from "./MemoryOutbox"
-import { type EventRow, events, type SweepTaskRow, sweepTasks, walletKeys, wallets } from "./MemoryTables"
+import { events, type SweepTaskRow, sweepTasks, walletKeys, wallets } from "./MemoryTables"
 import { checkSweepTask, guardSweepTaskUpdate } from "./SweepTaskGuard"
 
 const toTask = ({ claimedBy: _, claimedUntil: __, ...task }: SweepTaskRow): SweepTask => task
-
-const toEvent = (row: EventRow): NotificationEvent => ({
-  id: row.id as EventId,
-  network: row.network,
-  eventType: row.eventType,
-  status: row.status,
-  attempts: row.attempts,
-  currentRound: row.currentRound,
-  nextAttempt: row.nextAttempt,
-  deadlineAt: row.deadlineAt,
-  lastError: row.lastError,
-  createdAt: row.createdAt,
-  deliveredAt: row.deliveredAt,
-  payload: row.payload
-})
 
 const inScope = (scope: TenantScope) => (row: { readonly tenantId: string; readonly network: string }) =>
   row.tenantId === scope.tenantId && row.network === scope.network
@@ -103,7 +87,7 @@ export const make = Effect.gen(function*() {
   /** Only a terminal task has an event, written with its terminal state: read after the task, it is there. */
   const withWebhook = (scope: TenantScope, task: SweepTask): SweepView => {
     const event = isTerminal(task.status) ? outbox.get(task.id) : undefined
-    return { task, webhook: event !== undefined && inScope(scope)(event) ? toEvent(event) : null }
+    return { task, webhook: event !== undefined && inScope(scope)(event) ? notificationEventOf(event) : null }
   }
 
   return SweepRepository.of({

@@ -81,6 +81,21 @@ const newScope = (network: Network) =>
   })
 
 /**
+ * A deposit of `amount` confirmed in a new block of `main` on top of a block with nothing in it
+ * (`before`, where a reorganisation of the deposit's block goes back to).
+ */
+const confirmedOnMain = (amount: bigint) =>
+  Effect.gen(function*() {
+    const { scope, wallet } = yield* newScope("main")
+    const base = yield* appendBlock("main", [])
+    const before = { number: base.number, hash: base.hash }
+    const block = yield* appendBlock("main", [{ scope, wallet, amount }])
+    const [confirm] = yield* decide(yield* pendingOf(scope), at)
+    yield* Effect.flatMap(DepositBook, (book) => book.book("main", [confirm!]))
+    return { scope, wallet, before, block, confirm: confirm! }
+  })
+
+/**
  * What every DepositBook must do: read the facts the core decides on, and write each decision
  * (a new revision, its event, the scope's total, the log booked) all at once, or refuse it as a
  * whole when what it was decided on has changed.
@@ -141,13 +156,8 @@ export const depositBookContract = <E>(name: string, storage: Layer.Layer<Ports,
       Effect.gen(function*() {
         const book = yield* DepositBook
         const ledger = yield* ScanLedger
-        const { scope, wallet } = yield* newScope("main")
-        const base = yield* appendBlock("main", [])
-        const before = { number: base.number, hash: base.hash }
-        const block = yield* appendBlock("main", [{ scope, wallet, amount: 9n }])
-        const [confirm] = yield* decide(yield* pendingOf(scope), at)
-        yield* book.book("main", [confirm!])
-        const confirmed: Deposit = confirm!.deposit
+        const { before, block, confirm, scope, wallet } = yield* confirmedOnMain(9n)
+        const confirmed: Deposit = confirm.deposit
         // The block is dropped: the deposit is orphaned from any `from` at or below its block, not above.
         yield* ledger.rewind("main", { number: block.number, hash: block.hash }, before)
         expect((yield* book.orphaned("main", block.number)).map((d) => d.id)).toContain(confirmed.id)
@@ -188,22 +198,17 @@ export const depositBookContract = <E>(name: string, storage: Layer.Layer<Ports,
       Effect.gen(function*() {
         const book = yield* DepositBook
         const ledger = yield* ScanLedger
-        const { scope, wallet } = yield* newScope("main")
-        const base = yield* appendBlock("main", [])
-        const before = { number: base.number, hash: base.hash }
-        const first = yield* appendBlock("main", [{ scope, wallet, amount: 6n }])
-        const [confirm] = yield* decide(yield* pendingOf(scope), at)
-        yield* book.book("main", [confirm!])
+        const { before, block: first, confirm, scope, wallet } = yield* confirmedOnMain(6n)
         yield* ledger.rewind("main", { number: first.number, hash: first.hash }, before)
         const reserve = Effect.map(book.reserveIds({ deposits: 0, events: 1 }), (ids) => ids.events[0]!)
-        const stale = reversalOf(confirm!.deposit, yield* reserve, first.number, at)
-        yield* book.revert("main", reversalOf(confirm!.deposit, yield* reserve, first.number, at))
+        const stale = reversalOf(confirm.deposit, yield* reserve, first.number, at)
+        yield* book.revert("main", reversalOf(confirm.deposit, yield* reserve, first.number, at))
         // Confirmed again in a second block, which is dropped in turn: orphaned again, at revision 3.
-        const second = yield* appendBlock("main", [{ scope, wallet, amount: 6n, txid: confirm!.deposit.txid }])
+        const second = yield* appendBlock("main", [{ scope, wallet, amount: 6n, txid: confirm.deposit.txid }])
         const [again] = yield* decide(yield* pendingOf(scope), at)
         yield* book.book("main", [again!])
         yield* ledger.rewind("main", { number: second.number, hash: second.hash }, before)
-        expect((yield* book.orphaned("main", first.number)).map((d) => [d.id, d.revision])).toContainEqual([confirm!.deposit.id, 3])
+        expect((yield* book.orphaned("main", first.number)).map((d) => [d.id, d.revision])).toContainEqual([confirm.deposit.id, 3])
         expect((yield* Effect.flip(book.revert("main", stale)))._tag).toBe("BookingConflict")
         expect(yield* Effect.flatMap(DepositRepository, (r) => r.confirmedTotal(scope))).toBe(6n)
       }))

@@ -11,38 +11,18 @@ import {
   keyOf,
   observedLogs,
   sweepTasks,
-  type TenantSettingsRow,
   tenants,
   tenantSettings,
   walletKeys,
   wallets
 } from "../memory/MemoryTables"
+import { queuedTask } from "../sweeps/QueuedTask"
 import { isTerminal, type SweepTaskId } from "../sweeps/SweepTask"
 import { appendEvents } from "../memory/MemoryOutbox"
+import { newSettingsRow } from "../memory/SettingsRows"
 import { StorageFixtures } from "./StorageFixtures"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
-
-// The columns' defaults (migrations 0003, 0008, 0012, 0014).
-const settingsDefaults = (tenantId: TenantId, network: TenantSettingsRow["network"]): TenantSettingsRow => ({
-  tenantId,
-  network,
-  collectionAddress: "",
-  collectionWalletId: null,
-  collectionUpdatedAt: null,
-  automationEnabled: false,
-  automationThreshold: 100_000_000n,
-  automationIntervalMinutes: 60,
-  maxWalletTrxFee: 15_000_000n,
-  maxRentalCost: 21_000_000n,
-  rentalAllowed: false,
-  automationUpdatedAt: null,
-  webhookUrl: "",
-  webhookEnabled: false,
-  webhookUpdatedAt: null,
-  automationLastRunAt: null,
-  automationRoundClaimedUntil: null
-})
 
 const byLog = (a: { txid: string; logIndex: number }, b: { txid: string; logIndex: number }) =>
   a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : a.logIndex - b.logIndex
@@ -179,7 +159,7 @@ export const make = Effect.gen(function*() {
       db.atomically(() => {
         const table = db.table(tenantSettings)
         const key = keyOf(scope.tenantId, scope.network)
-        const row = table.get(key) ?? settingsDefaults(scope.tenantId, scope.network)
+        const row = table.get(key) ?? newSettingsRow(scope.tenantId, scope.network)
         table.put(key, {
           ...row,
           collectionAddress: fields.collectionAddress ?? row.collectionAddress,
@@ -214,37 +194,24 @@ export const make = Effect.gen(function*() {
             throw new Error(`sweep_tasks: a ${status} task needs its transaction`)
           }
           const id = db.nextId("taskEvent") as SweepTaskId
-          tasks.put(id, {
-            id,
-            tenantId: scope.tenantId,
-            network: scope.network,
+          const draft = {
             walletId: wallet.id,
             address: wallet.address,
-            mode: "all",
+            mode: "all" as const,
             requestedAmount: null,
             minimumAmount: null,
-            amount: 0n,
             destination: fields.destination ?? "TFixtureCollectionAddress0000000000",
-            origin: "manual",
+            origin: "manual" as const,
+            maxWalletTrxFee: 0n,
+            prepareBy: now
+          }
+          tasks.put(id, {
+            ...queuedTask(id, scope, draft, now),
+            maxWalletTrxFee: null,
             status,
-            stage: "queued",
-            reason: "",
             transaction: fields.txid === undefined
               ? null
               : { txid: fields.txid, rawDataHex: "0a", signature: "0b", expiration: now, feeLimit: 1n },
-            actualFee: 0n,
-            actualBandwidthFee: null,
-            feeWarning: null,
-            feeSource: null,
-            preparedEnergy: null,
-            estimatedWalletTrxFee: null,
-            maxWalletTrxFee: null,
-            rental: null,
-            createdAt: now,
-            updatedAt: now,
-            nextStepAt: now,
-            prepareBy: now,
-            version: 0,
             claimedBy: null,
             claimedUntil: null
           })

@@ -1,5 +1,5 @@
+export * as PgStorageFixtures from "./PgStorageFixtures"
+export * from "./PgTestStorage"
 export * from "./SeedDeposits"
 export * from "./SeedEvents"
 export * from "./TestDatabase"
-export * as PgStorageFixtures from "./PgStorageFixtures"
-export * from "./PgTestStorage"

@@ -1,2 +1,0 @@
-export * from "./ServiceLive"
-export * from "./SimulatedNile"
