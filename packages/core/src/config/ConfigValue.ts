@@ -4,8 +4,8 @@ import { allNetworks, type Network } from "../Network"
 /**
  * The kinds of values settings are made of, each read from one variable with a message that
  * names it and says what is allowed. A value that is not of its kind fails the same way as one
- * out of range, so `PORT=http` and `PORT=0` get the same sentence. Defaults are the caller's:
- * `ConfigValue.integer("X", { min: 1 }).pipe(Config.withDefault(20))`.
+ * out of range, so `PORT=http` and `PORT=0` get the same sentence. A default, when given, is
+ * what an unset variable reads as: `ConfigValue.integer("X", { min: 1, default: 20 })`.
  */
 
 /** A variable's text (trimmed) turned into a value, or the message when it is none. */
@@ -26,21 +26,32 @@ const describeBounds = ({ max, min }: Bounds) => (max === undefined ? `of at lea
 
 const within = (n: number, { max, min }: Bounds) => n >= min && (max === undefined || n <= max)
 
+const orDefault = <A>(config: Config.Config<A>, fallback: A | undefined): Config.Config<A> =>
+  fallback === undefined ? config : Config.withDefault(config, fallback)
+
 /** A whole number within bounds; `unit` is named in the message ("milliseconds", "wallets"). */
-export const integer = (name: string, bounds: Bounds & { readonly unit?: string }): Config.Config<number> =>
-  parsed(name, `${name} must be a whole number ${describeBounds(bounds)}${bounds.unit === undefined ? "" : ` (${bounds.unit})`}`, (text) => {
-    const n = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN
-    return Number.isSafeInteger(n) && within(n, bounds) ? n : undefined
-  })
+export const integer = (name: string, bounds: Bounds & { readonly unit?: string; readonly default?: number }): Config.Config<number> =>
+  orDefault(
+    parsed(name, `${name} must be a whole number ${describeBounds(bounds)}${bounds.unit === undefined ? "" : ` (${bounds.unit})`}`, (text) => {
+      const n = /^[+-]?\d+$/.test(text) ? Number(text) : Number.NaN
+      return Number.isSafeInteger(n) && within(n, bounds) ? n : undefined
+    }),
+    bounds.default
+  )
 
 const durationUnits = { milliseconds: Duration.millis, seconds: Duration.seconds, hours: Duration.hours } as const
 
 /** A duration given as a whole number of `unit`, within bounds (in that unit). */
-export const duration = (name: string, unit: keyof typeof durationUnits, bounds: Bounds): Config.Config<Duration.Duration> =>
-  Config.map(integer(name, { ...bounds, unit }), durationUnits[unit])
+export const duration = (
+  name: string,
+  unit: keyof typeof durationUnits,
+  bounds: Bounds & { readonly default?: Duration.Duration }
+): Config.Config<Duration.Duration> =>
+  orDefault(Config.map(integer(name, { min: bounds.min, ...(bounds.max === undefined ? {} : { max: bounds.max }), unit }), durationUnits[unit]), bounds.default)
 
 /** A duration given in milliseconds (the `_MS` variables). */
-export const millis = (name: string, bounds: Bounds): Config.Config<Duration.Duration> => duration(name, "milliseconds", bounds)
+export const millis = (name: string, bounds: Bounds & { readonly default?: Duration.Duration }): Config.Config<Duration.Duration> =>
+  duration(name, "milliseconds", bounds)
 
 /** A number above zero, fractions allowed (a rate), at most `max` if given. */
 export const positiveNumber = (name: string, max?: number): Config.Config<number> =>

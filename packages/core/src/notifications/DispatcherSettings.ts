@@ -49,18 +49,13 @@ export const defaultDispatcherSettings: DispatcherSettings = {
 /** The shortest claim lease accepted: the 10 s response window plus the 5 s lookup timeout and a margin. */
 export const minimumClaimLease: Duration.Duration = Duration.seconds(16)
 
-const millisAtLeast = (name: string, min: Duration.Duration, fallback: Duration.Duration) =>
-  ConfigValue.millis(name, { min: Duration.toMillis(min) }).pipe(Config.withDefault(fallback))
-
-const count = (name: string, fallback: number) => ConfigValue.integer(name, { min: 1, max: 4096 }).pipe(Config.withDefault(fallback))
-
 /** The `NOTIFIER_*` variables (docs/configuration.md), each with the default above. */
 export const dispatcherConfig: Config.Config<DispatcherSettings> = Config.all({
-  pollInterval: millisAtLeast("NOTIFIER_POLL_MS", Duration.millis(10), defaultDispatcherSettings.pollInterval),
-  claimLease: millisAtLeast("NOTIFIER_CLAIM_LEASE_MS", minimumClaimLease, defaultDispatcherSettings.claimLease),
-  maxInFlight: count("NOTIFIER_MAX_IN_FLIGHT", defaultDispatcherSettings.maxInFlight),
-  perTenant: count("NOTIFIER_PER_TENANT", defaultDispatcherSettings.perTenant),
-  statusInterval: millisAtLeast("NOTIFIER_STATUS_MS", Duration.millis(100), defaultDispatcherSettings.statusInterval),
-  outcomeBatch: count("NOTIFIER_OUTCOME_BATCH", defaultDispatcherSettings.outcomeBatch!),
-  outcomeRetry: millisAtLeast("NOTIFIER_OUTCOME_RETRY_MS", Duration.millis(10), defaultDispatcherSettings.outcomeRetry!)
+  pollInterval: ConfigValue.millis("NOTIFIER_POLL_MS", { min: Duration.toMillis(Duration.millis(10)), default: defaultDispatcherSettings.pollInterval }),
+  claimLease: ConfigValue.millis("NOTIFIER_CLAIM_LEASE_MS", { min: Duration.toMillis(minimumClaimLease), default: defaultDispatcherSettings.claimLease }),
+  maxInFlight: ConfigValue.integer("NOTIFIER_MAX_IN_FLIGHT", { min: 1, max: 4096, default: defaultDispatcherSettings.maxInFlight }),
+  perTenant: ConfigValue.integer("NOTIFIER_PER_TENANT", { min: 1, max: 4096, default: defaultDispatcherSettings.perTenant }),
+  statusInterval: ConfigValue.millis("NOTIFIER_STATUS_MS", { min: Duration.toMillis(Duration.millis(100)), default: defaultDispatcherSettings.statusInterval }),
+  outcomeBatch: ConfigValue.integer("NOTIFIER_OUTCOME_BATCH", { min: 1, max: 4096, default: defaultDispatcherSettings.outcomeBatch! }),
+  outcomeRetry: ConfigValue.millis("NOTIFIER_OUTCOME_RETRY_MS", { min: Duration.toMillis(Duration.millis(10)), default: defaultDispatcherSettings.outcomeRetry! })
 })

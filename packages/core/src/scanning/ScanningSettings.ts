@@ -1,4 +1,4 @@
-import { Config, Duration, Option } from "effect"
+import { Config, Option } from "effect"
 import * as ConfigValue from "../config/ConfigValue"
 import { defaultScannerLoopSettings, type ScannerLoopSettings } from "./ScannerLoopSettings"
 import { defaultScannerSettings, type ScannerSettings } from "./ScannerSettings"
@@ -11,30 +11,24 @@ export interface ScanningSettings {
 
 export const defaultScanningSettings: ScanningSettings = { scanner: defaultScannerSettings, loop: defaultScannerLoopSettings }
 
-const atLeast = (name: string, min: number, fallback: number) => ConfigValue.integer(name, { min }).pipe(Config.withDefault(fallback))
-
-const millisAtLeast = (name: string, min: number, fallback: Duration.Duration) => ConfigValue.millis(name, { min }).pipe(Config.withDefault(fallback))
-
 /** The `SCAN_*` variables (docs/scanner.md), each with the default above. */
 export const scanningConfig: Config.Config<ScanningSettings> = Config.all({
-  batchBlocks: atLeast("SCAN_BATCH_BLOCKS", 1, defaultScannerSettings.batchBlocks),
+  batchBlocks: ConfigValue.integer("SCAN_BATCH_BLOCKS", { min: 1, default: defaultScannerSettings.batchBlocks }),
   // Only for a network never scanned before; later starts resume from the stored cursor.
   startBlock: Config.option(
     Config.string("SCAN_START_BLOCK").pipe(
       Config.validate({ message: "SCAN_START_BLOCK must be a block number (digits only)", validation: (text) => /^\d{1,19}$/.test(text) })
     )
   ),
-  fetchConcurrency: atLeast("SCAN_FETCH_CONCURRENCY", 1, defaultScannerSettings.fetchConcurrency),
-  pollInterval: millisAtLeast("SCAN_POLL_MS", 50, defaultScannerLoopSettings.pollInterval),
-  leaseTtl: millisAtLeast("SCAN_LEASE_TTL_MS", 1000, defaultScannerLoopSettings.leaseTtl),
-  batchesPerPass: atLeast("SCAN_BATCHES_PER_PASS", 1, defaultScannerLoopSettings.batchesPerPass),
-  integrityInterval: ConfigValue.duration("SCAN_INTEGRITY_INTERVAL_S", "seconds", { min: 1 }).pipe(
-    Config.withDefault(defaultScannerLoopSettings.integrityInterval)
-  ),
-  integrityWindow: atLeast("SCAN_INTEGRITY_WINDOW_BLOCKS", 1, Number(defaultScannerLoopSettings.integrityWindow)),
+  fetchConcurrency: ConfigValue.integer("SCAN_FETCH_CONCURRENCY", { min: 1, default: defaultScannerSettings.fetchConcurrency }),
+  pollInterval: ConfigValue.millis("SCAN_POLL_MS", { min: 50, default: defaultScannerLoopSettings.pollInterval }),
+  leaseTtl: ConfigValue.millis("SCAN_LEASE_TTL_MS", { min: 1000, default: defaultScannerLoopSettings.leaseTtl }),
+  batchesPerPass: ConfigValue.integer("SCAN_BATCHES_PER_PASS", { min: 1, default: defaultScannerLoopSettings.batchesPerPass }),
+  integrityInterval: ConfigValue.duration("SCAN_INTEGRITY_INTERVAL_S", "seconds", { min: 1, default: defaultScannerLoopSettings.integrityInterval }),
+  integrityWindow: ConfigValue.integer("SCAN_INTEGRITY_WINDOW_BLOCKS", { min: 1, default: Number(defaultScannerLoopSettings.integrityWindow) }),
   // Reorganisation checks and integrity re-checks can only reach blocks still kept.
-  retainedBlocks: atLeast("SCAN_RETAINED_BLOCKS", 20, Number(defaultScannerLoopSettings.retainedBlocks)),
-  failureBackoff: millisAtLeast("SCAN_FAILURE_BACKOFF_MS", 10, defaultScannerLoopSettings.failureBackoff)
+  retainedBlocks: ConfigValue.integer("SCAN_RETAINED_BLOCKS", { min: 20, default: Number(defaultScannerLoopSettings.retainedBlocks) }),
+  failureBackoff: ConfigValue.millis("SCAN_FAILURE_BACKOFF_MS", { min: 10, default: defaultScannerLoopSettings.failureBackoff })
 }).pipe(
   Config.map(({ batchBlocks, fetchConcurrency, integrityWindow, retainedBlocks, startBlock, ...loop }) => ({
     scanner: {

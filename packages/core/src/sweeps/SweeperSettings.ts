@@ -56,22 +56,20 @@ export const defaultSweeperSettings: SweeperSettings = {
   transactionValidity: Duration.minutes(5)
 }
 
-const millisAtLeast = (name: string, min: number, fallback: Duration.Duration) => ConfigValue.millis(name, { min }).pipe(Config.withDefault(fallback))
-
 /** The `SWEEP_*` variables of the sweeper (docs/sweeps.md), each with the default above. */
 export const sweeperConfig: Config.Config<SweeperSettings> = Config.all({
   batchSize: ConfigValue.integer("SWEEP_BATCH_SIZE", { min: 1 }).pipe(Config.withDefault(defaultSweeperSettings.batchSize)),
   concurrency: ConfigValue.integer("SWEEP_CONCURRENCY", { min: 1 }).pipe(Config.withDefault(defaultSweeperSettings.concurrency)),
-  leaseTtl: millisAtLeast("SWEEP_LEASE_TTL_MS", 1_000, defaultSweeperSettings.leaseTtl),
-  idleInterval: millisAtLeast("SWEEP_IDLE_MS", 10, defaultSweeperSettings.idleInterval),
-  settleDelay: millisAtLeast("SWEEP_SETTLE_DELAY_MS", 0, defaultSweeperSettings.settleDelay),
-  settleInterval: millisAtLeast("SWEEP_SETTLE_MS", 10, defaultSweeperSettings.settleInterval),
-  bandwidthInterval: millisAtLeast("SWEEP_BANDWIDTH_WAIT_MS", 10, defaultSweeperSettings.bandwidthInterval),
-  rentalInterval: millisAtLeast("SWEEP_RENTAL_POLL_MS", 10, defaultSweeperSettings.rentalInterval),
-  retryInterval: millisAtLeast("SWEEP_RETRY_MS", 10, defaultSweeperSettings.retryInterval),
-  rebroadcastInterval: millisAtLeast("SWEEP_REBROADCAST_MS", 100, defaultSweeperSettings.rebroadcastInterval),
-  expiryMargin: millisAtLeast("SWEEP_EXPIRY_MARGIN_MS", 0, defaultSweeperSettings.expiryMargin),
-  minimumValidity: millisAtLeast("SWEEP_MIN_VALIDITY_MS", 1_000, defaultSweeperSettings.minimumValidity),
+  leaseTtl: ConfigValue.millis("SWEEP_LEASE_TTL_MS", { min: 1_000, default: defaultSweeperSettings.leaseTtl }),
+  idleInterval: ConfigValue.millis("SWEEP_IDLE_MS", { min: 10, default: defaultSweeperSettings.idleInterval }),
+  settleDelay: ConfigValue.millis("SWEEP_SETTLE_DELAY_MS", { min: 0, default: defaultSweeperSettings.settleDelay }),
+  settleInterval: ConfigValue.millis("SWEEP_SETTLE_MS", { min: 10, default: defaultSweeperSettings.settleInterval }),
+  bandwidthInterval: ConfigValue.millis("SWEEP_BANDWIDTH_WAIT_MS", { min: 10, default: defaultSweeperSettings.bandwidthInterval }),
+  rentalInterval: ConfigValue.millis("SWEEP_RENTAL_POLL_MS", { min: 10, default: defaultSweeperSettings.rentalInterval }),
+  retryInterval: ConfigValue.millis("SWEEP_RETRY_MS", { min: 10, default: defaultSweeperSettings.retryInterval }),
+  rebroadcastInterval: ConfigValue.millis("SWEEP_REBROADCAST_MS", { min: 100, default: defaultSweeperSettings.rebroadcastInterval }),
+  expiryMargin: ConfigValue.millis("SWEEP_EXPIRY_MARGIN_MS", { min: 0, default: defaultSweeperSettings.expiryMargin }),
+  minimumValidity: ConfigValue.millis("SWEEP_MIN_VALIDITY_MS", { min: 1_000, default: defaultSweeperSettings.minimumValidity }),
   // java-tron refuses an expiration more than 24 h after its head.
   transactionValidity: ConfigValue.millis("SWEEP_TX_VALIDITY_MS", { min: 30_000, max: 86_000_000 }).pipe(
     Config.withDefault(defaultSweeperSettings.transactionValidity)

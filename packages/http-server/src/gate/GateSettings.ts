@@ -23,14 +23,12 @@ export const defaultGateSettings: GateSettings = {
   credentialCacheTtl: Duration.millis(500)
 }
 
-const positive = (name: string, fallback: number) => ConfigValue.integer(name, { min: 1 }).pipe(Config.withDefault(fallback))
-
 /** `API_MAX_BODY_BYTES`, `API_RATE_PER_SECOND`, `API_RATE_BURST`, `API_MAX_IN_FLIGHT`, `API_REQUEST_DEADLINE_MS`. */
 export const gateSettingsConfig: Config.Config<GateSettings> = Config.all({
-  maxBodyBytes: positive("API_MAX_BODY_BYTES", defaultGateSettings.maxBodyBytes),
-  ratePerSecond: positive("API_RATE_PER_SECOND", defaultGateSettings.ratePerSecond),
-  rateBurst: positive("API_RATE_BURST", defaultGateSettings.rateBurst),
-  maxInFlight: positive("API_MAX_IN_FLIGHT", defaultGateSettings.maxInFlight),
+  maxBodyBytes: ConfigValue.integer("API_MAX_BODY_BYTES", { min: 1, default: defaultGateSettings.maxBodyBytes }),
+  ratePerSecond: ConfigValue.integer("API_RATE_PER_SECOND", { min: 1, default: defaultGateSettings.ratePerSecond }),
+  rateBurst: ConfigValue.integer("API_RATE_BURST", { min: 1, default: defaultGateSettings.rateBurst }),
+  maxInFlight: ConfigValue.integer("API_MAX_IN_FLIGHT", { min: 1, default: defaultGateSettings.maxInFlight }),
   requestDeadline: ConfigValue.millis("API_REQUEST_DEADLINE_MS", { min: 1 }).pipe(Config.withDefault(defaultGateSettings.requestDeadline)),
   timestampWindowSeconds: Config.succeed(defaultGateSettings.timestampWindowSeconds),
   credentialCacheTtl: Config.succeed(defaultGateSettings.credentialCacheTtl)
