@@ -116,7 +116,7 @@ interface LeftAttempt {
   readonly sent: boolean
 }
 
-export const make = (settings: DispatcherSettings): Effect.Effect<
+const make = (settings: DispatcherSettings): Effect.Effect<
   Dispatcher["Type"],
   never,
   DeliveryLedger | DeliveryTransport | WebhookTargets | SecretBox | EnvelopeSealer | ComponentStatus | Scope.Scope
