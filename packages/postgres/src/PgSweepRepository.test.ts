@@ -177,3 +177,20 @@ it.scoped("the wallet list page stays an index scan and probes the unfinished-ta
     )
     expect(page.items.some((w) => w.collectionStatus === "collecting")).toBe(true)
   })))
+
+it.scoped("claim takes at most `limit` tasks, however many are due (the locked rows are picked once)", () =>
+  withDatabase(Effect.gen(function*() {
+    const repo = yield* SweepRepository
+    const sql = yield* SqlClient.SqlClient
+    const scope = yield* newScope
+    for (let i = 0; i < 40; i++) yield* insertOne(scope, yield* addWallet(scope, `w${i}`))
+    // The plan that rescans a LIMIT subquery per row (a nested loop), which a large table can get.
+    const first = yield* sql.withTransaction(Effect.gen(function*() {
+      yield* sql`SET LOCAL enable_hashjoin = off`
+      yield* sql`SET LOCAL enable_mergejoin = off`
+      return yield* repo.claim("nile", "w1", at(10), at(100_000), 3)
+    }))
+    expect(first.length).toBe(3)
+    const [row] = yield* sql<{ n: string }>`SELECT count(*)::text AS n FROM sweep_tasks WHERE claimed_by IS NOT NULL`
+    expect(row!.n).toBe("3")
+  })))
