@@ -113,7 +113,7 @@ const main = async () => {
   const database = DatabaseAtUrl(Redacted.make(url), 20)
   const admin = TenantAdmin.layer.pipe(
     Layer.provide(Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer)),
-    Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer]),
+    Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
     Layer.provide([keyring, database])
   )
   const receiver = await startReceiver()
@@ -191,7 +191,7 @@ const main = async () => {
     timing.instrumented(WebhookTargets, "targets")
   ).pipe(Layer.provide(OutboundLive))
   const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: dispatcherInFlight, perTenant: Math.ceil(dispatcherInFlight / 2) }).pipe(
-    Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, AesGcmSecretBox.layer, WebhookEnvelopeSealer.layer, outbound)),
+    Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, AesGcmSecretBox.layer, WebhookEnvelopeSealer.layer, outbound).pipe(Layer.provide(NodeEntropy.layer))),
     Layer.provide([keyring, database])
   ))
   // The layer (CA list, TLS context, pool) is built before the clock starts, as a worker does at start.

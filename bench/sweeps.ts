@@ -47,7 +47,7 @@ import { defaultNodeConfig, nodeHttpClient, TronNodeChain } from "@collector/tro
 import { defaultSimConfig, type GenesisAccount, SimHttp, SimState, usdtHex } from "@collector/tron-sim"
 import { wallet } from "@collector/tron-sim/testing"
 import { WorldState } from "@collector/tron-sim"
-import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Duration, Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
@@ -258,7 +258,7 @@ const main = async () => {
   const url = await Effect.runPromise(Scope.extend(benchDatabase("bench-sweeps"), databaseScope))
   const masterKey = MasterKey.unsafeMake(randomBytes(32))
   const keyring = MasterKeyring.make({ current: masterKey })
-  const box = AesGcmSecretBox.make(keyring)
+  const box = AesGcmSecretBox.make(keyring, NodeEntropy.make)
 
   // Wallets: deterministic keys, sealed under the run's master key.
   const collection = wallet(keyBase - 1)
@@ -287,7 +287,7 @@ const main = async () => {
     PgComponentStatus.layer,
     PgWalletRepository.layer
   ).pipe(Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), poolSize)))
-  const signerLayer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(MasterKeyring.layer({ current: masterKey })))
+  const signerLayer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(Layer.merge(MasterKeyring.layer({ current: masterKey }), NodeEntropy.layer)))
   const world = Layer.mergeAll(
     Sweeps.layer.pipe(Layer.provide(Layer.merge(SingleNetworkResources.layer, SweepSettings.layer()))),
     instrumented(Signer, "signer").pipe(Layer.provide(signerLayer))

@@ -52,7 +52,7 @@ const program = Effect.gen(function*() {
   const Repos = Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, PgWalletRepository.layer)
   const Live = Layer.mergeAll(TenantAdmin.layer, Wallets.layer.pipe(Layer.provide(LocalWalletKeys.layer))).pipe(
     Layer.provideMerge(Repos),
-    Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer]),
+    Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
     Layer.provide([keyring, DatabaseAtUrl(Redacted.make(url), 20)])
   )
   const { apps, keysPerSecond, walletsPerSecond } = yield* Effect.gen(function*() {

@@ -28,7 +28,7 @@ const parse = () =>
   })
 
 const AdminLive = TenantAdmin.layer.pipe(
-  Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, NodeEntropy.layer, AesGcmSecretBox.layer]),
+  Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
   Layer.provide([databaseLayerConfig(), MasterKeyring.layerConfig()])
 )
 

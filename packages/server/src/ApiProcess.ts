@@ -24,13 +24,12 @@ export const adapters = (networks: NetworkResourcesOptions = {}) =>
   Layer.mergeAll(
     PgStorage,
     LocalWalletKeys.layer,
-    NodeEntropy.layer,
     AccessLog.stdout,
     DnsWebhookTargets.layerConfig(),
     networkResourcesLayer(networks),
     Gate.layerConfig(),
     SweepSettings.layerConfig()
-  ).pipe(Layer.provideMerge(AesGcmSecretBox.layer))
+  ).pipe(Layer.provideMerge(AesGcmSecretBox.layer), Layer.provideMerge(NodeEntropy.layer))
 
 /**
  * The API server on `settings.port` over the reference adapters; needs the database (a SqlClient)

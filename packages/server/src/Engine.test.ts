@@ -83,6 +83,7 @@ const world = Layer.unwrapScoped(
     NodeEntropy.layer
   )),
   Layer.provideMerge(AesGcmSecretBox.layer),
+  Layer.provideMerge(NodeEntropy.layer),
   Layer.provideMerge(Layer.mergeAll(
     PgTenantRepository.layer,
     PgWalletRepository.layer,

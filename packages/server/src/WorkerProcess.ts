@@ -5,7 +5,7 @@ import { WebhookDelivery, webhookDeliveryConfig, type WebhookDeliverySettings } 
 import { databaseLayerConfig, PgStorage } from "@collector/postgres"
 import { LocalSigner } from "@collector/tron"
 import { type NodeConfig, nodeConfig, nodeHttpClient, TronNodeChain } from "@collector/tron-node"
-import { AesGcmSecretBox, MasterKeyring } from "@collector/vault"
+import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Config, type ConfigError, Context, Effect, Layer } from "effect"
 import { hostname } from "node:os"
@@ -58,7 +58,7 @@ export const sharedAdapters = (webhookDelivery: WebhookDeliverySettings) =>
     AesGcmSecretBox.layer,
     WebhookEnvelopeSealer.layer,
     WebhookDelivery.layer(webhookDelivery)
-  )
+  ).pipe(Layer.provideMerge(NodeEntropy.layer))
 
 /**
  * The worker: one engine per network, each running on its own fiber for the life of the layer,

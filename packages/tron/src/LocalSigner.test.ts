@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { type GeneratedWallet, SecretBox, Signer, SigningFailed, WalletKeys } from "@collector/core"
-import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { sha256 } from "@noble/hashes/sha2.js"
@@ -12,7 +12,8 @@ import * as TronAddress from "./TronAddress"
 import * as TronSignature from "./TronSignature"
 
 const boxLayer = AesGcmSecretBox.layer.pipe(
-  Layer.provide(MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) }))
+  Layer.provide(MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })),
+  Layer.provideMerge(NodeEntropy.layer)
 )
 const testLayer = Layer.mergeAll(
   LocalWalletKeys.layer.pipe(Layer.provide(boxLayer)),

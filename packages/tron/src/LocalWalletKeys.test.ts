@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto"
-import { SecretBox, WalletKeys } from "@collector/core"
-import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { Entropy, SecretBox, WalletKeys } from "@collector/core"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as LocalWalletKeys from "./LocalWalletKeys"
 import * as TronAddress from "./TronAddress"
 
 const boxLayer = AesGcmSecretBox.layer.pipe(
-  Layer.provide(MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) }))
+  Layer.provide(MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })),
+  Layer.provideMerge(NodeEntropy.layer)
 )
 const keysLayer = Layer.merge(LocalWalletKeys.layer.pipe(Layer.provide(boxLayer)), boxLayer)
 
@@ -57,5 +58,21 @@ describe("LocalWalletKeys", () => {
       expect(handed[0]!.every((b) => b === 0)).toBe(true)
       // The zeroing happened after sealing: the sealed copy still opens to the real key.
       expect(yield* real.open(wallet.sealedKey)).toEqual(copies[0])
+    }).pipe(Effect.provide(boxLayer)))
+
+  it.effect("draws its keys from the Entropy port: the same bytes give the same wallet, other bytes another", () =>
+    Effect.gen(function*() {
+      const box = yield* SecretBox
+      const generateWith = (fill: number) =>
+        Effect.flatMap(WalletKeys, (k) => k.generate).pipe(
+          Effect.provide(LocalWalletKeys.layer.pipe(Layer.provide(Layer.merge(
+            Layer.succeed(SecretBox, box),
+            Layer.succeed(Entropy, { bytes: (length) => Effect.succeed(new Uint8Array(length).fill(fill)) })
+          ))))
+        )
+      const first = yield* generateWith(7)
+      expect((yield* generateWith(7)).address).toBe(first.address)
+      expect((yield* generateWith(8)).address).not.toBe(first.address)
+      expect(TronAddress.isValidTronAddress(first.address)).toBe(true)
     }).pipe(Effect.provide(boxLayer)))
 })

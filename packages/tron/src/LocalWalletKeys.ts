@@ -1,17 +1,25 @@
-import { SecretBox, WalletKeys } from "@collector/core"
+import { Entropy, SecretBox, WalletKeys } from "@collector/core"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Layer } from "effect"
 import * as TronAddress from "./TronAddress"
+
+// What noble asks for to derive a key without bias: 48 bytes for secp256k1.
+const seedLength = secp256k1.lengths.seed ?? 48
 
 /**
  * WalletKeys adapter that generates keys in this process and seals them with the SecretBox
  * before anything else sees them: callers get only the address and the sealed blob.
  */
-export const make = (box: SecretBox["Type"]): WalletKeys["Type"] => ({
+export const make = (box: SecretBox["Type"], entropy: Entropy["Type"]): WalletKeys["Type"] => ({
   generate: Effect.acquireUseRelease(
-    // randomSecretKey draws from crypto.getRandomValues (a CSPRNG) and rejects-and-redraws
-    // out-of-range values, so every key is uniform in [1, n).
-    Effect.sync(() => secp256k1.utils.randomSecretKey()),
+    // 48 bytes from the Entropy port (the OS CSPRNG; seeded only in deterministic simulations),
+    // reduced into [1, n) by noble's randomSecretKey: the bias of a 384-bit reduction is ~2^-128.
+    Effect.flatMap(entropy.bytes(seedLength), (seed) =>
+      Effect.sync(() => {
+        const secretKey = secp256k1.utils.randomSecretKey(seed)
+        seed.fill(0)
+        return secretKey
+      })),
     (secretKey) =>
       Effect.map(box.seal(secretKey), (sealedKey) => ({ address: TronAddress.fromSecretKey(secretKey), sealedKey })),
     // Zeroed on every exit (success, defect, interruption) so the plaintext key does not linger
@@ -20,4 +28,7 @@ export const make = (box: SecretBox["Type"]): WalletKeys["Type"] => ({
   )
 })
 
-export const layer: Layer.Layer<WalletKeys, never, SecretBox> = Layer.effect(WalletKeys, Effect.map(SecretBox, make))
+export const layer: Layer.Layer<WalletKeys, never, SecretBox | Entropy> = Layer.effect(
+  WalletKeys,
+  Effect.map(Effect.all([SecretBox, Entropy]), ([box, entropy]) => make(box, entropy))
+)

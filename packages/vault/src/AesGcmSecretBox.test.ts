@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto"
-import { SecretBox, SecretBoxError } from "@collector/core"
+import { Entropy, SecretBox, SecretBoxError } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as AesGcmSecretBox from "./AesGcmSecretBox"
 import { MasterKey } from "./MasterKey"
+import * as NodeEntropy from "./NodeEntropy"
 import { MasterKeyring, type MasterKeys } from "./MasterKeyring"
 
 const newKey = () => MasterKey.unsafeMake(randomBytes(32))
-const boxLayer = (keys: MasterKeys) => AesGcmSecretBox.layer.pipe(Layer.provide(MasterKeyring.layer(keys)))
+const boxLayer = (keys: MasterKeys) => AesGcmSecretBox.layer.pipe(Layer.provide(MasterKeyring.layer(keys)), Layer.provide(NodeEntropy.layer))
 const withKeys = (keys: MasterKeys) => <A, E>(self: Effect.Effect<A, E, SecretBox>) =>
   Effect.provide(self, boxLayer(keys))
 
@@ -119,5 +120,18 @@ describe("AesGcmSecretBox", () => {
       )
       expect(dropped.reason).toMatch(/no master key/)
     })
+  })
+
+  it.effect("takes each nonce from the Entropy port", () => {
+    const nonces = [new Uint8Array(12).fill(1), new Uint8Array(12).fill(2)]
+    const entropy = Layer.succeed(Entropy, { bytes: (length: number) => Effect.sync(() => nonces.shift()!.subarray(0, length)) })
+    return Effect.gen(function*() {
+      const box = yield* SecretBox
+      const first = yield* box.seal(text("same"))
+      const second = yield* box.seal(text("same"))
+      expect(first.blob.subarray(0, 12)).toEqual(new Uint8Array(12).fill(1))
+      expect(second.blob.subarray(0, 12)).toEqual(new Uint8Array(12).fill(2))
+      expect(yield* box.open(second)).toEqual(text("same"))
+    }).pipe(Effect.provide(AesGcmSecretBox.layer.pipe(Layer.provide(MasterKeyring.layer({ current: newKey() })), Layer.provide(entropy))))
   })
 })

@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
-import { SecretBox, SecretBoxError } from "@collector/core"
+import { createCipheriv, createDecipheriv } from "node:crypto"
+import { Entropy, SecretBox, SecretBoxError } from "@collector/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { MasterKeyring } from "./MasterKeyring"
 
@@ -16,12 +16,13 @@ const aad = (keyId: string) => Buffer.from(keyId, "utf8")
  * SecretBox over AES-256-GCM with the keyring's master keys.
  * Blob layout: 12-byte random nonce || ciphertext || 16-byte tag. Random nonces are safe
  * here: secrets are few, far below the ~2^32 seals per key where collisions become a risk.
+ * The nonce comes from the Entropy port (the OS CSPRNG in every process; a seeded source only
+ * in deterministic simulations).
  */
-export const make = (keyring: MasterKeyring["Type"]): SecretBox["Type"] => ({
+export const make = (keyring: MasterKeyring["Type"], entropy: Entropy["Type"]): SecretBox["Type"] => ({
   seal: (plaintext) =>
-    Effect.sync(() => {
+    Effect.flatMap(entropy.bytes(nonceLength), (nonce) => Effect.sync(() => {
       const key = keyring.current
-      const nonce = randomBytes(nonceLength)
       const cipher = createCipheriv("aes-256-gcm", Redacted.value(key.bytes), nonce, { authTagLength: tagLength })
       cipher.setAAD(aad(key.id))
       const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()])
@@ -32,7 +33,7 @@ export const make = (keyring: MasterKeyring["Type"]): SecretBox["Type"] => ({
       blob.set(ciphertext, nonceLength)
       blob.set(cipher.getAuthTag(), nonceLength + ciphertext.length)
       return { keyId: key.id, blob }
-    }),
+    })),
   open: (sealed) =>
     Effect.gen(function*() {
       const key = keyring.find(sealed.keyId)
@@ -74,8 +75,8 @@ export const make = (keyring: MasterKeyring["Type"]): SecretBox["Type"] => ({
     })
 })
 
-/** SecretBox backed by the MasterKeyring in context. */
-export const layer: Layer.Layer<SecretBox, never, MasterKeyring> = Layer.effect(
+/** SecretBox backed by the MasterKeyring and the Entropy in context. */
+export const layer: Layer.Layer<SecretBox, never, MasterKeyring | Entropy> = Layer.effect(
   SecretBox,
-  Effect.map(MasterKeyring, make)
+  Effect.map(Effect.all([MasterKeyring, Entropy]), ([keyring, entropy]) => make(keyring, entropy))
 )

@@ -8,7 +8,7 @@ import { testCaPem } from "@collector/outbound/testing"
 import { seedEvent as seedOutboxEvent } from "@collector/postgres/testing"
 import { PgComponentStatus, PgSettingsRepository } from "@collector/postgres"
 import { PgDeliveryLedger } from "@collector/postgres"
-import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
@@ -43,8 +43,8 @@ export const dispatcherFor = (options: HarnessOptions = {}) => {
         : Layer.effect(DeliveryLedger, Effect.map(DeliveryLedger, options.ledger)).pipe(Layer.provide(PgDeliveryLedger.layer)),
       PgSettingsRepository.layer,
       PgComponentStatus.layer,
-      AesGcmSecretBox.layer.pipe(Layer.provide(keyring)),
-      WebhookEnvelopeSealer.layer,
+      AesGcmSecretBox.layer.pipe(Layer.provide(keyring), Layer.provide(NodeEntropy.layer)),
+      WebhookEnvelopeSealer.layer.pipe(Layer.provide(NodeEntropy.layer)),
       DnsWebhookTargets.layer({ allowPrivateTargets, lookup: options.lookup ?? HostTableLookup.make({ "receiver.test": "127.0.0.1" }) }),
       HttpsDeliveryTransport.layer({ extraCa: testCaPem, allowAnyPort: allowPrivateTargets, responseTimeoutMs: options.responseTimeoutMs ?? 1_000 })
     ))
@@ -63,7 +63,7 @@ export interface SeededScope {
 export const seedScope = (webhook: { readonly url: string; readonly enabled: boolean }, network: Network = "nile") =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }))
+    const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }), NodeEntropy.make)
     const webhookKey = new Uint8Array(randomBytes(32))
     const sealed = yield* box.seal(webhookKey)
     const [tenant] = yield* sql<{ id: string }>`

@@ -12,7 +12,7 @@ import {
 } from "@collector/core"
 import type { EnergyProviderSettings } from "@collector/energy"
 import { sentBy, wallet } from "@collector/tron-sim/testing"
-import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
@@ -35,7 +35,7 @@ export const sweepWorkerEnv = (databaseUrl: string, nodeUrl: string, startBlock:
   ...(crashAt === undefined ? {} : { SWEEP_CRASH_AT: crashAt })
 })
 
-const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }))
+const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }), NodeEntropy.make)
 
 /** The real engine over a fresh database and the simulator, with the energy provider `provider` gives for the simulator's URL. */
 export const sweepWorld = (provider: (simUrl: string) => EnergyProviderSettings) => engineWorld(provider)

@@ -1,12 +1,12 @@
-import { EnvelopeSealer } from "@collector/core"
+import { EnvelopeSealer, Entropy } from "@collector/core"
 import { Effect, Layer } from "effect"
-import { randomBytes } from "node:crypto"
 import { sealEnvelope } from "./WebhookEnvelope"
 
-/** The contract's envelope with 12 fresh CSPRNG bytes as the nonce of every attempt. */
-export const make = EnvelopeSealer.of({
-  seal: (key, payload, timestamp) =>
-    Effect.sync(() => JSON.stringify(sealEnvelope({ key, plaintext: payload, timestamp, nonce: randomBytes(12) })))
-})
+/** The contract's envelope with 12 fresh bytes from the Entropy port (the OS CSPRNG) as the nonce of every attempt. */
+export const make = (entropy: Entropy["Type"]) =>
+  EnvelopeSealer.of({
+    seal: (key, payload, timestamp) =>
+      Effect.flatMap(entropy.bytes(12), (nonce) => Effect.sync(() => JSON.stringify(sealEnvelope({ key, plaintext: payload, timestamp, nonce }))))
+  })
 
-export const layer = Layer.succeed(EnvelopeSealer, make)
+export const layer: Layer.Layer<EnvelopeSealer, never, Entropy> = Layer.effect(EnvelopeSealer, Effect.map(Entropy, make))

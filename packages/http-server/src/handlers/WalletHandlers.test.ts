@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { AesGcmSecretBox, MasterKeyring } from "@collector/vault"
+import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
 import { expectError, expectOk } from "../testing/Assertions"
@@ -162,7 +162,7 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
         texts.push((yield* get(`/open/v1/wallets/${created.json.data.id}`)).text)
       }
       const sql = yield* SqlClient.SqlClient
-      const box = AesGcmSecretBox.make(yield* MasterKeyring)
+      const box = AesGcmSecretBox.make(yield* MasterKeyring, NodeEntropy.make)
       const rows = yield* sql<{ key_id: string; sealed_key: Uint8Array }>`
         SELECT k.key_id, k.sealed_key FROM wallet_keys k JOIN wallets w ON w.id = k.wallet_id WHERE w.custom_id LIKE 'secret-scan-%'`
       expect(rows.length).toBe(5)

@@ -1,5 +1,5 @@
 import { PgAccessTokenRepository, PgTenantRepository } from "@collector/postgres"
-import { AesGcmSecretBox } from "@collector/vault"
+import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { Layer } from "effect"
 import { Authenticator } from "../gate/Authenticator"
 import type { GateSettings } from "../gate/GateSettings"
@@ -11,6 +11,6 @@ import { TestServerLive } from "./TestServer"
  */
 export const AuthenticatorTestLive = (settings: Partial<GateSettings> = {}) =>
   Authenticator.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, AesGcmSecretBox.layer)),
+    Layer.provideMerge(Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer)))),
     Layer.provideMerge(TestServerLive(settings))
   )

@@ -46,7 +46,7 @@ export const TestServerLive = (
     AccessLog.to((line) => void lines.push(line)),
     DnsWebhookTargets.layer({ lookup: testResolver }),
     options.networkResources ?? Layer.succeed(NetworkResources, unconfiguredNetworkResources)
-  ).pipe(Layer.provideMerge(AesGcmSecretBox.layer))
+  ).pipe(Layer.provideMerge(AesGcmSecretBox.layer), Layer.provideMerge(NodeEntropy.layer))
   return Layer.mergeAll(
     Url.pipe(Layer.provide(ApiServerLive({ port: 0, host: "127.0.0.1" }))),
     TenantAdmin.layer,

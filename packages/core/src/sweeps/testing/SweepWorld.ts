@@ -1,6 +1,6 @@
 import { LocalSigner } from "@collector/tron"
 import { sentBy, wallet } from "@collector/tron-sim/testing"
-import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Clock, Effect, Layer, Option } from "effect"
 import { MemoryTestStorage } from "../../testing/MemoryTestStorage"
 import { ComponentStatus } from "../../engine/ComponentStatus"
@@ -28,8 +28,11 @@ import type { SweepTask, SweepTaskId } from "../SweepTask"
 const storage = MemoryTestStorage
 
 const masterKey = MasterKey.unsafeMake(Buffer.alloc(32, 7))
-const box = AesGcmSecretBox.make(MasterKeyring.make({ current: masterKey }))
-const signer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(MasterKeyring.layer({ current: masterKey })))
+const box = AesGcmSecretBox.make(MasterKeyring.make({ current: masterKey }), NodeEntropy.make)
+const signer = LocalSigner.layer.pipe(
+  Layer.provide(AesGcmSecretBox.layer),
+  Layer.provide(Layer.merge(MasterKeyring.layer({ current: masterKey }), NodeEntropy.layer))
+)
 
 export const SweepWorld = SimWorld.pipe(Layer.provideMerge(signer), Layer.provideMerge(storage))
 
