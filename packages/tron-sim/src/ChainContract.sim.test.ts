@@ -1,13 +1,18 @@
-import type { BlockRef } from "@collector/core"
+import type { BlockRef, Chain } from "@collector/core"
+import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
 import { chainContractSuite } from "@collector/tron-node/testing"
-import { Effect, Option } from "effect"
+import { Effect, Option, type Scope } from "effect"
 import type { SimBlock } from "./SimBlock"
+import type * as SimChain from "./SimChain"
+import { defaultSimConfig, type SimConfig } from "./SimConfig"
+import * as SimInProcess from "./SimInProcess"
 import { head, inclusionOf, solidified } from "./SimState"
 import { adapterFor, startSimNode } from "./testing/SimNode"
 import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet"
 
 /**
- * The Chain contract against the simulator over HTTP. Expectations come from the simulator's
+ * The Chain contract against the simulator, over HTTP and answered in process (the same adapter
+ * over either client). Expectations come from the simulator's
  * own state or from the figures set up here, never from the adapter. The set-up block holds
  * every kind of receipt the suite asks about: a mint, a deposit, a batch transfer with several
  * USDT logs, another token's transfer to the service and a transfer that ran out of energy.
@@ -32,13 +37,34 @@ const refOf = (block: SimBlock): BlockRef => ({
   timestamp: new Date(block.timestamp)
 })
 
-chainContractSuite({
-  name: "simulator over HTTP",
+const genesis: Partial<SimConfig> = {
+  genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(5n) }, { address: payer.address, trx: trx(100n), usdt: usdt(10n) }]
+}
+
+/** A simulator and the production adapter reaching it. */
+type Connect = Effect.Effect<{ readonly sim: { readonly chain: SimChain.SimChain }; readonly adapter: Chain["Type"] }, unknown, Scope.Scope>
+
+const overHttp: Connect = Effect.gen(function*() {
+  const sim = yield* startSimNode(genesis)
+  return { sim, adapter: yield* adapterFor(sim.url) }
+})
+
+const inProcess: Connect = Effect.gen(function*() {
+  const sim = yield* SimInProcess.make(defaultSimConfig("nile", genesis))
+  const adapter = yield* TronNodeChain.make(defaultNodeConfig("nile", {
+    fullNodeUrl: sim.url,
+    solidityUrl: sim.url,
+    retries: 0,
+    requestsPerSecond: 1000
+  })).pipe(Effect.provide(sim.layer))
+  return { sim, adapter }
+})
+
+const suite = (name: string, connect: Connect) => chainContractSuite({
+  name,
   capabilities: ["mine", "transfer", "failedReceipt", "severalLogsInOneTx", "otherTokenLog"],
   backend: Effect.gen(function*() {
-    const sim = yield* startSimNode({
-      genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(5n) }, { address: payer.address, trx: trx(100n), usdt: usdt(10n) }]
-    })
+    const { adapter, sim } = yield* connect
     // One block with a mint, a deposit and a transfer that runs out of energy (a fee limit of 0.001 TRX).
     const minted = yield* sim.chain.mintUsdt(exchange.address, usdt(1000n))
     const deposit = yield* sim.chain.transferUsdt({ from: exchange.address, to: service.address, amount: usdt(25n) })
@@ -56,7 +82,7 @@ chainContractSuite({
     const info = Option.getOrThrow(inclusionOf(state, outOfEnergy)).included.info
     if (info.contractRet !== "OUT_OF_ENERGY") return yield* Effect.dieMessage(`set-up expected OUT_OF_ENERGY, got ${info.contractRet}`)
     return {
-      chain: yield* adapterFor(sim.url),
+      chain: adapter,
       mine: (count: number) => Effect.asVoid(sim.chain.mine(count)),
       transfer: (amount: bigint) =>
         Effect.map(
@@ -115,3 +141,6 @@ chainContractSuite({
     }
   }).pipe(Effect.orDie)
 })
+
+suite("simulator over HTTP", overHttp)
+suite("simulator in process", inProcess)

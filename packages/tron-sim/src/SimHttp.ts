@@ -1,16 +1,12 @@
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Clock, Duration, Effect, Exit, Fiber, Option, Runtime, type Scope } from "effect"
-import { handleControl } from "./ControlApi"
-import { stringify } from "./NodeJson"
-import { handleProvider, type ProviderReply } from "./ProviderApi"
+import { Duration, Effect, Exit, Fiber, Runtime, type Scope } from "effect"
 import type { ProviderSettings } from "./ProviderBook"
-import { handleProviderControl } from "./ProviderControl"
-import { make, type SimChain } from "./SimChain"
+import type { SimChain } from "./SimChain"
 import type { SimConfig } from "./SimConfig"
-import * as SimEnergyProvider from "./SimEnergyProvider"
-import { MainnetRefused, SimServerError } from "./SimErrors"
-import { handleWallet } from "./WalletApi"
+import type * as SimEnergyProvider from "./SimEnergyProvider"
+import { type MainnetRefused, SimServerError } from "./SimErrors"
+import { build, type Reply, respond } from "./SimNetwork"
 
 /**
  * The simulator as a java-tron node over HTTP (node's own `http` server): `/wallet/*`,
@@ -41,46 +37,6 @@ export interface SimServer {
   readonly provider: SimEnergyProvider.SimProvider
 }
 
-interface Reply {
-  readonly status: number
-  readonly text: string
-  /** Close the connection instead of answering. */
-  readonly drop?: boolean
-}
-
-const json = (status: number, body: unknown): Reply => ({ status, text: stringify(body) })
-
-const gatewayTimeout: Reply = { status: 504, text: "Gateway Timeout" }
-
-/** A provider reply; a lost one is a 504, a closed connection, or a 504 after holding the request. */
-const providerReply = (reply: ProviderReply): Effect.Effect<Reply> => {
-  if (reply._tag === "Answer") return Effect.succeed(json(reply.status, reply.body))
-  if (reply.lost.mode === "close") return Effect.succeed({ status: 0, text: "", drop: true })
-  if (reply.lost.mode === "504") return Effect.succeed(gatewayTimeout)
-  return Effect.as(Effect.sleep(Duration.millis(reply.lost.holdMs)), gatewayTimeout)
-}
-
-/** One request: the provider and control first, then the node API, which an injected outage may fail or hold. */
-const respond = (chain: SimChain, provider: SimEnergyProvider.SimProvider, path: string, body: string): Effect.Effect<Reply> =>
-  Effect.gen(function*() {
-    if (path.startsWith("/provider/")) {
-      const reply = yield* handleProvider(provider, path, body)
-      if (Option.isSome(reply)) return yield* providerReply(reply.value)
-    }
-    const providerControl = yield* handleProviderControl(provider, path, body)
-    if (Option.isSome(providerControl)) return json(providerControl.value.status, providerControl.value.body)
-    const control = yield* handleControl(chain, path, body)
-    if (Option.isSome(control)) return json(control.value.status, control.value.body)
-    const outage = yield* chain.outage
-    if (Option.isSome(outage) && path.startsWith("/wallet")) {
-      if (outage.value.mode === "error") return { status: 503, text: "Service Unavailable" }
-      // A node that does not answer: the client's own timeout is what the test exercises.
-      yield* Effect.sleep(Duration.millis(outage.value.until - (yield* Clock.currentTimeMillis)))
-    }
-    const reply = yield* handleWallet(chain, path, body)
-    return Option.match(reply, { onNone: () => ({ status: 404, text: `no such endpoint: ${path}` }), onSome: (value) => json(200, value) })
-  })
-
 const write = (response: ServerResponse, reply: Reply) => {
   if (response.destroyed || response.writableEnded) return
   if (reply.drop === true) return void response.destroy()
@@ -106,12 +62,7 @@ const close = (server: Server) =>
 
 export const start = (config: SimServerConfig): Effect.Effect<SimServer, MainnetRefused | SimServerError, Scope.Scope> =>
   Effect.gen(function*() {
-    if (config.chain.network === "main") {
-      return yield* new MainnetRefused({ reason: "the TRON simulator serves test networks only; configure it as nile" })
-    }
-    const bare = yield* make(config.chain)
-    const provider = yield* SimEnergyProvider.make(bare, config.provider)
-    const chain = SimEnergyProvider.driven(bare, provider)
+    const { chain, provider } = yield* build(config.chain, config.provider)
     const runtime = yield* Effect.runtime<never>()
     const inFlight = new Set<Fiber.RuntimeFiber<Reply>>()
     const server = createServer((request, response) => {

@@ -1,0 +1,39 @@
+import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import type { ProviderSettings } from "./ProviderBook"
+import type { SimConfig } from "./SimConfig"
+import { build, type Reply, respond } from "./SimNetwork"
+
+/** The URL the in-process client answers for; any other host is refused as unreachable. */
+export const url = "http://sim.in-process"
+
+const decoder = new TextDecoder()
+
+/**
+ * The simulated network answering in this process: an HttpClient that hands each request to the
+ * simulator directly, with no socket and no timer of its own, so the node adapter and the energy
+ * provider run unchanged while everything happens on the caller's fibers and Clock (a TestClock
+ * drives the node's outages and held replies; a seeded run replays exactly). A reply the
+ * simulator drops (a closed connection) is a transport error, as it would be over HTTP.
+ */
+export const make = (config: SimConfig, provider?: Partial<ProviderSettings>) =>
+  Effect.map(build(config, provider), ({ chain, provider }) => {
+    const answer = (reply: Reply, request: Parameters<Parameters<typeof HttpClient.make>[0]>[0]) =>
+      reply.drop === true
+        ? Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", description: "the simulator closed the connection" }))
+        : Effect.succeed(HttpClientResponse.fromWeb(
+          request,
+          new Response(reply.text, {
+            status: reply.status,
+            headers: { "content-type": reply.status === 200 || reply.status === 400 ? "application/json" : "text/plain" }
+          })
+        ))
+    const client = HttpClient.make((request, target) => {
+      if (target.origin !== url) {
+        return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", description: `no simulator at ${target.origin}` }))
+      }
+      const body = request.body._tag === "Uint8Array" ? decoder.decode(request.body.body) : ""
+      return Effect.flatMap(respond(chain, provider, target.pathname, body), (reply) => answer(reply, request))
+    })
+    return { url, chain, provider, client, layer: Layer.succeed(HttpClient.HttpClient, client) }
+  })
