@@ -79,4 +79,22 @@ describe("MemoryDatabase", () => {
         expect(db.nextId("taskEvent")).toBe("1")
       })
     ))
+
+  it.effect("an observer sees every committed change in order, and none a failed transaction undid", () => {
+    const seen: Array<string> = []
+    return Effect.gen(function*() {
+      const db = yield* MemoryDatabase
+      const table = db.table(notes)
+      yield* db.atomically(() => table.put("a", { text: "1" }))
+      yield* Effect.ignore(db.transaction(Effect.zipRight(db.atomically(() => table.put("b", { text: "lost" })), Effect.fail("no"))))
+      yield* db.transaction(Effect.gen(function*() {
+        yield* db.atomically(() => table.put("c", { text: "2" }))
+        yield* Effect.ignore(db.transaction(Effect.zipRight(db.atomically(() => table.put("d", { text: "lost" })), Effect.fail("no"))))
+        yield* db.atomically(() => table.delete("a"))
+      }))
+      expect(seen).toEqual(["notes a 1", "notes c 2", "notes a -"])
+    }).pipe(Effect.provide(MemoryDatabase.layerWith({
+      onChange: (change) => seen.push(`${change.table} ${String(change.key)} ${(change.row as { text: string } | undefined)?.text ?? "-"}`)
+    })))
+  })
 })

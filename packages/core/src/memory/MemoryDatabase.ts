@@ -1,5 +1,5 @@
 import { Context, Effect, FiberRef, Layer } from "effect"
-import { Journal, MemoryTable } from "./MemoryTable"
+import { Journal, MemoryTable, type TableChange } from "./MemoryTable"
 
 /** Names a table and the type of its keys and rows; the table itself lives in a MemoryDatabase. */
 export interface TableDef<K, V> {
@@ -51,8 +51,17 @@ export interface MemoryDatabaseService {
  * reference the PostgreSQL adapters are checked against and the storage of deterministic
  * simulations, never a production store.
  */
-export const makeMemoryDatabase = Effect.gen(function*() {
-  const journal = new Journal()
+export interface MemoryDatabaseOptions {
+  /**
+   * Called with every change to every table that was committed, in the order the changes were made
+   * (a change a failed transaction undid is never reported): a deterministic simulation hashes them
+   * into its trace.
+   */
+  readonly onChange?: (change: TableChange) => void
+}
+
+export const makeMemoryDatabase = (options: MemoryDatabaseOptions = {}) => Effect.gen(function*() {
+  const journal = new Journal(options.onChange)
   const tables = new Map<string, MemoryTable<unknown, unknown>>()
   const sequences = new Map<SequenceName, bigint>()
   const lock = yield* Effect.makeSemaphore(1)
@@ -115,5 +124,7 @@ export const makeMemoryDatabase = Effect.gen(function*() {
 
 export class MemoryDatabase extends Context.Tag("@collector/core/MemoryDatabase")<MemoryDatabase, MemoryDatabaseService>() {
   /** A new, empty database each time the layer is built. */
-  static readonly layer = Layer.effect(MemoryDatabase, makeMemoryDatabase)
+  static readonly layer = Layer.effect(MemoryDatabase, makeMemoryDatabase())
+  /** The same, with an observer of every change (see MemoryDatabaseOptions). */
+  static readonly layerWith = (options: MemoryDatabaseOptions) => Layer.effect(MemoryDatabase, makeMemoryDatabase(options))
 }

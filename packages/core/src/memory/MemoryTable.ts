@@ -4,6 +4,13 @@
  * record what they replace in the open transaction's journal, so a failed transaction can be
  * undone exactly. Mutating a row in place would escape the journal: never do it.
  */
+/** One change to a table, as an observer of the database sees it: `row` undefined for a delete. */
+export interface TableChange {
+  readonly table: string
+  readonly key: unknown
+  readonly row: unknown
+}
+
 export class MemoryTable<K, V> {
   private readonly rows = new Map<K, V>()
 
@@ -46,7 +53,7 @@ export class MemoryTable<K, V> {
   }
 
   put(key: K, row: V): void {
-    this.journal.record(this.rows, key)
+    this.journal.record(this.rows, key, { table: this.name, key, row })
     this.rows.set(key, row)
   }
 
@@ -61,7 +68,7 @@ export class MemoryTable<K, V> {
 
   delete(key: K): boolean {
     if (!this.rows.has(key)) return false
-    this.journal.record(this.rows, key)
+    this.journal.record(this.rows, key, { table: this.name, key, row: undefined })
     this.rows.delete(key)
     return true
   }
@@ -72,14 +79,18 @@ interface Undo {
   readonly key: unknown
   readonly had: boolean
   readonly previous: unknown
+  readonly change: TableChange
 }
 
 /**
  * What the open transaction changed, newest last, so that it can be rolled back to any earlier
- * mark (a savepoint). Outside a transaction nothing is recorded.
+ * mark (a savepoint). When it ends, the changes that stand are reported to the observer, in the
+ * order they were made; changes made outside a transaction are reported at once.
  */
 export class Journal {
   private entries: Array<Undo> | null = null
+
+  constructor(private readonly observe?: (change: TableChange) => void) {}
 
   get open(): boolean {
     return this.entries !== null
@@ -90,16 +101,18 @@ export class Journal {
   }
 
   end(): void {
+    const committed = this.entries ?? []
     this.entries = null
+    if (this.observe !== undefined) for (const undo of committed) this.observe(undo.change)
   }
 
   mark(): number {
     return this.entries?.length ?? 0
   }
 
-  record<K, V>(rows: Map<K, V>, key: K): void {
-    if (this.entries === null) return
-    this.entries.push({ rows: rows as Map<unknown, unknown>, key, had: rows.has(key), previous: rows.get(key) })
+  record<K, V>(rows: Map<K, V>, key: K, change: TableChange): void {
+    if (this.entries === null) return void this.observe?.(change)
+    this.entries.push({ rows: rows as Map<unknown, unknown>, key, had: rows.has(key), previous: rows.get(key), change })
   }
 
   /** Undoes every change recorded after `mark`, newest first. */
