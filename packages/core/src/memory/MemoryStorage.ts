@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { MemoryDatabase } from "./MemoryDatabase"
+import { MemoryDatabase, type MemoryDatabaseOptions } from "./MemoryDatabase"
 import * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository"
 import * as MemoryComponentStatus from "./MemoryComponentStatus"
 import * as MemoryDeliveryLedger from "./MemoryDeliveryLedger"
@@ -20,7 +20,7 @@ import * as MemorySweepRepository from "./MemorySweepRepository"
  * Every storage port on one memory database, itself provided too (simulations read its tables to
  * check invariants). A new, empty store each time the layer is built.
  */
-export const MemoryStorage = Layer.mergeAll(
+const ports = Layer.mergeAll(
   MemoryComponentStatus.layer,
   MemoryDepositBook.layer,
   MemoryStorageProbe.layer,
@@ -36,4 +36,9 @@ export const MemoryStorage = Layer.mergeAll(
   MemoryNotificationRepository.layer,
   MemoryDeliveryLedger.layer,
   MemorySweepRepository.layer
-).pipe(Layer.provideMerge(MemoryDatabase.layer))
+)
+
+export const MemoryStorage = ports.pipe(Layer.provideMerge(MemoryDatabase.layer))
+
+/** The same over a database built with `options` (an observer of every change, for a simulation's trace). */
+export const memoryStorageWith = (options: MemoryDatabaseOptions) => ports.pipe(Layer.provideMerge(MemoryDatabase.layerWith(options)))

@@ -1,0 +1,70 @@
+import { isTerminal, MemoryDatabase, MemoryTables } from "@collector/core"
+import { Clock, Duration, Effect } from "effect"
+import type { Scheduler } from "./Scheduler"
+import type { Trace } from "./Trace"
+import type { VirtualTime } from "./VirtualTime"
+import type { WorldParts } from "./World"
+
+/** What is still to be done once the workload stopped; empty when the service is quiet. */
+const outstanding = (world: WorldParts) =>
+  Effect.gen(function*() {
+    const db = yield* MemoryDatabase
+    const left: Array<string> = []
+    const unbooked = db.table(MemoryTables.observedLogs).filter((log) => !log.booked).length
+    if (unbooked > 0) left.push(`${unbooked} stored logs unbooked`)
+    const open = db.table(MemoryTables.events).filter((e) => e.status === "pending" || e.status === "delivering").length
+    if (open > 0) left.push(`${open} events not delivered or failed`)
+    const unfinished = db.table(MemoryTables.sweepTasks).filter((t) => !isTerminal(t.status)).length
+    if (unfinished > 0) left.push(`${unfinished} sweep tasks unfinished`)
+    for (const { network, sim } of world.networks) {
+      const head = (yield* sim.chain.state).blocks.at(-1)!.number
+      const cursor = db.table(MemoryTables.scanCursors).get(network)
+      if (cursor === undefined || cursor.blockNumber < head) left.push(`${network} scanned to ${cursor?.blockNumber ?? "nothing"} of ${head}`)
+    }
+    return left
+  })
+
+/** The next moment anything is due: an event's attempt, a task's step, a worker's restart. */
+const nextWake = (world: WorldParts) =>
+  Effect.gen(function*() {
+    const db = yield* MemoryDatabase
+    const times = [
+      ...db.table(MemoryTables.events).filter((e) => e.nextAttempt !== null && (e.status === "pending" || e.status === "delivering"))
+        .map((e) => e.nextAttempt!.getTime()),
+      ...db.table(MemoryTables.sweepTasks).filter((t) => !isTerminal(t.status)).map((t) => t.nextStepAt.getTime()),
+      ...world.workers.filter((w) => !w.isUp).map((w) => w.downUntil)
+    ]
+    return times.length === 0 ? null : Math.min(...times)
+  })
+
+const blockInterval = Duration.seconds(3)
+/** Enough blocks on top of the last transfer for every confirmation rule, solidification included. */
+const burial = 25
+const maxRounds = 400
+
+/**
+ * Lets the service finish what the workload gave it, with every fault healed: blocks keep coming
+ * until the last transfers are solidified and scanned, every worker runs every pass each round,
+ * and the clock jumps to the next thing due (a retry, a sweep step, a restart) whenever the
+ * service is idle. Returns what was still outstanding after the last round (nothing when it settled).
+ */
+export const settle = (world: WorldParts, time: VirtualTime, scheduler: Scheduler, trace: Trace) =>
+  Effect.gen(function*() {
+    trace.record("settle")
+    // The blocks that bury the last transfers, one interval apart, before anything runs again.
+    for (let i = 0; i < burial; i++) {
+      for (const { sim } of world.networks) yield* sim.chain.mine(1)
+      yield* time.advance(blockInterval)
+    }
+    for (let round = 0; round < maxRounds; round++) {
+      const left = yield* outstanding(world)
+      if (left.length === 0) return left
+      for (const { sim } of world.networks) yield* sim.chain.mine(1)
+      yield* scheduler.round(1)
+      const now = yield* Clock.currentTimeMillis
+      const wake = yield* nextWake(world)
+      const target = wake === null || wake <= now ? now + Duration.toMillis(blockInterval) : wake
+      yield* time.advanceTo(Math.max(target, now + Duration.toMillis(blockInterval)))
+    }
+    return yield* outstanding(world)
+  })

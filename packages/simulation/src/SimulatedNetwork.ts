@@ -1,0 +1,37 @@
+import { Chain, EnergyProvider, type Network } from "@collector/core"
+import { SimEnergyProvider } from "@collector/energy"
+import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
+import { defaultSimConfig, SimInProcess } from "@collector/tron-sim"
+import { Context, Duration, Effect, Layer } from "effect"
+
+/**
+ * One network of a simulated run: the simulator answering in process, and the production node
+ * adapter and energy provider adapter speaking to it (the same for every worker). Both networks
+ * run the simulator as a test network (it refuses to be mainnet); the engine of `main` reads
+ * its own simulator exactly as it would read mainnet's node.
+ */
+export const make = (network: Network, seed: string) =>
+  Effect.gen(function*() {
+    const sim = yield* SimInProcess.make(defaultSimConfig("nile", { seed: `${seed}/${network}` }))
+    const node = defaultNodeConfig(network, {
+      fullNodeUrl: sim.url,
+      solidityUrl: sim.url,
+      usdtContract: sim.chain.config.usdtContract,
+      requestTimeout: Duration.seconds(5),
+      retries: 1,
+      retryBaseDelay: Duration.millis(200),
+      requestsPerSecond: 1_000_000
+    })
+    const chain = yield* TronNodeChain.make(node).pipe(Effect.provide(sim.layer))
+    const provider = yield* SimEnergyProvider.make(SimEnergyProvider.defaultSimProviderConfig(sim.url, { requestTimeout: Duration.seconds(5) })).pipe(
+      Effect.provide(sim.layer)
+    )
+    return {
+      network,
+      sim,
+      /** The node and the provider of this network, as a worker's engine reaches them. */
+      adapters: Layer.succeedContext(Context.make(Chain, chain).pipe(Context.add(EnergyProvider, provider)))
+    }
+  })
+
+export type SimulatedNetwork = Effect.Effect.Success<ReturnType<typeof make>>

@@ -1,0 +1,2 @@
+export * from "./Runner"
+export * from "./Simulation"

@@ -1,0 +1,64 @@
+import { MemoryDatabase, MemoryTables } from "@collector/core"
+import { Effect } from "effect"
+import { canonicalTransfers } from "../CanonicalTransfers"
+import type { WorldParts } from "../World"
+
+const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
+
+/**
+ * Every USDT Transfer log to a tenant wallet on the final canonical chain is exactly one
+ * deposit, confirmed, with its amount, wallet and block (our own sweeps into a wallet of the
+ * tenant they swept for excepted); every other deposit is reverted; a deposit's revisions each
+ * have exactly one event, numbered 1 to its current revision.
+ */
+export const depositsMatchChain = (world: WorldParts) =>
+  Effect.gen(function*() {
+    const db = yield* MemoryDatabase
+    const violations: Array<string> = []
+    const wallets = [...db.table(MemoryTables.wallets).values()]
+    const tasks = [...db.table(MemoryTables.sweepTasks).values()]
+    const deposits = [...db.table(MemoryTables.deposits).values()]
+    const events = [...db.table(MemoryTables.events).values()]
+    for (const { network, sim } of world.networks) {
+      const state = yield* sim.chain.state
+      const walletAt = new Map(wallets.filter((w) => w.network === network).map((w) => [w.address, w]))
+      const expected = new Map<string, ReturnType<typeof canonicalTransfers>[number] & { readonly walletId: string; readonly tenantId: string }>()
+      for (const log of canonicalTransfers(state)) {
+        const wallet = walletAt.get(log.to)
+        if (wallet === undefined) continue
+        const ownSweep = tasks.some((t) =>
+          t.network === network && t.transaction?.txid === log.txid && t.tenantId === wallet.tenantId && t.address === log.from &&
+          t.destination === log.to
+        )
+        if (!ownSweep) expected.set(keyOf(log.txid, log.logIndex), { ...log, walletId: wallet.id, tenantId: wallet.tenantId })
+      }
+      const found = new Map<string, number>()
+      for (const deposit of deposits.filter((d) => d.network === network)) {
+        const key = keyOf(deposit.txid, deposit.logIndex)
+        found.set(key, (found.get(key) ?? 0) + 1)
+        const log = expected.get(key)
+        if (log === undefined) {
+          if (deposit.status !== "reverted") {
+            violations.push(`${network}: deposit ${deposit.id} (${key}) is ${deposit.status} but its log is not on the canonical chain`)
+          }
+          continue
+        }
+        const figures = `deposit ${deposit.id} ${deposit.status} ${deposit.amount} in ${deposit.blockHash}; chain ${log.amount} in ${log.blockHash}`
+        if (deposit.status !== "confirmed" || deposit.amount !== log.amount || deposit.blockHash !== log.blockHash || deposit.walletId !== log.walletId) {
+          violations.push(`${network}: log ${key} on the canonical chain is not its confirmed deposit: ${figures}`)
+        }
+      }
+      for (const [key, log] of expected) {
+        const count = found.get(key) ?? 0
+        if (count !== 1) violations.push(`${network}: log ${key} (${log.amount} to ${log.to}) is ${count} deposits, not 1`)
+      }
+    }
+    for (const deposit of deposits) {
+      const revisions = events.filter((e) => e.depositId === deposit.id).map((e) => e.revision ?? 0).sort((a, b) => a - b)
+      const wanted = Array.from({ length: deposit.revision }, (_, i) => i + 1)
+      if (revisions.join(",") !== wanted.join(",")) {
+        violations.push(`deposit ${deposit.id} at revision ${deposit.revision} has events of revisions [${revisions.join(",")}], not [${wanted.join(",")}]`)
+      }
+    }
+    return violations
+  })
