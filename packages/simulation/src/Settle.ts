@@ -1,6 +1,7 @@
-import { isTerminal, MemoryDatabase, MemoryTables } from "@collector/core"
+import { isTerminal } from "@collector/core"
 import { Clock, Duration, Effect } from "effect"
 import type { Scheduler } from "./Scheduler"
+import { SnapshotReader } from "./Snapshot"
 import type { Trace } from "./Trace"
 import type { VirtualTime } from "./VirtualTime"
 import type { WorldParts } from "./World"
@@ -8,17 +9,17 @@ import type { WorldParts } from "./World"
 /** What is still to be done once the workload stopped; empty when the service is quiet. */
 const outstanding = (world: WorldParts) =>
   Effect.gen(function*() {
-    const db = yield* MemoryDatabase
+    const snapshot = yield* Effect.flatMap(SnapshotReader, (reader) => reader.read)
     const left: Array<string> = []
-    const unbooked = db.table(MemoryTables.observedLogs).filter((log) => !log.booked).length
+    const unbooked = snapshot.observedLogs.filter((log) => !log.booked).length
     if (unbooked > 0) left.push(`${unbooked} stored logs unbooked`)
-    const open = db.table(MemoryTables.events).filter((e) => e.status === "pending" || e.status === "delivering").length
+    const open = snapshot.events.filter((e) => e.status === "pending" || e.status === "delivering").length
     if (open > 0) left.push(`${open} events not delivered or failed`)
-    const unfinished = db.table(MemoryTables.sweepTasks).filter((t) => !isTerminal(t.status)).length
+    const unfinished = snapshot.sweepTasks.filter((t) => !isTerminal(t.status)).length
     if (unfinished > 0) left.push(`${unfinished} sweep tasks unfinished`)
     for (const { network, sim } of world.networks) {
       const head = (yield* sim.chain.state).blocks.at(-1)!.number
-      const cursor = db.table(MemoryTables.scanCursors).get(network)
+      const cursor = snapshot.scanCursors.find((c) => c.network === network)
       if (cursor === undefined || cursor.blockNumber < head) left.push(`${network} scanned to ${cursor?.blockNumber ?? "nothing"} of ${head}`)
     }
     return left
@@ -27,11 +28,11 @@ const outstanding = (world: WorldParts) =>
 /** The next moment anything is due: an event's attempt, a task's step, a worker's restart. */
 const nextWake = (world: WorldParts) =>
   Effect.gen(function*() {
-    const db = yield* MemoryDatabase
+    const snapshot = yield* Effect.flatMap(SnapshotReader, (reader) => reader.read)
     const times = [
-      ...db.table(MemoryTables.events).filter((e) => e.nextAttempt !== null && (e.status === "pending" || e.status === "delivering"))
+      ...snapshot.events.filter((e) => e.nextAttempt !== null && (e.status === "pending" || e.status === "delivering"))
         .map((e) => e.nextAttempt!.getTime()),
-      ...db.table(MemoryTables.sweepTasks).filter((t) => !isTerminal(t.status)).map((t) => t.nextStepAt.getTime()),
+      ...snapshot.sweepTasks.filter((t) => !isTerminal(t.status)).map((t) => t.nextStepAt.getTime()),
       ...world.workers.filter((w) => !w.isUp).map((w) => w.downUntil)
     ]
     return times.length === 0 ? null : Math.min(...times)

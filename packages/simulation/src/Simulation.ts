@@ -1,8 +1,10 @@
 import { Duration, Effect, Random } from "effect"
 import { Dice } from "./Dice"
-import { depositsMatchChain } from "./invariants/DepositsMatchChain"
+import { Faults } from "./Faults"
+import { checkInvariants } from "./Invariants"
 import { Operator } from "./Operator"
-import { Receiver, type ReceiverAnswer } from "./Receiver"
+import type { PlantName } from "./Plants"
+import { Receiver } from "./Receiver"
 import { Scheduler } from "./Scheduler"
 import { settle } from "./Settle"
 import { Trace } from "./Trace"
@@ -12,6 +14,8 @@ import * as World from "./World"
 export interface RunOptions {
   /** Steps of the workload before the service is left to settle. */
   readonly ticks: number
+  /** A known defect planted in the store, which the invariants must catch. */
+  readonly plant?: PlantName
 }
 
 export const defaultRunOptions: RunOptions = { ticks: 60 }
@@ -39,36 +43,33 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
     const dice = new Dice(id)
     const trace = new Trace()
     const defects: Array<string> = []
-    const receiverDice = dice.stream("receiver")
-    const receiver = new Receiver(() => Effect.sync((): ReceiverAnswer => (receiverDice.chance(0.8) ? "ack" : "serverError")))
-    const crashDice = dice.stream("crashes")
-    const crashAt = (worker: string, point: string) =>
-      Effect.sync(() => {
-        const dies = crashDice.chance(0.01)
-        if (dies) trace.record(`checkpoint crash ${worker} at ${point}`)
-        return dies
-      })
+    let faults: Faults | undefined
+    const receiver = new Receiver((request) => faults!.receiverAnswer(request))
 
     const time = new VirtualTime(startTime)
     const program = Effect.gen(function*() {
       const world = yield* World.parts(id, receiver)
+      faults = new Faults(world, dice.stream("faults"), trace)
+      const crashAt = faults.crashAt
       const scheduler = new Scheduler(world, time, dice.stream("schedule"), trace, World.simulationEngineSettings, crashAt, (d) => defects.push(d))
       const operator = new Operator(world, dice.stream("workload"), trace)
       const chainDice = dice.stream("chain")
       for (let tick = 0; tick < options.ticks; tick++) {
         yield* operator.step
+        yield* faults.step
         yield* scheduler.round(0.3)
         for (const { sim } of world.networks) if (chainDice.chance(0.6)) yield* sim.chain.mine(1)
         yield* time.advance(Duration.seconds(chainDice.int(1, 3)))
       }
+      yield* faults.heal
       const left = yield* settle(world, time, scheduler, trace)
       const violations = [
         ...defects,
         ...left.map((what) => `did not settle: ${what}`),
-        ...(yield* depositsMatchChain(world))
+        ...(yield* checkInvariants(world))
       ]
       return { violations, passes: scheduler.passesRun }
-    }).pipe(Effect.provide(World.services(id, trace.onChange, receiver)))
+    }).pipe(Effect.provide(World.services(id, trace.onChange, receiver, options.plant)))
 
     const { passes, violations } = yield* Effect.scoped(program).pipe(
       Effect.withClock(time.clock),

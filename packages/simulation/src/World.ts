@@ -17,7 +17,9 @@ import {
 import { LocalSigner, LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { Duration, Effect, Layer } from "effect"
+import { type PlantName, plantLayer } from "./Plants"
 import type { Receiver } from "./Receiver"
+import { SnapshotReader } from "./Snapshot"
 import * as ReceiverTargets from "./ReceiverTargets"
 
 export { receiverHost } from "./ReceiverTargets"
@@ -62,11 +64,17 @@ export interface WorldParts {
  * checks against a host table that names the in-process receiver, and the tenant-side services
  * the API's handlers call. `answer` is the receivers' fault schedule.
  */
-export const services = (seed: string, onChange: Parameters<typeof MemoryDatabase.layerWith>[0]["onChange"], receiver: Receiver) => {
+export const services = (
+  seed: string,
+  onChange: Parameters<typeof MemoryDatabase.layerWith>[0]["onChange"],
+  receiver: Receiver,
+  plant: PlantName | undefined
+) => {
   const entropy = SeededEntropy.layer(`${seed}/entropy`)
   const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(new Uint8Array(32).fill(7)) })
   const box = AesGcmSecretBox.layer.pipe(Layer.provide(keyring))
-  const storage = memoryStorageWith({ onChange })
+  const storage = plantLayer(plant).pipe(Layer.provideMerge(memoryStorageWith({ onChange })))
+  const snapshots = SnapshotReader.memory.pipe(Layer.provide(storage))
   const ports = Layer.mergeAll(
     storage,
     LocalSigner.layer,
@@ -77,7 +85,7 @@ export const services = (seed: string, onChange: Parameters<typeof MemoryDatabas
     SweepSettings.layer()
   ).pipe(Layer.provideMerge(box), Layer.provideMerge(Layer.merge(entropy, keyring)))
   const tenantSide = Layer.mergeAll(TenantAdmin.layer, Wallets.layer, SettingsService.layer, Notifications.layer)
-  return tenantSide.pipe(Layer.provideMerge(ports))
+  return Layer.merge(tenantSide.pipe(Layer.provideMerge(ports)), snapshots)
 }
 
 /** The sweep operations of one network, as the API calls them (its estimate reads that network). */

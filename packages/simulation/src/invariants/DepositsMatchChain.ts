@@ -1,6 +1,6 @@
-import { MemoryDatabase, MemoryTables } from "@collector/core"
 import { Effect } from "effect"
 import { canonicalTransfers } from "../CanonicalTransfers"
+import type { Snapshot } from "../Snapshot"
 import type { WorldParts } from "../World"
 
 const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
@@ -11,14 +11,10 @@ const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
  * tenant they swept for excepted); every other deposit is reverted; a deposit's revisions each
  * have exactly one event, numbered 1 to its current revision.
  */
-export const depositsMatchChain = (world: WorldParts) =>
+export const depositsMatchChain = (world: WorldParts, snapshot: Snapshot) =>
   Effect.gen(function*() {
-    const db = yield* MemoryDatabase
     const violations: Array<string> = []
-    const wallets = [...db.table(MemoryTables.wallets).values()]
-    const tasks = [...db.table(MemoryTables.sweepTasks).values()]
-    const deposits = [...db.table(MemoryTables.deposits).values()]
-    const events = [...db.table(MemoryTables.events).values()]
+    const { deposits, events, sweepTasks: tasks, wallets } = snapshot
     for (const { network, sim } of world.networks) {
       const state = yield* sim.chain.state
       const walletAt = new Map(wallets.filter((w) => w.network === network).map((w) => [w.address, w]))
