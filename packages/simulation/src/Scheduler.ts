@@ -55,17 +55,27 @@ export class Scheduler {
     }
   })
 
-  /** One round: each live worker's engines each run each pass with chance `p`, all at once. */
+  /**
+   * The chance that a worker runs a pass in a round: scanning is mostly left to one worker at a
+   * time (as the network's lease does in production; the second one contends now and then) and
+   * balance sync runs at half the rate of the others, whose work is shared by claims.
+   */
+  private chanceOf(name: PassName, p: number, scanner: boolean): number {
+    return name === "scan" ? (scanner ? p : p / 10) : name === "balances" ? p / 2 : p
+  }
+
+  /** One round: each live worker's engines each run each pass with its chance, all at once. */
   round = (p: number) =>
     Effect.gen(this, function*() {
       yield* this.startDue
       const running: Array<{ readonly worker: Worker; readonly label: string; readonly fiber: Fiber.RuntimeFiber<unknown, unknown> }> = []
-      for (const worker of this.world.workers) {
-        const life = worker.current
-        if (life === null) continue
+      const live = this.world.workers.filter((w) => w.isUp)
+      const scanner = live.length === 0 ? undefined : this.dice.pick(live)
+      for (const worker of live) {
+        const life = worker.current!
         for (const [network, engine] of life.engines) {
           for (const name of passNames) {
-            if (!this.dice.chance(p)) continue
+            if (!this.dice.chance(this.chanceOf(name, p, worker === scanner))) continue
             const label = `${worker.name}${life.generation}:${network}:${name}`
             this.trace.record(`pass ${label}`)
             running.push({ worker, label, fiber: yield* Effect.fork(passOf(engine, name)) })
