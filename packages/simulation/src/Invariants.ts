@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { depositsMatchChain } from "./invariants/DepositsMatchChain"
+import { replaysIdentical } from "./invariants/ReplaysIdentical"
 import { SnapshotReader } from "./Snapshot"
 import type { WorldParts } from "./World"
 
@@ -10,6 +11,7 @@ export const checkInvariants = (world: WorldParts) =>
   Effect.gen(function*() {
     const snapshot = yield* Effect.flatMap(SnapshotReader, (reader) => reader.read)
     return [
-      ...(yield* depositsMatchChain(world, snapshot))
+      ...(yield* depositsMatchChain(world, snapshot)),
+      ...(yield* replaysIdentical(world))
     ]
   })

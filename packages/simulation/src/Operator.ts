@@ -1,102 +1,98 @@
-import {
-  allConfirmationRules,
-  type Network,
-  SettingsService,
-  TenantAdmin,
-  type TenantId,
-  type TenantScope,
-  type WalletId,
-  Wallets
-} from "@collector/core"
-import { Effect, Redacted } from "effect"
+import type { Network, TenantId } from "@collector/core"
+import { Effect } from "effect"
 import type { Dice } from "./Dice"
-import type { SimulatedNetwork } from "./SimulatedNetwork"
 import type { Trace } from "./Trace"
-import { receiverHost, type WorldParts } from "./World"
+import { configureAutomation, setCollectionAddress } from "./workload/Automation"
+import { fundWallet, mintMany, mintUsdt, otherToken } from "./workload/Funding"
+import { Outcomes } from "./workload/Outcomes"
+import { Population, type SimScope, type SimTenant, type SimWallet } from "./workload/Population"
+import { Replays } from "./workload/Replays"
+import { requestSweep } from "./workload/SweepRequests"
+import { createTenant, createWallet } from "./workload/Tenants"
+import { changeWebhook, redeliver } from "./workload/WebhookChanges"
+import type { Workload } from "./workload/Workload"
+import type { WorldParts } from "./World"
 
-export interface SimWallet {
-  readonly id: WalletId
-  readonly address: string
-  readonly customId: string
-  readonly scope: TenantScope
-}
-
-export interface SimScope {
-  readonly scope: TenantScope
-  readonly appId: string
-  readonly wallets: Array<SimWallet>
-}
-
-export interface SimTenant {
-  readonly id: TenantId
-  readonly name: string
-  readonly scopes: ReadonlyArray<SimScope>
-}
-
-const usdt = (whole: bigint) => whole * 1_000_000n
+export type { SimScope, SimTenant, SimWallet } from "./workload/Population"
 
 /**
- * The tenants and the world outside the service, as the workload drives them: tenants created
- * by the operator, wallets created and funded, strangers paying each other. Everything goes
- * through the services the API's handlers call and the simulators' control surface; what it
- * did is recorded in the trace.
+ * The tenants and the world outside the service, as the workload drives them: tenants created by
+ * the operator, their wallets, settings, sweeps, webhooks and replayed requests, strangers paying
+ * the wallets USDT, the other token, TRX and energy. Everything goes through the services the
+ * API's handlers call (with their idempotency) and the simulators' control surface; what it did
+ * is recorded in the trace, and a failure the workload did not expect is reported to `defect`.
  */
 export class Operator {
-  readonly tenants: Array<SimTenant> = []
+  private readonly population = new Population()
+  private readonly workload: Workload
 
-  constructor(private readonly world: WorldParts, private readonly dice: Dice, private readonly trace: Trace) {}
+  constructor(private readonly world: WorldParts, private readonly dice: Dice, trace: Trace, defect: (message: string) => void) {
+    const outcomes = new Outcomes(trace, defect)
+    const replays = new Replays(dice.stream("replays"), trace, outcomes, world.ledger)
+    this.workload = { world, population: this.population, dice, trace, outcomes, replays }
+  }
 
-  networkOf(network: Network): SimulatedNetwork {
-    return this.world.networks.find((n) => n.network === network)!
+  get tenants(): ReadonlyArray<SimTenant> {
+    return this.population.tenants
   }
 
   get scopes(): ReadonlyArray<SimScope> {
-    return this.tenants.flatMap((t) => t.scopes)
+    return this.population.scopes
   }
 
   get wallets(): ReadonlyArray<SimWallet> {
-    return this.scopes.flatMap((s) => s.wallets)
+    return this.population.wallets
   }
 
-  /** A tenant on one or both networks, each with its own confirmation rule and a webhook to the receiver. */
-  createTenant = Effect.gen(this, function*() {
-    const admin = yield* TenantAdmin
-    const settings = yield* SettingsService
-    const networks = this.dice.pick<ReadonlyArray<Network>>([["nile"], ["main"], ["nile", "main"]])
-    const name = `tenant-${this.tenants.length + 1}`
-    const created = yield* admin.create(name, networks).pipe(Effect.orDie)
-    const scopes: Array<SimScope> = []
-    for (const credential of created.credentials) {
-      const scope: TenantScope = { tenantId: created.tenant.id, network: credential.network }
-      this.world.receiver.registerKey(credential.appId, Redacted.value(credential.webhookKey))
-      yield* admin.setConfirmationRule(created.tenant.id, credential.network, this.dice.pick(allConfirmationRules)).pipe(Effect.orDie)
-      yield* settings.setWebhook(scope, `https://${receiverHost}/hooks/${name}/${credential.network}`, true)
-      scopes.push({ scope, appId: credential.appId, wallets: [] })
+  /** The collection address of every scope that has one (also in `world.ledger`). */
+  get collectionAddresses(): ReadonlyArray<{ readonly tenantId: TenantId; readonly network: Network; readonly address: string }> {
+    return this.world.ledger.collectionAddresses
+  }
+
+  /**
+   * The first step: two tenants with a few wallets each, every wallet paid and most funded, so
+   * that their payments are solidified (and sweepable) well before the workload ends.
+   */
+  private opening = Effect.gen(this, function*() {
+    const { dice, population, workload } = this
+    for (let i = 0; i < 2; i++) yield* createTenant(workload)
+    for (const scope of population.scopes) {
+      for (let i = dice.int(2, 3); i > 0; i--) yield* createWallet(workload, scope)
     }
-    this.tenants.push({ id: created.tenant.id, name, scopes })
-    this.trace.record(`tenant ${name} ${networks.join(",")}`)
+    for (const wallet of population.wallets) {
+      yield* mintUsdt(workload, wallet)
+      if (dice.chance(0.6)) yield* fundWallet(workload, wallet)
+    }
   })
 
-  createWallet = (scope: SimScope) =>
-    Effect.gen(this, function*() {
-      const customId = `w-${scope.wallets.length + 1}`
-      const created = yield* Effect.flatMap(Wallets, (wallets) => wallets.create(scope.scope, customId)).pipe(Effect.orDie)
-      scope.wallets.push({ id: created.id, address: created.address, customId, scope: scope.scope })
-      this.trace.record(`wallet ${scope.scope.tenantId}/${scope.scope.network} ${customId} ${created.address}`)
-    })
+  private steps = 0
 
-  mintUsdt = (wallet: SimWallet, amount: bigint) =>
-    Effect.flatMap(Effect.orDie(this.networkOf(wallet.scope.network).sim.chain.mintUsdt(wallet.address, amount)), (txid) =>
-      Effect.sync(() => this.trace.record(`mint ${wallet.address} ${amount} ${txid}`)))
-
-  /** A step of the workload, drawn from its dice. */
+  /** A step of the workload, drawn from its dice: past the first half, sweeps come more often. */
   step = Effect.gen(this, function*() {
-    const roll = this.dice.int(1, 100)
-    if (this.tenants.length === 0 || (roll <= 5 && this.tenants.length < 4)) return yield* this.createTenant
-    const scopes = this.scopes
-    if (roll <= 20) return yield* this.createWallet(this.dice.pick(scopes))
-    const wallets = this.wallets
-    if (wallets.length === 0) return yield* this.createWallet(this.dice.pick(scopes))
-    if (roll <= 70) return yield* this.mintUsdt(this.dice.pick(wallets), usdt(this.dice.amount(1n, 50n)) + this.dice.amount(0n, 999_999n))
+    const { dice, population, workload } = this
+    if (this.steps++ === 0) return yield* this.opening
+    const roll = dice.int(1, 100)
+    if (roll <= 3 && population.tenants.length < 4) return yield* createTenant(workload)
+    const scopes = population.scopes
+    const wallets = population.wallets
+    if (roll <= 12 || wallets.length === 0) return yield* createWallet(workload, dice.pick(scopes))
+    if (this.steps > 30 && roll <= 40) return yield* requestSweep(workload, dice.pick(scopes))
+    if (roll <= 36) return yield* mintUsdt(workload, dice.pick(wallets))
+    if (roll <= 44) return yield* mintMany(workload, population.walletsOn(dice.pick(wallets).scope.network))
+    if (roll <= 48) return yield* otherToken(workload, dice.pick(wallets))
+    if (roll <= 58) {
+      const unfunded = wallets.filter((w) => w.funding === "none")
+      return yield* fundWallet(workload, dice.pick(unfunded.length > 0 && dice.chance(0.8) ? unfunded : wallets))
+    }
+    if (roll <= 70) return yield* requestSweep(workload, dice.pick(scopes))
+    if (roll <= 76) return yield* configureAutomation(workload, dice.pick(scopes))
+    if (roll <= 78) {
+      const unset = scopes.filter((s) => this.world.ledger.collectionAddressOf(s.scope.tenantId, s.scope.network) === undefined)
+      if (unset.length > 0) return yield* setCollectionAddress(workload, dice.pick(unset))
+      return
+    }
+    if (roll <= 84) return yield* changeWebhook(workload, dice.pick(scopes))
+    if (roll <= 90) return yield* redeliver(workload, dice.pick(scopes))
+    return yield* workload.replays.replayOne
   })
 }

@@ -7,9 +7,11 @@ import type { PlantName } from "./Plants"
 import { Receiver } from "./Receiver"
 import { Scheduler } from "./Scheduler"
 import { settle } from "./Settle"
+import { SnapshotReader } from "./Snapshot"
 import { Trace } from "./Trace"
 import { VirtualTime } from "./VirtualTime"
 import * as World from "./World"
+import { sweepSummary } from "./workload/SweepSummary"
 
 export interface RunOptions {
   /** Steps of the workload before the service is left to settle. */
@@ -26,6 +28,8 @@ export interface RunResult {
   readonly trace: string
   readonly passes: number
   readonly changes: number
+  /** The run's sweep tasks by status and fee path (`sweepSummary`). */
+  readonly sweeps: string
 }
 
 /** Every run starts on the same day, so block times and deadlines replay too. */
@@ -52,7 +56,7 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
       faults = new Faults(world, dice.stream("faults"), trace)
       const crashAt = faults.crashAt
       const scheduler = new Scheduler(world, time, dice.stream("schedule"), trace, World.simulationEngineSettings, crashAt, (d) => defects.push(d))
-      const operator = new Operator(world, dice.stream("workload"), trace)
+      const operator = new Operator(world, dice.stream("workload"), trace, (d) => defects.push(d))
       const chainDice = dice.stream("chain")
       for (let tick = 0; tick < options.ticks; tick++) {
         yield* operator.step
@@ -68,13 +72,14 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
         ...left.map((what) => `did not settle: ${what}`),
         ...(yield* checkInvariants(world))
       ]
-      return { violations, passes: scheduler.passesRun }
+      const sweeps = sweepSummary(yield* Effect.flatMap(SnapshotReader, (reader) => reader.read))
+      return { violations, passes: scheduler.passesRun, sweeps }
     }).pipe(Effect.provide(World.services(id, trace.onChange, receiver, options.plant)))
 
-    const { passes, violations } = yield* Effect.scoped(program).pipe(
+    const { passes, sweeps, violations } = yield* Effect.scoped(program).pipe(
       Effect.withClock(time.clock),
       Effect.withScheduler(time.scheduler),
       Effect.withRandom(Random.make(id))
     )
-    return { seed, violations, trace: trace.digest(), passes, changes: trace.changes } satisfies RunResult
+    return { seed, violations, trace: trace.digest(), passes, changes: trace.changes, sweeps } satisfies RunResult
   })

@@ -26,6 +26,7 @@ export { receiverHost } from "./ReceiverTargets"
 import * as SeededEntropy from "./SeededEntropy"
 import * as SimulatedNetwork from "./SimulatedNetwork"
 import { Worker } from "./Worker"
+import { WorkloadLedger } from "./workload/WorkloadLedger"
 
 /** The networks every run serves, each on its own simulator. */
 export const worldNetworks: ReadonlyArray<Network> = ["nile", "main"]
@@ -56,6 +57,8 @@ export interface WorldParts {
   readonly networks: ReadonlyArray<SimulatedNetwork.SimulatedNetwork>
   readonly workers: ReadonlyArray<Worker>
   readonly receiver: Receiver
+  /** What the workload did that the invariants read (collection addresses, replay comparisons). */
+  readonly ledger: WorkloadLedger
 }
 
 /**
@@ -96,5 +99,5 @@ export const sweepsOf = (network: SimulatedNetwork.SimulatedNetwork) =>
 export const parts = (seed: string, receiver: Receiver) =>
   Effect.gen(function*() {
     const networks = yield* Effect.forEach(worldNetworks, (network) => SimulatedNetwork.make(network, seed))
-    return { seed, networks, workers: [new Worker("A"), new Worker("B")], receiver } satisfies WorldParts
+    return { seed, networks, workers: [new Worker("A"), new Worker("B")], receiver, ledger: new WorkloadLedger() } satisfies WorldParts
   })

@@ -1,0 +1,57 @@
+import { type SweepRequest, Sweeps, type WalletId } from "@collector/core"
+import { Clock, Effect, Schema } from "effect"
+import { sweepsOf } from "../World"
+import { presentBatch, SweepBatchAnswer } from "./Answers"
+import { type SimScope, type SimWallet, solidUsdt } from "./Population"
+import { headOf, networkOf, usdt, type Workload } from "./Workload"
+
+// Per-item failures are part of the saved success, as in the handler; nothing is a saved rejection.
+const nothingRejected = Schema.Never
+
+const bodyOf = (request: SweepRequest) => ({
+  wallet_ids: request.walletIds,
+  mode: request.mode,
+  ...(request.amount === null ? {} : { amount: String(request.amount) })
+})
+
+/**
+ * A manual sweep of the scope as the API's create operation sends it: mode `all` or `fixed`, one
+ * wallet or several (now and then one named twice, or one of another scope). Which wallets get a
+ * task, and how each task pays and ends, is the service's to decide.
+ */
+export const requestSweep = (workload: Workload, scope: SimScope) =>
+  Effect.gen(function*() {
+    const { dice, population } = workload
+    // Mostly wallets whose payments are solidified (what the service reads); now and then any.
+    const head = yield* headOf(workload, scope.scope.network)
+    const paid = scope.wallets.filter((w) => solidUsdt(w, head) > 0n)
+    const wallets = paid.length > 0 && dice.chance(0.9) ? paid : scope.wallets
+    if (wallets.length === 0) return
+    const chosen: Array<SimWallet> = dice.chance(0.5)
+      ? [dice.pick(wallets)]
+      : Array.from({ length: dice.int(2, Math.min(4, wallets.length + 1)) }, () => dice.pick(wallets))
+    const walletIds: Array<WalletId> = chosen.map((w) => w.id)
+    const strangers = population.wallets.filter((w) => w.scope !== scope.scope)
+    if (strangers.length > 0 && dice.chance(0.1)) walletIds.push(dice.pick(strangers).id)
+    // A fixed amount mostly within what the first wallet was paid, sometimes above it.
+    const within = solidUsdt(chosen[0]!, head) / 1_000_000n
+    const fixed = dice.chance(0.4)
+    const amount = within > 0n && dice.chance(0.8) ? usdt(dice.amount(1n, within)) : usdt(dice.amount(1n, 30n))
+    const request: SweepRequest = { walletIds, mode: fixed ? "fixed" : "all", amount: fixed ? amount : null }
+    const other: SweepRequest = { ...request, mode: "fixed", amount: (request.amount ?? 0n) + 1n }
+    const create = (r: SweepRequest) =>
+      Effect.gen(function*() {
+        const sweeps = yield* Sweeps
+        const at = new Date(yield* Clock.currentTimeMillis)
+        return presentBatch(yield* sweeps.create(scope.scope, r, "manual", at))
+      }).pipe(Effect.provide(sweepsOf(networkOf(workload, scope.scope.network))))
+    yield* workload.replays.send("sweeps.create", {
+      scope: scope.scope,
+      operation: "sweeps.create",
+      body: bodyOf(request),
+      schemas: { success: SweepBatchAnswer, rejection: nothingRejected },
+      work: create(request),
+      expected: [],
+      conflicting: { body: bodyOf(other), work: create(other) }
+    })
+  })

@@ -1,0 +1,23 @@
+import type { MemoryTables } from "@collector/core"
+import type { Snapshot } from "../Snapshot"
+
+/** How a task paid for its energy, as the service recorded it; `unpayable` when it found no way. */
+export const feePathOf = (task: MemoryTables.SweepTaskRow): string =>
+  task.feeSource === "rental"
+    ? task.rental !== null && task.rental.activationCost > 0n ? "rental+activation" : "rental"
+    : task.feeSource ?? (task.status === "failed" && task.reason.includes("not allowed") ? "unpayable" : "none")
+
+/**
+ * What the run's sweep tasks came to: how many ended each way, and by which fee path (each
+ * path as `path:status`), for `--verbose` and for counting that every path occurs.
+ */
+export const sweepSummary = (snapshot: Snapshot): string => {
+  const counts = new Map<string, number>()
+  const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1)
+  for (const task of snapshot.sweepTasks) {
+    count(task.status)
+    count(`${feePathOf(task)}:${task.status}`)
+    if (task.origin === "automation") count("automation")
+  }
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, n]) => `${key}=${n}`).join(" ")
+}

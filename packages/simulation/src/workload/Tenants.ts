@@ -1,0 +1,60 @@
+import { allConfirmationRules, CustomIdTaken, type Network, SettingsService, TenantAdmin, type TenantScope, type WalletId, Wallets } from "@collector/core"
+import { Effect, Exit, Redacted } from "effect"
+import { receiverHost } from "../ReceiverTargets"
+import { presentWallet, WalletAnswer } from "./Answers"
+import { configureAutomation, setCollectionAddress } from "./Automation"
+import type { SimScope } from "./Population"
+import type { Workload } from "./Workload"
+
+export const webhookUrl = (tenantName: string, scope: SimScope) =>
+  `https://${receiverHost}/hooks/${tenantName}/${scope.scope.network}/v${scope.webhookVersion}`
+
+/**
+ * A tenant on one or both networks, as the operator creates it: each network with its own
+ * confirmation rule and a webhook to the receiver, most with a collection address and an
+ * automation policy set right away (the rest get them later, or never).
+ */
+export const createTenant = (workload: Workload) =>
+  Effect.gen(function*() {
+    const { dice, population, world } = workload
+    const admin = yield* TenantAdmin
+    const settings = yield* SettingsService
+    const networks = dice.pick<ReadonlyArray<Network>>([["nile"], ["main"], ["nile", "main"]])
+    const name = `tenant-${population.tenants.length + 1}`
+    const created = yield* admin.create(name, networks).pipe(Effect.orDie)
+    const scopes: Array<SimScope> = []
+    for (const credential of created.credentials) {
+      const scope: TenantScope = { tenantId: created.tenant.id, network: credential.network }
+      world.receiver.registerKey(credential.appId, Redacted.value(credential.webhookKey))
+      yield* admin.setConfirmationRule(created.tenant.id, credential.network, dice.pick(allConfirmationRules)).pipe(Effect.orDie)
+      const simScope: SimScope = { scope, appId: credential.appId, wallets: [], webhookVersion: 1, webhookEnabled: true }
+      yield* settings.setWebhook(scope, webhookUrl(name, simScope), true)
+      scopes.push(simScope)
+    }
+    population.tenants.push({ id: created.tenant.id, name, scopes })
+    workload.trace.record(`tenant ${name} ${networks.join(",")}`)
+    for (const scope of scopes) {
+      if (dice.chance(0.85)) yield* setCollectionAddress(workload, scope)
+      // Mostly off at first: enabled later, its first round finds balances to sweep.
+      if (dice.chance(0.7)) yield* configureAutomation(workload, scope, 0.2)
+    }
+  })
+
+/** A wallet of `scope`, created as the API's create operation does (idempotent on its request_id). */
+export const createWallet = (workload: Workload, scope: SimScope) =>
+  Effect.gen(function*() {
+    const customId = `w-${scope.wallets.length + 1}`
+    const exit = yield* workload.replays.send("wallets.create", {
+      scope: scope.scope,
+      operation: "wallets.create",
+      body: { custom_id: customId },
+      schemas: { success: WalletAnswer, rejection: CustomIdTaken },
+      work: Effect.map(Effect.flatMap(Wallets, (wallets) => wallets.create(scope.scope, customId)), presentWallet),
+      expected: [],
+      conflicting: { body: { custom_id: `${customId}-other` }, work: Effect.map(Effect.flatMap(Wallets, (wallets) => wallets.create(scope.scope, `${customId}-other`)), presentWallet) }
+    })
+    if (Exit.isFailure(exit)) return
+    const created = exit.value
+    scope.wallets.push({ id: created.id as WalletId, address: created.address, customId, scope: scope.scope, funding: "none", mints: [] })
+    workload.trace.record(`wallet ${scope.scope.tenantId}/${scope.scope.network} ${customId} ${created.address}`)
+  })

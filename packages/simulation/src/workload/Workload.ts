@@ -1,0 +1,29 @@
+import { Effect, type Layer } from "effect"
+import type { Dice } from "../Dice"
+import type { Trace } from "../Trace"
+import type { services, WorldParts } from "../World"
+import type { Outcomes } from "./Outcomes"
+import type { Population } from "./Population"
+import type { Replays } from "./Replays"
+
+/** What the workload's actions may call: the tenant-side services and the store the API's handlers use. */
+export type WorkloadServices = Layer.Layer.Success<ReturnType<typeof services>>
+
+/** What every part of the workload works with. */
+export interface Workload {
+  readonly world: WorldParts
+  readonly population: Population
+  readonly dice: Dice
+  readonly trace: Trace
+  readonly outcomes: Outcomes
+  readonly replays: Replays
+}
+
+export const usdt = (whole: bigint) => whole * 1_000_000n
+export const trx = (whole: bigint) => whole * 1_000_000n
+
+export const networkOf = (workload: Workload, network: string) => workload.world.networks.find((n) => n.network === network)!
+
+/** The head block of a network's simulator now. */
+export const headOf = (workload: Workload, network: string) =>
+  Effect.map(networkOf(workload, network).sim.chain.state, (state) => state.blocks.at(-1)!.number)

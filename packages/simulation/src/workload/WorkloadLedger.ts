@@ -1,0 +1,52 @@
+import type { Network, TenantId } from "@collector/core"
+
+/** How a repeated idempotent request was sent: again later, with other parameters, or twice at once. */
+export type ReplayKind = "replay" | "conflict" | "concurrent"
+
+/**
+ * One comparison of a repeated idempotent request with the request it repeats, each answer as
+ * canonical text (`ok <json>`, `rejected <json>`, `failed <tag>`). `expected` is what the
+ * repeat had to answer: the first answer (replay, concurrent) or the conflict error.
+ */
+export interface ReplayComparison {
+  readonly kind: ReplayKind
+  readonly operation: string
+  readonly requestId: string
+  readonly expected: string
+  readonly actual: string
+}
+
+/** The answer a conflicting replay must get. */
+export const conflictAnswer = "failed IdempotencyConflict"
+
+const scopeKey = (tenantId: TenantId, network: Network) => `${tenantId}/${network}`
+
+/**
+ * What the workload did that the invariants read: the collection address of each
+ * (tenant, network) it set (an address it owns, outside every tenant's wallets, one per
+ * scope), and every replay comparison it made.
+ */
+export class WorkloadLedger {
+  private readonly collection = new Map<string, string>()
+  readonly replays: Array<ReplayComparison> = []
+
+  setCollectionAddress(tenantId: TenantId, network: Network, address: string): void {
+    this.collection.set(scopeKey(tenantId, network), address)
+  }
+
+  collectionAddressOf(tenantId: TenantId, network: Network): string | undefined {
+    return this.collection.get(scopeKey(tenantId, network))
+  }
+
+  /** Every collection address the workload set, with its scope, in the order they were set. */
+  get collectionAddresses(): ReadonlyArray<{ readonly tenantId: TenantId; readonly network: Network; readonly address: string }> {
+    return [...this.collection].map(([key, address]) => {
+      const [tenantId, network] = key.split("/") as [TenantId, Network]
+      return { tenantId, network, address }
+    })
+  }
+
+  recordReplay(comparison: ReplayComparison): void {
+    this.replays.push(comparison)
+  }
+}
