@@ -12,7 +12,7 @@ const runs = Number(argument("runs") ?? 1)
 const program = Effect.gen(function*() {
   const summary = yield* runMany(first, runs, defaultRunOptions, (result) =>
     process.argv.includes("--verbose")
-      ? Console.log(`seed ${result.seed}: ${result.passes} passes, ${result.changes} changes, ${result.violations.length} violations\n  sweeps: ${result.sweeps}`)
+      ? Console.log(`seed ${result.seed}: ${result.passes} passes, ${result.changes} changes, ${result.violations.length} violations\n  ${result.workload}`)
       : result.violations.length === 0
       ? Effect.void
       : Console.log(`seed ${result.seed}: ${result.violations.length} violations\n  ${result.violations.join("\n  ")}`))

@@ -2,7 +2,7 @@ import type { Network, TenantId } from "@collector/core"
 import { Effect } from "effect"
 import type { Dice } from "./Dice"
 import type { Trace } from "./Trace"
-import { configureAutomation, setCollectionAddress } from "./workload/Automation"
+import { configureAutomation, enableAutomation, setCollectionAddress } from "./workload/Automation"
 import { fundWallet, mintMany, mintUsdt, otherToken } from "./workload/Funding"
 import { Outcomes } from "./workload/Outcomes"
 import { Population, type SimScope, type SimTenant, type SimWallet } from "./workload/Population"
@@ -67,7 +67,7 @@ export class Operator {
 
   private steps = 0
 
-  /** A step of the workload, drawn from its dice: past the first half, sweeps come more often. */
+  /** A step of the workload, drawn from its dice: past the first half, sweeps and automation come more often. */
   step = Effect.gen(this, function*() {
     const { dice, population, workload } = this
     if (this.steps++ === 0) return yield* this.opening
@@ -76,7 +76,8 @@ export class Operator {
     const scopes = population.scopes
     const wallets = population.wallets
     if (roll <= 12 || wallets.length === 0) return yield* createWallet(workload, dice.pick(scopes))
-    if (this.steps > 30 && roll <= 40) return yield* requestSweep(workload, dice.pick(scopes))
+    if (this.steps > 30 && roll <= 38) return yield* requestSweep(workload, dice.pick(scopes))
+    if (this.steps > 30 && roll <= 44) return yield* enableAutomation(workload)
     if (roll <= 36) return yield* mintUsdt(workload, dice.pick(wallets))
     if (roll <= 44) return yield* mintMany(workload, population.walletsOn(dice.pick(wallets).scope.network))
     if (roll <= 48) return yield* otherToken(workload, dice.pick(wallets))

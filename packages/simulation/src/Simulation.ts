@@ -11,7 +11,7 @@ import { SnapshotReader } from "./Snapshot"
 import { Trace } from "./Trace"
 import { VirtualTime } from "./VirtualTime"
 import * as World from "./World"
-import { sweepSummary } from "./workload/SweepSummary"
+import { workloadSummary } from "./workload/WorkloadSummary"
 
 export interface RunOptions {
   /** Steps of the workload before the service is left to settle. */
@@ -28,8 +28,8 @@ export interface RunResult {
   readonly trace: string
   readonly passes: number
   readonly changes: number
-  /** The run's sweep tasks by status and fee path (`sweepSummary`). */
-  readonly sweeps: string
+  /** What the workload came to: sweep tasks by status and fee path, replays (`workloadSummary`). */
+  readonly workload: string
 }
 
 /** Every run starts on the same day, so block times and deadlines replay too. */
@@ -72,14 +72,14 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
         ...left.map((what) => `did not settle: ${what}`),
         ...(yield* checkInvariants(world))
       ]
-      const sweeps = sweepSummary(yield* Effect.flatMap(SnapshotReader, (reader) => reader.read))
-      return { violations, passes: scheduler.passesRun, sweeps }
+      const workload = workloadSummary(world, yield* Effect.flatMap(SnapshotReader, (reader) => reader.read))
+      return { violations, passes: scheduler.passesRun, workload }
     }).pipe(Effect.provide(World.services(id, trace.onChange, receiver, options.plant)))
 
-    const { passes, sweeps, violations } = yield* Effect.scoped(program).pipe(
+    const { passes, violations, workload } = yield* Effect.scoped(program).pipe(
       Effect.withClock(time.clock),
       Effect.withScheduler(time.scheduler),
       Effect.withRandom(Random.make(id))
     )
-    return { seed, violations, trace: trace.digest(), passes, changes: trace.changes, sweeps } satisfies RunResult
+    return { seed, violations, trace: trace.digest(), passes, changes: trace.changes, workload } satisfies RunResult
   })

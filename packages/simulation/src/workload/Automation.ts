@@ -2,8 +2,8 @@ import { SettingsService } from "@collector/core"
 import { Effect, Schema } from "effect"
 import { AutomationAnswer, CollectionAnswer, presentAutomation, presentCollection } from "./Answers"
 import { collectionAddressFor } from "./CollectionAddresses"
-import type { SimScope } from "./Population"
-import { trx, usdt, type Workload } from "./Workload"
+import { type SimScope, solidUsdt } from "./Population"
+import { headOf, trx, usdt, type Workload } from "./Workload"
 
 // These writes save no rejection, as their handlers.
 const nothingSaved = Schema.Never
@@ -30,12 +30,12 @@ export const setCollectionAddress = (workload: Workload, scope: SimScope) =>
  * enabled, later ones on its interval), wallet TRX caps from generous to none, rental
  * allowed or not, with a generous or a tight rental cap.
  */
-export const configureAutomation = (workload: Workload, scope: SimScope, enabledChance = 0.6) =>
+export const configureAutomation = (workload: Workload, scope: SimScope, enabledChance = 0.6, maxThreshold = usdt(30n)) =>
   Effect.gen(function*() {
     const { dice } = workload
     const policy = () => ({
       enabled: dice.chance(enabledChance),
-      threshold: usdt(dice.amount(5n, 60n)),
+      threshold: dice.amount(usdt(1n), maxThreshold > usdt(1n) ? maxThreshold : usdt(1n)),
       intervalMinutes: 5,
       maxWalletTrxFee: dice.pick([trx(15n), trx(15n), trx(8n), 0n]),
       maxRentalCost: dice.pick([trx(21n), trx(21n), trx(3n)]),
@@ -52,7 +52,7 @@ export const configureAutomation = (workload: Workload, scope: SimScope, enabled
       rental_allowed: p.rentalAllowed
     })
     const set = (p: typeof chosen) => Effect.map(Effect.flatMap(SettingsService, (settings) => settings.setAutomation(scope.scope, p)), presentAutomation)
-    yield* workload.replays.send("settings.automation", {
+    const exit = yield* workload.replays.send("settings.automation", {
       scope: scope.scope,
       operation: "settings.automation",
       body: bodyOf(chosen),
@@ -61,4 +61,27 @@ export const configureAutomation = (workload: Workload, scope: SimScope, enabled
       expected: [],
       conflicting: { body: bodyOf(other), work: set(other) }
     })
+    if (exit._tag === "Success" && exit.value.enabled) scope.automationEnabled = true
+  })
+
+/**
+ * Turns automation on for a scope that never had it on, once one of its wallets holds solidified
+ * USDT: the scope's first round runs at once and, with a threshold below that balance, finds it
+ * (whether it sweeps it is the estimate's decision: the fee caps, rental allowed or not).
+ */
+export const enableAutomation = (workload: Workload) =>
+  Effect.gen(function*() {
+    const candidates: Array<{ readonly scope: SimScope; readonly most: bigint }> = []
+    for (const scope of workload.population.scopes) {
+      if (scope.automationEnabled) continue
+      const head = yield* headOf(workload, scope.scope.network)
+      const most = scope.wallets.reduce((max, w) => {
+        const solid = solidUsdt(w, head)
+        return solid > max ? solid : max
+      }, 0n)
+      if (most >= usdt(2n)) candidates.push({ scope, most })
+    }
+    if (candidates.length === 0) return
+    const { most, scope } = workload.dice.pick(candidates)
+    yield* configureAutomation(workload, scope, 0.95, most)
   })

@@ -27,6 +27,8 @@ export interface SimScope {
   /** Bumped on each URL change, so every new URL differs from the last. */
   webhookVersion: number
   webhookEnabled: boolean
+  /** Whether automation was ever enabled: only the first enabling runs a round at once. */
+  automationEnabled: boolean
 }
 
 export interface SimTenant {

@@ -27,7 +27,7 @@ export const createTenant = (workload: Workload) =>
       const scope: TenantScope = { tenantId: created.tenant.id, network: credential.network }
       world.receiver.registerKey(credential.appId, Redacted.value(credential.webhookKey))
       yield* admin.setConfirmationRule(created.tenant.id, credential.network, dice.pick(allConfirmationRules)).pipe(Effect.orDie)
-      const simScope: SimScope = { scope, appId: credential.appId, wallets: [], webhookVersion: 1, webhookEnabled: true }
+      const simScope: SimScope = { scope, appId: credential.appId, wallets: [], webhookVersion: 1, webhookEnabled: true, automationEnabled: false }
       yield* settings.setWebhook(scope, webhookUrl(name, simScope), true)
       scopes.push(simScope)
     }
@@ -35,8 +35,9 @@ export const createTenant = (workload: Workload) =>
     workload.trace.record(`tenant ${name} ${networks.join(",")}`)
     for (const scope of scopes) {
       if (dice.chance(0.85)) yield* setCollectionAddress(workload, scope)
-      // Mostly off at first: enabled later, its first round finds balances to sweep.
-      if (dice.chance(0.7)) yield* configureAutomation(workload, scope, 0.2)
+      // Off at first (the caps still apply to manual sweeps): a scope's first round runs as soon
+      // as automation is enabled, so it is enabled later, when there are balances to sweep.
+      if (dice.chance(0.7)) yield* configureAutomation(workload, scope, 0)
     }
   })
 

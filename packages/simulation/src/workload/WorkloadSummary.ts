@@ -1,5 +1,6 @@
 import type { MemoryTables } from "@collector/core"
 import type { Snapshot } from "../Snapshot"
+import type { WorldParts } from "../World"
 
 /** How a task paid for its energy, as the service recorded it; `unpayable` when it found no way. */
 export const feePathOf = (task: MemoryTables.SweepTaskRow): string =>
@@ -8,10 +9,11 @@ export const feePathOf = (task: MemoryTables.SweepTaskRow): string =>
     : task.feeSource ?? (task.status === "failed" && task.reason.includes("not allowed") ? "unpayable" : "none")
 
 /**
- * What the run's sweep tasks came to: how many ended each way, and by which fee path (each
- * path as `path:status`), for `--verbose` and for counting that every path occurs.
+ * What the run's workload came to: its sweep tasks by status and by fee path (`path:status`),
+ * automated tasks, and its replay comparisons by kind, for `--verbose` and for counting that
+ * every path occurs.
  */
-export const sweepSummary = (snapshot: Snapshot): string => {
+export const workloadSummary = (world: WorldParts, snapshot: Snapshot): string => {
   const counts = new Map<string, number>()
   const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1)
   for (const task of snapshot.sweepTasks) {
@@ -19,5 +21,6 @@ export const sweepSummary = (snapshot: Snapshot): string => {
     count(`${feePathOf(task)}:${task.status}`)
     if (task.origin === "automation") count("automation")
   }
+  for (const replay of world.ledger.replays) count(`replays.${replay.kind}`)
   return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, n]) => `${key}=${n}`).join(" ")
 }
