@@ -13,7 +13,7 @@ export const setCollectionAddress = (workload: Workload, scope: SimScope) =>
   Effect.gen(function*() {
     const { tenantId, network } = scope.scope
     const address = collectionAddressFor(workload.world.seed, tenantId, network)
-    yield* workload.replays.send("settings.collection", {
+    const exit = yield* workload.replays.send("settings.collection", {
       scope: scope.scope,
       operation: "settings.collection",
       body: { address },
@@ -21,7 +21,7 @@ export const setCollectionAddress = (workload: Workload, scope: SimScope) =>
       work: Effect.map(Effect.flatMap(SettingsService, (settings) => settings.setCollectionAddress(scope.scope, address)), presentCollection),
       expected: []
     })
-    workload.world.ledger.setCollectionAddress(tenantId, network, address)
+    if (exit._tag === "Success") workload.world.ledger.setCollectionAddress(tenantId, network, address)
   })
 
 /**
