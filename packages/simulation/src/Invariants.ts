@@ -1,17 +1,66 @@
 import { Effect } from "effect"
+import { canonicalInclusions } from "./CanonicalInclusions"
+import { canonicalTransfers } from "./CanonicalTransfers"
+import { DepositHistory } from "./DepositHistory"
+import { collectionReceived } from "./invariants/CollectionReceived"
+import { dashboardAgrees } from "./invariants/DashboardAgrees"
+import { depositEventsMatchRevisions } from "./invariants/DepositEventsMatchRevisions"
 import { depositsMatchChain } from "./invariants/DepositsMatchChain"
+import { eventsDelivered } from "./invariants/EventsDelivered"
+import { noOverdraft } from "./invariants/NoOverdraft"
+import { noTaskSignedTwice } from "./invariants/NoTaskSignedTwice"
+import { oneRentalPerTask } from "./invariants/OneRentalPerTask"
+import { receivedMatchesStored } from "./invariants/ReceivedMatchesStored"
+import { revisionsIncrease } from "./invariants/RevisionsIncrease"
+import { sweepEventsMatchTasks } from "./invariants/SweepEventsMatchTasks"
 import { replaysIdentical } from "./invariants/ReplaysIdentical"
+import { type ChainFacts, sweepsOnChain } from "./invariants/SweepsOnChain"
 import { SnapshotReader } from "./Snapshot"
+import { TaskHistory } from "./TaskHistory"
+import type { Trace } from "./Trace"
 import type { WorldParts } from "./World"
+
+/** What the store went through, watched on the trace's change feed from the start of the run. */
+export interface StoreHistory {
+  readonly deposits: DepositHistory
+  readonly tasks: TaskHistory
+}
+
+/** Each network's canonical chain, read from its simulator. */
+const chainFacts = (world: WorldParts) =>
+  Effect.forEach(world.networks, ({ network, sim }) =>
+    Effect.map(sim.chain.state, (state): ChainFacts => ({ network, transfers: canonicalTransfers(state), inclusions: canonicalInclusions(state) })))
 
 /**
  * Every invariant, checked once the service has settled, each violation a line with its figures.
+ * `history` is what `watchStore` saw of the run.
  */
-export const checkInvariants = (world: WorldParts) =>
+export const checkInvariants = (world: WorldParts, history: StoreHistory) =>
   Effect.gen(function*() {
     const snapshot = yield* Effect.flatMap(SnapshotReader, (reader) => reader.read)
+    const chains = yield* chainFacts(world)
+    const received = world.receiver.received
+    const perChain = (check: (chain: ChainFacts) => ReadonlyArray<string>) => chains.flatMap(check)
     return [
       ...(yield* depositsMatchChain(world, snapshot)),
+      ...revisionsIncrease(history.deposits),
+      ...eventsDelivered(snapshot, received),
+      ...depositEventsMatchRevisions(snapshot, history.deposits),
+      ...sweepEventsMatchTasks(snapshot),
+      ...receivedMatchesStored(snapshot, received),
+      ...noTaskSignedTwice(history.tasks),
+      ...perChain((chain) => sweepsOnChain(snapshot, chain)),
+      ...perChain((chain) => noOverdraft(snapshot, chain)),
+      ...perChain((chain) => collectionReceived(snapshot, chain)),
+      ...(yield* Effect.forEach(world.networks, ({ network, sim }) =>
+        Effect.map(sim.provider.orders, (orders) => oneRentalPerTask(snapshot, network, orders.map((o) => o.order.orderNo))))).flat(),
+      ...(yield* dashboardAgrees(world, snapshot)),
       ...(yield* replaysIdentical(world))
     ]
   })
+
+/** Starts watching the store's committed changes; call before the run makes any. */
+export const watchStore = (trace: Trace): StoreHistory => ({
+  deposits: new DepositHistory(trace.feed),
+  tasks: new TaskHistory(trace.feed)
+})

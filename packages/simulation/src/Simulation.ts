@@ -1,7 +1,7 @@
 import { Duration, Effect, Random } from "effect"
 import { Dice } from "./Dice"
 import { Faults } from "./Faults"
-import { checkInvariants } from "./Invariants"
+import { checkInvariants, watchStore } from "./Invariants"
 import { Operator } from "./Operator"
 import type { PlantName } from "./Plants"
 import { Receiver } from "./Receiver"
@@ -46,6 +46,7 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
     const id = String(seed)
     const dice = new Dice(id)
     const trace = new Trace()
+    const history = watchStore(trace)
     const defects: Array<string> = []
     let faults: Faults | undefined
     const receiver = new Receiver((request) => faults!.receiverAnswer(request))
@@ -70,7 +71,7 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
       const violations = [
         ...defects,
         ...left.map((what) => `did not settle: ${what}`),
-        ...(yield* checkInvariants(world))
+        ...(yield* checkInvariants(world, history))
       ]
       const workload = workloadSummary(world, yield* Effect.flatMap(SnapshotReader, (reader) => reader.read))
       return { violations, passes: scheduler.passesRun, workload }

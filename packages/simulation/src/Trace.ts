@@ -1,6 +1,7 @@
 import type { TableChange } from "@collector/core"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { sha256 } from "@noble/hashes/sha2.js"
+import { ChangeFeed } from "./ChangeFeed"
 
 /** A value as text that is the same for the same value in every run (bigints, dates and bytes included). */
 const canonical = (value: unknown): string =>
@@ -22,10 +23,13 @@ export class Trace {
   private readonly hash = sha256.create()
   private readonly encoder = new TextEncoder()
   changes = 0
+  /** The same changes, for the invariants that watch them as they are committed. */
+  readonly feed = new ChangeFeed()
 
   readonly onChange = (change: TableChange): void => {
     this.changes++
     this.record(`${change.table}|${canonical(change.key)}|${canonical(change.row)}`)
+    this.feed.publish(change)
   }
 
   record(line: string): void {

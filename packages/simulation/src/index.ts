@@ -1,2 +1,3 @@
 export * from "./Runner"
 export * from "./Simulation"
+export * from "./Plants"

@@ -1,0 +1,30 @@
+import { MemoryTables } from "@collector/core"
+import type { ChangeFeed } from "./ChangeFeed"
+
+/**
+ * Every committed revision of every deposit, from the store's change feed: the stored row shows
+ * only the latest revision, while each event carries the revision it was written for.
+ */
+export class DepositHistory {
+  /** By deposit ID: each committed row, in commit order (null: the row was deleted). */
+  readonly writes = new Map<string, Array<MemoryTables.DepositRow | null>>()
+
+  constructor(feed: ChangeFeed) {
+    feed.subscribe(MemoryTables.deposits.name, (key, row) => {
+      const id = String(key)
+      const rows = this.writes.get(id) ?? []
+      rows.push((row as MemoryTables.DepositRow | undefined) ?? null)
+      this.writes.set(id, rows)
+    })
+  }
+
+  /** The deposit as last committed at `revision`, if it ever was. */
+  at(depositId: string, revision: number): MemoryTables.DepositRow | undefined {
+    const rows = this.writes.get(depositId) ?? []
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const row = rows[i]
+      if (row !== null && row !== undefined && row.revision === revision) return row
+    }
+    return undefined
+  }
+}

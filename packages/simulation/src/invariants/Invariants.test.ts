@@ -1,0 +1,282 @@
+import { describe, expect, it } from "@effect/vitest"
+import { MemoryTables, rentalOrderId, sweepEvent, type TerminalSweepStatus } from "@collector/core"
+import { storedTransaction } from "@collector/core/testing"
+import { ChangeFeed } from "../ChangeFeed"
+import { DepositHistory } from "../DepositHistory"
+import type { ReceivedWebhook } from "../Receiver"
+import { TaskHistory } from "../TaskHistory"
+import { collection, depositEventRow, depositRow, emptySnapshot, settingsRow, taskRow, transfer, walletRow } from "../testing/Rows"
+import { collectionReceived } from "./CollectionReceived"
+import { dashboardDisagreements, recordedFigures } from "./DashboardAgrees"
+import { depositEventsMatchRevisions } from "./DepositEventsMatchRevisions"
+import { eventsDelivered } from "./EventsDelivered"
+import { noOverdraft } from "./NoOverdraft"
+import { noTaskSignedTwice } from "./NoTaskSignedTwice"
+import { oneRentalPerTask } from "./OneRentalPerTask"
+import { receivedMatchesStored } from "./ReceivedMatchesStored"
+import { revisionsIncrease } from "./RevisionsIncrease"
+import { sweepEventsMatchTasks } from "./SweepEventsMatchTasks"
+import { type ChainFacts, sweepsOnChain } from "./SweepsOnChain"
+
+// Each invariant on hand-built records: quiet on a consistent state, and reporting, with its
+// figures, the one defect put into it.
+
+const wallet = walletRow("1", "TWallet1")
+const other = walletRow("2", "TWallet2")
+
+const chain = (transfers: ChainFacts["transfers"], failed: ReadonlyArray<string> = []): ChainFacts => {
+  const inclusions = new Map<string, Array<{ blockNumber: bigint; succeeded: boolean }>>()
+  for (const t of transfers) inclusions.set(t.txid, [...(inclusions.get(t.txid) ?? []), { blockNumber: t.blockNumber, succeeded: true }])
+  for (const txid of failed) inclusions.set(txid, [...(inclusions.get(txid) ?? []), { blockNumber: 200n, succeeded: false }])
+  return { network: "nile", transfers, inclusions }
+}
+
+const depositWrites = (...rows: ReadonlyArray<MemoryTables.DepositRow | null>) => {
+  const feed = new ChangeFeed()
+  const history = new DepositHistory(feed)
+  for (const row of rows) feed.publish({ table: MemoryTables.deposits.name, key: row?.id ?? "1", row: row ?? undefined })
+  return history
+}
+
+const taskWrites = (...rows: ReadonlyArray<MemoryTables.SweepTaskRow>) => {
+  const feed = new ChangeFeed()
+  const history = new TaskHistory(feed)
+  for (const row of rows) feed.publish({ table: MemoryTables.sweepTasks.name, key: row.id, row })
+  return history
+}
+
+const terminalEvent = (task: MemoryTables.SweepTaskRow): MemoryTables.EventRow => {
+  const event = sweepEvent({ ...task, status: task.status as TerminalSweepStatus })
+  return { ...depositEventRow(depositRow("9", 1)), id: event.id, eventType: event.eventType, depositId: null, revision: null, payload: event.payload }
+}
+
+const received = (event: MemoryTables.EventRow, over: Partial<ReceivedWebhook> = {}): ReceivedWebhook => ({
+  appId: "1000001",
+  eventId: event.id,
+  eventType: event.eventType,
+  payload: event.payload,
+  at: 0,
+  answer: "ack",
+  ...over
+})
+
+describe("revisionsIncrease", () => {
+  it("accepts revisions 1, 2, 3 and reports a revision written again, a first revision above 1, a deletion", () => {
+    expect(revisionsIncrease(depositWrites(depositRow("1", 1), depositRow("1", 2), depositRow("1", 3)))).toEqual([])
+    expect(revisionsIncrease(depositWrites(depositRow("1", 1), depositRow("1", 2), depositRow("1", 2)))).toEqual([
+      "deposit 1 was written at revisions [1,2,2]: revision 2 after 2 does not increase"
+    ])
+    expect(revisionsIncrease(depositWrites(depositRow("1", 2)))).toEqual(["deposit 1 was written at revisions [2]: its first revision is not 1"])
+    expect(revisionsIncrease(depositWrites(depositRow("1", 1), null))).toEqual(["deposit 1 was written at revisions [1,deleted]: deleted"])
+  })
+})
+
+describe("depositEventsMatchRevisions", () => {
+  const first = depositRow("1", 1)
+  const reverted = depositRow("1", 2, { status: "reverted", blockHash: null })
+  const history = depositWrites(first, reverted)
+
+  it("accepts each revision's event carrying that revision's record", () => {
+    const snapshot = { ...emptySnapshot, deposits: [reverted], events: [depositEventRow(first), depositEventRow(reverted)] }
+    expect(depositEventsMatchRevisions(snapshot, history)).toEqual([])
+  })
+
+  it("reports an event carrying another revision's record, and one of a revision never stored", () => {
+    const stale = { ...depositEventRow(reverted), payload: depositEventRow(first).payload }
+    const unknown = depositEventRow(depositRow("1", 3))
+    const violations = depositEventsMatchRevisions({ ...emptySnapshot, events: [depositEventRow(first), stale, unknown] }, history)
+    expect(violations).toHaveLength(2)
+    expect(violations[0]).toMatch(/^event 102 \(deposit.reverted\) of deposit 1 at revision 2: payload .*"revision":1.* is not the record .*"revision":2/)
+    expect(violations[1]).toBe("event 103 (deposit.confirmed) of deposit 1 at revision 3: the deposit was never stored at that revision")
+  })
+})
+
+describe("eventsDelivered", () => {
+  const event = depositEventRow(depositRow("1", 1))
+  const round = (over: Partial<MemoryTables.DeliveryRoundRow>): MemoryTables.DeliveryRoundRow => ({
+    id: "1",
+    eventId: event.id,
+    round: 1,
+    url: "https://hooks.simulated.test/hooks",
+    startedAt: new Date(0),
+    deadlineAt: new Date(0),
+    endedAt: new Date(0),
+    outcome: "delivered",
+    reason: "",
+    ...over
+  })
+
+  it("accepts an acknowledged delivered event and a failed one with its reason", () => {
+    const failed = { ...event, id: "2", status: "failed" as const, deliveredAt: null, lastError: "round deadline passed" }
+    const snapshot = { ...emptySnapshot, events: [event, failed], deliveryRounds: [round({}), round({ eventId: "2", outcome: "failed", reason: "round deadline passed" })] }
+    expect(eventsDelivered(snapshot, [received(event)])).toEqual([])
+  })
+
+  it("reports a delivery the receiver never acknowledged, a failure without reason, an event still pending", () => {
+    const failed = { ...event, id: "2", status: "failed" as const, deliveredAt: null, lastError: "" }
+    const pending = { ...event, id: "3", status: "pending" as const, deliveredAt: null }
+    const snapshot = { ...emptySnapshot, events: [event, failed, pending], deliveryRounds: [round({})] }
+    expect(eventsDelivered(snapshot, [received(event, { answer: "serverError" })])).toEqual([
+      "event 101 (deposit.confirmed) delivered after 1 attempts in round 1, round delivered: delivered but the receiver never acknowledged it",
+      "event 2 (deposit.confirmed) failed after 1 attempts in round 1: failed with no reason",
+      "event 3 (deposit.confirmed) pending after 1 attempts in round 1: neither delivered nor failed"
+    ])
+  })
+})
+
+describe("receivedMatchesStored", () => {
+  const event = depositEventRow(depositRow("1", 1))
+
+  it("accepts what was sent and reports another payload, an envelope that did not open, an unknown event", () => {
+    const snapshot = { ...emptySnapshot, events: [event] }
+    expect(receivedMatchesStored(snapshot, [received(event)])).toEqual([])
+    const violations = receivedMatchesStored(snapshot, [
+      received(event, { payload: "{}" }),
+      received(event, { payload: null }),
+      received(event, { eventId: "77" })
+    ])
+    expect(violations).toEqual([
+      `request for event 101 (deposit.confirmed) to app 1000001 at 0: decrypted {}, stored ${event.payload}`,
+      "request for event 101 (deposit.confirmed) to app 1000001 at 0: the envelope did not open with the app's webhook key",
+      "request for event 77 (deposit.confirmed) to app 1000001 at 0: no such event is stored"
+    ])
+  })
+})
+
+describe("sweepEventsMatchTasks", () => {
+  const task = taskRow("5", wallet, 7n, "aa")
+
+  it("accepts a task that ended with its one event carrying its outcome", () => {
+    expect(sweepEventsMatchTasks({ ...emptySnapshot, sweepTasks: [task], events: [terminalEvent(task)] })).toEqual([])
+  })
+
+  it("reports a task that ended without its event, and an event whose payload is not the outcome", () => {
+    expect(sweepEventsMatchTasks({ ...emptySnapshot, sweepTasks: [task] })).toEqual(["task 5 ended succeeded with 0 events, not 1"])
+    const stale = terminalEvent({ ...task, amount: 6n })
+    expect(sweepEventsMatchTasks({ ...emptySnapshot, sweepTasks: [task], events: [stale] })[0]).toMatch(
+      /^event 5 \(sweep.succeeded\): payload .*"amount":"6".* is not the task's outcome .*"amount":"7"/
+    )
+  })
+})
+
+describe("noTaskSignedTwice", () => {
+  const pending = taskRow("5", wallet, 7n, null, { status: "pending" })
+  const signed = { ...pending, status: "signed" as const, transaction: storedTransaction("aa") }
+
+  it("accepts a task keeping its one transaction to the end", () => {
+    expect(noTaskSignedTwice(taskWrites(pending, signed, { ...signed, status: "broadcast" }, { ...signed, status: "succeeded" }))).toEqual([])
+  })
+
+  it("reports a task signed again, a transaction dropped, a transaction held by two tasks", () => {
+    expect(noTaskSignedTwice(taskWrites(pending, signed, { ...signed, transaction: storedTransaction("bb") }))).toEqual([
+      "task 5 held transactions [none, aa, bb]: signed 2 times"
+    ])
+    expect(noTaskSignedTwice(taskWrites(pending, signed, pending))).toEqual(["task 5 held transactions [none, aa, none]: its signed transaction was dropped"])
+    expect(noTaskSignedTwice(taskWrites(signed, { ...signed, id: "6" as typeof signed.id }))).toEqual(["transaction aa is held by tasks 5, 6"])
+  })
+})
+
+describe("sweepsOnChain", () => {
+  const task = taskRow("5", wallet, 7n, "aa")
+  const snapshot = { ...emptySnapshot, wallets: [wallet], sweepTasks: [task] }
+
+  it("accepts a succeeded task whose transaction moved its amount once", () => {
+    expect(sweepsOnChain(snapshot, chain([transfer("aa", wallet.address, collection, 7n)]))).toEqual([])
+  })
+
+  it("reports a transaction not on the chain, one that moved another amount, one that failed", () => {
+    expect(sweepsOnChain(snapshot, chain([]))).toEqual([
+      "nile: task 5 succeeded (7 from TWallet1 to TCollection): transaction aa is on the canonical chain 0 times, not once succeeded []"
+    ])
+    expect(sweepsOnChain(snapshot, chain([transfer("aa", wallet.address, collection, 6n)]))).toEqual([
+      "nile: task 5 succeeded (7 from TWallet1 to TCollection): transaction aa moved [6 from TWallet1 to TCollection]"
+    ])
+    expect(sweepsOnChain(snapshot, chain([], ["aa"]))).toEqual([
+      "nile: task 5 succeeded (7 from TWallet1 to TCollection): transaction aa is on the canonical chain 1 times, not once succeeded [block 200 failed]"
+    ])
+  })
+})
+
+describe("noOverdraft", () => {
+  const snapshot = { ...emptySnapshot, wallets: [wallet, other] }
+
+  it("accepts a wallet sending what it received, and reports one sending more than it held", () => {
+    const received = [transfer("m1", "T0", wallet.address, 10n, 100n), transfer("m2", "T0", other.address, 3n, 100n)]
+    expect(noOverdraft(snapshot, chain([...received, transfer("s1", wallet.address, collection, 10n, 101n)]))).toEqual([])
+    expect(noOverdraft(snapshot, chain([...received, transfer("s1", other.address, collection, 4n, 101n)]))).toEqual([
+      "nile: wallet TWallet2 sent 4 holding 3 (s1:0 in block 101)"
+    ])
+  })
+})
+
+describe("collectionReceived", () => {
+  const swept = taskRow("5", wallet, 7n, "aa")
+  const failed = taskRow("6", other, 3n, "bb", { status: "failed", reason: "expired" })
+  const snapshot = { ...emptySnapshot, wallets: [wallet, other], tenantSettings: [settingsRow()], sweepTasks: [swept, failed] }
+
+  it("accepts the collection address receiving the succeeded sweeps, whatever strangers send it", () => {
+    expect(collectionReceived(snapshot, chain([transfer("aa", wallet.address, collection, 7n), transfer("x", "TStranger", collection, 100n)]))).toEqual([])
+  })
+
+  it("reports a sweep told failed whose transfer landed", () => {
+    expect(collectionReceived(snapshot, chain([transfer("aa", wallet.address, collection, 7n), transfer("bb", other.address, collection, 3n)]))).toEqual([
+      "nile: collection address TCollection received 10 in 2 transfers from wallets, succeeded sweeps to it sum to 7 in 1 tasks"
+    ])
+  })
+})
+
+describe("oneRentalPerTask", () => {
+  const task = taskRow("5", wallet, 7n, "aa")
+  const rented = {
+    ...task,
+    rental: {
+      orderId: rentalOrderId(task),
+      provider: "sim",
+      providerOrderId: null,
+      quantity: 65_000n,
+      estimatedCost: 0n,
+      paidCost: 0n,
+      activationCost: 0n,
+      state: "delivered" as const,
+      expiresAt: null
+    }
+  }
+
+  it("accepts the task's one order, and reports an order under another number, and one the task does not know", () => {
+    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", ["sweep-nile-5"])).toEqual([])
+    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", ["sweep-nile-5", "sweep-nile-5-again"])).toEqual([
+      "nile: the provider took order sweep-nile-5-again, which names no sweep task"
+    ])
+    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [task] }, "nile", ["sweep-nile-5"])).toEqual([
+      "nile: the provider took order sweep-nile-5 for task 5, whose rental is none"
+    ])
+  })
+})
+
+describe("dashboardDisagreements", () => {
+  const app = { tenantId: wallet.tenantId, network: "nile" } as MemoryTables.AppRow
+  const snapshot = {
+    ...emptySnapshot,
+    wallets: [{ ...wallet, balanceUsdt: 3n, balanceBlock: 120n, collectedUsdt: 7n }, other],
+    deposits: [depositRow("1", 1, { amount: 10n }), depositRow("2", 2, { amount: 4n, status: "reverted" })],
+    sweepTasks: [taskRow("5", wallet, 7n, "aa"), taskRow("6", other, 0n, null, { status: "pending" })]
+  }
+
+  it("reads the figures off the records and reports each the dashboard shows otherwise", () => {
+    const recorded = recordedFigures(snapshot, app)
+    expect(recorded).toEqual({
+      walletCount: 2,
+      unsyncedWalletCount: 1,
+      balanceUsdt: 3n,
+      balanceTrx: 0n,
+      collectedUsdt: 7n,
+      depositUsdt: 10n,
+      pendingTasks: 1
+    })
+    expect(dashboardDisagreements(snapshot, app, recorded)).toEqual([])
+    expect(dashboardDisagreements(snapshot, app, { ...recorded, depositUsdt: 14n, pendingTasks: 0 })).toEqual([
+      "dashboard of tenant 1 on nile: depositUsdt 14, the records say 10",
+      "dashboard of tenant 1 on nile: pendingTasks 0, the records say 1"
+    ])
+  })
+})
