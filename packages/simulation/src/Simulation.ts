@@ -5,8 +5,10 @@ import { checkInvariants } from "./Invariants"
 import { Operator } from "./Operator"
 import type { PlantName } from "./Plants"
 import { Receiver } from "./Receiver"
+import type { StorageKind } from "./RunStorage"
 import { Scheduler } from "./Scheduler"
 import { settle } from "./Settle"
+import { recordSnapshot } from "./SnapshotTrace"
 import { Trace } from "./Trace"
 import { VirtualTime } from "./VirtualTime"
 import * as World from "./World"
@@ -16,7 +18,13 @@ export interface RunOptions {
   readonly ticks: number
   /** A known defect planted in the store, which the invariants must catch. */
   readonly plant?: PlantName
+  /** The store the run uses: memory (the default) or a fresh PostgreSQL database on `databaseServer`. */
+  readonly storage?: StorageKind
+  /** The administrative URL of the PostgreSQL server that holds each postgres run's database. */
+  readonly databaseServer?: string
 }
+
+export type { StorageKind } from "./RunStorage"
 
 export const defaultRunOptions: RunOptions = { ticks: 60 }
 
@@ -46,7 +54,8 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
     let faults: Faults | undefined
     const receiver = new Receiver((request) => faults!.receiverAnswer(request))
 
-    const time = new VirtualTime(startTime)
+    const storage = World.storageOf(options, trace)
+    const time = new VirtualTime(startTime, storage.pendingWork)
     const program = Effect.gen(function*() {
       const world = yield* World.parts(id, receiver)
       faults = new Faults(world, dice.stream("faults"), trace)
@@ -68,8 +77,9 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
         ...left.map((what) => `did not settle: ${what}`),
         ...(yield* checkInvariants(world))
       ]
+      if (storage.tracesSnapshot) yield* recordSnapshot(trace)
       return { violations, passes: scheduler.passesRun }
-    }).pipe(Effect.provide(World.services(id, trace.onChange, receiver, options.plant)))
+    }).pipe(Effect.provide(World.services(id, storage.layer, receiver, options.plant)))
 
     const { passes, violations } = yield* Effect.scoped(program).pipe(
       Effect.withClock(time.clock),

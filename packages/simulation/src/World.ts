@@ -3,8 +3,6 @@ import {
   DeliveryTransport,
   defaultEngineSettings,
   type EngineSettings,
-  MemoryDatabase,
-  memoryStorageWith,
   type Network,
   Notifications,
   SettingsService,
@@ -19,7 +17,10 @@ import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { Duration, Effect, Layer } from "effect"
 import { type PlantName, plantLayer } from "./Plants"
 import type { Receiver } from "./Receiver"
-import { SnapshotReader } from "./Snapshot"
+import { postgresStorage } from "./PgRunStorage"
+import { memoryStorage, type RunStorage } from "./RunStorage"
+import type { RunOptions } from "./Simulation"
+import type { Trace } from "./Trace"
 import * as ReceiverTargets from "./ReceiverTargets"
 
 export { receiverHost } from "./ReceiverTargets"
@@ -58,23 +59,29 @@ export interface WorldParts {
   readonly receiver: Receiver
 }
 
+/** The store `options` ask for: memory, or a fresh database on the PostgreSQL server they name. */
+export const storageOf = (options: RunOptions, trace: Trace): RunStorage => {
+  if ((options.storage ?? "memory") === "memory") return memoryStorage(trace)
+  if (options.databaseServer === undefined) throw new Error("a postgres run needs the PostgreSQL server's URL (databaseServer)")
+  return postgresStorage(options.databaseServer)
+}
+
 /**
- * The services of a run outside the workers: the store (memory, observed for the trace), the
+ * The services of a run outside the workers: the store (`storageOf`), the
  * secret box under a fixed master key with seeded entropy, the signer, the webhook envelope, URL
  * checks against a host table that names the in-process receiver, and the tenant-side services
  * the API's handlers call. `answer` is the receivers' fault schedule.
  */
 export const services = (
   seed: string,
-  onChange: Parameters<typeof MemoryDatabase.layerWith>[0]["onChange"],
+  store: RunStorage["layer"],
   receiver: Receiver,
   plant: PlantName | undefined
 ) => {
   const entropy = SeededEntropy.layer(`${seed}/entropy`)
   const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(new Uint8Array(32).fill(7)) })
   const box = AesGcmSecretBox.layer.pipe(Layer.provide(keyring))
-  const storage = plantLayer(plant).pipe(Layer.provideMerge(memoryStorageWith({ onChange })))
-  const snapshots = SnapshotReader.memory.pipe(Layer.provide(storage))
+  const storage = plantLayer(plant).pipe(Layer.provideMerge(store))
   const ports = Layer.mergeAll(
     storage,
     LocalSigner.layer,
@@ -85,7 +92,7 @@ export const services = (
     SweepSettings.layer()
   ).pipe(Layer.provideMerge(box), Layer.provideMerge(Layer.merge(entropy, keyring)))
   const tenantSide = Layer.mergeAll(TenantAdmin.layer, Wallets.layer, SettingsService.layer, Notifications.layer)
-  return Layer.merge(tenantSide.pipe(Layer.provideMerge(ports)), snapshots)
+  return tenantSide.pipe(Layer.provideMerge(ports))
 }
 
 /** The sweep operations of one network, as the API calls them (its estimate reads that network). */

@@ -1,2 +1,4 @@
+export * from "./Plants"
+export * from "./RunStorage"
 export * from "./Runner"
 export * from "./Simulation"

@@ -1,0 +1,37 @@
+import type { RunOptions, RunResult } from "@collector/simulation"
+import { fork } from "node:child_process"
+import { childVariable, type FromChild, type ToChild } from "./ChildRuns"
+import { SeedQueue } from "./SeedQueue"
+
+/**
+ * Runs seeds `first` to `first + runs - 1` in `jobs` child processes of this script (each asks
+ * for the next seed when it is free) and reports every result in seed order. A child that dies
+ * counts as a violation of the seed it was running; another takes its place.
+ */
+export const runInChildren = (first: number, runs: number, jobs: number, options: RunOptions, report: (result: RunResult) => void) =>
+  new Promise<ReadonlyArray<RunResult>>((done) => {
+    const queue = new SeedQueue(first, runs, report)
+    const start = () => {
+      const child = fork(process.argv[1]!, [], { env: { ...process.env, [childVariable]: JSON.stringify(options) }, stdio: ["ignore", "inherit", "inherit", "ipc"] })
+      let running: number | undefined
+      const give = () => {
+        running = queue.take()
+        child.send((running === undefined ? { stop: true } : { seed: running }) satisfies ToChild)
+      }
+      child.on("message", (message: FromChild) => {
+        if ("result" in message) {
+          running = undefined
+          queue.finish(message.result)
+          if (queue.complete) done(queue.results)
+        }
+        give()
+      })
+      child.on("exit", (code, signal) => {
+        if (running === undefined) return
+        queue.finish({ seed: running, violations: [`the process running it exited (${signal ?? `code ${code}`})`], trace: "", passes: 0, changes: 0 })
+        if (queue.complete) done(queue.results)
+        else start()
+      })
+    }
+    for (let i = 0; i < jobs; i++) start()
+  })
