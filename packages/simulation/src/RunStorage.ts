@@ -15,14 +15,14 @@ export interface RunStorage {
   /** Work outside the run's fibers (a database's replies) that the run's time waits for. */
   readonly pendingWork?: PendingWork
   /**
-   * Whether the trace needs the final snapshot: a store that does not report its changes (as the
-   * memory store does to the trace) is traced by what it holds at the end.
+   * A store that does not report its changes to the trace (as the memory store does) is traced
+   * by the final snapshot, without the columns it stamps with its own clock (by table).
    */
-  readonly tracesSnapshot: boolean
+  readonly tracedSnapshot?: { readonly ignored: Readonly<Record<string, ReadonlyArray<string>>> }
 }
 
 /** The memory store, every committed change of which goes into the trace. */
 export const memoryStorage = (trace: Trace): RunStorage => {
   const storage = memoryStorageWith({ onChange: trace.onChange })
-  return { layer: SnapshotReader.memory.pipe(Layer.provideMerge(storage)), tracesSnapshot: false }
+  return { layer: SnapshotReader.memory.pipe(Layer.provideMerge(storage)) }
 }

@@ -77,7 +77,7 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
         ...left.map((what) => `did not settle: ${what}`),
         ...(yield* checkInvariants(world))
       ]
-      if (storage.tracesSnapshot) yield* recordSnapshot(trace)
+      if (storage.tracedSnapshot !== undefined) yield* recordSnapshot(trace, storage.tracedSnapshot.ignored)
       return { violations, passes: scheduler.passesRun }
     }).pipe(Effect.provide(World.services(id, storage.layer, receiver, options.plant)))
 
