@@ -6,16 +6,19 @@ import { SeedQueue } from "./SeedQueue"
 /**
  * Runs seeds `first` to `first + runs - 1` in `jobs` child processes of this script (each asks
  * for the next seed when it is free) and reports every result in seed order. A child that dies
- * counts as a violation of the seed it was running; another takes its place.
+ * counts as a violation of the seed it was running; another takes its place. One that dies before
+ * it ran anything (it cannot start) fails the invocation.
  */
 export const runInChildren = (first: number, runs: number, jobs: number, options: RunOptions, report: (result: RunResult) => void) =>
-  new Promise<ReadonlyArray<RunResult>>((done) => {
+  new Promise<ReadonlyArray<RunResult>>((done, fail) => {
     const queue = new SeedQueue(first, runs, report)
     const start = () => {
       const child = fork(process.argv[1]!, [], { env: { ...process.env, [childVariable]: JSON.stringify(options) }, stdio: ["ignore", "inherit", "inherit", "ipc"] })
       let running: number | undefined
+      let stopped = false
       const give = () => {
         running = queue.take()
+        stopped = running === undefined
         child.send((running === undefined ? { stop: true } : { seed: running }) satisfies ToChild)
       }
       child.on("message", (message: FromChild) => {
@@ -27,7 +30,10 @@ export const runInChildren = (first: number, runs: number, jobs: number, options
         give()
       })
       child.on("exit", (code, signal) => {
-        if (running === undefined) return
+        if (running === undefined) {
+          if (!stopped) fail(new Error(`a simulation process exited (${signal ?? `code ${code}`}) before it ran a seed`))
+          return
+        }
         queue.finish({ seed: running, violations: [`the process running it exited (${signal ?? `code ${code}`})`], trace: "", passes: 0, changes: 0 })
         if (queue.complete) done(queue.results)
         else start()
