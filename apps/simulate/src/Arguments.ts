@@ -57,6 +57,9 @@ export const parseArguments = (argv: ReadonlyArray<string>): Arguments => {
       i++
     } else throw new ArgumentError(`unknown flag '${word}' (${usage})`)
   }
+  if (values.has("plant") && values.get("storage") === "postgres") {
+    throw new ArgumentError(`the plants wrap the memory store: --plant runs on --storage memory only`)
+  }
   const runs = count("runs", values.get("runs") ?? "1", 1)
   const jobs = values.has("jobs") ? count("jobs", values.get("jobs")!, 1) : availableParallelism()
   return {

@@ -1,6 +1,7 @@
 import { memoryStorageWith, type StoragePorts } from "@collector/core"
 import { Layer } from "effect"
 import type { PendingWork } from "./PendingWork"
+import { type PlantName, plantLayer } from "./Plants"
 import { SnapshotReader } from "./Snapshot"
 import type { Trace } from "./Trace"
 
@@ -21,8 +22,12 @@ export interface RunStorage {
   readonly tracedSnapshot?: { readonly ignored: Readonly<Record<string, ReadonlyArray<string>>> }
 }
 
-/** The memory store, every committed change of which goes into the trace. */
-export const memoryStorage = (trace: Trace): RunStorage => {
+/**
+ * The memory store, every committed change of which goes into the trace, with `plant` wrapped
+ * around its ports (the snapshots read its tables underneath any plant).
+ */
+export const memoryStorage = (trace: Trace, plant: PlantName | undefined): RunStorage => {
   const storage = memoryStorageWith({ onChange: trace.onChange })
-  return { layer: SnapshotReader.memory.pipe(Layer.provideMerge(storage)) }
+  const planted = plantLayer(plant).pipe(Layer.provideMerge(storage))
+  return { layer: SnapshotReader.memory.pipe(Layer.provideMerge(planted)) }
 }

@@ -79,7 +79,7 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
       ]
       if (storage.tracedSnapshot !== undefined) yield* recordSnapshot(trace, storage.tracedSnapshot.ignored)
       return { violations, passes: scheduler.passesRun }
-    }).pipe(Effect.provide(World.services(id, storage.layer, receiver, options.plant)))
+    }).pipe(Effect.provide(World.services(id, storage.layer, receiver)))
 
     const { passes, violations } = yield* Effect.scoped(program).pipe(
       Effect.withClock(time.clock),

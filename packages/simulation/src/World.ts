@@ -15,7 +15,6 @@ import {
 import { LocalSigner, LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { Duration, Effect, Layer } from "effect"
-import { type PlantName, plantLayer } from "./Plants"
 import type { Receiver } from "./Receiver"
 import { postgresStorage } from "./PgRunStorage"
 import { memoryStorage, type RunStorage } from "./RunStorage"
@@ -59,11 +58,24 @@ export interface WorldParts {
   readonly receiver: Receiver
 }
 
-/** The store `options` ask for: memory, or a fresh database on the PostgreSQL server they name. */
+/** Why a run cannot have the store its options ask for; undefined when it can. */
+export const storageRefusal = (options: RunOptions): string | undefined =>
+  (options.storage ?? "memory") === "memory"
+    ? undefined
+    : options.plant !== undefined
+    ? `the plants wrap the memory store: --plant ${options.plant} runs on --storage memory only`
+    : options.databaseServer === undefined
+    ? "a postgres run needs the PostgreSQL server's URL (databaseServer)"
+    : undefined
+
+/**
+ * The store `options` ask for: memory (with the plant, if any), or a fresh database on the
+ * PostgreSQL server they name.
+ */
 export const storageOf = (options: RunOptions, trace: Trace): RunStorage => {
-  if ((options.storage ?? "memory") === "memory") return memoryStorage(trace)
-  if (options.databaseServer === undefined) throw new Error("a postgres run needs the PostgreSQL server's URL (databaseServer)")
-  return postgresStorage(options.databaseServer)
+  const refusal = storageRefusal(options)
+  if (refusal !== undefined) throw new Error(refusal)
+  return options.storage === "postgres" ? postgresStorage(options.databaseServer!) : memoryStorage(trace, options.plant)
 }
 
 /**
@@ -74,14 +86,12 @@ export const storageOf = (options: RunOptions, trace: Trace): RunStorage => {
  */
 export const services = (
   seed: string,
-  store: RunStorage["layer"],
-  receiver: Receiver,
-  plant: PlantName | undefined
+  storage: RunStorage["layer"],
+  receiver: Receiver
 ) => {
   const entropy = SeededEntropy.layer(`${seed}/entropy`)
   const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(new Uint8Array(32).fill(7)) })
   const box = AesGcmSecretBox.layer.pipe(Layer.provide(keyring))
-  const storage = plantLayer(plant).pipe(Layer.provideMerge(store))
   const ports = Layer.mergeAll(
     storage,
     LocalSigner.layer,
