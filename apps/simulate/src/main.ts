@@ -1,26 +1,51 @@
-import { defaultRunOptions, runMany } from "@collector/simulation"
-import { Console, Effect } from "effect"
+import { replayCommand, type RunOptions, type RunResult, runMany, summarize, summaryLine, defaultRunOptions } from "@collector/simulation"
+import { Effect } from "effect"
+import { ArgumentError, type Arguments, parseArguments } from "./Arguments"
+import { childVariable, serveParent } from "./ChildRuns"
+import { databaseServer } from "./DatabaseServer"
+import { runInChildren } from "./ParallelRuns"
 
-const argument = (name: string): string | undefined => {
-  const index = process.argv.indexOf(`--${name}`)
-  return index === -1 ? undefined : process.argv[index + 1]
+const reporter = (args: Arguments) => (result: RunResult) => {
+  if (args.verbose) {
+    console.log(`seed ${result.seed}: ${result.passes} passes, ${result.changes} changes, ${result.violations.length} violations, trace ${result.trace}\n  ${result.workload}`)
+  }
+  if (result.violations.length === 0) return
+  if (!args.verbose) console.log(`seed ${result.seed}: ${result.violations.length} violations`)
+  for (const violation of result.violations) console.log(`  ${violation}`)
+  console.log(`  replay: ${replayCommand(result.seed, args.plant, args.storage)}`)
 }
 
-const first = Number(argument("seed") ?? 1)
-const runs = Number(argument("runs") ?? 1)
+const simulate = (args: Arguments) =>
+  Effect.gen(function*() {
+    const options: RunOptions = {
+      ...defaultRunOptions,
+      ...(args.plant === undefined ? {} : { plant: args.plant }),
+      storage: args.storage,
+      ...(args.storage === "postgres" ? { databaseServer: yield* databaseServer } : {})
+    }
+    const report = reporter(args)
+    const summary = args.jobs > 1
+      ? summarize(args.seed, args.runs, yield* Effect.promise(() => runInChildren(args.seed, args.runs, args.jobs, options, report)))
+      : yield* runMany(args.seed, args.runs, options, (result) => Effect.sync(() => report(result)))
+    console.log(summaryLine(summary))
+    const found = summary.violations > 0
+    return found === args.expectViolations ? 0 : 1
+  }).pipe(Effect.scoped)
 
-const program = Effect.gen(function*() {
-  const summary = yield* runMany(first, runs, defaultRunOptions, (result) =>
-    process.argv.includes("--verbose")
-      ? Console.log(`seed ${result.seed}: ${result.passes} passes, ${result.changes} changes, ${result.violations.length} violations\n  ${result.workload}`)
-      : result.violations.length === 0
-      ? Effect.void
-      : Console.log(`seed ${result.seed}: ${result.violations.length} violations\n  ${result.violations.join("\n  ")}`))
-  yield* Console.log(`simulate: ${summary.runs} runs, seeds ${summary.first}..${summary.last}, ${summary.violations} violations, trace ${summary.trace}`)
-  return summary
-})
-
-Effect.runPromise(program).then((summary) => process.exit(summary.violations === 0 ? 0 : 1), (error) => {
-  console.error(error)
-  process.exit(2)
-})
+const childOptions = process.env[childVariable]
+if (childOptions !== undefined) {
+  serveParent(JSON.parse(childOptions) as RunOptions)
+} else {
+  let args: Arguments | undefined
+  try {
+    args = parseArguments(process.argv.slice(2))
+  } catch (error) {
+    if (!(error instanceof ArgumentError)) throw error
+    console.error(`simulate: ${error.message}`)
+    process.exit(2)
+  }
+  Effect.runPromise(simulate(args)).then((status) => process.exit(status), (error) => {
+    console.error(error)
+    process.exit(2)
+  })
+}

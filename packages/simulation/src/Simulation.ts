@@ -5,9 +5,11 @@ import { checkInvariants, watchStore } from "./Invariants"
 import { Operator } from "./Operator"
 import type { PlantName } from "./Plants"
 import { Receiver } from "./Receiver"
+import type { StorageKind } from "./RunStorage"
 import { Scheduler } from "./Scheduler"
 import { settle } from "./Settle"
 import { SnapshotReader } from "./Snapshot"
+import { recordSnapshot } from "./SnapshotTrace"
 import { Trace } from "./Trace"
 import { VirtualTime } from "./VirtualTime"
 import * as World from "./World"
@@ -18,7 +20,13 @@ export interface RunOptions {
   readonly ticks: number
   /** A known defect planted in the store, which the invariants must catch. */
   readonly plant?: PlantName
+  /** The store the run uses: memory (the default) or a fresh PostgreSQL database on `databaseServer`. */
+  readonly storage?: StorageKind
+  /** The administrative URL of the PostgreSQL server that holds each postgres run's database. */
+  readonly databaseServer?: string
 }
+
+export type { StorageKind } from "./RunStorage"
 
 export const defaultRunOptions: RunOptions = { ticks: 60 }
 
@@ -51,7 +59,8 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
     let faults: Faults | undefined
     const receiver = new Receiver((request) => faults!.receiverAnswer(request))
 
-    const time = new VirtualTime(startTime)
+    const storage = World.storageOf(options, trace)
+    const time = new VirtualTime(startTime, storage.pendingWork)
     const program = Effect.gen(function*() {
       const world = yield* World.parts(id, receiver)
       faults = new Faults(world, dice.stream("faults"), trace)
@@ -74,8 +83,9 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
         ...(yield* checkInvariants(world, history))
       ]
       const workload = workloadSummary(world, yield* Effect.flatMap(SnapshotReader, (reader) => reader.read))
+      if (storage.tracedSnapshot !== undefined) yield* recordSnapshot(trace, storage.tracedSnapshot.ignored)
       return { violations, passes: scheduler.passesRun, workload }
-    }).pipe(Effect.provide(World.services(id, trace.onChange, receiver, options.plant)))
+    }).pipe(Effect.provide(World.services(id, storage.layer, receiver)))
 
     const { passes, violations, workload } = yield* Effect.scoped(program).pipe(
       Effect.withClock(time.clock),

@@ -4,7 +4,7 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { ChangeFeed } from "./ChangeFeed"
 
 /** A value as text that is the same for the same value in every run (bigints, dates and bytes included). */
-const canonical = (value: unknown): string =>
+export const canonical = (value: unknown): string =>
   JSON.stringify(value, (_, v: unknown) =>
     typeof v === "bigint"
       ? `${v}n`

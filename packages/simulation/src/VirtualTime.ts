@@ -1,4 +1,5 @@
 import { Clock, Duration, Effect, type Scheduler } from "effect"
+import type { PendingWork } from "./PendingWork"
 
 interface Sleeper {
   readonly at: number
@@ -18,7 +19,8 @@ export class VirtualTime {
   private sleepers: Array<Sleeper> = []
   private issued = 0
 
-  constructor(start: number) {
+  /** `pending`: work outside the fibers (a database) that has to be done before the run counts as quiet. */
+  constructor(start: number, private readonly pending?: PendingWork) {
     this.now = start
   }
 
@@ -48,8 +50,11 @@ export class VirtualTime {
     return this.now
   }
 
-  /** Lets every fiber run until all are done or asleep. */
-  readonly settle: Effect.Effect<void> = Effect.promise(() => new Promise<void>((done) => setImmediate(done)))
+  /** Lets every fiber run until all are done or asleep (and the pending work is done). */
+  readonly settle: Effect.Effect<void> = Effect.promise(async () => {
+    do await new Promise<void>((done) => setImmediate(done))
+    while (this.pending !== undefined && (await this.pending.drain()))
+  })
 
   /** Moves the clock to `until`, waking each sleeper due on the way at its own time, in order. */
   readonly advanceTo = (until: number) =>

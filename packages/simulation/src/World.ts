@@ -3,8 +3,6 @@ import {
   DeliveryTransport,
   defaultEngineSettings,
   type EngineSettings,
-  MemoryDatabase,
-  memoryStorageWith,
   type Network,
   Notifications,
   SettingsService,
@@ -17,9 +15,11 @@ import {
 import { LocalSigner, LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { Duration, Effect, Layer } from "effect"
-import { type PlantName, plantLayer } from "./Plants"
 import type { Receiver } from "./Receiver"
-import { SnapshotReader } from "./Snapshot"
+import { postgresStorage } from "./PgRunStorage"
+import { memoryStorage, type RunStorage } from "./RunStorage"
+import type { RunOptions } from "./Simulation"
+import type { Trace } from "./Trace"
 import * as ReceiverTargets from "./ReceiverTargets"
 
 export { receiverHost } from "./ReceiverTargets"
@@ -61,23 +61,40 @@ export interface WorldParts {
   readonly ledger: WorkloadLedger
 }
 
+/** Why a run cannot have the store its options ask for; undefined when it can. */
+export const storageRefusal = (options: RunOptions): string | undefined =>
+  (options.storage ?? "memory") === "memory"
+    ? undefined
+    : options.plant !== undefined
+    ? `the plants wrap the memory store: --plant ${options.plant} runs on --storage memory only`
+    : options.databaseServer === undefined
+    ? "a postgres run needs the PostgreSQL server's URL (databaseServer)"
+    : undefined
+
 /**
- * The services of a run outside the workers: the store (memory, observed for the trace), the
+ * The store `options` ask for: memory (with the plant, if any), or a fresh database on the
+ * PostgreSQL server they name.
+ */
+export const storageOf = (options: RunOptions, trace: Trace): RunStorage => {
+  const refusal = storageRefusal(options)
+  if (refusal !== undefined) throw new Error(refusal)
+  return options.storage === "postgres" ? postgresStorage(options.databaseServer!) : memoryStorage(trace, options.plant)
+}
+
+/**
+ * The services of a run outside the workers: the store (`storageOf`), the
  * secret box under a fixed master key with seeded entropy, the signer, the webhook envelope, URL
  * checks against a host table that names the in-process receiver, and the tenant-side services
  * the API's handlers call. `answer` is the receivers' fault schedule.
  */
 export const services = (
   seed: string,
-  onChange: Parameters<typeof MemoryDatabase.layerWith>[0]["onChange"],
-  receiver: Receiver,
-  plant: PlantName | undefined
+  storage: RunStorage["layer"],
+  receiver: Receiver
 ) => {
   const entropy = SeededEntropy.layer(`${seed}/entropy`)
   const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(new Uint8Array(32).fill(7)) })
   const box = AesGcmSecretBox.layer.pipe(Layer.provide(keyring))
-  const storage = plantLayer(plant).pipe(Layer.provideMerge(memoryStorageWith({ onChange })))
-  const snapshots = SnapshotReader.memory.pipe(Layer.provide(storage))
   const ports = Layer.mergeAll(
     storage,
     LocalSigner.layer,
@@ -88,7 +105,7 @@ export const services = (
     SweepSettings.layer()
   ).pipe(Layer.provideMerge(box), Layer.provideMerge(Layer.merge(entropy, keyring)))
   const tenantSide = Layer.mergeAll(TenantAdmin.layer, Wallets.layer, SettingsService.layer, Notifications.layer)
-  return Layer.merge(tenantSide.pipe(Layer.provideMerge(ports)), snapshots)
+  return tenantSide.pipe(Layer.provideMerge(ports))
 }
 
 /** The sweep operations of one network, as the API calls them (its estimate reads that network). */

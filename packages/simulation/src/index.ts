@@ -1,3 +1,5 @@
+export * from "./Plants"
+export * from "./RunStorage"
 export * from "./Runner"
 export * from "./Simulation"
 export * from "./Plants"

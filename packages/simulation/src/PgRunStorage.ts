@@ -1,0 +1,67 @@
+import { MigrationsLive, PgStorage } from "@collector/postgres"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer } from "effect"
+import { randomBytes } from "node:crypto"
+import pg from "pg"
+import { PgSnapshotReader } from "./PgSnapshotReader"
+import type { RunStorage } from "./RunStorage"
+import { TrackedPool } from "./TrackedPool"
+
+/** Runs one statement on the server's administrative database. */
+const onAdmin = (server: string, statement: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const client = new pg.Client({ connectionString: server, connectionTimeoutMillis: 10_000 })
+      await client.connect()
+      try {
+        await client.query(statement)
+      } finally {
+        await client.end()
+      }
+    },
+    catch: (cause) => new Error(`the simulation's PostgreSQL at ${new URL(server).host} could not run \`${statement}\`: ${String(cause)}`)
+  })
+
+/** A new, empty database on `server` for one run, dropped when the run ends. */
+const freshDatabase = (server: string) =>
+  Effect.acquireRelease(
+    Effect.gen(function*() {
+      // The name is outside the run: it never reaches the trace.
+      const name = `simulation_${randomBytes(8).toString("hex")}`
+      yield* onAdmin(server, `CREATE DATABASE ${name}`).pipe(Effect.orDie)
+      const url = new URL(server)
+      url.pathname = `/${name}`
+      return { name, url: url.toString() }
+    }),
+    ({ name }) => onAdmin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore)
+  )
+
+/**
+ * The columns the adapters stamp with the database's clock (`now()`), not the run's: they differ
+ * from one run of a seed to the next, so the trace leaves them out.
+ */
+const databaseStamped = {
+  tenants: ["createdAt", "updatedAt"],
+  apps: ["createdAt", "secretRotatedAt"],
+  wallets: ["createdAt"],
+  scanCursors: ["updatedAt"],
+  tenantSettings: ["collectionUpdatedAt", "automationUpdatedAt", "webhookUpdatedAt"]
+}
+
+/**
+ * The PostgreSQL adapters on a fresh, migrated database of `server`, over one connection whose
+ * every query the run's time waits for: one connection runs the statements one at a time in the
+ * order the fibers issued them, so a seed replays the same interleaving, and the same row IDs from
+ * the sequences. The trace is the run's lines and the final snapshot.
+ */
+export const postgresStorage = (server: string): RunStorage => {
+  const pool = new TrackedPool()
+  const database = Layer.unwrapScoped(
+    Effect.map(freshDatabase(server), ({ url }) =>
+      Layer.provideMerge(MigrationsLive, PgClient.layerFromPool({ acquire: pool.acquire(url), applicationName: "trc20-collector-simulation" })).pipe(
+        Layer.orDie
+      ))
+  )
+  const storage = PgStorage.pipe(Layer.provideMerge(database))
+  return { layer: PgSnapshotReader.pipe(Layer.provideMerge(storage)), pendingWork: pool, tracedSnapshot: { ignored: databaseStamped } }
+}
