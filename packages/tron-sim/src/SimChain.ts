@@ -56,6 +56,8 @@ export interface SimChain {
   readonly loseNextReplies: (count: number, path?: string) => Effect.Effect<void, SimControlError>
   /** Whether the reply to a request for `path` is to be lost (and one fewer is then armed). */
   readonly takeLostReply: (path: string) => Effect.Effect<boolean>
+  /** Disarms every node fault: no outage, no broadcast dropped, delayed or answer lost from now on. */
+  readonly resetFaults: Effect.Effect<void>
   /** The outage in force now, if any. */
   readonly outage: Effect.Effect<Option.Option<Outage>>
   readonly setEstimateEnergy: (enabled: boolean) => Effect.Effect<void>
@@ -167,6 +169,10 @@ export const make = (config: SimConfig): Effect.Effect<SimChain> =>
             .filter((l) => l.remaining > 0)
           return [true, { ...state, faults: { ...state.faults, lostReplies } }] as const
         }),
+      resetFaults: Ref.update(ref, (state) => ({
+        ...state,
+        faults: { dropBroadcasts: 0, delayNextBroadcast: 0, outage: Option.none(), lostReplies: [] }
+      })),
       outage: Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.map(Ref.get(ref), (state) => Option.filter(state.faults.outage, (outage) => outage.until > now))),
       setEstimateEnergy: (enabled) => Ref.update(ref, (state) => ({ ...state, estimateEnergy: enabled }))
