@@ -1,0 +1,43 @@
+import { Clock, Effect } from "effect"
+import type { Dice } from "../Dice"
+import type { Trace } from "../Trace"
+import type { WorldParts } from "../World"
+import { faultRates } from "./FaultRates"
+
+/** The point the scheduler names when it asks whether a worker's power is cut while its passes run. */
+export const midRoundCut = "mid-round"
+
+/**
+ * Workers losing power: at one of the engine's checkpoints, between two rounds, or at a random
+ * moment while the passes of a round run (the scheduler asks at `midRoundCut` and picks the
+ * moment). A cut worker stays down for a while, then starts again from storage.
+ */
+export class PowerCuts {
+  private healed = false
+
+  constructor(private readonly world: WorldParts, private readonly dice: Dice, private readonly trace: Trace) {}
+
+  /** Whether `worker` dies at `point` (a checkpoint, or `midRoundCut`). */
+  readonly diesAt = (worker: string, point: string): Effect.Effect<boolean> =>
+    Effect.sync(() => {
+      if (this.healed) return false
+      if (point === midRoundCut) return this.dice.chance(faultRates.midRoundCut)
+      const dies = this.dice.chance(faultRates.checkpointCrash)
+      if (dies) this.trace.record(`checkpoint crash ${worker} at ${point}`)
+      return dies
+    })
+
+  /** Between two rounds: no pass is running, the worker just goes dark. */
+  readonly step = Effect.gen(this, function*() {
+    const live = this.world.workers.filter((w) => w.isUp)
+    if (live.length === 0 || !this.dice.chance(faultRates.powerCut)) return
+    const worker = this.dice.pick(live)
+    const downFor = this.dice.int(5, 60) * 1_000
+    this.trace.record(`fault power cut ${worker.name} down ${downFor}`)
+    yield* worker.crash((yield* Clock.currentTimeMillis) + downFor)
+  })
+
+  readonly heal = Effect.sync(() => {
+    this.healed = true
+  })
+}
