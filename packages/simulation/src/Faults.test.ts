@@ -2,7 +2,6 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { Dice } from "./Dice"
 import { Faults, midRoundCut } from "./Faults"
-import { Receiver } from "./Receiver"
 import * as SimulatedNetwork from "./SimulatedNetwork"
 import { Trace } from "./Trace"
 import { Worker } from "./Worker"
@@ -11,8 +10,7 @@ describe("Faults", () => {
   it.effect("heal ends every fault: the node answers, nothing armed on it or the provider is left, nobody loses power", () =>
     Effect.gen(function*() {
       const network = yield* SimulatedNetwork.make("nile", "heal")
-      const receiver = new Receiver(() => Effect.succeed("ack"))
-      const faults = new Faults({ seed: "heal", networks: [network], workers: [new Worker("A")], receiver }, new Dice("heal"), new Trace())
+      const faults = new Faults({ networks: [network], workers: [new Worker("A")] }, new Dice("heal"), new Trace())
       const { chain, provider } = network.sim
       yield* chain.fail("timeout", 60_000)
       yield* chain.loseNextReplies(3)

@@ -26,7 +26,7 @@ export class Faults {
   private readonly receivers: ReceiverFaults
   private readonly power: PowerCuts
 
-  constructor(private readonly world: WorldParts, dice: Dice, private readonly trace: Trace) {
+  constructor(private readonly world: Pick<WorldParts, "networks" | "workers">, dice: Dice, private readonly trace: Trace) {
     this.perNetwork = world.networks.flatMap((network) => {
       const streamOf = (name: string) => dice.stream(`${name}/${network.network}`)
       return [

@@ -15,7 +15,7 @@ export const midRoundCut = "mid-round"
 export class PowerCuts {
   private healed = false
 
-  constructor(private readonly world: WorldParts, private readonly dice: Dice, private readonly trace: Trace) {}
+  constructor(private readonly world: Pick<WorldParts, "workers">, private readonly dice: Dice, private readonly trace: Trace) {}
 
   /** Whether `worker` dies at `point` (a checkpoint, or `midRoundCut`). */
   readonly diesAt = (worker: string, point: string): Effect.Effect<boolean> =>
