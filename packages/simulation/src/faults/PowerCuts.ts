@@ -15,14 +15,23 @@ export const midRoundCut = "mid-round"
 export class PowerCuts {
   private healed = false
 
-  constructor(private readonly world: Pick<WorldParts, "workers">, private readonly dice: Dice, private readonly trace: Trace) {}
+  // A stream each, so the number of checkpoints reached never shifts when the other cuts come.
+  private readonly checkpoints: Dice
+  private readonly midRound: Dice
+  private readonly betweenRounds: Dice
+
+  constructor(private readonly world: Pick<WorldParts, "workers">, dice: Dice, private readonly trace: Trace) {
+    this.checkpoints = dice.stream("checkpoints")
+    this.midRound = dice.stream("mid-round")
+    this.betweenRounds = dice.stream("between-rounds")
+  }
 
   /** Whether `worker` dies at `point` (a checkpoint, or `midRoundCut`). */
   readonly diesAt = (worker: string, point: string): Effect.Effect<boolean> =>
     Effect.sync(() => {
       if (this.healed) return false
-      if (point === midRoundCut) return this.dice.chance(faultRates.midRoundCut)
-      const dies = this.dice.chance(faultRates.checkpointCrash)
+      if (point === midRoundCut) return this.midRound.chance(faultRates.midRoundCut)
+      const dies = this.checkpoints.chance(faultRates.checkpointCrash)
       if (dies) this.trace.record(`checkpoint crash ${worker} at ${point}`)
       return dies
     })
@@ -30,9 +39,9 @@ export class PowerCuts {
   /** Between two rounds: no pass is running, the worker just goes dark. */
   readonly step = Effect.gen(this, function*() {
     const live = this.world.workers.filter((w) => w.isUp)
-    if (live.length === 0 || !this.dice.chance(faultRates.powerCut)) return
-    const worker = this.dice.pick(live)
-    const downFor = this.dice.int(5, 60) * 1_000
+    if (live.length === 0 || !this.betweenRounds.chance(faultRates.powerCut)) return
+    const worker = this.betweenRounds.pick(live)
+    const downFor = this.betweenRounds.int(5, 60) * 1_000
     this.trace.record(`fault power cut ${worker.name} down ${downFor}`)
     yield* worker.crash((yield* Clock.currentTimeMillis) + downFor)
   })
