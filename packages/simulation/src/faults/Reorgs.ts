@@ -7,6 +7,12 @@ import type { Trace } from "../Trace"
 import { faultRates } from "./FaultRates"
 
 /** The most confirmations any tenant's block rule asks for: deeper reorganisations undo deposits every block rule confirmed. */
+/** The 21-byte hex address that sent a transaction. */
+const ownerOf = (tx: { readonly raw: { readonly contract: ReadonlyArray<{ readonly parameter: { readonly value: object } }> } }): string => {
+  const value = tx.raw.contract[0]?.parameter.value as { readonly owner_address?: string } | undefined
+  return (value?.owner_address ?? "").toLowerCase()
+}
+
 const deepestBlockRule = Math.max(...allConfirmationRules.flatMap((rule) => (rule.startsWith("block_") ? [Number(rule.slice("block_".length))] : [])))
 
 /**
@@ -39,7 +45,10 @@ export class Reorgs {
     const depth = this.depth(reversible)
     const dropped = state.blocks.slice(state.blocks.length - depth)
     const txids = dropped.flatMap((block) => block.transactions.map(({ tx }) => tx.txid))
-    const exclude = this.dice.chance(faultRates.reorgDropsTransactions) ? txids.filter(() => this.dice.chance(0.5)) : []
+    // The energy provider's own transactions always land again: a real provider watches its delegations and sends them again.
+    const provider = state.provider.hex.toLowerCase()
+    const leavable = dropped.flatMap((block) => block.transactions.filter(({ tx }) => ownerOf(tx) !== provider).map(({ tx }) => tx.txid))
+    const exclude = this.dice.chance(faultRates.reorgDropsTransactions) ? leavable.filter(() => this.dice.chance(0.5)) : []
     const hashes = new Set(dropped.map((block) => block.blockId.toLowerCase()))
     const snapshot = yield* Effect.flatMap(SnapshotReader, (reader) => reader.read)
     const confirmed = snapshot.deposits.filter((d) =>
