@@ -1,41 +1,71 @@
 import { Effect } from "effect"
 import type { Dice } from "./Dice"
+import { BroadcastFaults } from "./faults/BroadcastFaults"
+import { NodeFaults } from "./faults/NodeFaults"
+import { PowerCuts } from "./faults/PowerCuts"
+import { ProviderFaults } from "./faults/ProviderFaults"
+import { ReceiverFaults } from "./faults/ReceiverFaults"
+import { Reorgs } from "./faults/Reorgs"
 import type { ReceiverAnswer } from "./Receiver"
+import type { SnapshotReader } from "./Snapshot"
 import type { Trace } from "./Trace"
 import type { WorldParts } from "./World"
 
+export { faultRates } from "./faults/FaultRates"
+export { midRoundCut } from "./faults/PowerCuts"
+
 /**
- * The faults of a run, drawn from its dice: what the world does wrong while the workload runs
- * (the receivers' failures, the workers' crashes at checkpoints), all healed when the service is
- * left to settle.
+ * The faults of a run, drawn from its dice (a stream per fault and network, so one never shifts
+ * another's draws) at the rates of `faultRates`, while the workload runs: reorganisations, node
+ * outages, slow and lost replies, lost, delayed and expiring broadcasts, the energy provider's
+ * failures, the receivers' failures and outages, and workers' power cuts. `heal` ends them all
+ * before the service is left to settle. Each fault is recorded in the trace.
  */
 export class Faults {
-  private healed = false
+  private readonly perNetwork: ReadonlyArray<{ readonly step: Effect.Effect<void, never, SnapshotReader> }>
+  private readonly receivers: ReceiverFaults
+  private readonly power: PowerCuts
 
-  constructor(private readonly world: WorldParts, private readonly dice: Dice, private readonly trace: Trace) {}
+  constructor(private readonly world: Pick<WorldParts, "networks" | "workers">, dice: Dice, private readonly trace: Trace) {
+    this.perNetwork = world.networks.flatMap((network) => {
+      const streamOf = (name: string) => dice.stream(`${name}/${network.network}`)
+      return [
+        new Reorgs(network, streamOf("reorg"), trace),
+        new NodeFaults(network, streamOf("node"), trace),
+        new BroadcastFaults(network, streamOf("broadcast"), trace),
+        new ProviderFaults(network, streamOf("provider"), trace)
+      ]
+    })
+    this.receivers = new ReceiverFaults(dice.stream("receiver/outages"), dice.stream("receiver/requests"), trace)
+    this.power = new PowerCuts(world, dice.stream("power"), trace)
+  }
 
   /** How a receiver answers one request. */
-  readonly receiverAnswer = (_request: { readonly appId: string; readonly eventId: string }): Effect.Effect<ReceiverAnswer> =>
-    Effect.sync(() => (this.healed || this.dice.chance(0.8) ? "ack" : "serverError"))
+  readonly receiverAnswer = (request: { readonly appId: string; readonly eventId: string }): Effect.Effect<ReceiverAnswer> =>
+    this.receivers.answer(request)
 
-  /** Whether the worker dies at this checkpoint. */
-  readonly crashAt = (worker: string, point: string): Effect.Effect<boolean> =>
-    Effect.sync(() => {
-      const dies = !this.healed && this.dice.chance(0.01)
-      if (dies) this.trace.record(`checkpoint crash ${worker} at ${point}`)
-      return dies
-    })
+  /** Whether the worker dies at this checkpoint (or, at `midRoundCut`, loses power while its passes run). */
+  readonly crashAt = (worker: string, point: string): Effect.Effect<boolean> => this.power.diesAt(worker, point)
 
   /** One step of the world's faults, between two rounds of the workload. */
-  readonly step: Effect.Effect<void> = Effect.void
+  get step() {
+    return Effect.gen(this, function*() {
+      for (const faults of this.perNetwork) yield* faults.step
+      yield* this.receivers.step
+      yield* this.power.step
+    })
+  }
 
-  /** Every fault ends: the settling runs on a healthy world. */
-  readonly heal: Effect.Effect<void> = Effect.sync(() => {
-    this.healed = true
-    this.trace.record("healed")
-  })
-
-  get networks() {
-    return this.world.networks
+  /** Every fault ends: the node answers, the provider and the receivers serve, nobody loses power; the settling runs on a healthy world. */
+  get heal() {
+    return Effect.gen(this, function*() {
+      for (const { sim } of this.world.networks) {
+        yield* sim.chain.resetFaults
+        yield* sim.provider.reset
+      }
+      yield* this.receivers.heal
+      yield* this.power.heal
+      this.trace.record("healed")
+    })
   }
 }

@@ -1,6 +1,7 @@
 import type { Engine, EngineSettings } from "@collector/core"
 import { Cause, Clock, Duration, Effect, Exit, Fiber } from "effect"
 import type { Dice } from "./Dice"
+import { midRoundCut } from "./faults/PowerCuts"
 import type { Trace } from "./Trace"
 import type { VirtualTime } from "./VirtualTime"
 import type { Worker } from "./Worker"
@@ -25,6 +26,25 @@ const passOf = (engine: Engine["Type"], name: PassName): Effect.Effect<unknown, 
 const roundLimit = Duration.minutes(2)
 const roundStep = Duration.millis(250)
 
+/** Lets `turns` microtasks of the passes run (each fiber's step is one): a moment inside their work. */
+const microtaskTurns = (turns: number) =>
+  Effect.promise(() =>
+    new Promise<void>((done) => {
+      let left = turns
+      const turn = () => (left-- <= 0 ? done() : queueMicrotask(turn))
+      turn()
+    })
+  )
+
+/** A worker's power cut planned inside a round: `turns` microtasks into the passes' work, or once the clock has moved `afterMillis`. */
+interface PlannedCut {
+  readonly worker: Worker
+  readonly afterMillis: number
+  readonly turns: number
+}
+
+type Running = { readonly worker: Worker; readonly label: string; readonly fiber: Fiber.RuntimeFiber<unknown, unknown> }
+
 /**
  * The run's scheduler: it decides, from its dice, which worker runs which pass of which
  * network's engine and when, runs the chosen passes concurrently (two workers contend for the
@@ -43,7 +63,11 @@ export class Scheduler {
     private readonly settings: EngineSettings,
     private readonly crashAt: (worker: string, point: string) => Effect.Effect<boolean>,
     private readonly defect: (message: string) => void
-  ) {}
+  ) {
+    this.cutDice = dice.stream("cuts")
+  }
+
+  private readonly cutDice: Dice
 
   /** Starts every worker that is down and whose restart delay has passed. */
   startDue = Effect.gen(this, function*() {
@@ -64,12 +88,34 @@ export class Scheduler {
     return name === "scan" ? (scanner ? p : p / 10) : name === "balances" ? p / 2 : p
   }
 
+  /** The power cuts of this round, asked of the faults for each live worker, at moments from the cut dice. */
+  private planCuts = (live: ReadonlyArray<Worker>) =>
+    Effect.gen(this, function*() {
+      const cuts: Array<PlannedCut> = []
+      for (const worker of live) {
+        if (!(yield* this.crashAt(worker.name, midRoundCut))) continue
+        const during = this.cutDice.chance(0.5)
+        cuts.push({ worker, afterMillis: during ? 0 : this.cutDice.int(1, Duration.toMillis(roundLimit)), turns: during ? this.cutDice.int(0, 400) : 0 })
+      }
+      return cuts
+    })
+
+  /** A power cut of `cut.worker` now: its gate closes first, so what its interrupted passes still do reaches nothing. */
+  private cutNow = (cut: PlannedCut, running: ReadonlyArray<Running>) =>
+    Effect.gen(this, function*() {
+      if (!cut.worker.isUp) return
+      this.trace.record(`fault mid-round cut ${cut.worker.name} after ${cut.afterMillis} ms ${cut.turns} turns`)
+      yield* this.crash(cut.worker)
+      yield* Fiber.interruptAll(running.filter((r) => r.worker === cut.worker).map((r) => r.fiber))
+    })
+
   /** One round: each live worker's engines each run each pass with its chance, all at once. */
   round = (p: number) =>
     Effect.gen(this, function*() {
       yield* this.startDue
-      const running: Array<{ readonly worker: Worker; readonly label: string; readonly fiber: Fiber.RuntimeFiber<unknown, unknown> }> = []
+      const running: Array<Running> = []
       const live = this.world.workers.filter((w) => w.isUp)
+      const cuts = yield* this.planCuts(live)
       const scanner = live.length === 0 ? undefined : this.dice.pick(live)
       for (const worker of live) {
         const life = worker.current!
@@ -83,11 +129,23 @@ export class Scheduler {
         }
       }
       this.passesRun += running.length
+      for (const cut of cuts.filter((c) => c.afterMillis === 0)) {
+        yield* microtaskTurns(cut.turns)
+        yield* this.cutNow(cut, running)
+      }
       yield* this.time.settle
-      const deadline = this.time.millis + Duration.toMillis(roundLimit)
+      const started = this.time.millis
+      const deadline = started + Duration.toMillis(roundLimit)
+      const later = cuts.filter((c) => c.afterMillis > 0)
       while (running.some(({ fiber }) => fiber.unsafePoll() === null) && this.time.millis < deadline) {
         yield* this.time.advance(roundStep)
+        for (const cut of later.filter((c) => started + c.afterMillis <= this.time.millis)) {
+          later.splice(later.indexOf(cut), 1)
+          yield* this.cutNow(cut, running)
+        }
       }
+      // Cuts due after every pass ended land between this round and the next.
+      for (const cut of later) yield* this.cutNow(cut, running)
       for (const { fiber, label } of running) {
         const exit = fiber.unsafePoll()
         if (exit === null) {

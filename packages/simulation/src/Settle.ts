@@ -42,6 +42,18 @@ const blockInterval = Duration.seconds(3)
 /** Enough blocks on top of the last transfer for every confirmation rule, solidification included. */
 const burial = 25
 const maxRounds = 400
+/** Rounds with nothing outstanding changing before the clock starts to move faster. */
+const patience = 20
+const longestStep = Duration.toMillis(Duration.minutes(10))
+
+/**
+ * How far the clock moves after a round: a block interval, and, once the same things have been
+ * outstanding for `patience` rounds, a longer step each round (up to ten minutes), so what waits
+ * on time alone (a wallet's free bandwidth coming back over a day, a rental running out after an
+ * hour) still comes within the rounds, while a round a block keeps the chain moving.
+ */
+const idleStep = (stuck: number) =>
+  Math.min(longestStep, Duration.toMillis(blockInterval) * (1 + Math.max(0, stuck - patience)))
 
 /**
  * Lets the service finish what the workload gave it, with every fault healed: blocks keep coming
@@ -57,15 +69,20 @@ export const settle = (world: WorldParts, time: VirtualTime, scheduler: Schedule
       for (const { sim } of world.networks) yield* sim.chain.mine(1)
       yield* time.advance(blockInterval)
     }
+    let before = ""
+    let stuck = 0
     for (let round = 0; round < maxRounds; round++) {
       const left = yield* outstanding(world)
       if (left.length === 0) return left
+      stuck = left.join(";") === before ? stuck + 1 : 0
+      before = left.join(";")
       for (const { sim } of world.networks) yield* sim.chain.mine(1)
       yield* scheduler.round(1)
       const now = yield* Clock.currentTimeMillis
       const wake = yield* nextWake(world)
-      const target = wake === null || wake <= now ? now + Duration.toMillis(blockInterval) : wake
-      yield* time.advanceTo(Math.max(target, now + Duration.toMillis(blockInterval)))
+      const step = idleStep(stuck)
+      const target = wake === null || wake <= now ? now + step : wake
+      yield* time.advanceTo(Math.max(target, now + step))
     }
     return yield* outstanding(world)
   })

@@ -32,7 +32,8 @@ export class VirtualTime {
     currentTimeNanos: Effect.sync(() => BigInt(this.now) * 1_000_000n),
     sleep: (duration) =>
       Effect.async<void>((resume) => {
-        const sleeper: Sleeper = { at: this.now + Duration.toMillis(duration), order: this.issued++, wake: () => resume(Effect.void) }
+        // Whole milliseconds, as a real clock reads: a jittered retry delay must not make the time fractional.
+        const sleeper: Sleeper = { at: this.now + Math.ceil(Duration.toMillis(duration)), order: this.issued++, wake: () => resume(Effect.void) }
         this.sleepers.push(sleeper)
         return Effect.sync(() => {
           this.sleepers = this.sleepers.filter((s) => s !== sleeper)

@@ -13,6 +13,7 @@ import {
   Wallets
 } from "@collector/core"
 import { LocalSigner, LocalWalletKeys } from "@collector/tron"
+import { defaultSimConfig } from "@collector/tron-sim"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { Duration, Effect, Layer } from "effect"
 import type { Receiver } from "./Receiver"
@@ -34,7 +35,9 @@ export const worldNetworks: ReadonlyArray<Network> = ["nile", "main"]
 /** How the engines run in a simulation: passes are driven one by one, so intervals only set what is due. */
 export const simulationEngineSettings: EngineSettings = {
   ...defaultEngineSettings,
-  scanner: { batchBlocks: 20, fetchConcurrency: 2 },
+  // A deployment scans before its wallets are paid: the first scan starts at the simulators'
+  // genesis, so a first scan that faults hold back past the solidified block misses nothing.
+  scanner: { batchBlocks: 20, fetchConcurrency: 2, startBlock: defaultSimConfig().genesisNumber },
   loop: { ...defaultEngineSettings.loop, batchesPerPass: 2, integrityWindow: 40n, retainedBlocks: 200n },
   // Every wait zero: each sweeper pass looks at every unfinished task, so tasks move as fast as
   // the scheduler runs passes and the chain makes blocks.

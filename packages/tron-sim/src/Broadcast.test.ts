@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either } from "effect"
+import { Effect, Either, Option } from "effect"
 import { fromRawData, signedHex } from "./SimTransaction"
 import { isIncluded, testChain } from "./testing/SimTestChain"
 import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet"
@@ -97,6 +97,22 @@ describe("broadcasthex", () => {
       yield* signAndBroadcast(chain, tx, sender)
       yield* chain.mine(3)
       expect(yield* isIncluded(chain, tx.txid)).toBe(false)
+      yield* chain.mine()
+      expect(yield* isIncluded(chain, tx.txid)).toBe(true)
+    }))
+
+  it.effect("resetting the faults disarms a drop, a delay and a lost reply before they are used", () =>
+    Effect.gen(function*() {
+      const chain = yield* funded
+      const tx = yield* usdtTransfer(chain, sender, other.address, 1n, trx(50n))
+      yield* chain.dropNextBroadcast()
+      yield* chain.delayNextBroadcast(3)
+      yield* chain.loseNextReplies(1)
+      yield* chain.fail("error", 60_000)
+      yield* chain.resetFaults
+      expect(yield* chain.takeLostReply("/wallet/broadcasthex")).toBe(false)
+      expect(Option.isNone(yield* chain.outage)).toBe(true)
+      yield* signAndBroadcast(chain, tx, sender)
       yield* chain.mine()
       expect(yield* isIncluded(chain, tx.txid)).toBe(true)
     }))

@@ -105,6 +105,8 @@ const routes: Readonly<Record<string, Handler>> = {
     }),
   "drop-next-broadcast": (chain, body) => done(Effect.flatMap(smallInteger(body, "count", 1), chain.dropNextBroadcast)),
   "delay-next-broadcast": (chain, body) => done(Effect.flatMap(smallInteger(body, "blocks"), chain.delayNextBroadcast)),
+  "lose-next-replies": (chain, body) =>
+    done(Effect.flatMap(smallInteger(body, "count", 1), (count) => chain.loseNextReplies(count, optionalText(body, "path") ?? "/wallet"))),
   "estimate-energy": (chain, body) => done(chain.setEstimateEnergy(body["enabled"] !== false)),
   state: (chain) =>
     Effect.map(chain.state, (state) => ({

@@ -49,6 +49,15 @@ export interface SimChain {
   readonly delayNextBroadcast: (blocks: number) => Effect.Effect<void, SimControlError>
   /** The node answers 503 (`error`) or holds every request (`timeout`) for `millis`. */
   readonly fail: (mode: Outage["mode"], millis: number) => Effect.Effect<void, SimControlError>
+  /**
+   * The next `count` node API requests whose path starts with `path` (default `/wallet`, every
+   * node call) are carried out, and their replies lost: the caller sees the connection close.
+   */
+  readonly loseNextReplies: (count: number, path?: string) => Effect.Effect<void, SimControlError>
+  /** Whether the reply to a request for `path` is to be lost (and one fewer is then armed). */
+  readonly takeLostReply: (path: string) => Effect.Effect<boolean>
+  /** Disarms every node fault: no outage, no broadcast dropped, delayed or answer lost from now on. */
+  readonly resetFaults: Effect.Effect<void>
   /** The outage in force now, if any. */
   readonly outage: Effect.Effect<Option.Option<Outage>>
   readonly setEstimateEnergy: (enabled: boolean) => Effect.Effect<void>
@@ -143,6 +152,27 @@ export const make = (config: SimConfig): Effect.Effect<SimChain> =>
           nonNegativeInteger(millis, "outage length"),
           update((state, now) => ({ ...state, faults: { ...state.faults, outage: Option.some({ mode, until: now + millis }) } }))
         ),
+      loseNextReplies: (count, path = "/wallet") =>
+        Effect.zipRight(
+          nonNegativeInteger(count, "count"),
+          Ref.update(ref, (state) => ({
+            ...state,
+            faults: { ...state.faults, lostReplies: [...state.faults.lostReplies, { path, remaining: count }].filter((l) => l.remaining > 0) }
+          }))
+        ),
+      takeLostReply: (path) =>
+        Ref.modify(ref, (state) => {
+          const armed = state.faults.lostReplies.findIndex((l) => path.startsWith(l.path))
+          if (armed < 0) return [false, state] as const
+          const lostReplies = state.faults.lostReplies
+            .map((l, i) => (i === armed ? { ...l, remaining: l.remaining - 1 } : l))
+            .filter((l) => l.remaining > 0)
+          return [true, { ...state, faults: { ...state.faults, lostReplies } }] as const
+        }),
+      resetFaults: Ref.update(ref, (state) => ({
+        ...state,
+        faults: { dropBroadcasts: 0, delayNextBroadcast: 0, outage: Option.none(), lostReplies: [] }
+      })),
       outage: Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.map(Ref.get(ref), (state) => Option.filter(state.faults.outage, (outage) => outage.until > now))),
       setEstimateEnergy: (enabled) => Ref.update(ref, (state) => ({ ...state, estimateEnergy: enabled }))

@@ -54,7 +54,10 @@ export const respond = (chain: SimChain, provider: SimEnergyProvider.SimProvider
       yield* Effect.sleep(Duration.millis(outage.value.until - (yield* Clock.currentTimeMillis)))
     }
     const reply = yield* handleWallet(chain, path, body)
-    return Option.match(reply, { onNone: () => ({ status: 404, text: `no such endpoint: ${path}` }), onSome: (value) => json(200, value) })
+    if (Option.isNone(reply)) return { status: 404, text: `no such endpoint: ${path}` }
+    // Carried out, then the connection closes before the answer: the caller cannot tell whether it happened.
+    if (yield* chain.takeLostReply(path)) return { status: 0, text: "", drop: true }
+    return json(200, reply.value)
   })
 
 /** A network (refused as mainnet) with its energy provider, which acts before each block the network mines. */

@@ -32,6 +32,14 @@ export interface Faults {
   /** Blocks the next broadcast waits before it may be included; 0 for none. */
   readonly delayNextBroadcast: number
   readonly outage: Option.Option<Outage>
+  /** Node API replies to carry out and then lose (the connection closes), oldest armed first. */
+  readonly lostReplies: ReadonlyArray<LostReplies>
+}
+
+/** The next `remaining` replies to requests whose path starts with `path` are lost. */
+export interface LostReplies {
+  readonly path: string
+  readonly remaining: number
 }
 
 export interface SimState {
@@ -91,7 +99,7 @@ export const genesis = (config: SimConfig, now: number): SimState => {
     pending: [],
     included: HashMap.empty(),
     forks: 0,
-    faults: { dropBroadcasts: 0, delayNextBroadcast: 0, outage: Option.none() },
+    faults: { dropBroadcasts: 0, delayNextBroadcast: 0, outage: Option.none(), lostReplies: [] },
     estimateEnergy: config.estimateEnergy
   }
 }

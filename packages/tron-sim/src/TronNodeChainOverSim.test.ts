@@ -226,6 +226,21 @@ describe("TronNodeChain over the simulator", () => {
       expect((yield* chain.headBlock).number).toBe(1_000_000n)
     }))
 
+  it.scopedLive("a lost reply: the broadcast is carried out, the caller sees the connection close, and the transaction lands", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode({ genesisAccounts: [{ address: service.address, trx: trx(100n), usdt: usdt(10n) }] })
+      const chain = yield* adapterFor(sim.url)
+      yield* sim.chain.mine()
+      const signed = signWith(yield* chain.buildUsdtTransfer({ from: service.address, to: fresh.address, amount: usdt(1n), feeLimit: trx(30n) }), service)
+      yield* sim.chain.loseNextReplies(1, "/wallet/broadcast")
+      // Other calls are answered: the armed loss waits for a broadcast.
+      expect((yield* chain.headBlock).number).toBe(1_000_001n)
+      expect((yield* chain.broadcast(signed).pipe(Effect.flip))._tag).toBe("ChainUnavailable")
+      expect(yield* chain.broadcast(signed)).toEqual({ _tag: "Duplicate" })
+      const [included] = yield* sim.chain.mine()
+      expect(included!.transactions.map(({ tx }) => tx.txid)).toEqual([signed.txid])
+    }))
+
   it.scopedLive("a reorganisation shows as a new hash at the same height and a new parent above the fork", () =>
     Effect.gen(function*() {
       const sim = yield* startSimNode()

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { Dice } from "./Dice"
+import { Faults, midRoundCut } from "./Faults"
+import * as SimulatedNetwork from "./SimulatedNetwork"
+import { Trace } from "./Trace"
+import { Worker } from "./Worker"
+
+describe("Faults", () => {
+  it.effect("heal ends every fault: the node answers, nothing armed on it or the provider is left, nobody loses power", () =>
+    Effect.gen(function*() {
+      const network = yield* SimulatedNetwork.make("nile", "heal")
+      const faults = new Faults({ networks: [network], workers: [new Worker("A")] }, new Dice("heal"), new Trace())
+      const { chain, provider } = network.sim
+      yield* chain.fail("timeout", 60_000)
+      yield* chain.loseNextReplies(3)
+      yield* chain.dropNextBroadcast(2)
+      yield* chain.delayNextBroadcast(50)
+      yield* provider.arm({ kind: "reject", reason: "no" }, 3)
+      yield* faults.heal
+      expect(Option.isNone(yield* chain.outage)).toBe(true)
+      expect(yield* chain.takeLostReply("/wallet/getnowblock")).toBe(false)
+      const state = yield* chain.state
+      expect(state.faults).toMatchObject({ dropBroadcasts: 0, delayNextBroadcast: 0, lostReplies: [] })
+      expect(Object.values(yield* provider.faults).every(Option.isNone)).toBe(true)
+      const dies = yield* Effect.forEach(Array.from({ length: 500 }, (_, i) => i), (i) => faults.crashAt("A", i % 2 === 0 ? midRoundCut : "checkpoint"))
+      expect(dies.some((d) => d)).toBe(false)
+    }))
+})

@@ -1,0 +1,40 @@
+import { Effect } from "effect"
+import type { Dice } from "../Dice"
+import type { SimulatedNetwork } from "../SimulatedNetwork"
+import type { Trace } from "../Trace"
+import { faultRates } from "./FaultRates"
+
+type ProviderFault = Parameters<SimulatedNetwork["sim"]["provider"]["arm"]>[0]
+
+/**
+ * The energy provider of one network failing its next orders: delivering late or only part of
+ * the energy, accepting then failing, refusing, or carrying an order out and losing the answer.
+ */
+export class ProviderFaults {
+  constructor(private readonly network: SimulatedNetwork, private readonly dice: Dice, private readonly trace: Trace) {}
+
+  private fault(): ProviderFault {
+    switch (this.dice.int(1, 5)) {
+      case 1:
+        return { kind: "slow", blocks: this.dice.int(2, 12) }
+      case 2:
+        return { kind: "under-deliver", percent: this.dice.int(10, 90) }
+      case 3:
+        return { kind: "fail", reason: "simulated: could not delegate" }
+      case 4:
+        return { kind: "reject", reason: "simulated: no energy available" }
+      default: {
+        const mode = this.dice.pick(["504", "close", "hold"] as const)
+        return { kind: "unknown", lost: { mode, holdMs: this.dice.int(1, 20) * 1_000 } }
+      }
+    }
+  }
+
+  readonly step = Effect.gen(this, function*() {
+    if (!this.dice.chance(faultRates.provider)) return
+    const fault = this.fault()
+    const count = this.dice.int(1, 2)
+    yield* Effect.orDie(this.network.sim.provider.arm(fault, count))
+    this.trace.record(`fault ${this.network.network} provider ${fault.kind} ${count} ${JSON.stringify(fault)}`)
+  })
+}
