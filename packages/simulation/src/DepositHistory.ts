@@ -1,5 +1,5 @@
 import { MemoryTables } from "@collector/core"
-import type { ChangeFeed } from "./ChangeFeed"
+import { ChangeFeed } from "./ChangeFeed"
 
 /**
  * Every committed revision of every deposit, from the store's change feed: the stored row shows
@@ -8,6 +8,8 @@ import type { ChangeFeed } from "./ChangeFeed"
 export class DepositHistory {
   /** By deposit ID: each committed row, in commit order (null: the row was deleted). */
   readonly writes = new Map<string, Array<MemoryTables.DepositRow | null>>()
+  /** True when only the final rows were seen: earlier revisions are unknown, not missing. */
+  partial = false
 
   constructor(feed: ChangeFeed) {
     feed.subscribe(MemoryTables.deposits.name, (key, row) => {
@@ -16,6 +18,15 @@ export class DepositHistory {
       rows.push((row as MemoryTables.DepositRow | undefined) ?? null)
       this.writes.set(id, rows)
     })
+  }
+
+  /** A history that saw only `rows`, the final state (a store without a change feed). */
+  static ofRows(rows: ReadonlyArray<MemoryTables.DepositRow>): DepositHistory {
+    const feed = new ChangeFeed()
+    const history = new DepositHistory(feed)
+    for (const row of rows) feed.publish({ table: MemoryTables.deposits.name, key: row.id, row })
+    history.partial = true
+    return history
   }
 
   /** The deposit as last committed at `revision`, if it ever was. */

@@ -24,6 +24,11 @@ import type { WorldParts } from "./World"
 export interface StoreHistory {
   readonly deposits: DepositHistory
   readonly tasks: TaskHistory
+  /**
+   * Whether every committed change was seen (the memory store reports them; PostgreSQL does not,
+   * so there the invariants that need a row's past check what the final rows show).
+   */
+  readonly complete: boolean
 }
 
 /** Each network's canonical chain, read from its simulator. */
@@ -43,12 +48,12 @@ export const checkInvariants = (world: WorldParts, history: StoreHistory) =>
     const perChain = (check: (chain: ChainFacts) => ReadonlyArray<string>) => chains.flatMap(check)
     return [
       ...(yield* depositsMatchChain(world, snapshot)),
-      ...revisionsIncrease(history.deposits),
+      ...(history.complete ? revisionsIncrease(history.deposits) : []),
       ...eventsDelivered(snapshot, received),
-      ...depositEventsMatchRevisions(snapshot, history.deposits),
+      ...depositEventsMatchRevisions(snapshot, history.complete ? history.deposits : DepositHistory.ofRows(snapshot.deposits)),
       ...sweepEventsMatchTasks(snapshot),
       ...receivedMatchesStored(snapshot, received),
-      ...noTaskSignedTwice(history.tasks),
+      ...(history.complete ? noTaskSignedTwice(history.tasks) : []),
       ...perChain((chain) => sweepsOnChain(snapshot, chain)),
       ...perChain((chain) => noOverdraft(snapshot, chain)),
       ...perChain((chain) => collectionReceived(snapshot, chain)),
@@ -60,7 +65,8 @@ export const checkInvariants = (world: WorldParts, history: StoreHistory) =>
   })
 
 /** Starts watching the store's committed changes; call before the run makes any. */
-export const watchStore = (trace: Trace): StoreHistory => ({
+export const watchStore = (trace: Trace, complete: boolean): StoreHistory => ({
   deposits: new DepositHistory(trace.feed),
-  tasks: new TaskHistory(trace.feed)
+  tasks: new TaskHistory(trace.feed),
+  complete
 })

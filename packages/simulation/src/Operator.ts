@@ -13,6 +13,9 @@ import { changeWebhook, redeliver } from "./workload/WebhookChanges"
 import type { Workload } from "./workload/Workload"
 import type { WorldParts } from "./World"
 
+/** Steps after which sweeps and automation come more often (the opening's payments are buried by then). */
+const sweepsFrom = 10
+
 export type { SimScope, SimTenant, SimWallet } from "./workload/Population"
 
 /**
@@ -50,10 +53,10 @@ export class Operator {
   }
 
   /**
-   * The first step: two tenants with a few wallets each, every wallet paid and most funded, so
-   * that their payments are solidified (and sweepable) well before the workload ends.
+   * The opening, before the first step: two tenants with a few wallets each, every wallet paid
+   * and most funded (the run then buries these payments, so they are sweepable from the start).
    */
-  private opening = Effect.gen(this, function*() {
+  opening = Effect.gen(this, function*() {
     const { dice, population, workload } = this
     for (let i = 0; i < 2; i++) yield* createTenant(workload)
     for (const scope of population.scopes) {
@@ -67,17 +70,17 @@ export class Operator {
 
   private steps = 0
 
-  /** A step of the workload, drawn from its dice: past the first half, sweeps and automation come more often. */
+  /** A step of the workload, drawn from its dice: past the first third, sweeps and automation come more often. */
   step = Effect.gen(this, function*() {
     const { dice, population, workload } = this
-    if (this.steps++ === 0) return yield* this.opening
+    this.steps++
     const roll = dice.int(1, 100)
     if (roll <= 3 && population.tenants.length < 4) return yield* createTenant(workload)
     const scopes = population.scopes
     const wallets = population.wallets
     if (roll <= 12 || wallets.length === 0) return yield* createWallet(workload, dice.pick(scopes))
-    if (this.steps > 30 && roll <= 38) return yield* requestSweep(workload, dice.pick(scopes))
-    if (this.steps > 30 && roll <= 44) return yield* enableAutomation(workload)
+    if (this.steps > sweepsFrom && roll <= 38) return yield* requestSweep(workload, dice.pick(scopes))
+    if (this.steps > sweepsFrom && roll <= 44) return yield* enableAutomation(workload)
     if (roll <= 36) return yield* mintUsdt(workload, dice.pick(wallets))
     if (roll <= 44) return yield* mintMany(workload, population.walletsOn(dice.pick(wallets).scope.network))
     if (roll <= 48) return yield* otherToken(workload, dice.pick(wallets))

@@ -33,16 +33,14 @@ describe("plants", () => {
       expect(caught.violations.join("\n")).toMatch(/at revision 1 has events of revisions \[\], not \[1\]/)
     }), 120_000)
 
-  // The workload on this branch creates no sweep task yet (helper W's sweeps land with the merge).
-  it.skip("resign: a task signed again is a task signed twice", () =>
+  it.effect("resign: a task signed again is a task signed twice", () =>
     Effect.gen(function*() {
       const caught = yield* firstCaught("resign")
       expect(caught.seed).not.toBeNull()
       expect(caught.violations.join("\n")).toMatch(/signed 2 times/)
     }), 240_000)
 
-  // The faults on this branch reorganise no chain yet (helper F's reorganisations land with the merge).
-  it.skip("skip-revert: a reorganised log left confirmed", () =>
+  it.effect("skip-revert: a reorganised log left confirmed", () =>
     Effect.gen(function*() {
       const caught = yield* firstCaught("skip-revert")
       expect(caught.seed).not.toBeNull()

@@ -110,7 +110,7 @@ export class Scheduler {
     })
 
   /** One round: each live worker's engines each run each pass with its chance, all at once. */
-  round = (p: number) =>
+  round = (p: number, passes: ReadonlyArray<PassName> = passNames) =>
     Effect.gen(this, function*() {
       yield* this.startDue
       const running: Array<Running> = []
@@ -120,7 +120,7 @@ export class Scheduler {
       for (const worker of live) {
         const life = worker.current!
         for (const [network, engine] of life.engines) {
-          for (const name of passNames) {
+          for (const name of passes) {
             if (!this.dice.chance(this.chanceOf(name, p, worker === scanner))) continue
             const label = `${worker.name}${life.generation}:${network}:${name}`
             this.trace.record(`pass ${label}`)

@@ -1,6 +1,7 @@
 import { isTerminal } from "@collector/core"
 import { Clock, Duration, Effect } from "effect"
-import type { Scheduler } from "./Scheduler"
+import { blockInterval, bury } from "./Burial"
+import { type PassName, passNames, type Scheduler } from "./Scheduler"
 import { SnapshotReader } from "./Snapshot"
 import type { Trace } from "./Trace"
 import type { VirtualTime } from "./VirtualTime"
@@ -38,10 +39,15 @@ const nextWake = (world: WorldParts) =>
     return times.length === 0 ? null : Math.min(...times)
   })
 
-const blockInterval = Duration.seconds(3)
 /** Enough blocks on top of the last transfer for every confirmation rule, solidification included. */
 const burial = 25
 const maxRounds = 400
+/** Blocks a settling round adds while only sweep tasks are outstanding. */
+const sweepBlocks = 4
+/** What runs while only sweep tasks are outstanding: the sweeper moves them, the scanner keeps up with the blocks. */
+const sweepPasses: ReadonlyArray<PassName> = ["scan", "sweep"]
+/** The chance of each pass in a settling round: enough that every loop runs within a few rounds. */
+const settleChance = 0.6
 /** Rounds with nothing outstanding changing before the clock starts to move faster. */
 const patience = 20
 const longestStep = Duration.toMillis(Duration.minutes(10))
@@ -65,22 +71,26 @@ export const settle = (world: WorldParts, time: VirtualTime, scheduler: Schedule
   Effect.gen(function*() {
     trace.record("settle")
     // The blocks that bury the last transfers, one interval apart, before anything runs again.
-    for (let i = 0; i < burial; i++) {
-      for (const { sim } of world.networks) yield* sim.chain.mine(1)
-      yield* time.advance(blockInterval)
-    }
+    yield* bury(world, time, burial)
     let before = ""
     let stuck = 0
     for (let round = 0; round < maxRounds; round++) {
       const left = yield* outstanding(world)
       if (left.length === 0) return left
-      stuck = left.join(";") === before ? stuck + 1 : 0
-      before = left.join(";")
-      for (const { sim } of world.networks) yield* sim.chain.mine(1)
-      yield* scheduler.round(1)
+      // The scanner's lag changes with every block made, so it does not count as progress.
+      const waiting = left.filter((what) => !what.includes(" scanned to ")).join(";")
+      stuck = waiting === before ? stuck + 1 : 0
+      before = waiting
+      // Once only sweeps are left, each waits on blocks (a delegation or a transfer to solidify)
+      // or on time: a few blocks a round, with the sweeper and the scanner alone, bring them
+      // there in fewer passes.
+      const onlySweeps = waiting.length > 0 && left.every((what) => what.endsWith("sweep tasks unfinished") || what.includes(" scanned to "))
+      const blocks = onlySweeps ? sweepBlocks : 1
+      for (const { sim } of world.networks) yield* sim.chain.mine(blocks)
+      yield* scheduler.round(settleChance, onlySweeps ? sweepPasses : passNames)
       const now = yield* Clock.currentTimeMillis
       const wake = yield* nextWake(world)
-      const step = idleStep(stuck)
+      const step = Math.max(idleStep(stuck), blocks * Duration.toMillis(blockInterval))
       const target = wake === null || wake <= now ? now + step : wake
       yield* time.advanceTo(Math.max(target, now + step))
     }

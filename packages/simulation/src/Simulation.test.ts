@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, inject, it } from "vitest"
-import { runOne } from "./Simulation"
+import { defaultRunOptions, runOne } from "./Simulation"
 
 describe("a simulated run", () => {
   it("replays a seed on the memory store to the same trace, with no violation", async () => {
@@ -12,7 +12,7 @@ describe("a simulated run", () => {
   }, 120_000)
 
   it("runs a seed on the PostgreSQL adapters with no violation, the same trace each time", async () => {
-    const options = { ticks: 60, storage: "postgres", databaseServer: inject("databaseAdminUrl") } as const
+    const options = { ...defaultRunOptions, storage: "postgres", databaseServer: inject("databaseAdminUrl") } as const
     const first = await Effect.runPromise(runOne(3, options))
     const second = await Effect.runPromise(runOne(3, options))
     expect(first.violations).toEqual([])

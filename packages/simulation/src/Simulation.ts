@@ -1,4 +1,5 @@
-import { Duration, Effect, Random } from "effect"
+import { Duration, Effect, Logger, LogLevel, Random } from "effect"
+import { bury } from "./Burial"
 import { Dice } from "./Dice"
 import { Faults } from "./Faults"
 import { checkInvariants, watchStore } from "./Invariants"
@@ -24,11 +25,13 @@ export interface RunOptions {
   readonly storage?: StorageKind
   /** The administrative URL of the PostgreSQL server that holds each postgres run's database. */
   readonly databaseServer?: string
+  /** The service's own logs (info and above), off by default. */
+  readonly logs?: boolean
 }
 
 export type { StorageKind } from "./RunStorage"
 
-export const defaultRunOptions: RunOptions = { ticks: 60 }
+export const defaultRunOptions: RunOptions = { ticks: 30 }
 
 export interface RunResult {
   readonly seed: number
@@ -39,6 +42,9 @@ export interface RunResult {
   /** What the workload came to: sweep tasks by status and fee path, replays (`workloadSummary`). */
   readonly workload: string
 }
+
+/** Blocks made after the opening's payments: past every confirmation rule and solidification. */
+const openingBurial = 20
 
 /** Every run starts on the same day, so block times and deadlines replay too. */
 const startTime = Date.UTC(2026, 5, 1, 0, 0, 0)
@@ -54,7 +60,7 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
     const id = String(seed)
     const dice = new Dice(id)
     const trace = new Trace()
-    const history = watchStore(trace)
+    const history = watchStore(trace, options.storage !== "postgres")
     const defects: Array<string> = []
     let faults: Faults | undefined
     const receiver = new Receiver((request) => faults!.receiverAnswer(request))
@@ -68,6 +74,9 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
       const scheduler = new Scheduler(world, time, dice.stream("schedule"), trace, World.simulationEngineSettings, crashAt, (d) => defects.push(d))
       const operator = new Operator(world, dice.stream("workload"), trace, (d) => defects.push(d))
       const chainDice = dice.stream("chain")
+      // The service starts on a chain that already holds the opening's payments, solidified.
+      yield* operator.opening
+      yield* bury(world, time, openingBurial)
       for (let tick = 0; tick < options.ticks; tick++) {
         yield* operator.step
         yield* faults.step
@@ -90,7 +99,10 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
     const { passes, violations, workload } = yield* Effect.scoped(program).pipe(
       Effect.withClock(time.clock),
       Effect.withScheduler(time.scheduler),
-      Effect.withRandom(Random.make(id))
+      Effect.withRandom(Random.make(id)),
+      // The service's logs under faults are thousands of lines a run (every outage, every retry);
+      // a run speaks through its violations and trace, `logs` lets them through when debugging.
+      Logger.withMinimumLogLevel(options.logs === true ? LogLevel.Info : LogLevel.None)
     )
     return { seed, violations, trace: trace.digest(), passes, changes: trace.changes, workload } satisfies RunResult
   })

@@ -14,6 +14,7 @@ export const depositEventsMatchRevisions = (snapshot: Snapshot, history: Deposit
     const revision = event.revision ?? 0
     const row = history.at(event.depositId, revision)
     const figures = `event ${event.id} (${event.eventType}) of deposit ${event.depositId} at revision ${revision}`
+    if (row === undefined && history.partial) continue
     if (row === undefined) {
       violations.push(`${figures}: the deposit was never stored at that revision`)
       continue

@@ -49,6 +49,13 @@ export const depositsMatchChain = (world: WorldParts, snapshot: Snapshot) =>
         if (count !== 1) violations.push(`${network}: log ${key} (${log.amount} to ${log.to}) is ${count} deposits, not 1`)
       }
     }
+    // A log is one deposit whatever became of it: two for one log is a double booking even once reverted.
+    const perLog = new Map<string, number>()
+    for (const deposit of deposits) {
+      const key = `${deposit.network}:${keyOf(deposit.txid, deposit.logIndex)}`
+      perLog.set(key, (perLog.get(key) ?? 0) + 1)
+    }
+    for (const [key, count] of perLog) if (count > 1) violations.push(`log ${key} is stored as ${count} deposits`)
     for (const deposit of deposits) {
       const revisions = events.filter((e) => e.depositId === deposit.id).map((e) => e.revision ?? 0).sort((a, b) => a - b)
       const wanted = Array.from({ length: deposit.revision }, (_, i) => i + 1)

@@ -2,11 +2,13 @@ import { MemoryDatabase, MemoryTables, type SweepTask, SweepRepository } from "@
 import { Effect, Layer } from "effect"
 
 /**
- * Planted defect `resign`: the first task claimed once signed is handed to the sweeper as
- * `ready` with no transaction (as a store that lost the signed transaction would return it), so
+ * Planted defect `resign`: the first task claimed while it holds a transaction (signed, broadcast
+ * or unknown) is handed to the sweeper as `ready` with no transaction (as a store that lost the signed transaction would return it), so
  * the sweeper signs it again, and the store takes whatever transaction the task is then saved
  * with (as one without the trigger that refuses to replace a stored transaction would).
  */
+const holdsTransaction: ReadonlyArray<SweepTask["status"]> = ["signed", "broadcast", "unknown"]
+
 export const layer = Layer.effect(
   SweepRepository,
   Effect.gen(function*() {
@@ -15,7 +17,7 @@ export const layer = Layer.effect(
     const rows = db.table(MemoryTables.sweepTasks)
     let target: { readonly id: string; readonly txid: string } | undefined
     const forget = (task: SweepTask): SweepTask => {
-      if (task.status !== "signed" || task.transaction === null) return task
+      if (!holdsTransaction.includes(task.status) || task.transaction === null) return task
       target ??= { id: task.id, txid: task.transaction.txid }
       if (task.id !== target.id || task.transaction.txid !== target.txid) return task
       return { ...task, status: "ready", transaction: null }
