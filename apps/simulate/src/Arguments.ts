@@ -9,12 +9,14 @@ export interface Arguments {
   /** Processes that run seeds at once (1: this process runs them itself). */
   readonly jobs: number
   readonly verbose: boolean
+  /** The service's own logs (info and above), for debugging one seed. */
+  readonly logs: boolean
   /** Succeed only when violations were found (a plant's check: its defect must be caught). */
   readonly expectViolations: boolean
 }
 
 export const usage =
-  "usage: npm run simulate -- [--seed S] [--runs N] [--plant NAME] [--storage memory|postgres] [--jobs J] [--verbose] [--expect-violations]"
+  "usage: npm run simulate -- [--seed S] [--runs N] [--plant NAME] [--storage memory|postgres] [--jobs J] [--verbose] [--logs] [--expect-violations]"
 
 /** A command line that cannot be run: the one line that says why. */
 export class ArgumentError extends Error {}
@@ -43,7 +45,7 @@ export const parseArguments = (argv: ReadonlyArray<string>): Arguments => {
   const values = new Map<string, string>()
   const switches = new Set<string>()
   const valued = ["seed", "runs", "plant", "storage", "jobs"]
-  const flags = ["verbose", "expect-violations"]
+  const flags = ["verbose", "logs", "expect-violations"]
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!
     const name = word.startsWith("--") ? word.slice(2) : undefined
@@ -69,6 +71,7 @@ export const parseArguments = (argv: ReadonlyArray<string>): Arguments => {
     storage: oneOf("storage", values.get("storage") ?? "memory", storageKinds),
     jobs: Math.min(jobs, runs),
     verbose: switches.has("verbose"),
+    logs: switches.has("logs"),
     expectViolations: switches.has("expect-violations")
   }
 }

@@ -21,6 +21,7 @@ const simulate = (args: Arguments) =>
       ...defaultRunOptions,
       ...(args.plant === undefined ? {} : { plant: args.plant }),
       storage: args.storage,
+      logs: args.logs,
       ...(args.storage === "postgres" ? { databaseServer: yield* databaseServer } : {})
     }
     const report = reporter(args)
