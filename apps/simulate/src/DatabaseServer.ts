@@ -1,18 +1,8 @@
 import { acquireEmbeddedDatabase } from "@collector/postgres"
 import { Effect, Redacted } from "effect"
 import { rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { resolve } from "node:path"
-
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const server = createServer()
-    server.once("error", fail)
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port
-      server.close(() => done(port))
-    })
-  })
+import { freePort } from "../../../test-support/FreePort"
 
 /**
  * The PostgreSQL server that holds the postgres runs' databases (each run creates its own and
