@@ -1,26 +1,10 @@
-import { MigrationsLive, PgStorage } from "@collector/postgres"
+import { MigrationsLive, PgStorage, ServerAdmin } from "@collector/postgres"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import pg from "pg"
 import { PgSnapshotReader } from "./PgSnapshotReader"
 import type { RunStorage } from "./RunStorage"
 import { TrackedPool } from "./TrackedPool"
-
-/** Runs one statement on the server's administrative database. */
-const onAdmin = (server: string, statement: string) =>
-  Effect.tryPromise({
-    try: async () => {
-      const client = new pg.Client({ connectionString: server, connectionTimeoutMillis: 10_000 })
-      await client.connect()
-      try {
-        await client.query(statement)
-      } finally {
-        await client.end()
-      }
-    },
-    catch: (cause) => new Error(`the simulation's PostgreSQL at ${new URL(server).host} could not run \`${statement}\`: ${String(cause)}`)
-  })
 
 /** A new, empty database on `server` for one run, dropped when the run ends. */
 const freshDatabase = (server: string) =>
@@ -28,12 +12,10 @@ const freshDatabase = (server: string) =>
     Effect.gen(function*() {
       // The name is outside the run: it never reaches the trace.
       const name = `simulation_${randomBytes(8).toString("hex")}`
-      yield* onAdmin(server, `CREATE DATABASE ${name}`).pipe(Effect.orDie)
-      const url = new URL(server)
-      url.pathname = `/${name}`
-      return { name, url: url.toString() }
+      yield* ServerAdmin.onAdmin(server, `CREATE DATABASE ${name}`).pipe(Effect.orDie)
+      return { name, url: ServerAdmin.databaseUrlOn(server, name) }
     }),
-    ({ name }) => onAdmin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore)
+    ({ name }) => ServerAdmin.dropDatabase(server, name).pipe(Effect.ignore)
   )
 
 /**

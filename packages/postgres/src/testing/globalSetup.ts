@@ -5,7 +5,7 @@ import type { TestProject } from "vitest/node"
 import { acquireEmbeddedDatabase } from "../EmbeddedDatabase"
 import { freePort } from "../../../../test-support/FreePort"
 import "./ProvidedContext"
-import { dropDatabase } from "./ServerAdmin"
+import { dropDatabase } from "../ServerAdmin"
 import { createTemplateDatabase } from "./TemplateDatabase"
 
 /**

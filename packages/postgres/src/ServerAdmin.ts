@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import pg from "pg"
 
-/** Runs one statement on the test server's administrative database. */
+/** Runs one statement on the server's administrative database (creating and dropping throw-away databases). */
 export const onAdmin = (adminUrl: string, statement: string) =>
   Effect.tryPromise({
     try: async () => {
