@@ -1,7 +1,14 @@
 import { availableParallelism } from "node:os"
+import { defaultServerConditions } from "vite"
 import { defineConfig } from "vitest/config"
 
+// Our packages' exports name their TypeScript sources under this condition: tests run the
+// sources, so a run needs no build (docs/architecture.md, "Packages and builds").
+const sourceConditions = ["@collector/source", ...defaultServerConditions]
+
 export default defineConfig({
+  resolve: { conditions: sourceConditions },
+  ssr: { resolve: { conditions: sourceConditions } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts"],
     testTimeout: 30_000,

@@ -7,8 +7,8 @@ import { randomBytes, randomUUID } from "node:crypto"
 import { rmSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 import { resolve } from "node:path"
-import { load, type LoadResult } from "./support/Load"
-import { freePort, runTs, startTs, stopAll, waitForHttp } from "../test-support/Processes"
+import { load, type LoadResult } from "./support/Load.js"
+import { freePort, runTs, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)

@@ -16,8 +16,8 @@ import { Duration, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
-import { freePort, startTs, stopAll, waitForHttp } from "../test-support/Processes"
-import { childProfileFlags, phaseProfiler } from "./support/CpuProfile"
+import { freePort, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
+import { childProfileFlags, phaseProfiler } from "./support/CpuProfile.js"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const blockCount = Number(process.env.BENCH_BLOCKS ?? 200)

@@ -36,11 +36,11 @@ import { cpus, totalmem } from "node:os"
 import { monitorEventLoopDelay, performance } from "node:perf_hooks"
 import { join } from "node:path"
 import pg from "pg"
-import { repositoryRoot } from "../test-support/Processes"
-import { benchDatabase } from "./support/BenchDatabase"
-import { phaseProfiler } from "./support/CpuProfile"
-import { makePortTiming } from "./support/PortTiming"
-import { childrenCpu } from "./support/ProcessCpu"
+import { repositoryRoot } from "../test-support/Processes.js"
+import { benchDatabase } from "./support/BenchDatabase.js"
+import { phaseProfiler } from "./support/CpuProfile.js"
+import { makePortTiming } from "./support/PortTiming.js"
+import { childrenCpu } from "./support/ProcessCpu.js"
 
 const events = Number(process.env.BENCH_EVENTS ?? 20_000)
 const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 64)

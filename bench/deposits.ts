@@ -19,12 +19,12 @@ import { Duration, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope 
 import { randomBytes } from "node:crypto"
 import { cpus, totalmem } from "node:os"
 import pg from "pg"
-import { freePort, startTs, stopAll, waitForHttp } from "../test-support/Processes"
-import { benchDatabase } from "./support/BenchDatabase"
-import { childProfileFlags, phaseProfiler } from "./support/CpuProfile"
-import { makePortTiming } from "./support/PortTiming"
-import { childrenCpu } from "./support/ProcessCpu"
-import { loadWallets } from "./support/WalletLoad"
+import { freePort, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
+import { benchDatabase } from "./support/BenchDatabase.js"
+import { childProfileFlags, phaseProfiler } from "./support/CpuProfile.js"
+import { makePortTiming } from "./support/PortTiming.js"
+import { childrenCpu } from "./support/ProcessCpu.js"
+import { loadWallets } from "./support/WalletLoad.js"
 
 const totalWallets = Number(process.env.BENCH_WALLETS ?? 1_000_000)
 const tenants = 10

@@ -55,11 +55,11 @@ import { randomBytes } from "node:crypto"
 import { cpus, totalmem } from "node:os"
 import { createInterface } from "node:readline"
 import pg from "pg"
-import { freePort, repositoryRoot } from "../test-support/Processes"
-import { benchDatabase } from "./support/BenchDatabase"
-import { childProfileFlags, phaseProfiler } from "./support/CpuProfile"
-import { makePortTiming } from "./support/PortTiming"
-import { childrenCpu } from "./support/ProcessCpu"
+import { freePort, repositoryRoot, sourceArgs } from "../test-support/Processes.js"
+import { benchDatabase } from "./support/BenchDatabase.js"
+import { childProfileFlags, phaseProfiler } from "./support/CpuProfile.js"
+import { makePortTiming } from "./support/PortTiming.js"
+import { childrenCpu } from "./support/ProcessCpu.js"
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const taskCount = env("BENCH_SWEEPS", 10_000)
@@ -177,7 +177,7 @@ const runSimulator = async () => {
 const startSimulator = (count: number, port: number) =>
   new Promise<{ url: string; pid: number | undefined; report: () => Promise<SimReport>; stop: () => void }>((ready, failed) => {
     const profile = childProfileFlags(process.env.BENCH_SIM_CPU_PROF === "1")
-    const child = spawn(process.execPath, [...profile, "--import", "tsx", `${repositoryRoot}/bench/sweeps.ts`], {
+    const child = spawn(process.execPath, [...profile, ...sourceArgs, `${repositoryRoot}/bench/sweeps.ts`], {
       env: { ...process.env, BENCH_SWEEPS_ROLE: "sim", BENCH_SIM_WALLETS: String(count), BENCH_SIM_PORT: String(port) },
       stdio: ["pipe", "pipe", "inherit"]
     })

@@ -15,12 +15,12 @@ import { openSync, rmSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 import { resolve } from "node:path"
 import pg from "pg"
-import { freePort, repositoryRoot, startTs, stopAll, waitForHttp } from "../test-support/Processes"
-import { constantRateInChild } from "./support/ConstantRate"
-import { load, type LoadResult } from "./support/Load"
-import { fetchToken, signedHeaders } from "./support/Signing"
-import { benchDatabase } from "./support/BenchDatabase"
-import { loadWallets } from "./support/WalletLoad"
+import { freePort, repositoryRoot, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
+import { constantRateInChild } from "./support/ConstantRate.js"
+import { load, type LoadResult } from "./support/Load.js"
+import { fetchToken, signedHeaders } from "./support/Signing.js"
+import { benchDatabase } from "./support/BenchDatabase.js"
+import { loadWallets } from "./support/WalletLoad.js"
 
 const total = Number(process.env.BENCH_WALLETS ?? 1_000_000)
 const tenants = 10

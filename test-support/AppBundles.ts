@@ -32,6 +32,8 @@ export const bundleApps = () =>
       platform: "node",
       format: "esm",
       target: "node20",
+      // The packages' TypeScript sources, not their built JavaScript (which a test run does not need).
+      conditions: ["@collector/source"],
       external,
       // ES module builds first: some packages' CommonJS builds resolve their own files at run time.
       mainFields: ["module", "main"],

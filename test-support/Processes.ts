@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { resolve } from "node:path"
-import { bundleOf } from "./AppBundles"
+import { bundleOf } from "./AppBundles.js"
 
 // Not from @collector/postgres/testing: benchmarks import this file, and that entry loads vitest.
-export { freePort } from "./FreePort"
+export { freePort } from "@collector/postgres"
+
+/** Node flags that run TypeScript sources: tsx, and our packages resolved to their sources. */
+export const sourceArgs = ["--conditions=@collector/source", "--import", "tsx"]
 
 export const repositoryRoot = resolve(import.meta.dirname, "..")
 
@@ -26,7 +29,7 @@ const childEnv = (env: Record<string, string | undefined>) => {
 const entryArgs = (entry: string) =>
   process.env.VITEST !== undefined && entry.startsWith("apps/") && entry.endsWith("/src/main.ts")
     ? [bundleOf(entry)]
-    : ["--import", "tsx", resolve(repositoryRoot, entry)]
+    : [...sourceArgs, resolve(repositoryRoot, entry)]
 
 /**
  * Starts a TypeScript entry point of the repository as its own process (its own CPU share). Its

@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node"
-import { bundleApps } from "./AppBundles"
+import { bundleApps } from "./AppBundles.js"
 
 /**
  * Once per test run, and again before each rerun in watch mode: the app entry points that tests

@@ -2,7 +2,7 @@ import { acquireEmbeddedDatabase } from "@collector/postgres"
 import { Effect, Redacted } from "effect"
 import { resolve } from "node:path"
 import pg from "pg"
-import { freePort, repositoryRoot } from "../../test-support/Processes"
+import { freePort, repositoryRoot } from "../../test-support/Processes.js"
 
 /**
  * A new, empty database for one benchmark run: on the server at `DATABASE_URL`, or on an

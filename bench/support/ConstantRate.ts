@@ -2,7 +2,7 @@ import { spawn } from "node:child_process"
 import { Agent, request as httpRequest } from "node:http"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
-import type { LoadRequest, LoadResult } from "./Load"
+import type { LoadRequest, LoadResult } from "./Load.js"
 
 export interface ConstantRateResult extends LoadResult {
   /** The rate asked for, requests per second. */
@@ -103,7 +103,7 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
  */
 export const constantRateInChild = (name: string, baseUrl: string, shape: LoadRequest, seconds: number, rate: number, connections: number) =>
   new Promise<ConstantRateResult>((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
+    const child = spawn(process.execPath, ["--conditions=@collector/source", "--import", "tsx", fileURLToPath(import.meta.url)], {
       env: { ...process.env, CONSTANT_RATE_JOB: JSON.stringify({ name, baseUrl, shape, seconds, rate, connections }) },
       stdio: ["ignore", "pipe", "inherit"]
     })

@@ -8,7 +8,7 @@ import { Effect, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { rmSync } from "node:fs"
 import { resolve } from "node:path"
-import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes"
+import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
 
 it.scopedLive("npm run api: the sweep estimate reads the configured node and energy provider", () =>
   Effect.gen(function*() {

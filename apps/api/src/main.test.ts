@@ -5,7 +5,7 @@ import type { ChildProcess } from "node:child_process"
 import { rmSync, statSync } from "node:fs"
 import { connect } from "node:net"
 import { resolve } from "node:path"
-import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes"
+import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
 
 const requestToken = async (baseUrl: string, appId: string, secret: string) => {
   const path = "/open/v1/auth/token"

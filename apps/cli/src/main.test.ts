@@ -3,7 +3,7 @@ import { freshDatabaseUrl } from "@collector/postgres/testing"
 import { Effect, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import pg from "pg"
-import { runTs } from "../../../test-support/Processes"
+import { runTs } from "../../../test-support/Processes.js"
 
 const cliIn = (env: Record<string, string>) => (...args: Array<string>) => Effect.promise(() => runTs("apps/cli/src/main.ts", env, args))
 

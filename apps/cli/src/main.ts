@@ -3,9 +3,9 @@ import { databaseLayerConfig, PgAccessTokenRepository, PgIdempotencyStore, PgTen
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
-import { UsageError } from "./CliError"
-import { tenantCommands } from "./commands/TenantCommands"
-import { usage } from "./Usage"
+import { UsageError } from "./CliError.js"
+import { tenantCommands } from "./commands/TenantCommands.js"
+import { usage } from "./Usage.js"
 
 const parse = () =>
   Effect.try({

@@ -4,7 +4,7 @@ import { ApiProcess, WorkerProcess } from "@collector/server"
 import { defaultNodeConfig, nodeConfig } from "@collector/tron-node"
 import { MasterKeyring } from "@collector/vault"
 import { Config, Effect, Layer, Option } from "effect"
-import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile"
+import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile.js"
 
 /** The simulated node as the `nile` network's node. */
 const simulatedNileNode = (url: string) => defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 })

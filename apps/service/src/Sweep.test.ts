@@ -6,8 +6,8 @@ import { Effect, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { rmSync } from "node:fs"
 import { resolve } from "node:path"
-import { eventually } from "../../../test-support/Eventually"
-import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes"
+import { eventually } from "../../../test-support/Eventually.js"
+import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
 
 it.scopedLive("npm start: estimate, then a sweep under the default caps through the API that rents energy and activation, settles on the simulated nile and reports", () =>
   Effect.gen(function*() {

@@ -1,4 +1,4 @@
 import { launch } from "@collector/launch"
-import { ServiceLive } from "./ServiceLive"
+import { ServiceLive } from "./ServiceLive.js"
 
 launch("service", ServiceLive)

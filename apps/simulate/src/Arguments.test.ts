@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { ArgumentError, parseArguments } from "./Arguments"
+import { ArgumentError, parseArguments } from "./Arguments.js"
 
 describe("the simulator's command line", () => {
   it("takes every flag with its value, and caps the jobs at the runs", () => {

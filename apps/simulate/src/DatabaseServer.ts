@@ -1,8 +1,7 @@
-import { acquireEmbeddedDatabase } from "@collector/postgres"
+import { acquireEmbeddedDatabase, freePort } from "@collector/postgres"
 import { Effect, Redacted } from "effect"
 import { rmSync } from "node:fs"
 import { resolve } from "node:path"
-import { freePort } from "../../../test-support/FreePort"
 
 /**
  * The PostgreSQL server that holds the postgres runs' databases (each run creates its own and

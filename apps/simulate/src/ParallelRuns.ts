@@ -1,7 +1,7 @@
 import { failedRun, type RunOptions, type RunResult } from "@collector/simulation"
 import { fork } from "node:child_process"
-import { childVariable, type FromChild, type ToChild } from "./ChildRuns"
-import { SeedQueue } from "./SeedQueue"
+import { childVariable, type FromChild, type ToChild } from "./ChildRuns.js"
+import { SeedQueue } from "./SeedQueue.js"
 
 /**
  * Runs seeds `first` to `first + runs - 1` in `jobs` child processes of this script (each asks

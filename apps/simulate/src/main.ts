@@ -1,9 +1,9 @@
 import { replayCommand, type RunOptions, type RunResult, runMany, summarize, summaryLine, defaultRunOptions } from "@collector/simulation"
 import { Effect } from "effect"
-import { ArgumentError, type Arguments, parseArguments } from "./Arguments"
-import { childVariable, serveParent } from "./ChildRuns"
-import { databaseServer } from "./DatabaseServer"
-import { runInChildren } from "./ParallelRuns"
+import { ArgumentError, type Arguments, parseArguments } from "./Arguments.js"
+import { childVariable, serveParent } from "./ChildRuns.js"
+import { databaseServer } from "./DatabaseServer.js"
+import { runInChildren } from "./ParallelRuns.js"
 
 const reporter = (args: Arguments) => (result: RunResult) => {
   if (args.verbose) {

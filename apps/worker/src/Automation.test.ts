@@ -2,7 +2,7 @@ import { AutomationLedger, Engine, SweepRepository } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { noProvider, pass, runUntilDone, seedScope, Sim, type SweepScope, type SweepWallet, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { noProvider, pass, runUntilDone, seedScope, Sim, type SweepScope, type SweepWallet, sweepWorld, taskOf } from "./testing/SweepHarness.js"
 import { signAndBroadcast, usdtTransfer, wallet } from "@collector/tron-sim/testing"
 
 const usdt = (whole: bigint) => whole * 1_000_000n

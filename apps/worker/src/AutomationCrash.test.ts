@@ -2,11 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { PgSweepRepository } from "@collector/postgres"
-import { exited } from "../../../test-support/ChildExit"
-import { eventually } from "../../../test-support/Eventually"
-import { startTs } from "../../../test-support/Processes"
-import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld"
-import { seedScope, Sim, sweepWorkerEnv } from "./testing/SweepHarness"
+import { exited } from "../../../test-support/ChildExit.js"
+import { eventually } from "../../../test-support/Eventually.js"
+import { startTs } from "../../../test-support/Processes.js"
+import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld.js"
+import { seedScope, Sim, sweepWorkerEnv } from "./testing/SweepHarness.js"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 

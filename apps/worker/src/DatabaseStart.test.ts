@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
-import { exited } from "../../../test-support/ChildExit"
-import { eventually } from "../../../test-support/Eventually"
-import { freePort, startTs } from "../../../test-support/Processes"
+import { exited } from "../../../test-support/ChildExit.js"
+import { eventually } from "../../../test-support/Eventually.js"
+import { freePort, startTs } from "../../../test-support/Processes.js"
 
 const workerEnv = (port: number, extra: Record<string, string> = {}) => ({
   // The embedded server's user and password: the server this test starts later answers at this URL.

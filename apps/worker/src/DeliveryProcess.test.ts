@@ -4,12 +4,12 @@ import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
 import type { ChildProcess } from "node:child_process"
-import { exited } from "../../../test-support/ChildExit"
-import { eventually } from "../../../test-support/Eventually"
-import { startTs } from "../../../test-support/Processes"
-import { attemptRows, eventRow, masterKeyBytes, seedEvent, seedScope } from "./testing/DeliveryHarness"
-import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld"
-import { Sim } from "./testing/ScanHarness"
+import { exited } from "../../../test-support/ChildExit.js"
+import { eventually } from "../../../test-support/Eventually.js"
+import { startTs } from "../../../test-support/Processes.js"
+import { attemptRows, eventRow, masterKeyBytes, seedEvent, seedScope } from "./testing/DeliveryHarness.js"
+import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld.js"
+import { Sim } from "./testing/ScanHarness.js"
 
 const killed = (child: ChildProcess) =>
   Effect.async<void>((resume) => {

@@ -21,7 +21,7 @@ import {
   seedScope,
   setWebhook,
   swappableLookup
-} from "./testing/DeliveryHarness"
+} from "./testing/DeliveryHarness.js"
 
 const start = new Date("2026-03-01T00:00:00.000Z")
 const holder = "test-dispatcher"

@@ -17,7 +17,7 @@ import {
   type SeededScope,
   seedEvent,
   seedScope
-} from "./testing/DeliveryHarness"
+} from "./testing/DeliveryHarness.js"
 
 const holder = "batching"
 

@@ -6,7 +6,7 @@ import { TestDatabaseLive } from "@collector/postgres/testing"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber } from "effect"
-import { dispatcherFor, eventRow, parkOtherEvents, seedEvent, seedScope } from "./testing/DeliveryHarness"
+import { dispatcherFor, eventRow, parkOtherEvents, seedEvent, seedScope } from "./testing/DeliveryHarness.js"
 
 const countBy = (values: ReadonlyArray<string>) => {
   const counts = new Map<string, number>()

@@ -2,8 +2,8 @@ import { type EnergyProviderSettings, SimEnergyProvider } from "@collector/energ
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import { depositsOf, eventsOf, pass as scanPass } from "./testing/ScanHarness"
-import { createTask, pass as sweepPass, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { depositsOf, eventsOf, pass as scanPass } from "./testing/ScanHarness.js"
+import { createTask, pass as sweepPass, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet, sweepWorld, taskOf } from "./testing/SweepHarness.js"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 

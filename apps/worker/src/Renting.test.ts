@@ -3,8 +3,8 @@ import { type EnergyProviderSettings, SimEnergyProvider } from "@collector/energ
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
-import { testEngineSettings } from "./testing/EngineWorld"
-import { createTask, pass, runUntilDone, seedScope, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { testEngineSettings } from "./testing/EngineWorld.js"
+import { createTask, pass, runUntilDone, seedScope, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness.js"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 

@@ -4,8 +4,8 @@ import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { testEngineSettings } from "./testing/EngineWorld"
-import { depositsOf, eventsOf, pass, ScanWorld, seedTenant, Sim } from "./testing/ScanHarness"
+import { testEngineSettings } from "./testing/EngineWorld.js"
+import { depositsOf, eventsOf, pass, ScanWorld, seedTenant, Sim } from "./testing/ScanHarness.js"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 

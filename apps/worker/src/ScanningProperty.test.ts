@@ -2,8 +2,8 @@ import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { pass, ScanWorld, seedTenant, Sim } from "./testing/ScanHarness"
-import { seededRandom } from "./testing/SeededRandom"
+import { pass, ScanWorld, seedTenant, Sim } from "./testing/ScanHarness.js"
+import { seededRandom } from "./testing/SeededRandom.js"
 
 // Replay one scenario with SCAN_PROPERTY_SEED=<seed>.
 const seeds = process.env.SCAN_PROPERTY_SEED ? [Number(process.env.SCAN_PROPERTY_SEED)] : [11, 29, 47, 131]

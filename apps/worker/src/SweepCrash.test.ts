@@ -3,11 +3,11 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
 import type { ChildProcess } from "node:child_process"
-import { exited } from "../../../test-support/ChildExit"
-import { eventually } from "../../../test-support/Eventually"
-import { startTs } from "../../../test-support/Processes"
-import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld"
-import { createTask, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet, sweepWorkerEnv } from "./testing/SweepHarness"
+import { exited } from "../../../test-support/ChildExit.js"
+import { eventually } from "../../../test-support/Eventually.js"
+import { startTs } from "../../../test-support/Processes.js"
+import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld.js"
+import { createTask, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet, sweepWorkerEnv } from "./testing/SweepHarness.js"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 

@@ -3,7 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import { Chain, signedTransaction, Sweeper } from "@collector/core"
 import { eagerSweeperSettings } from "@collector/core/testing"
-import { createTask, noProvider, pass, reportOf, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { createTask, noProvider, pass, reportOf, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness.js"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n

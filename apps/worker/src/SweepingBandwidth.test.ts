@@ -2,7 +2,7 @@ import { Chain } from "@collector/core"
 import { usdtTransfer, wallet, signAndBroadcast } from "@collector/tron-sim/testing"
 import { expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { createTask, noProvider, pass, runUntilDone, seedScope, sentFrom, Sim, sweepWorld, taskOf } from "./testing/SweepHarness"
+import { createTask, noProvider, pass, runUntilDone, seedScope, sentFrom, Sim, sweepWorld, taskOf } from "./testing/SweepHarness.js"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n

@@ -3,9 +3,9 @@ import { expect, layer } from "@effect/vitest"
 import { wallet } from "@collector/tron-sim/testing"
 import { Effect } from "effect"
 import type { ChildProcess } from "node:child_process"
-import { runTs, startTs } from "../../../test-support/Processes"
-import { ProcessWorld, DatabaseUrl } from "./testing/ProcessWorld"
-import { seedTenant, Sim } from "./testing/ScanHarness"
+import { runTs, startTs } from "../../../test-support/Processes.js"
+import { ProcessWorld, DatabaseUrl } from "./testing/ProcessWorld.js"
+import { seedTenant, Sim } from "./testing/ScanHarness.js"
 
 const workerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint) => ({
   SCAN_START_BLOCK: startBlock.toString(),

@@ -1,5 +1,5 @@
 import { HttpApiMiddleware } from "@effect/platform"
-import { CurrentApp } from "./CurrentApp"
+import { CurrentApp } from "./CurrentApp.js"
 
 /**
  * Marks operations that need the signature headers plus a bearer token. The request gate

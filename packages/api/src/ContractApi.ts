@@ -1,13 +1,13 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import * as Errors from "./ApiErrors"
-import { AuthApi } from "./groups/AuthApi"
-import { DashboardApi } from "./groups/DashboardApi"
-import { DepositsApi } from "./groups/DepositsApi"
-import { SettingsApi } from "./groups/SettingsApi"
-import { SweepsApi } from "./groups/SweepsApi"
-import { SystemApi } from "./groups/SystemApi"
-import { WalletsApi } from "./groups/WalletsApi"
-import { WebhooksApi } from "./groups/WebhooksApi"
+import * as Errors from "./ApiErrors.js"
+import { AuthApi } from "./groups/AuthApi.js"
+import { DashboardApi } from "./groups/DashboardApi.js"
+import { DepositsApi } from "./groups/DepositsApi.js"
+import { SettingsApi } from "./groups/SettingsApi.js"
+import { SweepsApi } from "./groups/SweepsApi.js"
+import { SystemApi } from "./groups/SystemApi.js"
+import { WalletsApi } from "./groups/WalletsApi.js"
+import { WebhooksApi } from "./groups/WebhooksApi.js"
 
 /** The one definition of the tenant contract: server, OpenAPI document and SDK derive from it. */
 export class ContractApi extends HttpApi.make("collector")

@@ -1,6 +1,6 @@
 import type { DeliveryQuery } from "@collector/core"
 import { Either } from "effect"
-import { parsePaging } from "./WalletListQuery"
+import { parsePaging } from "./WalletListQuery.js"
 
 type Raw = Readonly<Record<string, string | undefined>>
 

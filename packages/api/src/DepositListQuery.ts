@@ -1,6 +1,6 @@
 import type { DepositQuery } from "@collector/core"
 import { Either } from "effect"
-import { parseAddressFilter, parsePaging } from "./WalletListQuery"
+import { parseAddressFilter, parsePaging } from "./WalletListQuery.js"
 
 /**
  * The deposit list's query: the wallet list's paging and address rules, nothing else (unknown

@@ -2,7 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator"
 import { describe, expect, it } from "vitest"
 import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
-import { contractDocument } from "./OpenApiDocument"
+import { contractDocument } from "./OpenApiDocument.js"
 
 const checkedIn = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../../docs/openapi.json"), "utf8"))
 

@@ -1,5 +1,5 @@
 import { OpenApi } from "@effect/platform"
-import { ContractApi } from "./ContractApi"
+import { ContractApi } from "./ContractApi.js"
 
 const signatureSchemes = {
   AppId: { type: "apiKey", in: "header", name: "X-App-Id", description: "Canonical positive int64 app ID; selects the tenant and the network." },

@@ -1,7 +1,7 @@
 import type { SweepQuery, SweepRequest, SweepStatus, WalletId } from "@collector/core"
 import { isCanonicalPositiveInt64 } from "@collector/core"
 import { Either } from "effect"
-import { parsePaging } from "./WalletListQuery"
+import { parsePaging } from "./WalletListQuery.js"
 
 type Raw = Readonly<Record<string, string | undefined>>
 

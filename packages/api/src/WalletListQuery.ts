@@ -1,6 +1,6 @@
 import { isCanonicalPositiveInt64, type WalletFilters, type WalletId, type WalletQuery, type WalletSort } from "@collector/core"
 import { Either } from "effect"
-import { compareInstants, parseRfc3339, postgresTimestamp, type Rfc3339Instant } from "./Rfc3339"
+import { compareInstants, parseRfc3339, postgresTimestamp, type Rfc3339Instant } from "./Rfc3339.js"
 
 const maxAmount = 2n ** 256n - 1n
 const sorts: ReadonlyArray<WalletSort> = ["created_at", "balance_usdt", "balance_trx", "last_collected_at", "collected_usdt"]

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { AppId } from "./Ids"
+import type { AppId } from "./Ids.js"
 
 export interface StoredAccessToken {
   readonly appId: AppId

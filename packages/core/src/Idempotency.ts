@@ -1,6 +1,6 @@
 import { Context, type Effect, Schema } from "effect"
-import type { TenantId } from "./Ids"
-import type { Network } from "./Network"
+import type { TenantId } from "./Ids.js"
+import type { Network } from "./Network.js"
 
 /** Idempotency is scoped to (tenant, network, operation, request_id) and kept forever. */
 export interface IdempotencyKey {

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { type IdempotencyKey, IdempotencyStore, type SavedOutcome } from "./Idempotency"
+import { type IdempotencyKey, IdempotencyStore, type SavedOutcome } from "./Idempotency.js"
 
 /**
  * Runs `work` once per idempotency key and replays its saved outcome afterwards. Business

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Int64Id } from "./Int64Id"
+import { Int64Id } from "./Int64Id.js"
 
 export const TenantId = Int64Id.pipe(Schema.brand("TenantId"))
 export type TenantId = typeof TenantId.Type

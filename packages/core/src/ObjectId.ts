@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { isCanonicalPositiveInt64 } from "./Int64Id"
+import { isCanonicalPositiveInt64 } from "./Int64Id.js"
 
 /**
  * An ID as the contract carries it: canonical positive int64 text. Declared here, beside the

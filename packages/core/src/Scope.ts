@@ -1,5 +1,5 @@
-import type { TenantId } from "./Ids"
-import type { Network } from "./Network"
+import type { TenantId } from "./Ids.js"
+import type { Network } from "./Network.js"
 
 /** Everything a tenant owns lives in one (tenant, network) scope; the other network is a stranger. */
 export interface TenantScope {

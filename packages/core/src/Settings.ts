@@ -1,4 +1,4 @@
-import type { WalletId } from "./Ids"
+import type { WalletId } from "./Ids.js"
 
 /** Where sweeps send USDT: an external TRON address or one of the tenant's own wallets. */
 export interface CollectionSetting {

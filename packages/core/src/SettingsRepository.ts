@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
-import type { WalletId } from "./Ids"
-import type { TenantScope } from "./Scope"
-import type { AutomationPolicy, CollectionSetting, StoredSettings, WebhookConfig } from "./Settings"
+import type { WalletId } from "./Ids.js"
+import type { TenantScope } from "./Scope.js"
+import type { AutomationPolicy, CollectionSetting, StoredSettings, WebhookConfig } from "./Settings.js"
 
 /**
  * Port: the per-scope settings row; writes are upserts returning what was stored. A scope never

@@ -1,11 +1,11 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { MemoryStorage } from "./memory/MemoryStorage"
-import { defaultAutomationPolicy } from "./Settings"
-import { SettingsService } from "./SettingsService"
-import * as MemoryStorageFixtures from "./testing/MemoryStorageFixtures"
-import { StorageFixtures } from "./testing/StorageFixtures"
-import { WebhookTargets } from "./webhook/WebhookTargets"
+import { MemoryStorage } from "./memory/MemoryStorage.js"
+import { defaultAutomationPolicy } from "./Settings.js"
+import { SettingsService } from "./SettingsService.js"
+import * as MemoryStorageFixtures from "./testing/MemoryStorageFixtures.js"
+import { StorageFixtures } from "./testing/StorageFixtures.js"
+import { WebhookTargets } from "./webhook/WebhookTargets.js"
 
 const noWebhookTargets = Layer.succeed(WebhookTargets, { resolvePublic: () => Effect.dieMessage("not used") })
 

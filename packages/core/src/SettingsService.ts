@@ -1,10 +1,10 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { TenantScope } from "./Scope"
-import { type AutomationPolicy, effectiveSettings } from "./Settings"
-import { SettingRejected } from "./SettingsErrors"
-import { SettingsRepository } from "./SettingsRepository"
-import { WalletRepository } from "./WalletRepository"
-import { WebhookTargets } from "./webhook/WebhookTargets"
+import type { TenantScope } from "./Scope.js"
+import { type AutomationPolicy, effectiveSettings } from "./Settings.js"
+import { SettingRejected } from "./SettingsErrors.js"
+import { SettingsRepository } from "./SettingsRepository.js"
+import { WalletRepository } from "./WalletRepository.js"
+import { WebhookTargets } from "./webhook/WebhookTargets.js"
 
 const make = Effect.gen(function*() {
   const settings = yield* SettingsRepository

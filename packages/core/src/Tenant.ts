@@ -1,6 +1,6 @@
-import type { ConfirmationRule } from "./ConfirmationRule"
-import type { AppId, TenantId } from "./Ids"
-import type { Network } from "./Network"
+import type { ConfirmationRule } from "./ConfirmationRule.js"
+import type { AppId, TenantId } from "./Ids.js"
+import type { Network } from "./Network.js"
 
 export type TenantStatus = "active" | "disabled" | "deleted"
 

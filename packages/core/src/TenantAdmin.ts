@@ -1,11 +1,11 @@
 import { Context, Effect, Encoding, Layer, Redacted } from "effect"
-import { type ConfirmationRule, defaultConfirmationRule } from "./ConfirmationRule"
-import { Entropy } from "./Entropy"
-import type { AppId, TenantId } from "./Ids"
-import type { Network } from "./Network"
-import { SecretBox } from "./SecretBox"
-import type { TenantWithApps } from "./Tenant"
-import { TenantRepository } from "./TenantRepository"
+import { type ConfirmationRule, defaultConfirmationRule } from "./ConfirmationRule.js"
+import { Entropy } from "./Entropy.js"
+import type { AppId, TenantId } from "./Ids.js"
+import type { Network } from "./Network.js"
+import { SecretBox } from "./SecretBox.js"
+import type { TenantWithApps } from "./Tenant.js"
+import { TenantRepository } from "./TenantRepository.js"
 
 /** Credentials shown to the operator exactly once, when created or rotated. */
 export interface IssuedCredential {

@@ -1,10 +1,10 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ConfirmationRule } from "./ConfirmationRule"
-import type { AppId, TenantId } from "./Ids"
-import type { Network } from "./Network"
-import type { Sealed } from "./SecretBox"
-import type { TenantStatus, TenantWithApps } from "./Tenant"
-import type { TenantHasNoApp, TenantNameTaken, TenantNotFound } from "./TenantErrors"
+import type { ConfirmationRule } from "./ConfirmationRule.js"
+import type { AppId, TenantId } from "./Ids.js"
+import type { Network } from "./Network.js"
+import type { Sealed } from "./SecretBox.js"
+import type { TenantStatus, TenantWithApps } from "./Tenant.js"
+import type { TenantHasNoApp, TenantNameTaken, TenantNotFound } from "./TenantErrors.js"
 
 export interface NewAppCredential {
   readonly network: Network

@@ -1,5 +1,5 @@
-import type { WalletId } from "./Ids"
-import type { Network } from "./Network"
+import type { WalletId } from "./Ids.js"
+import type { Network } from "./Network.js"
 
 export type CollectionStatus = "idle" | "collecting"
 

@@ -1,5 +1,5 @@
 import { Context, Data, type Effect } from "effect"
-import type { Sealed } from "./SecretBox"
+import type { Sealed } from "./SecretBox.js"
 
 /** A freshly generated wallet: its public address and its private key, sealed at once. */
 export interface GeneratedWallet {

@@ -1,11 +1,11 @@
 import { Context, type Effect, type Option } from "effect"
-import type { WalletId } from "./Ids"
-import type { TenantScope } from "./Scope"
-import type { Sealed } from "./SecretBox"
-import type { Wallet, WalletIdentity } from "./Wallet"
-import type { CustomIdTaken } from "./WalletErrors"
-import type { Page } from "./Page"
-import type { WalletFilters, WalletQuery, WalletSummary } from "./WalletQuery"
+import type { WalletId } from "./Ids.js"
+import type { TenantScope } from "./Scope.js"
+import type { Sealed } from "./SecretBox.js"
+import type { Wallet, WalletIdentity } from "./Wallet.js"
+import type { CustomIdTaken } from "./WalletErrors.js"
+import type { Page } from "./Page.js"
+import type { WalletFilters, WalletQuery, WalletSummary } from "./WalletQuery.js"
 
 export interface NewWallet {
   readonly customId: string

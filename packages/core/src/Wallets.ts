@@ -1,12 +1,12 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { WalletId } from "./Ids"
-import type { TenantScope } from "./Scope"
-import { WalletNotFound } from "./WalletErrors"
-import { compareIds } from "./Int64Id"
-import { unavailableReason } from "./Wallet"
-import { WalletKeys } from "./WalletKeys"
-import type { WalletFilters, WalletQuery } from "./WalletQuery"
-import { WalletRepository } from "./WalletRepository"
+import type { WalletId } from "./Ids.js"
+import type { TenantScope } from "./Scope.js"
+import { WalletNotFound } from "./WalletErrors.js"
+import { compareIds } from "./Int64Id.js"
+import { unavailableReason } from "./Wallet.js"
+import { WalletKeys } from "./WalletKeys.js"
+import type { WalletFilters, WalletQuery } from "./WalletQuery.js"
+import { WalletRepository } from "./WalletRepository.js"
 
 const make = Effect.gen(function*() {
   const repo = yield* WalletRepository

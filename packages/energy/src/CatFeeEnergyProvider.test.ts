@@ -4,8 +4,8 @@ import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, Redacted, TestClock } from "effect"
 import { delay, HttpResponse } from "msw"
-import { type CatFeeConfig, make } from "./CatFeeEnergyProvider"
-import { catFeeUrl, fixtureText, json, makeCatFee, useCatFeeServer } from "./testing/CatFeeServer"
+import { type CatFeeConfig, make } from "./CatFeeEnergyProvider.js"
+import { catFeeUrl, fixtureText, json, makeCatFee, useCatFeeServer } from "./testing/CatFeeServer.js"
 
 const server = useCatFeeServer()
 

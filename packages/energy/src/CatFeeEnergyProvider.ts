@@ -9,10 +9,10 @@ import {
 import type { Network } from "@collector/core"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, type Duration, Effect, Either, Layer, Option, type Redacted, Schema } from "effect"
-import { signedHeaders } from "./CatFeeSignature"
-import { Envelope, OrderData, orderOf, refusalText } from "./CatFeeWire"
-import { type ProviderResponse, send } from "./ProviderHttp"
-import { parseRawJson } from "./RawJson"
+import { signedHeaders } from "./CatFeeSignature.js"
+import { Envelope, OrderData, orderOf, refusalText } from "./CatFeeWire.js"
+import { type ProviderResponse, send } from "./ProviderHttp.js"
+import { parseRawJson } from "./RawJson.js"
 
 /**
  * The EnergyProvider port over CatFee's REST API (docs.catfee.io; see docs/energy-providers.md):

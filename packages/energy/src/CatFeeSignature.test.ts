@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Redacted } from "effect"
-import { sign, signedHeaders } from "./CatFeeSignature"
+import { sign, signedHeaders } from "./CatFeeSignature.js"
 
 // Computed outside this code with `openssl dgst -sha256 -hmac your_api_secret -binary | base64`
 // over the string the documentation's worked example builds (timestamp + method + requestPath).

@@ -1,6 +1,6 @@
 import type { ProviderOrder, ProviderOrderState } from "@collector/core"
 import { Schema } from "effect"
-import { DigitsBigInt } from "./Sun"
+import { DigitsBigInt } from "./Sun.js"
 
 /**
  * CatFee's replies (docs.catfee.io, API Reference "Buy Energy" and "Get Order Detail"): an

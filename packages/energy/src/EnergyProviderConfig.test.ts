@@ -1,7 +1,7 @@
 import { EnergyProvider, type Network } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Redacted } from "effect"
-import { energyProviderConfig, energyProviderLayerConfig } from "./EnergyProviderConfig"
+import { energyProviderConfig, energyProviderLayerConfig } from "./EnergyProviderConfig.js"
 
 const withEnv = (env: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 

@@ -1,8 +1,8 @@
 import { ConfigValue, EnergyProvider, mainnetFees, type Network, noEnergyProvider } from "@collector/core"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Config, ConfigError, Duration, Effect, Layer, Option, type Redacted } from "effect"
-import * as CatFee from "./CatFeeEnergyProvider"
-import * as SimEnergyProvider from "./SimEnergyProvider"
+import * as CatFee from "./CatFeeEnergyProvider.js"
+import * as SimEnergyProvider from "./SimEnergyProvider.js"
 
 /**
  * Which energy rental provider a network uses, from the environment (docs/configuration.md,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { parseRawJson } from "./RawJson"
+import { parseRawJson } from "./RawJson.js"
 
 describe("parseRawJson", () => {
   it("returns every number as the text it was written as", () => {

@@ -4,7 +4,7 @@ import { wallet } from "@collector/tron-sim/testing"
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, TestClock } from "effect"
-import { defaultSimProviderConfig, make } from "./SimEnergyProvider"
+import { defaultSimProviderConfig, make } from "./SimEnergyProvider.js"
 
 /**
  * The adapter against the real simulator over HTTP: each fault of the simulated provider as

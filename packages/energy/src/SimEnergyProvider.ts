@@ -7,9 +7,9 @@ import {
 } from "@collector/core"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Duration, Effect, Either, Layer, Option, Schema } from "effect"
-import { type ProviderResponse, send } from "./ProviderHttp"
-import { parseRawJson } from "./RawJson"
-import { OrderReply, orderOf, QueryReply, QuoteReply, quoteOf, Refusal } from "./SimProviderWire"
+import { type ProviderResponse, send } from "./ProviderHttp.js"
+import { parseRawJson } from "./RawJson.js"
+import { OrderReply, orderOf, QueryReply, QuoteReply, quoteOf, Refusal } from "./SimProviderWire.js"
 
 /**
  * The EnergyProvider port over the simulated node's provider API (`/provider/v1/*`, see

@@ -1,6 +1,6 @@
 import type { ProviderOrder, RentalQuote } from "@collector/core"
 import { Schema } from "effect"
-import { DigitsBigInt } from "./Sun"
+import { DigitsBigInt } from "./Sun.js"
 
 /**
  * The replies of the simulated provider (`/provider/v1/*` on the simulated node), read with

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Option, Schema } from "effect"
-import { parseRawJson } from "./RawJson"
-import { DigitsBigInt, sunFromTrx, TrxAsSun } from "./Sun"
+import { parseRawJson } from "./RawJson.js"
+import { DigitsBigInt, sunFromTrx, TrxAsSun } from "./Sun.js"
 
 describe("money from provider text", () => {
   it("converts TRX decimals to SUN exactly, by string arithmetic", () => {

@@ -1,4 +1,4 @@
-export * as CatFeeEnergyProvider from "./CatFeeEnergyProvider"
-export * from "./EnergyProviderConfig"
-export * as SimEnergyProvider from "./SimEnergyProvider"
-export * from "./RawJson"
+export * as CatFeeEnergyProvider from "./CatFeeEnergyProvider.js"
+export * from "./EnergyProviderConfig.js"
+export * as SimEnergyProvider from "./SimEnergyProvider.js"
+export * from "./RawJson.js"

@@ -5,9 +5,9 @@ import type { Layer } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import ts from "typescript"
-import type { ApiLayer } from "./ApiServer"
-import type { AccessLog } from "./gate/AccessLog"
-import type { Gate } from "./gate/GateSettings"
+import type { ApiLayer } from "./ApiServer.js"
+import type { AccessLog } from "./gate/AccessLog.js"
+import type { Gate } from "./gate/GateSettings.js"
 
 /** The HTTP adapter serves the contract over ports: it never chooses a store, a vault or a chain. */
 const allowed = ["@collector/core", "@collector/api", "effect", "@effect/platform", "@effect/platform-node"]

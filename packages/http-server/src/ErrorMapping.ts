@@ -1,6 +1,6 @@
 import { type ApiError, apiError } from "@collector/api"
 import { Effect, FiberRef } from "effect"
-import { currentTraceId } from "./gate/RequestContext"
+import { currentTraceId } from "./gate/RequestContext.js"
 
 /** Domain failures that reach the HTTP boundary, by tag. */
 type DomainError = { readonly _tag: string; readonly message: string }

@@ -1,3 +1,3 @@
-export * from "./ApiServer"
-export * from "./gate/AccessLog"
-export * from "./gate/GateSettings"
+export * from "./ApiServer.js"
+export * from "./gate/AccessLog.js"
+export * from "./gate/GateSettings.js"

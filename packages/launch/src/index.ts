@@ -1,1 +1,1 @@
-export * from "./launch"
+export * from "./launch.js"

@@ -1,8 +1,8 @@
 import { WebhookTargets, WebhookUrlRejected } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Fiber, TestClock } from "effect"
-import * as DnsWebhookTargets from "./DnsWebhookTargets"
-import * as HostTableLookup from "./HostTableLookup"
+import * as DnsWebhookTargets from "./DnsWebhookTargets.js"
+import * as HostTableLookup from "./HostTableLookup.js"
 
 const lookup = HostTableLookup.make({
   "example.test": "93.184.216.34",

@@ -1,9 +1,9 @@
 import { isIP } from "node:net"
 import { parseWebhookUrl, type ResolvedTarget, WebhookTargets, WebhookUrlRejected } from "@collector/core"
 import { type Config, type ConfigError, Duration, Effect, Layer } from "effect"
-import { type Lookup, type LookupAddress, systemLookup } from "./Lookup"
-import { isPublicUnicast } from "./PublicAddress"
-import { allowPrivateTargetsConfig } from "./WebhookDeliveryConfig"
+import { type Lookup, type LookupAddress, systemLookup } from "./Lookup.js"
+import { isPublicUnicast } from "./PublicAddress.js"
+import { allowPrivateTargetsConfig } from "./WebhookDeliveryConfig.js"
 
 export interface Options {
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as HostTableLookup from "./HostTableLookup"
+import * as HostTableLookup from "./HostTableLookup.js"
 
 describe("HostTableLookup", () => {
   const lookup = HostTableLookup.make({

@@ -1,5 +1,5 @@
 import { isIP } from "node:net"
-import type { Lookup, LookupAddress } from "./Lookup"
+import type { Lookup, LookupAddress } from "./Lookup.js"
 
 /** Host name to its addresses, like a hosts file; a name with no entry does not exist. */
 export type HostTable = Readonly<Record<string, string | ReadonlyArray<string>>>

@@ -2,8 +2,8 @@ import { DeliveryFailed, postOne } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Either, Exit, Fiber } from "effect"
 import { type AddressInfo, createServer as createNetServer, type Server } from "node:net"
-import * as HttpsDeliveryTransport from "./HttpsDeliveryTransport"
-import { Ack, Hang, ServerError, startTestReceiver, testCaPem, WrongBody } from "./testing/TestReceiver"
+import * as HttpsDeliveryTransport from "./HttpsDeliveryTransport.js"
+import { Ack, Hang, ServerError, startTestReceiver, testCaPem, WrongBody } from "./testing/TestReceiver.js"
 
 const transport = HttpsDeliveryTransport.make({ extraCa: testCaPem, allowAnyPort: true, responseTimeoutMs: 1_000 })
 

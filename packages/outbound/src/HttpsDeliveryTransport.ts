@@ -9,7 +9,7 @@ import { type ConfigError, Effect, Either, Layer } from "effect"
 import { Agent, request as httpsRequest } from "node:https"
 import { isIP } from "node:net"
 import { checkServerIdentity, createSecureContext, rootCertificates } from "node:tls"
-import { webhookDeliveryConfig, type WebhookDeliverySettings } from "./WebhookDeliveryConfig"
+import { webhookDeliveryConfig, type WebhookDeliverySettings } from "./WebhookDeliveryConfig.js"
 
 export interface Options {
   /** Extra trusted CA certificates (PEM), added to Node's bundled roots, never replacing them. */

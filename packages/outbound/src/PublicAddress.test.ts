@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { isPublicUnicast } from "./PublicAddress"
+import { isPublicUnicast } from "./PublicAddress.js"
 
 describe("isPublicUnicast", () => {
   it.each([

@@ -1,8 +1,8 @@
 import { DeliveryTransport, type WebhookTargets } from "@collector/core"
 import { type ConfigError, Effect, Layer } from "effect"
-import * as DnsWebhookTargets from "./DnsWebhookTargets"
-import * as HttpsDeliveryTransport from "./HttpsDeliveryTransport"
-import { webhookDeliveryConfig, type WebhookDeliverySettings } from "./WebhookDeliveryConfig"
+import * as DnsWebhookTargets from "./DnsWebhookTargets.js"
+import * as HttpsDeliveryTransport from "./HttpsDeliveryTransport.js"
+import { webhookDeliveryConfig, type WebhookDeliverySettings } from "./WebhookDeliveryConfig.js"
 
 /** What the notifier delivers through: URL checks by DNS and HTTPS POSTs, both after the operator's settings. */
 export const layer = (settings: WebhookDeliverySettings): Layer.Layer<WebhookTargets | DeliveryTransport> =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either } from "effect"
-import { testCaFile, testCaPem } from "./testing/TestReceiver"
-import { webhookDeliveryConfig } from "./WebhookDeliveryConfig"
+import { testCaFile, testCaPem } from "./testing/TestReceiver.js"
+import { webhookDeliveryConfig } from "./WebhookDeliveryConfig.js"
 
 const read = (env: Record<string, string>) =>
   Effect.runPromise(Effect.either(Effect.withConfigProvider(webhookDeliveryConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))

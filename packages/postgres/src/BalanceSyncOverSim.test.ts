@@ -13,10 +13,10 @@ import { adapterFor, startSimNode } from "@collector/tron-sim/testing"
 import { wallet } from "@collector/tron-sim/testing"
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import * as PgBalanceLedger from "./PgBalanceLedger"
-import * as PgComponentStatus from "./PgComponentStatus"
-import * as PgWalletRepository from "./PgWalletRepository"
-import { TestDatabaseLive } from "./testing/TestDatabase"
+import * as PgBalanceLedger from "./PgBalanceLedger.js"
+import * as PgComponentStatus from "./PgComponentStatus.js"
+import * as PgWalletRepository from "./PgWalletRepository.js"
+import { TestDatabaseLive } from "./testing/TestDatabase.js"
 
 /**
  * Balance sync through real parts: PostgreSQL, the production TRON adapter, and the simulated

@@ -1,10 +1,10 @@
 import { PgClient } from "@effect/sql-pg"
 import { type Config, Effect, Layer, Option } from "effect"
 import { resolve } from "node:path"
-import { databaseConfig, type DatabaseSettings } from "./DatabaseConfig"
-import { awaitingDatabase } from "./DatabaseStartWait"
-import { acquireEmbeddedDatabase } from "./EmbeddedDatabase"
-import { MigrationsLive } from "./Migrations"
+import { databaseConfig, type DatabaseSettings } from "./DatabaseConfig.js"
+import { awaitingDatabase } from "./DatabaseStartWait.js"
+import { acquireEmbeddedDatabase } from "./EmbeddedDatabase.js"
+import { MigrationsLive } from "./Migrations.js"
 
 // Identifiers stay snake_case in SQL; int8 and numeric stay strings (IDs and money never become numbers).
 const clientLayer = (url: Parameters<typeof PgClient.layer>[0]["url"], poolSize: number) =>

@@ -1,6 +1,6 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "@effect/vitest"
-import { isTransientConnectFailure } from "./DatabaseStartWait"
+import { isTransientConnectFailure } from "./DatabaseStartWait.js"
 
 const failedWith = (cause: object) => new SqlError({ cause, message: "PgClient: Failed to connect" })
 

@@ -2,7 +2,7 @@ import { Data, Duration, Effect, Redacted, Schedule } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import pg from "pg"
-import { loadEmbeddedPostgres } from "./EmbeddedPostgresModule"
+import { loadEmbeddedPostgres } from "./EmbeddedPostgresModule.js"
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly message: string }> {}
 

@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { integerArray, textArray } from "./PgArrays"
-import { TestDatabaseLive } from "./testing/TestDatabase"
+import { integerArray, textArray } from "./PgArrays.js"
+import { TestDatabaseLive } from "./testing/TestDatabase.js"
 
 const awkward = [
   "",

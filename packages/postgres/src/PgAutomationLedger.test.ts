@@ -1,4 +1,4 @@
 import { automationLedgerContract } from "@collector/core/testing"
-import { PgTestStorage } from "./testing/PgTestStorage"
+import { PgTestStorage } from "./testing/PgTestStorage.js"
 
 automationLedgerContract("PostgreSQL", PgTestStorage)

@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { AutomationLedger, type TenantId, type WalletId } from "@collector/core"
 import { Effect, Layer } from "effect"
-import { automationOf, type SettingsRow, settingsColumns } from "./PgSettingsRepository"
-import { terminalSql } from "./SweepRows"
+import { automationOf, type SettingsRow, settingsColumns } from "./PgSettingsRepository.js"
+import { terminalSql } from "./SweepRows.js"
 
 type DueRow = SettingsRow & { readonly tenant_id: string }
 

@@ -3,8 +3,8 @@ import { expect, it } from "@effect/vitest"
 import { BalanceLedger } from "@collector/core"
 import { balanceLedgerContract, StorageFixtures } from "@collector/core/testing"
 import { Effect } from "effect"
-import { backlogStatement, dueStatement } from "./PgBalanceLedger"
-import { PgTestStorage } from "./testing/PgTestStorage"
+import { backlogStatement, dueStatement } from "./PgBalanceLedger.js"
+import { PgTestStorage } from "./testing/PgTestStorage.js"
 
 balanceLedgerContract("PostgreSQL", PgTestStorage)
 

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { BalanceLedger, type Network, newestReadings, type WalletId } from "@collector/core"
 import { Clock, Effect, Layer } from "effect"
-import { integerArray } from "./PgArrays"
+import { integerArray } from "./PgArrays.js"
 
 /**
  * Two ordered index scans, each stopping after `limit` rows: the stale range of

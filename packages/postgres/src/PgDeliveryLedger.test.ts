@@ -3,11 +3,11 @@ import { DeliveryLedger } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import * as PgDeliveryLedger from "./PgDeliveryLedger"
-import { PgStorage } from "./PgStorage"
-import * as PgStorageFixtures from "./testing/PgStorageFixtures"
-import { seedAttempt, seedEvent, seedRound } from "./testing/SeedEvents"
-import { TestDatabaseLive } from "./testing/TestDatabase"
+import * as PgDeliveryLedger from "./PgDeliveryLedger.js"
+import { PgStorage } from "./PgStorage.js"
+import * as PgStorageFixtures from "./testing/PgStorageFixtures.js"
+import { seedAttempt, seedEvent, seedRound } from "./testing/SeedEvents.js"
+import { TestDatabaseLive } from "./testing/TestDatabase.js"
 
 deliveryLedgerContract("PostgreSQL", Layer.merge(PgStorage, PgStorageFixtures.layer).pipe(Layer.provideMerge(TestDatabaseLive)))
 

@@ -9,7 +9,7 @@ import {
 } from "@collector/core"
 import type { EventType } from "@collector/core"
 import { Data, Effect, Layer } from "effect"
-import { integerArray } from "./PgArrays"
+import { integerArray } from "./PgArrays.js"
 
 interface DueRow {
   readonly id: string

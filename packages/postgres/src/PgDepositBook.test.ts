@@ -1,4 +1,4 @@
 import { depositBookContract } from "@collector/core/testing"
-import { PgTestStorage } from "./testing/PgTestStorage"
+import { PgTestStorage } from "./testing/PgTestStorage.js"
 
 depositBookContract("PostgreSQL", PgTestStorage)

@@ -13,9 +13,9 @@ import {
   type WalletId
 } from "@collector/core"
 import { Effect, Layer } from "effect"
-import { depositColumns, type DepositRow, toDeposit } from "./DepositRows"
-import { insertEvents } from "./EventOutbox"
-import { integerArray, textArray } from "./PgArrays"
+import { depositColumns, type DepositRow, toDeposit } from "./DepositRows.js"
+import { insertEvents } from "./EventOutbox.js"
+import { integerArray, textArray } from "./PgArrays.js"
 
 interface PendingRow {
   readonly network: Network

@@ -1,4 +1,4 @@
 import { depositRepositoryContract } from "@collector/core/testing"
-import { PgTestStorage } from "./testing/PgTestStorage"
+import { PgTestStorage } from "./testing/PgTestStorage.js"
 
 depositRepositoryContract("PostgreSQL", PgTestStorage)

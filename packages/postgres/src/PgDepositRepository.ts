@@ -1,8 +1,8 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { DepositRepository, type TenantScope } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
-import { depositColumns, type DepositRow, toDeposit } from "./DepositRows"
-import { containsPattern } from "./WalletFilterSql"
+import { depositColumns, type DepositRow, toDeposit } from "./DepositRows.js"
+import { containsPattern } from "./WalletFilterSql.js"
 
 /** The scope, plus the receiving-address filter when one is given (source and contract never match). */
 const depositWhere = (sql: SqlClient.SqlClient, scope: TenantScope, address: string): Statement.Fragment => {

@@ -1,7 +1,7 @@
 import { notificationRepositoryContract } from "@collector/core/testing"
 import { Layer } from "effect"
-import { PgStorage } from "./PgStorage"
-import * as PgStorageFixtures from "./testing/PgStorageFixtures"
-import { TestDatabaseLive } from "./testing/TestDatabase"
+import { PgStorage } from "./PgStorage.js"
+import * as PgStorageFixtures from "./testing/PgStorageFixtures.js"
+import { TestDatabaseLive } from "./testing/TestDatabase.js"
 
 notificationRepositoryContract("PostgreSQL", Layer.merge(PgStorage, PgStorageFixtures.layer).pipe(Layer.provideMerge(TestDatabaseLive)))

@@ -2,7 +2,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { NotificationRepository, type NotificationQuery, type TenantScope } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
-import { type AttemptRow, eventColumns, type EventRow, type RoundRow, toAttempt, toEvent, toRound } from "./NotificationRows"
+import { type AttemptRow, eventColumns, type EventRow, type RoundRow, toAttempt, toEvent, toRound } from "./NotificationRows.js"
 
 const eventWhere = (sql: SqlClient.SqlClient, scope: TenantScope, query: NotificationQuery): Statement.Fragment => {
   const clauses = [sql`e.tenant_id = ${scope.tenantId}`, sql`e.network = ${scope.network}`]

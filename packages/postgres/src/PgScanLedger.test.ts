@@ -2,9 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
 import { scanLedgerContract } from "@collector/core/testing"
 import { Effect } from "effect"
-import { sweepsAmongStatement } from "./PgScanLedger"
-import { PgTestStorage } from "./testing/PgTestStorage"
-import { TestDatabaseLive } from "./testing/TestDatabase"
+import { sweepsAmongStatement } from "./PgScanLedger.js"
+import { PgTestStorage } from "./testing/PgTestStorage.js"
+import { TestDatabaseLive } from "./testing/TestDatabase.js"
 
 scanLedgerContract("PostgreSQL", PgTestStorage)
 

@@ -11,7 +11,7 @@ import {
   type WalletMatch
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
-import { integerArray, textArray } from "./PgArrays"
+import { integerArray, textArray } from "./PgArrays.js"
 
 // The partial index sweep_tasks_txid serves it only because `txid <> ''` is repeated here.
 export const sweepsAmongStatement = (sql: SqlClient.SqlClient, network: Network, txids: ReadonlyArray<string>) =>

@@ -12,12 +12,12 @@ import {
 import { storedTransaction, sweepDraftFor, sweepRepositoryContract, sweepTime, terminalOutcome } from "@collector/core/testing"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { PgStorage } from "./PgStorage"
-import * as PgSweepRepository from "./PgSweepRepository"
-import * as PgWalletRepository from "./PgWalletRepository"
-import { listStatement } from "./PgWalletRepository"
-import * as PgStorageFixtures from "./testing/PgStorageFixtures"
-import { TestDatabaseLive } from "./testing/TestDatabase"
+import { PgStorage } from "./PgStorage.js"
+import * as PgSweepRepository from "./PgSweepRepository.js"
+import * as PgWalletRepository from "./PgWalletRepository.js"
+import { listStatement } from "./PgWalletRepository.js"
+import * as PgStorageFixtures from "./testing/PgStorageFixtures.js"
+import { TestDatabaseLive } from "./testing/TestDatabase.js"
 
 sweepRepositoryContract("PostgreSQL", Layer.merge(PgStorage, PgStorageFixtures.layer).pipe(Layer.provideMerge(TestDatabaseLive)))
 

@@ -11,9 +11,9 @@ import {
   type TenantScope
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
-import { insertEvents } from "./EventOutbox"
-import { eventColumns, type EventRow, toEvent } from "./NotificationRows"
-import { mutableColumns, sweepColumns, type SweepRow, terminalSql, toSweepTask } from "./SweepRows"
+import { insertEvents } from "./EventOutbox.js"
+import { eventColumns, type EventRow, toEvent } from "./NotificationRows.js"
+import { mutableColumns, sweepColumns, type SweepRow, terminalSql, toSweepTask } from "./SweepRows.js"
 
 // The core's claim order as SQL: statuses are constant literals of the core, never input.
 const claimOrderSql = `CASE d.status ${

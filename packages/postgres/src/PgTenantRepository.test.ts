@@ -1,6 +1,6 @@
 import { tenantRepositoryContract } from "@collector/core/testing"
 import { Layer } from "effect"
-import { PgStorage } from "./PgStorage"
-import { TestDatabaseLive } from "./testing/TestDatabase"
+import { PgStorage } from "./PgStorage.js"
+import { TestDatabaseLive } from "./testing/TestDatabase.js"
 
 tenantRepositoryContract("PostgreSQL", PgStorage.pipe(Layer.provideMerge(TestDatabaseLive)))

@@ -15,7 +15,7 @@ import {
   type TenantWithApps
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
-import { isUniqueViolationOf } from "./SqlErrors"
+import { isUniqueViolationOf } from "./SqlErrors.js"
 
 interface TenantRow {
   readonly id: string

@@ -9,10 +9,10 @@ import {
   WalletRepository
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
-import { integerArray } from "./PgArrays"
-import { isUniqueViolationOf } from "./SqlErrors"
-import { terminalSql } from "./SweepRows"
-import { hasFilters, walletOrder, walletWhere } from "./WalletFilterSql"
+import { integerArray } from "./PgArrays.js"
+import { isUniqueViolationOf } from "./SqlErrors.js"
+import { terminalSql } from "./SweepRows.js"
+import { hasFilters, walletOrder, walletWhere } from "./WalletFilterSql.js"
 
 // A wallet is collecting while it has an unfinished sweep task: one probe of the partial unique
 // index `sweep_tasks_wallet_unfinished` per wallet returned (a list page evaluates it per page row).

@@ -6,8 +6,8 @@ import { type Duration, Effect, Either, Option, Redacted } from "effect"
 import { bypass, delay, http, HttpResponse, passthrough } from "msw"
 import { setupServer } from "msw/node"
 import { randomUUID } from "node:crypto"
-import { Conflict, NotFound, TenantUnavailable } from "./index"
-import { makeCollectorClient } from "./CollectorClient"
+import { Conflict, NotFound, TenantUnavailable } from "./index.js"
+import { makeCollectorClient } from "./CollectorClient.js"
 
 const tenantClient = (name: string, options: { timeout?: Duration.DurationInput } = {}) =>
   Effect.gen(function*() {

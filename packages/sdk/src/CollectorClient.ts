@@ -1,9 +1,9 @@
 import { HttpApiClient, HttpClient } from "@effect/platform"
 import { ContractApi } from "@collector/api"
 import { Context, Effect, Layer } from "effect"
-import type { SdkConfig } from "./SdkConfig"
-import { makeSigningClient } from "./SigningHttpClient"
-import { makeTokenCache } from "./TokenCache"
+import type { SdkConfig } from "./SdkConfig.js"
+import { makeSigningClient } from "./SigningHttpClient.js"
+import { makeTokenCache } from "./TokenCache.js"
 
 /**
  * Builds the typed client of the contract: each operation is a method taking its path, query

@@ -5,8 +5,8 @@ import { ServerUrl, TestServerLive } from "@collector/http-server/testing"
 import { seedDeposit } from "@collector/postgres/testing"
 import { Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
-import { makeCollectorClient } from "./CollectorClient"
-import { NotFound } from "./index"
+import { makeCollectorClient } from "./CollectorClient.js"
+import { NotFound } from "./index.js"
 
 layer(TestServerLive(), { excludeTestServices: true })("CollectorClient deposits", (it) => {
   it.effect("lists and reads deposits through the typed client, the same record both ways", () =>

@@ -1,7 +1,7 @@
 import { HttpBody, HttpClient, HttpClientError, type HttpClientRequest, type HttpClientResponse, UrlParams } from "@effect/platform"
 import { canonicalString, encodeRfc3986, parseCanonicalQuery, sign } from "@collector/api"
 import { Clock, Duration, Effect, Redacted } from "effect"
-import type { SdkConfig } from "./SdkConfig"
+import type { SdkConfig } from "./SdkConfig.js"
 
 const tokenPath = "/open/v1/auth/token"
 

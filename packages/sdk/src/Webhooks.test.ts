@@ -5,8 +5,8 @@ import { ServerUrl, TestServerLive } from "@collector/http-server/testing"
 import { seedAttempt, seedEvent, seedRound } from "@collector/postgres/testing"
 import { Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
-import { makeCollectorClient } from "./CollectorClient"
-import { Conflict, NotFound } from "./index"
+import { makeCollectorClient } from "./CollectorClient.js"
+import { Conflict, NotFound } from "./index.js"
 
 layer(TestServerLive(), { excludeTestServices: true })("CollectorClient notifications", (it) => {
   it.effect("lists, reads, inspects and re-pushes a notification through the typed client", () =>

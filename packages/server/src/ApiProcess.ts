@@ -5,7 +5,7 @@ import { databaseLayerConfig, PgStorage } from "@collector/postgres"
 import { LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Config, Effect, Layer } from "effect"
-import { networkResourcesLayer, type NetworkResourcesOptions } from "./NetworkResourcesLive"
+import { networkResourcesLayer, type NetworkResourcesOptions } from "./NetworkResourcesLive.js"
 
 export interface ApiSettings {
   readonly port: number

@@ -36,8 +36,8 @@ import { FetchHttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Context, Duration, Effect, Fiber, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { eventually } from "../../../test-support/Eventually"
-import * as WorkerProcess from "./WorkerProcess"
+import { eventually } from "../../../test-support/Eventually.js"
+import * as WorkerProcess from "./WorkerProcess.js"
 
 class Sim extends Context.Tag("test/Sim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
 class Receiver extends Context.Tag("test/Receiver")<Receiver, Effect.Effect.Success<ReturnType<typeof startTestReceiver>>>() {}

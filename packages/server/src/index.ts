@@ -1,3 +1,3 @@
-export * as ApiProcess from "./ApiProcess"
-export * from "./NetworkResourcesLive"
-export * as WorkerProcess from "./WorkerProcess"
+export * as ApiProcess from "./ApiProcess.js"
+export * from "./NetworkResourcesLive.js"
+export * as WorkerProcess from "./WorkerProcess.js"

@@ -1,5 +1,5 @@
 import { MemoryTables } from "@collector/core"
-import { ChangeFeed } from "./ChangeFeed"
+import { ChangeFeed } from "./ChangeFeed.js"
 
 /**
  * Every committed revision of every deposit, from the store's change feed: the stored row shows

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { Dice } from "./Dice"
-import { Faults, midRoundCut } from "./Faults"
-import * as SimulatedNetwork from "./SimulatedNetwork"
-import { Trace } from "./Trace"
-import { Worker } from "./Worker"
+import { Dice } from "./Dice.js"
+import { Faults, midRoundCut } from "./Faults.js"
+import * as SimulatedNetwork from "./SimulatedNetwork.js"
+import { Trace } from "./Trace.js"
+import { Worker } from "./Worker.js"
 
 describe("Faults", () => {
   it.effect("heal ends every fault: the node answers, nothing armed on it or the provider is left, nobody loses power", () =>

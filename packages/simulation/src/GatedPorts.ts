@@ -19,7 +19,7 @@ import {
   WalletRepository
 } from "@collector/core"
 import { Context, Effect, Layer } from "effect"
-import type { PowerGate } from "./PowerGate"
+import type { PowerGate } from "./PowerGate.js"
 
 /** Everything a worker reaches outside its process: the store, its network's node and provider, the receivers. */
 const outside = [

@@ -1,22 +1,22 @@
 import type { Network, TenantId } from "@collector/core"
 import { Effect } from "effect"
-import type { Dice } from "./Dice"
-import type { Trace } from "./Trace"
-import { configureAutomation, enableAutomation, setCollectionAddress } from "./workload/Automation"
-import { fundWallet, mintMany, mintUsdt, otherToken } from "./workload/Funding"
-import { Outcomes } from "./workload/Outcomes"
-import { Population, type SimScope, type SimTenant, type SimWallet } from "./workload/Population"
-import { Replays } from "./workload/Replays"
-import { requestSweep } from "./workload/SweepRequests"
-import { createTenant, createWallet } from "./workload/Tenants"
-import { changeWebhook, redeliver } from "./workload/WebhookChanges"
-import type { Workload } from "./workload/Workload"
-import type { WorldParts } from "./World"
+import type { Dice } from "./Dice.js"
+import type { Trace } from "./Trace.js"
+import { configureAutomation, enableAutomation, setCollectionAddress } from "./workload/Automation.js"
+import { fundWallet, mintMany, mintUsdt, otherToken } from "./workload/Funding.js"
+import { Outcomes } from "./workload/Outcomes.js"
+import { Population, type SimScope, type SimTenant, type SimWallet } from "./workload/Population.js"
+import { Replays } from "./workload/Replays.js"
+import { requestSweep } from "./workload/SweepRequests.js"
+import { createTenant, createWallet } from "./workload/Tenants.js"
+import { changeWebhook, redeliver } from "./workload/WebhookChanges.js"
+import type { Workload } from "./workload/Workload.js"
+import type { WorldParts } from "./World.js"
 
 /** Steps after which sweeps and automation come more often (the opening's payments are buried by then). */
 const sweepsFrom = 10
 
-export type { SimScope, SimTenant, SimWallet } from "./workload/Population"
+export type { SimScope, SimTenant, SimWallet } from "./workload/Population.js"
 
 /**
  * The tenants and the world outside the service, as the workload drives them: tenants created by

@@ -2,9 +2,9 @@ import { MigrationsLive, PgStorage, ServerAdmin } from "@collector/postgres"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { PgSnapshotReader } from "./PgSnapshotReader"
-import type { RunStorage } from "./RunStorage"
-import { TrackedPool } from "./TrackedPool"
+import { PgSnapshotReader } from "./PgSnapshotReader.js"
+import type { RunStorage } from "./RunStorage.js"
+import { TrackedPool } from "./TrackedPool.js"
 
 /** A new, empty database on `server` for one run, dropped when the run ends. */
 const freshDatabase = (server: string) =>

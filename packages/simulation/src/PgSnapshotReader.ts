@@ -2,7 +2,7 @@ import type { ConfirmationRule, DeliveryOutcome, DeliveryStatus, EventType, Memo
 import { DepositRows, SweepRows } from "@collector/postgres"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
-import { type Snapshot, SnapshotReader } from "./Snapshot"
+import { type Snapshot, SnapshotReader } from "./Snapshot.js"
 
 // int8 and numeric come back as text (IDs stay text, money and block numbers become bigint).
 const bigintOrNull = (text: string | null): bigint | null => (text === null ? null : BigInt(text))

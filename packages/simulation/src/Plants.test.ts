@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { type PlantName, plantNames } from "./Plants"
-import { defaultRunOptions, runOne } from "./Simulation"
+import { type PlantName, plantNames } from "./Plants.js"
+import { defaultRunOptions, runOne } from "./Simulation.js"
 
 /** The first seed of 1..20 whose run under `plant` reports a violation, with its violations. */
 const firstCaught = (plant: PlantName) =>

@@ -1,9 +1,9 @@
 import type { DepositBook, MemoryDatabase, SweepRepository } from "@collector/core"
 import { Layer } from "effect"
-import * as DoubleBook from "./plants/DoubleBook"
-import * as LoseEvent from "./plants/LoseEvent"
-import * as Resign from "./plants/Resign"
-import * as SkipRevert from "./plants/SkipRevert"
+import * as DoubleBook from "./plants/DoubleBook.js"
+import * as LoseEvent from "./plants/LoseEvent.js"
+import * as Resign from "./plants/Resign.js"
+import * as SkipRevert from "./plants/SkipRevert.js"
 
 /** Known defects a run can be given (`--plant`), each of which the invariants must catch. */
 export const plantNames = ["double-book", "lose-event", "resign", "skip-revert"] as const

@@ -1,9 +1,9 @@
 import { memoryStorageWith, type StoragePorts } from "@collector/core"
 import { Layer } from "effect"
-import type { PendingWork } from "./PendingWork"
-import { type PlantName, plantLayer } from "./Plants"
-import { SnapshotReader } from "./Snapshot"
-import type { Trace } from "./Trace"
+import type { PendingWork } from "./PendingWork.js"
+import { type PlantName, plantLayer } from "./Plants.js"
+import { SnapshotReader } from "./Snapshot.js"
+import type { Trace } from "./Trace.js"
 
 /** The stores a run can use (`--storage`). */
 export const storageKinds = ["memory", "postgres"] as const

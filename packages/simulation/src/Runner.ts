@@ -1,8 +1,8 @@
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { Effect } from "effect"
-import type { PlantName } from "./Plants"
-import { type RunOptions, type RunResult, runOne, type StorageKind } from "./Simulation"
+import type { PlantName } from "./Plants.js"
+import { type RunOptions, type RunResult, runOne, type StorageKind } from "./Simulation.js"
 
 export interface Summary {
   readonly runs: number

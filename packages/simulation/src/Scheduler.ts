@@ -1,11 +1,11 @@
 import type { Engine, EngineSettings } from "@collector/core"
 import { Cause, Clock, Duration, Effect, Exit, Fiber } from "effect"
-import type { Dice } from "./Dice"
-import { midRoundCut } from "./faults/PowerCuts"
-import type { Trace } from "./Trace"
-import type { VirtualTime } from "./VirtualTime"
-import type { Worker } from "./Worker"
-import type { WorldParts } from "./World"
+import type { Dice } from "./Dice.js"
+import { midRoundCut } from "./faults/PowerCuts.js"
+import type { Trace } from "./Trace.js"
+import type { VirtualTime } from "./VirtualTime.js"
+import type { Worker } from "./Worker.js"
+import type { WorldParts } from "./World.js"
 
 export type PassName = "scan" | "balances" | "sweep" | "automate" | "notify"
 

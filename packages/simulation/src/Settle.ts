@@ -1,11 +1,11 @@
 import { isTerminal } from "@collector/core"
 import { Clock, Duration, Effect } from "effect"
-import { blockInterval, bury } from "./Burial"
-import { type PassName, passNames, type Scheduler } from "./Scheduler"
-import { SnapshotReader } from "./Snapshot"
-import type { Trace } from "./Trace"
-import type { VirtualTime } from "./VirtualTime"
-import type { WorldParts } from "./World"
+import { blockInterval, bury } from "./Burial.js"
+import { type PassName, passNames, type Scheduler } from "./Scheduler.js"
+import { SnapshotReader } from "./Snapshot.js"
+import type { Trace } from "./Trace.js"
+import type { VirtualTime } from "./VirtualTime.js"
+import type { WorldParts } from "./World.js"
 
 /** What is still to be done once the workload stopped; empty when the service is quiet. */
 const outstanding = (world: WorldParts) =>

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, inject, it } from "vitest"
-import { defaultRunOptions, runOne } from "./Simulation"
+import { defaultRunOptions, runOne } from "./Simulation.js"
 
 describe("a simulated run", () => {
   it("replays a seed on the memory store to the same trace, with no violation", async () => {

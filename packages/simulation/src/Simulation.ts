@@ -1,20 +1,20 @@
 import { Duration, Effect, Logger, LogLevel, Random } from "effect"
-import { bury } from "./Burial"
-import { Dice } from "./Dice"
-import { Faults } from "./Faults"
-import { checkInvariants, watchStore } from "./Invariants"
-import { Operator } from "./Operator"
-import type { PlantName } from "./Plants"
-import { Receiver } from "./Receiver"
-import type { StorageKind } from "./RunStorage"
-import { Scheduler } from "./Scheduler"
-import { settle } from "./Settle"
-import { SnapshotReader } from "./Snapshot"
-import { recordSnapshot } from "./SnapshotTrace"
-import { Trace } from "./Trace"
-import { VirtualTime } from "./VirtualTime"
-import * as World from "./World"
-import { workloadSummary } from "./workload/WorkloadSummary"
+import { bury } from "./Burial.js"
+import { Dice } from "./Dice.js"
+import { Faults } from "./Faults.js"
+import { checkInvariants, watchStore } from "./Invariants.js"
+import { Operator } from "./Operator.js"
+import type { PlantName } from "./Plants.js"
+import { Receiver } from "./Receiver.js"
+import type { StorageKind } from "./RunStorage.js"
+import { Scheduler } from "./Scheduler.js"
+import { settle } from "./Settle.js"
+import { SnapshotReader } from "./Snapshot.js"
+import { recordSnapshot } from "./SnapshotTrace.js"
+import { Trace } from "./Trace.js"
+import { VirtualTime } from "./VirtualTime.js"
+import * as World from "./World.js"
+import { workloadSummary } from "./workload/WorkloadSummary.js"
 
 export interface RunOptions {
   /** Steps of the workload before the service is left to settle. */
@@ -29,7 +29,7 @@ export interface RunOptions {
   readonly logs?: boolean
 }
 
-export type { StorageKind } from "./RunStorage"
+export type { StorageKind } from "./RunStorage.js"
 
 export const defaultRunOptions: RunOptions = { ticks: 30 }
 

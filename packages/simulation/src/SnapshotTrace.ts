@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { SnapshotReader } from "./Snapshot"
-import { canonical, type Trace } from "./Trace"
+import { SnapshotReader } from "./Snapshot.js"
+import { canonical, type Trace } from "./Trace.js"
 
 /**
  * Records what the store holds at the end of a run, every table's rows in the order of their

@@ -1,5 +1,5 @@
 import { MemoryTables, type StoredTransaction } from "@collector/core"
-import type { ChangeFeed } from "./ChangeFeed"
+import type { ChangeFeed } from "./ChangeFeed.js"
 
 /**
  * The transactions every sweep task ever held, from the store's change feed: a task signed

@@ -1,7 +1,7 @@
 import type { TableChange } from "@collector/core"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { sha256 } from "@noble/hashes/sha2.js"
-import { ChangeFeed } from "./ChangeFeed"
+import { ChangeFeed } from "./ChangeFeed.js"
 
 /** A value as text that is the same for the same value in every run (bigints, dates and bytes included). */
 export const canonical = (value: unknown): string =>

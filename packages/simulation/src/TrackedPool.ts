@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import pg from "pg"
-import type { PendingWork } from "./PendingWork"
+import type { PendingWork } from "./PendingWork.js"
 
 type Callback = (...results: Array<unknown>) => void
 

@@ -1,5 +1,5 @@
 import { Clock, Duration, Effect, type Scheduler } from "effect"
-import type { PendingWork } from "./PendingWork"
+import type { PendingWork } from "./PendingWork.js"
 
 interface Sleeper {
   readonly at: number

@@ -1,8 +1,8 @@
 import { type Checkpoint, Engine, type EngineSettings, type Network } from "@collector/core"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { gatedPorts } from "./GatedPorts"
-import { PowerGate } from "./PowerGate"
-import type { SimulatedNetwork } from "./SimulatedNetwork"
+import { gatedPorts } from "./GatedPorts.js"
+import { PowerGate } from "./PowerGate.js"
+import type { SimulatedNetwork } from "./SimulatedNetwork.js"
 
 /** One running generation of a worker: its engines (one per network) and what its crash cuts. */
 export interface WorkerLife {

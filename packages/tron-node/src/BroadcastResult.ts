@@ -1,7 +1,7 @@
 import { type BroadcastOutcome, ChainUnavailable } from "@collector/core"
 import { Effect, Option, Schema } from "effect"
-import { decodeNodeText, errorReply } from "./NodeReply"
-import { BroadcastReply } from "./NodeResponses"
+import { decodeNodeText, errorReply } from "./NodeReply.js"
+import { BroadcastReply } from "./NodeResponses.js"
 
 /**
  * The outcome of a broadcast reply. `{"result": true}` is Accepted; DUP_TRANSACTION_ERROR means

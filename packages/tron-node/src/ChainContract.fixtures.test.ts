@@ -1,8 +1,8 @@
 import type { UsdtTransfer } from "@collector/core"
 import { Effect } from "effect"
-import { chainContractSuite } from "./testing/ChainContractSuite"
-import { fixture, fixtureText, makeFakeNode, renumberedHeader } from "./testing/FakeNode"
-import { chainWith, useFakeNodeServer } from "./testing/TestChain"
+import { chainContractSuite } from "./testing/ChainContractSuite.js"
+import { fixture, fixtureText, makeFakeNode, renumberedHeader } from "./testing/FakeNode.js"
+import { chainWith, useFakeNodeServer } from "./testing/TestChain.js"
 
 /**
  * The Chain contract against recorded java-tron replies served by msw (test-fixtures/tron, copies

@@ -2,8 +2,8 @@ import { TronAddress } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { logAddress } from "./LogAddress"
-import { fixture } from "./testing/FakeNode"
+import { logAddress } from "./LogAddress.js"
+import { fixture } from "./testing/FakeNode.js"
 
 describe("logAddress", () => {
   it("agrees with TronAddress.fromHex on the test vectors and on random ids, in either case", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { parseLosslessJson } from "./LosslessJson"
+import { parseLosslessJson } from "./LosslessJson.js"
 
 describe("parseLosslessJson", () => {
   it("keeps integers above 2^53 exact as digit strings", () => {

@@ -3,10 +3,10 @@ import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, Redacted } from "effect"
 import { delay, HttpResponse } from "msw"
-import { makeNodeClient } from "./NodeClient"
-import type { NodeConfig } from "./NodeConfig"
-import { fullNodeUrl, jsonResponse, makeFakeNode, solidityUrl } from "./testing/FakeNode"
-import { testNodeConfig, useFakeNodeServer } from "./testing/TestChain"
+import { makeNodeClient } from "./NodeClient.js"
+import type { NodeConfig } from "./NodeConfig.js"
+import { fullNodeUrl, jsonResponse, makeFakeNode, solidityUrl } from "./testing/FakeNode.js"
+import { testNodeConfig, useFakeNodeServer } from "./testing/TestChain.js"
 
 const server = useFakeNodeServer()
 

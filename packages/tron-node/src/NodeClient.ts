@@ -1,9 +1,9 @@
 import { ChainRejected, ChainUnavailable } from "@collector/core"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Data, Duration, Effect, Option, Redacted, Schedule } from "effect"
-import { parseLosslessJson } from "./LosslessJson"
-import type { NodeConfig } from "./NodeConfig"
-import { makeRequestBudget, type RequestBudget } from "./RequestBudget"
+import { parseLosslessJson } from "./LosslessJson.js"
+import type { NodeConfig } from "./NodeConfig.js"
+import { makeRequestBudget, type RequestBudget } from "./RequestBudget.js"
 
 /** `/wallet/*` goes to the full node, `/walletsolidity/*` to the solidity node. */
 export type NodePath = `/wallet/${string}` | `/walletsolidity/${string}`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Option, Redacted } from "effect"
-import { defaultNodeConfig, nodeConfig } from "./NodeConfig"
+import { defaultNodeConfig, nodeConfig } from "./NodeConfig.js"
 
 const load = (network: "main" | "nile", env: Record<string, string>) =>
   Effect.withConfigProvider(nodeConfig(network), ConfigProvider.fromMap(new Map(Object.entries(env))))

@@ -3,7 +3,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { nodeHttpClient } from "./NodeHttp"
+import { nodeHttpClient } from "./NodeHttp.js"
 
 /** A server that answers every request and counts the TCP connections it accepted. */
 const countingServer = Effect.acquireRelease(

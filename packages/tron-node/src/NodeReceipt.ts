@@ -1,5 +1,5 @@
 import type { Receipt, ReceiptResult } from "@collector/core"
-import type { TransactionInfo } from "./NodeResponses"
+import type { TransactionInfo } from "./NodeResponses.js"
 
 /** The receipt outcomes the port names; every other TVM failure (BAD_JUMP_DESTINATION, ...) is FAILED. */
 const named: ReadonlySet<string> = new Set<ReceiptResult>(["SUCCESS", "OUT_OF_ENERGY", "REVERT", "OUT_OF_TIME"])

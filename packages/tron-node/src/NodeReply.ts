@@ -1,7 +1,7 @@
 import { ChainRejected } from "@collector/core"
 import { Effect, Option, ParseResult, Schema } from "effect"
-import type { NodeBody, NodeClient, NodePath } from "./NodeClient"
-import type { NodeReturn } from "./NodeResponses"
+import type { NodeBody, NodeClient, NodePath } from "./NodeClient.js"
+import type { NodeReturn } from "./NodeResponses.js"
 
 /**
  * Reading java-tron's replies. Failures arrive with HTTP 200, in two shapes:

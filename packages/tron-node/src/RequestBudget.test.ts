@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, TestClock } from "effect"
-import { makeRequestBudget } from "./RequestBudget"
+import { makeRequestBudget } from "./RequestBudget.js"
 
 describe("RequestBudget", () => {
   it.effect("lets a burst through, then spaces requests at the rate", () =>

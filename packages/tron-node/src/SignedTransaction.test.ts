@@ -1,8 +1,8 @@
 import { Protobuf } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Option } from "effect"
-import { signedTransactionHex } from "./SignedTransaction"
-import { fixture } from "./testing/FakeNode"
+import { signedTransactionHex } from "./SignedTransaction.js"
+import { fixture } from "./testing/FakeNode.js"
 
 const shastaSigned = fixture("shasta_broadcasttransaction_trc20_transfer.request.json")
 

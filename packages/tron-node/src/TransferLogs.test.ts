@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Trc20Call } from "@collector/tron"
 import { Either } from "effect"
-import { fixture } from "./testing/FakeNode"
-import { usdtTransfers as readBlock } from "./TransferLogs"
+import { fixture } from "./testing/FakeNode.js"
+import { usdtTransfers as readBlock } from "./TransferLogs.js"
 
 const { transferTopic } = Trc20Call
 

@@ -1,7 +1,7 @@
 import type { UsdtTransfer } from "@collector/core"
 import { Trc20Call } from "@collector/tron"
 import { Either } from "effect"
-import { logAddress } from "./LogAddress"
+import { logAddress } from "./LogAddress.js"
 
 /**
  * The USDT Transfers of a block, read straight from the parsed `gettransactioninfobyblocknum`

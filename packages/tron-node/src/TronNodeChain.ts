@@ -11,21 +11,21 @@ import {
 import { TronAddress } from "@collector/tron"
 import type { HttpClient } from "@effect/platform"
 import { type Config, type ConfigError, Effect, Either, Layer, Option, type Schema } from "effect"
-import { broadcastOutcome } from "./BroadcastResult"
-import { makeNodeClient, type NodeBody, type NodePath, parseNodeJson } from "./NodeClient"
-import { type NodeConfig, nodeConfig } from "./NodeConfig"
-import { callNode, decodeReply, describeFailure, errorReply, isUnknownObject } from "./NodeReply"
-import { toReceipt } from "./NodeReceipt"
+import { broadcastOutcome } from "./BroadcastResult.js"
+import { makeNodeClient, type NodeBody, type NodePath, parseNodeJson } from "./NodeClient.js"
+import { type NodeConfig, nodeConfig } from "./NodeConfig.js"
+import { callNode, decodeReply, describeFailure, errorReply, isUnknownObject } from "./NodeReply.js"
+import { toReceipt } from "./NodeReceipt.js"
 import {
   AccountReply,
   AccountResourceReply,
   BlockReply,
   ChainParametersReply,
   TransactionInfo
-} from "./NodeResponses"
-import { signedTransactionHex } from "./SignedTransaction"
-import { usdtTransfers } from "./TransferLogs"
-import { makeUsdtCalls } from "./UsdtCalls"
+} from "./NodeResponses.js"
+import { signedTransactionHex } from "./SignedTransaction.js"
+import { usdtTransfers } from "./TransferLogs.js"
+import { makeUsdtCalls } from "./UsdtCalls.js"
 
 /**
  * The Chain port over a java-tron node's HTTP API (or TronGrid). Blocks are read with

@@ -1,8 +1,8 @@
 import { ChainRejected } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { fixture, fixtureText, makeFakeNode } from "./testing/FakeNode"
-import { chainWith, useFakeNodeServer } from "./testing/TestChain"
+import { fixture, fixtureText, makeFakeNode } from "./testing/FakeNode.js"
+import { chainWith, useFakeNodeServer } from "./testing/TestChain.js"
 
 const server = useFakeNodeServer()
 

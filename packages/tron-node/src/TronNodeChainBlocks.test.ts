@@ -2,9 +2,9 @@ import { BlockNotFound, Chain, ChainRejected, ChainUnavailable } from "@collecto
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { fixture, fixtureText, fullNodeUrl, makeFakeNode, renumberedHeader, solidityUrl } from "./testing/FakeNode"
-import { chainWith, useFakeNodeServer } from "./testing/TestChain"
-import * as TronNodeChain from "./TronNodeChain"
+import { fixture, fixtureText, fullNodeUrl, makeFakeNode, renumberedHeader, solidityUrl } from "./testing/FakeNode.js"
+import { chainWith, useFakeNodeServer } from "./testing/TestChain.js"
+import * as TronNodeChain from "./TronNodeChain.js"
 
 const server = useFakeNodeServer()
 

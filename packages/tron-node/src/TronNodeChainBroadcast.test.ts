@@ -2,9 +2,9 @@ import { ChainUnavailable, type SignedTransaction } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { HttpResponse } from "msw"
-import { fixture, fixtureText, makeFakeNode, solidityUrl } from "./testing/FakeNode"
-import { chainWith, hexOf, useFakeNodeServer } from "./testing/TestChain"
-import { signedTransactionHex } from "./SignedTransaction"
+import { fixture, fixtureText, makeFakeNode, solidityUrl } from "./testing/FakeNode.js"
+import { chainWith, hexOf, useFakeNodeServer } from "./testing/TestChain.js"
+import { signedTransactionHex } from "./SignedTransaction.js"
 
 const server = useFakeNodeServer()
 

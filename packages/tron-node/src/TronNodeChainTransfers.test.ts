@@ -2,8 +2,8 @@ import { ChainRejected } from "@collector/core"
 import { TransactionId, TransactionRaw } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { fixture, fixtureText, makeFakeNode } from "./testing/FakeNode"
-import { chainWith, hexOf, useFakeNodeServer } from "./testing/TestChain"
+import { fixture, fixtureText, makeFakeNode } from "./testing/FakeNode.js"
+import { chainWith, hexOf, useFakeNodeServer } from "./testing/TestChain.js"
 
 const server = useFakeNodeServer()
 

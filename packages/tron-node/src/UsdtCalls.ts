@@ -1,10 +1,10 @@
 import { type BlockRef, ChainRejected, type UnsignedTransaction } from "@collector/core"
 import { RefBlock, TransactionId, TransactionRaw, Trc20Call, Trc20TransferTransaction, TronAddress } from "@collector/tron"
 import { Clock, Effect, Either, Option, Ref, type Schema } from "effect"
-import type { NodeClient, NodeBody, NodePath } from "./NodeClient"
-import type { NodeConfig } from "./NodeConfig"
-import { callNode, decodeNodeText, describeFailure, type NodeFailure, returnFailure } from "./NodeReply"
-import { BuiltTransactionReply, ConstantCallReply, EstimateEnergyReply } from "./NodeResponses"
+import type { NodeClient, NodeBody, NodePath } from "./NodeClient.js"
+import type { NodeConfig } from "./NodeConfig.js"
+import { callNode, decodeNodeText, describeFailure, type NodeFailure, returnFailure } from "./NodeReply.js"
+import { BuiltTransactionReply, ConstantCallReply, EstimateEnergyReply } from "./NodeResponses.js"
 
 type Transfer = { readonly from: string; readonly to: string; readonly amount: bigint }
 

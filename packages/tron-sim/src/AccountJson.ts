@@ -1,6 +1,6 @@
-import { addressText, compact } from "./NodeJson"
-import { energyLimit, energyUsed, freeNetUsed, type SimAccount } from "./SimAccount"
-import type { SimParameters } from "./SimConfig"
+import { addressText, compact } from "./NodeJson.js"
+import { energyLimit, energyUsed, freeNetUsed, type SimAccount } from "./SimAccount.js"
+import type { SimParameters } from "./SimConfig.js"
 
 /**
  * Accounts, resources and chain parameters as java-tron prints them (compare

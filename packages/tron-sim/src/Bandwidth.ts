@@ -1,7 +1,7 @@
 import { Either } from "effect"
-import { adjustBalance, consumeFreeNet, freeNetLeft, type SimAccount } from "./SimAccount"
-import type { SimParameters } from "./SimConfig"
-import { rejected, type TransactionRejected } from "./SimErrors"
+import { adjustBalance, consumeFreeNet, freeNetLeft, type SimAccount } from "./SimAccount.js"
+import type { SimParameters } from "./SimConfig.js"
+import { rejected, type TransactionRejected } from "./SimErrors.js"
 
 /**
  * Paying for a transaction's bytes, java-tron's BandwidthProcessor without staked bandwidth

@@ -1,8 +1,8 @@
 import { NodeTransaction, TransactionRaw } from "@collector/tron"
 import { Either } from "effect"
-import { addressText, compact } from "./NodeJson"
-import type { IncludedTransaction, SimBlock } from "./SimBlock"
-import type { SimTransaction } from "./SimTransaction"
+import { addressText, compact } from "./NodeJson.js"
+import type { IncludedTransaction, SimBlock } from "./SimBlock.js"
+import type { SimTransaction } from "./SimTransaction.js"
 
 /**
  * Blocks and transactions as `getblock`, `getnowblock`, `getblockbynum` and

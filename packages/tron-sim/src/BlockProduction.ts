@@ -1,9 +1,9 @@
 import { Either, HashMap } from "effect"
-import { type ExecutionContext, execute } from "./Execution"
-import { type IncludedTransaction, makeBlock } from "./SimBlock"
-import { expirationOf } from "./SimTransaction"
-import { head, nextBlockTime, type PendingTransaction, type SimState, witnessFor } from "./SimState"
-import { taposHolds } from "./Tapos"
+import { type ExecutionContext, execute } from "./Execution.js"
+import { type IncludedTransaction, makeBlock } from "./SimBlock.js"
+import { expirationOf } from "./SimTransaction.js"
+import { head, nextBlockTime, type PendingTransaction, type SimState, witnessFor } from "./SimState.js"
+import { taposHolds } from "./Tapos.js"
 
 /**
  * Producing the next block: every pending transaction that may go in is re-checked and run in

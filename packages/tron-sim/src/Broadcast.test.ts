@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { fromRawData, signedHex } from "./SimTransaction"
-import { isIncluded, testChain } from "./testing/SimTestChain"
-import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet"
+import { fromRawData, signedHex } from "./SimTransaction.js"
+import { isIncluded, testChain } from "./testing/SimTestChain.js"
+import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet.js"
 
 const sender = wallet(1)
 const other = wallet(2)

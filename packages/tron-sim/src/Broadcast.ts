@@ -1,13 +1,13 @@
 import { TronAddress, TronSignature } from "@collector/tron"
 import { Either, Option } from "effect"
-import { executionContext } from "./BlockProduction"
-import { execute } from "./Execution"
-import { windowMs } from "./ResourceWindow"
-import { MalformedRequest, rejected, type TransactionRejected } from "./SimErrors"
-import { decodeSigned, expirationOf, ownerOf, type SimTransaction } from "./SimTransaction"
-import { head, isKnown, type SimState } from "./SimState"
-import { taposHolds } from "./Tapos"
-import type { WorldState } from "./WorldState"
+import { executionContext } from "./BlockProduction.js"
+import { execute } from "./Execution.js"
+import { windowMs } from "./ResourceWindow.js"
+import { MalformedRequest, rejected, type TransactionRejected } from "./SimErrors.js"
+import { decodeSigned, expirationOf, ownerOf, type SimTransaction } from "./SimTransaction.js"
+import { head, isKnown, type SimState } from "./SimState.js"
+import { taposHolds } from "./Tapos.js"
+import type { WorldState } from "./WorldState.js"
 
 /**
  * Accepting a signed transaction into the pending pool, with java-tron's checks in java-tron's

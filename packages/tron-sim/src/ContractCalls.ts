@@ -1,11 +1,11 @@
 import { Either } from "effect"
-import { builtTransactionJson } from "./BlockJson"
-import { bytesText, returnFailure } from "./NodeJson"
-import { addressField, type Body, callData, type ErrorReply, intField } from "./RequestBody"
-import { isContract } from "./SimConfig"
-import { head, type SimState, solidified } from "./SimState"
-import { buildTrigger, rawFor, triggerContract } from "./TransactionBuilder"
-import { parseCall, runCall } from "./UsdtContract"
+import { builtTransactionJson } from "./BlockJson.js"
+import { bytesText, returnFailure } from "./NodeJson.js"
+import { addressField, type Body, callData, type ErrorReply, intField } from "./RequestBody.js"
+import { isContract } from "./SimConfig.js"
+import { head, type SimState, solidified } from "./SimState.js"
+import { buildTrigger, rawFor, triggerContract } from "./TransactionBuilder.js"
+import { parseCall, runCall } from "./UsdtContract.js"
 
 /**
  * The contract endpoints: `triggerconstantcontract` (run without a transaction: balances and

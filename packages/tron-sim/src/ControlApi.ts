@@ -1,8 +1,8 @@
 import { Effect, Either, Option } from "effect"
-import { type Body, parseBody, stringField } from "./RequestBody"
-import type { SimChain } from "./SimChain"
-import { SimControlError } from "./SimErrors"
-import { head, solidified } from "./SimState"
+import { type Body, parseBody, stringField } from "./RequestBody.js"
+import type { SimChain } from "./SimChain.js"
+import { SimControlError } from "./SimErrors.js"
+import { head, solidified } from "./SimState.js"
 
 /**
  * The simulator's own API under `/sim/*`: POST JSON to make things happen on the network

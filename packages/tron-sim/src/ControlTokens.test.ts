@@ -1,9 +1,9 @@
 import { NodeTransaction, Trc20Call } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { batchMintSelector, batchTransferSelector } from "./TokenBatch"
-import { startSimNode } from "./testing/SimNode"
-import { wallet } from "./testing/SimWallet"
+import { batchMintSelector, batchTransferSelector } from "./TokenBatch.js"
+import { startSimNode } from "./testing/SimNode.js"
+import { wallet } from "./testing/SimWallet.js"
 
 /**
  * `/sim/batch-transfer` and `/sim/other-token-transfer` over HTTP, read back the way a scanner

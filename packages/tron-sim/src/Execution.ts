@@ -1,13 +1,13 @@
 import { type TransactionRaw, TronAddress } from "@collector/tron"
 import { Either, Option } from "effect"
-import { payBandwidth } from "./Bandwidth"
-import { adjustBalance, newAccount, type SimAccount } from "./SimAccount"
-import { isContract, type SimConfig, type SimParameters } from "./SimConfig"
-import { rejected, type TransactionRejected } from "./SimErrors"
-import { bandwidthBytes, contractOf, feeLimitOf, ownerOf, type SimTransaction } from "./SimTransaction"
-import { emptyReceipt, type ExecutedInfo } from "./SimTransactionInfo"
-import { payAndRun, validateCall } from "./SmartContractCall"
-import { account, isActivated, putAccount, type WorldState } from "./WorldState"
+import { payBandwidth } from "./Bandwidth.js"
+import { adjustBalance, newAccount, type SimAccount } from "./SimAccount.js"
+import { isContract, type SimConfig, type SimParameters } from "./SimConfig.js"
+import { rejected, type TransactionRejected } from "./SimErrors.js"
+import { bandwidthBytes, contractOf, feeLimitOf, ownerOf, type SimTransaction } from "./SimTransaction.js"
+import { emptyReceipt, type ExecutedInfo } from "./SimTransactionInfo.js"
+import { payAndRun, validateCall } from "./SmartContractCall.js"
+import { account, isActivated, putAccount, type WorldState } from "./WorldState.js"
 
 /**
  * Applies one transaction to the state, in java-tron's order: the owner must exist, bandwidth

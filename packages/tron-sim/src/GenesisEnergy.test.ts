@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { stakeForEnergy } from "./SimAccount"
-import { defaultParameters } from "./SimConfig"
-import { startSimNode } from "./testing/SimNode"
-import { infoOf, usdtOf } from "./testing/SimTestChain"
-import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet"
+import { stakeForEnergy } from "./SimAccount.js"
+import { defaultParameters } from "./SimConfig.js"
+import { startSimNode } from "./testing/SimNode.js"
+import { infoOf, usdtOf } from "./testing/SimTestChain.js"
+import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet.js"
 
 const sender = wallet(1)
 const holder = wallet(2)

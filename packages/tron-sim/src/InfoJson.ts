@@ -1,5 +1,5 @@
-import { addressText, bytesText, compact } from "./NodeJson"
-import type { SimLog, SimTransactionInfo } from "./SimTransactionInfo"
+import { addressText, bytesText, compact } from "./NodeJson.js"
+import type { SimLog, SimTransactionInfo } from "./SimTransactionInfo.js"
 
 /**
  * A transaction info as `gettransactioninfobyid` / `gettransactioninfobyblocknum` print it

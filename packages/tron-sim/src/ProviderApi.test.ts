@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { startSimNode } from "./testing/SimNode"
-import { wallet } from "./testing/SimWallet"
+import { startSimNode } from "./testing/SimNode.js"
+import { wallet } from "./testing/SimWallet.js"
 
 const active = wallet(1)
 const fresh = wallet(2)

@@ -1,10 +1,10 @@
 import { Effect, Either, Option } from "effect"
-import type { LostAnswer, ProviderRefused } from "./ProviderBook"
-import { flagField, integerField, textField } from "./ProviderFields"
-import { orderJson } from "./ProviderOrderView"
-import { type Body, parseBody } from "./RequestBody"
-import type { SimProvider } from "./SimEnergyProvider"
-import type { SimControlError } from "./SimErrors"
+import type { LostAnswer, ProviderRefused } from "./ProviderBook.js"
+import { flagField, integerField, textField } from "./ProviderFields.js"
+import { orderJson } from "./ProviderOrderView.js"
+import { type Body, parseBody } from "./RequestBody.js"
+import type { SimProvider } from "./SimEnergyProvider.js"
+import type { SimControlError } from "./SimErrors.js"
 
 /**
  * The simulated provider's own HTTP API, beside the node's on the same port (POST JSON):

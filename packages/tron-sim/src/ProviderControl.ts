@@ -1,11 +1,11 @@
 import { Effect, Either, Option } from "effect"
-import type { Armed, ProviderFaults } from "./ProviderBook"
-import type { ControlReply } from "./ControlApi"
-import { boundedField, integerField, optionalText } from "./ProviderFields"
-import { orderJson } from "./ProviderOrderView"
-import { type Body, parseBody, stringField } from "./RequestBody"
-import type { Fault, SimProvider } from "./SimEnergyProvider"
-import { SimControlError } from "./SimErrors"
+import type { Armed, ProviderFaults } from "./ProviderBook.js"
+import type { ControlReply } from "./ControlApi.js"
+import { boundedField, integerField, optionalText } from "./ProviderFields.js"
+import { orderJson } from "./ProviderOrderView.js"
+import { type Body, parseBody, stringField } from "./RequestBody.js"
+import type { Fault, SimProvider } from "./SimEnergyProvider.js"
+import { SimControlError } from "./SimErrors.js"
 
 /**
  * Faults of the simulated energy provider under `/sim/provider/*` (POST JSON, like the rest of

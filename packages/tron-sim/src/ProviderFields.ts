@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { type Body, stringField } from "./RequestBody"
-import { SimControlError } from "./SimErrors"
+import { type Body, stringField } from "./RequestBody.js"
+import { SimControlError } from "./SimErrors.js"
 
 /**
  * Reading the JSON bodies of the provider API and its control routes: integers (energy, SUN,

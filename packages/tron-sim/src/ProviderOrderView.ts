@@ -1,6 +1,6 @@
 import { Option } from "effect"
-import type { BookOrder } from "./ProviderBook"
-import { inclusionOf, type SimState } from "./SimState"
+import type { BookOrder } from "./ProviderBook.js"
+import { inclusionOf, type SimState } from "./SimState.js"
 
 /**
  * An order as the provider reports it, read against the chain: delivered once its delegation is

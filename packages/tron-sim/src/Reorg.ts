@@ -1,7 +1,7 @@
 import { Either, HashMap } from "effect"
-import { produceBlocks } from "./BlockProduction"
-import { SimControlError } from "./SimErrors"
-import { head, type PendingTransaction, type SimState } from "./SimState"
+import { produceBlocks } from "./BlockProduction.js"
+import { SimControlError } from "./SimErrors.js"
+import { head, type PendingTransaction, type SimState } from "./SimState.js"
 
 /**
  * A fork switch: the last `depth` blocks are dropped and `depth + 1` other blocks, from other

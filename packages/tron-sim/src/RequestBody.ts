@@ -1,7 +1,7 @@
 import { TronAddress } from "@collector/tron"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { Either, Option } from "effect"
-import { errorReply } from "./NodeJson"
+import { errorReply } from "./NodeJson.js"
 
 /**
  * Reading a java-tron request body: JSON with addresses in the form `visible` says, numbers

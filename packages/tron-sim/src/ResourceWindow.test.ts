@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { available, increased, recovered, windowMs } from "./ResourceWindow"
+import { available, increased, recovered, windowMs } from "./ResourceWindow.js"
 
 describe("ResourceWindow", () => {
   it("recovers usage linearly to zero over 24 hours", () => {

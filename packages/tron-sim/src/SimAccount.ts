@@ -1,5 +1,5 @@
-import { available, increased, recovered } from "./ResourceWindow"
-import type { SimParameters } from "./SimConfig"
+import { available, increased, recovered } from "./ResourceWindow.js"
+import type { SimParameters } from "./SimConfig.js"
 
 /**
  * An activated account, with the fields java-tron keeps for it. Only activated accounts exist

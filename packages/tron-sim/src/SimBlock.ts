@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto"
 import { BlockHeader, TronSignature } from "@collector/tron"
 import { Either } from "effect"
-import type { SeededKey } from "./Seeded"
-import { encodeSigned, type SimTransaction } from "./SimTransaction"
-import type { SimTransactionInfo } from "./SimTransactionInfo"
-import type { WorldState } from "./WorldState"
+import type { SeededKey } from "./Seeded.js"
+import { encodeSigned, type SimTransaction } from "./SimTransaction.js"
+import type { SimTransactionInfo } from "./SimTransactionInfo.js"
+import type { WorldState } from "./WorldState.js"
 
 /**
  * A produced block: its header (whose hash, through `BlockHeader.blockId`, is the block ID and

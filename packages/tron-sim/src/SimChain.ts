@@ -1,13 +1,13 @@
 import { TronAddress } from "@collector/tron"
 import { Clock, Effect, Either, Option, Ref } from "effect"
-import { broadcastHex } from "./Broadcast"
-import { produceBlocks } from "./BlockProduction"
-import { reorganise } from "./Reorg"
-import type { SimBlock } from "./SimBlock"
-import type { SimConfig } from "./SimConfig"
-import { type MalformedRequest, SimControlError, type TransactionRejected } from "./SimErrors"
-import { genesis, head, type Outage, type SimState } from "./SimState"
-import * as SystemTransactions from "./SystemTransactions"
+import { broadcastHex } from "./Broadcast.js"
+import { produceBlocks } from "./BlockProduction.js"
+import { reorganise } from "./Reorg.js"
+import type { SimBlock } from "./SimBlock.js"
+import type { SimConfig } from "./SimConfig.js"
+import { type MalformedRequest, SimControlError, type TransactionRejected } from "./SimErrors.js"
+import { genesis, head, type Outage, type SimState } from "./SimState.js"
+import * as SystemTransactions from "./SystemTransactions.js"
 
 /**
  * A simulated TRON network in memory: the current SimState behind a Ref, advanced by the pure

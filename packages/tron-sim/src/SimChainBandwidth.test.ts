@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Either, TestClock } from "effect"
-import { isActivated } from "./WorldState"
-import { head } from "./SimState"
-import { accountOf, infoOf, resourcesOf, testChain, usdtOf } from "./testing/SimTestChain"
-import { signAndBroadcast, trxTransfer, usdtTransfer, wallet } from "./testing/SimWallet"
+import { isActivated } from "./WorldState.js"
+import { head } from "./SimState.js"
+import { accountOf, infoOf, resourcesOf, testChain, usdtOf } from "./testing/SimTestChain.js"
+import { signAndBroadcast, trxTransfer, usdtTransfer, wallet } from "./testing/SimWallet.js"
 
 const sender = wallet(1)
 const holder = wallet(2)

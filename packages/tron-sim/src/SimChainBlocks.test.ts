@@ -1,10 +1,10 @@
 import { BlockHeader, TronAddress, TronSignature } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option, TestClock } from "effect"
-import { headerRaw } from "./SimBlock"
-import { head, solidified } from "./SimState"
-import { infoOf, isIncluded, startTime, testChain } from "./testing/SimTestChain"
-import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet"
+import { headerRaw } from "./SimBlock.js"
+import { head, solidified } from "./SimState.js"
+import { infoOf, isIncluded, startTime, testChain } from "./testing/SimTestChain.js"
+import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet.js"
 
 const sender = wallet(1)
 const outsider = wallet(5)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, TestClock } from "effect"
-import { accountOf, infoOf, resourcesOf, testChain, usdtOf } from "./testing/SimTestChain"
-import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet"
+import { accountOf, infoOf, resourcesOf, testChain, usdtOf } from "./testing/SimTestChain.js"
+import { signAndBroadcast, usdtTransfer, wallet } from "./testing/SimWallet.js"
 
 const sender = wallet(1)
 const holder = wallet(2)

@@ -1,12 +1,12 @@
 import { Trc20Call } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Either } from "effect"
-import { otherTokenContract, otherTokenHex, usdtHex } from "./SimConfig"
-import { fromRawData } from "./SimTransaction"
-import { batchData, batchTransferSelector } from "./TokenBatch"
-import { buildTrigger } from "./TransactionBuilder"
-import { accountOf, infoOf, otherTokenOf, testChain, usdtOf } from "./testing/SimTestChain"
-import { signAndBroadcast, wallet } from "./testing/SimWallet"
+import { otherTokenContract, otherTokenHex, usdtHex } from "./SimConfig.js"
+import { fromRawData } from "./SimTransaction.js"
+import { batchData, batchTransferSelector } from "./TokenBatch.js"
+import { buildTrigger } from "./TransactionBuilder.js"
+import { accountOf, infoOf, otherTokenOf, testChain, usdtOf } from "./testing/SimTestChain.js"
+import { signAndBroadcast, wallet } from "./testing/SimWallet.js"
 
 const alice = wallet(1)
 const bob = wallet(2)

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { mainnetFees } from "@collector/core"
 import { Effect, Option, TestClock } from "effect"
-import { defaultProviderSettings } from "./ProviderBook"
-import { energyLimit } from "./SimAccount"
-import type { SimChain } from "./SimChain"
-import { providerChain } from "./testing/SimProviderChain"
-import { accountOf } from "./testing/SimTestChain"
-import { type SimWallet, wallet } from "./testing/SimWallet"
+import { defaultProviderSettings } from "./ProviderBook.js"
+import { energyLimit } from "./SimAccount.js"
+import type { SimChain } from "./SimChain.js"
+import { providerChain } from "./testing/SimProviderChain.js"
+import { accountOf } from "./testing/SimTestChain.js"
+import { type SimWallet, wallet } from "./testing/SimWallet.js"
 
 const active = wallet(1)
 const fresh = wallet(2)

@@ -1,6 +1,6 @@
 import { TronAddress } from "@collector/tron"
 import { Clock, Effect, Either, Option, Ref } from "effect"
-import { pendingWorld } from "./Broadcast"
+import { pendingWorld } from "./Broadcast.js"
 import {
   type BookOrder,
   defaultProviderSettings,
@@ -17,12 +17,12 @@ import {
   type QuoteFigures,
   quoteFor,
   updateOrder
-} from "./ProviderBook"
-import { type OrderView, viewOf } from "./ProviderOrderView"
-import { addressHex, type SimChain } from "./SimChain"
-import { SimControlError } from "./SimErrors"
-import { head, inclusionOf, type SimState } from "./SimState"
-import { isActivated } from "./WorldState"
+} from "./ProviderBook.js"
+import { type OrderView, viewOf } from "./ProviderOrderView.js"
+import { addressHex, type SimChain } from "./SimChain.js"
+import { SimControlError } from "./SimErrors.js"
+import { head, inclusionOf, type SimState } from "./SimState.js"
+import { isActivated } from "./WorldState.js"
 
 /**
  * An energy rental provider living inside the simulated network: it takes orders under the

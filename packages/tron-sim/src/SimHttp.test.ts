@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs"
 import { NodeTransaction } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, TestClock } from "effect"
-import { defaultSimConfig } from "./SimConfig"
-import { start } from "./SimHttp"
-import { fromRawData, signedHex } from "./SimTransaction"
-import { startSimNode } from "./testing/SimNode"
-import { sign, usdtTransfer, wallet } from "./testing/SimWallet"
+import { defaultSimConfig } from "./SimConfig.js"
+import { start } from "./SimHttp.js"
+import { fromRawData, signedHex } from "./SimTransaction.js"
+import { startSimNode } from "./testing/SimNode.js"
+import { sign, usdtTransfer, wallet } from "./testing/SimWallet.js"
 
 const service = wallet(1)
 const other = wallet(2)

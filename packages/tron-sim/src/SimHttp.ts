@@ -1,12 +1,12 @@
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Duration, Effect, Exit, Fiber, Runtime, type Scope } from "effect"
-import type { ProviderSettings } from "./ProviderBook"
-import type { SimChain } from "./SimChain"
-import type { SimConfig } from "./SimConfig"
-import type * as SimEnergyProvider from "./SimEnergyProvider"
-import { type MainnetRefused, SimServerError } from "./SimErrors"
-import { build, type Reply, respond } from "./SimNetwork"
+import type { ProviderSettings } from "./ProviderBook.js"
+import type { SimChain } from "./SimChain.js"
+import type { SimConfig } from "./SimConfig.js"
+import type * as SimEnergyProvider from "./SimEnergyProvider.js"
+import { type MainnetRefused, SimServerError } from "./SimErrors.js"
+import { build, type Reply, respond } from "./SimNetwork.js"
 
 /**
  * The simulator as a java-tron node over HTTP (node's own `http` server): `/wallet/*`,

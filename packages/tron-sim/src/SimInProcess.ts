@@ -1,8 +1,8 @@
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import type { ProviderSettings } from "./ProviderBook"
-import type { SimConfig } from "./SimConfig"
-import { build, type Reply, respond } from "./SimNetwork"
+import type { ProviderSettings } from "./ProviderBook.js"
+import type { SimConfig } from "./SimConfig.js"
+import { build, type Reply, respond } from "./SimNetwork.js"
 
 /** The URL the in-process client answers for; any other host is refused as unreachable. */
 export const url = "http://sim.in-process"

@@ -1,11 +1,11 @@
 import { TronAddress } from "@collector/tron"
 import { HashMap, Option } from "effect"
-import { newAccount, stakeForEnergy } from "./SimAccount"
-import { type IncludedTransaction, makeBlock, type SimBlock } from "./SimBlock"
-import { type SimConfig, type SimParameters, usdtHex } from "./SimConfig"
-import { type SeededKey, seededHex, seededKey, witnessCount, witnessKeys } from "./Seeded"
-import type { SimTransaction } from "./SimTransaction"
-import { emptyWorld, putAccount, setTokenBalance, type WorldState } from "./WorldState"
+import { newAccount, stakeForEnergy } from "./SimAccount.js"
+import { type IncludedTransaction, makeBlock, type SimBlock } from "./SimBlock.js"
+import { type SimConfig, type SimParameters, usdtHex } from "./SimConfig.js"
+import { type SeededKey, seededHex, seededKey, witnessCount, witnessKeys } from "./Seeded.js"
+import type { SimTransaction } from "./SimTransaction.js"
+import { emptyWorld, putAccount, setTokenBalance, type WorldState } from "./WorldState.js"
 
 /**
  * The whole simulated network as one immutable value: the canonical chain (each block with the

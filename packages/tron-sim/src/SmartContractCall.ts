@@ -1,11 +1,11 @@
 import type { TransactionRaw } from "@collector/tron"
 import { Either } from "effect"
-import { adjustBalance, consumeEnergy, energyLeft, type SimAccount } from "./SimAccount"
-import { isContract, type SimConfig, type SimParameters } from "./SimConfig"
-import { rejected, type TransactionRejected } from "./SimErrors"
-import { emptyReceipt, type ExecutedInfo } from "./SimTransactionInfo"
-import { parseCall, runCall } from "./UsdtContract"
-import { putAccount, type WorldState } from "./WorldState"
+import { adjustBalance, consumeEnergy, energyLeft, type SimAccount } from "./SimAccount.js"
+import { isContract, type SimConfig, type SimParameters } from "./SimConfig.js"
+import { rejected, type TransactionRejected } from "./SimErrors.js"
+import { emptyReceipt, type ExecutedInfo } from "./SimTransactionInfo.js"
+import { parseCall, runCall } from "./UsdtContract.js"
+import { putAccount, type WorldState } from "./WorldState.js"
 
 /**
  * A TriggerSmartContract against one of the simulated TRC20 contracts (USDT, the other token), paid the way java-tron's VMActuator pays

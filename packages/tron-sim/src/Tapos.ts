@@ -1,7 +1,7 @@
 import { RefBlock, type TransactionRaw } from "@collector/tron"
 import { Option } from "effect"
-import type { SimBlock } from "./SimBlock"
-import { blockByNumber, head, type SimState } from "./SimState"
+import type { SimBlock } from "./SimBlock.js"
+import { blockByNumber, head, type SimState } from "./SimState.js"
 
 /**
  * TaPoS as java-tron checks it: the node remembers, for each value of a block number's low two

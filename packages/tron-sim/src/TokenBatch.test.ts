@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Option } from "effect"
-import { batchMintSelector, batchTransferSelector, decodeBatch, encodeBatch } from "./TokenBatch"
+import { batchMintSelector, batchTransferSelector, decodeBatch, encodeBatch } from "./TokenBatch.js"
 
 const a = "41" + "11".repeat(20)
 const b = "41" + "22".repeat(20)

@@ -1,5 +1,5 @@
 import { Option } from "effect"
-import { selectorOf } from "./RequestBody"
+import { selectorOf } from "./RequestBody.js"
 
 /**
  * Call data of the simulated tokens' batch calls, `batchTransfer(address[],uint256[])` and the

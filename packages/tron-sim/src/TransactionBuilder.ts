@@ -1,9 +1,9 @@
 import { TransactionRaw } from "@collector/tron"
 import { Either } from "effect"
-import { isContract } from "./SimConfig"
-import { TransactionRejected } from "./SimErrors"
-import { head, type SimState } from "./SimState"
-import { referenceTo } from "./Tapos"
+import { isContract } from "./SimConfig.js"
+import { TransactionRejected } from "./SimErrors.js"
+import { head, type SimState } from "./SimState.js"
+import { referenceTo } from "./Tapos.js"
 
 /**
  * Unsigned transactions as java-tron's builders make them (Wallet.setTransaction): referencing

@@ -3,9 +3,9 @@ import { TransactionId, TransactionRaw } from "@collector/tron"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Effect, Either, Layer, Option } from "effect"
-import { head } from "./SimState"
-import { adapterFor, signWith, startSimNode } from "./testing/SimNode"
-import { wallet } from "./testing/SimWallet"
+import { head } from "./SimState.js"
+import { adapterFor, signWith, startSimNode } from "./testing/SimNode.js"
+import { wallet } from "./testing/SimWallet.js"
 
 /**
  * The production adapter (@collector/tron-node) against the simulator over real HTTP: what

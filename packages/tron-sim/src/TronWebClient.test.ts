@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TronWeb } from "tronweb"
-import { usdtContracts } from "./SimConfig"
-import { startSimNode } from "./testing/SimNode"
-import { wallet } from "./testing/SimWallet"
+import { usdtContracts } from "./SimConfig.js"
+import { startSimNode } from "./testing/SimNode.js"
+import { wallet } from "./testing/SimWallet.js"
 
 /**
  * tronweb, the client most TRON integrations use, against the simulator over HTTP: it builds a

@@ -1,9 +1,9 @@
 import { TronAddress, Trc20Call } from "@collector/tron"
 import { Option } from "effect"
-import type { TransferEnergy } from "./SimConfig"
-import { type SimLog, transferLog } from "./SimTransactionInfo"
-import { type BatchItem, batchMintSelector, batchTransferSelector, decodeBatch } from "./TokenBatch"
-import { setTokenBalance, tokenBalance, type WorldState } from "./WorldState"
+import type { TransferEnergy } from "./SimConfig.js"
+import { type SimLog, transferLog } from "./SimTransactionInfo.js"
+import { type BatchItem, batchMintSelector, batchTransferSelector, decodeBatch } from "./TokenBatch.js"
+import { setTokenBalance, tokenBalance, type WorldState } from "./WorldState.js"
 
 /**
  * The TRC20 contract the simulator runs, emulated rather than interpreted: the calls the service

@@ -1,5 +1,5 @@
 import { HashMap, Option } from "effect"
-import type { SimAccount } from "./SimAccount"
+import type { SimAccount } from "./SimAccount.js"
 
 /**
  * The chain's state after some block: activated accounts, and the balances each TRC20 contract

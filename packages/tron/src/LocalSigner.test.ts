@@ -6,10 +6,10 @@ import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
 import { Effect, Either, Layer, Option } from "effect"
-import * as LocalSigner from "./LocalSigner"
-import * as LocalWalletKeys from "./LocalWalletKeys"
-import * as TronAddress from "./TronAddress"
-import * as TronSignature from "./TronSignature"
+import * as LocalSigner from "./LocalSigner.js"
+import * as LocalWalletKeys from "./LocalWalletKeys.js"
+import * as TronAddress from "./TronAddress.js"
+import * as TronSignature from "./TronSignature.js"
 
 const boxLayer = AesGcmSecretBox.layer.pipe(
   Layer.provide(MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })),

@@ -1,7 +1,7 @@
 import { type Sealed, SecretBox, Signer, SigningFailed } from "@collector/core"
 import { Effect, Layer } from "effect"
-import * as TronAddress from "./TronAddress"
-import * as TronSignature from "./TronSignature"
+import * as TronAddress from "./TronAddress.js"
+import * as TronSignature from "./TronSignature.js"
 
 /**
  * Signer adapter that opens a wallet's sealed key in memory for one signature. Reasons in

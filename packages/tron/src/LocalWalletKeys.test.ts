@@ -3,8 +3,8 @@ import { Entropy, SecretBox, WalletKeys } from "@collector/core"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import * as LocalWalletKeys from "./LocalWalletKeys"
-import * as TronAddress from "./TronAddress"
+import * as LocalWalletKeys from "./LocalWalletKeys.js"
+import * as TronAddress from "./TronAddress.js"
 
 const boxLayer = AesGcmSecretBox.layer.pipe(
   Layer.provide(MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })),

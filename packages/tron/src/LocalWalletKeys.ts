@@ -1,7 +1,7 @@
 import { Entropy, SecretBox, WalletKeys } from "@collector/core"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Layer } from "effect"
-import * as TronAddress from "./TronAddress"
+import * as TronAddress from "./TronAddress.js"
 
 // What noble asks for to derive a key without bias: 48 bytes for secp256k1.
 const seedLength = secp256k1.lengths.seed ?? 48

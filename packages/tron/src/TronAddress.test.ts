@@ -4,7 +4,7 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { hexToBytes } from "@noble/hashes/utils.js"
 import { createBase58check } from "@scure/base"
 import { Either, Option, Schema } from "effect"
-import * as TronAddress from "./TronAddress"
+import * as TronAddress from "./TronAddress.js"
 
 interface Vectors {
   readonly private_key_to_address: ReadonlyArray<{ private_key: string; base58: string; hex: string }>

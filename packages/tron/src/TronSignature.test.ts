@@ -4,8 +4,8 @@ import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
 import { Option } from "effect"
-import * as TronAddress from "./TronAddress"
-import * as TronSignature from "./TronSignature"
+import * as TronAddress from "./TronAddress.js"
+import * as TronSignature from "./TronSignature.js"
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../test-fixtures/tron/${name}`, import.meta.url), "utf8"))

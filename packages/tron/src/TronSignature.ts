@@ -1,6 +1,6 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Option } from "effect"
-import * as TronAddress from "./TronAddress"
+import * as TronAddress from "./TronAddress.js"
 
 /**
  * TRON's transaction signature: 65 bytes r || s || v over the 32-byte txID, where v is the

@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto"
 import { Entropy, SecretBox, SecretBoxError } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import * as AesGcmSecretBox from "./AesGcmSecretBox"
-import { MasterKey } from "./MasterKey"
-import * as NodeEntropy from "./NodeEntropy"
-import { MasterKeyring, type MasterKeys } from "./MasterKeyring"
+import * as AesGcmSecretBox from "./AesGcmSecretBox.js"
+import { MasterKey } from "./MasterKey.js"
+import * as NodeEntropy from "./NodeEntropy.js"
+import { MasterKeyring, type MasterKeys } from "./MasterKeyring.js"
 
 const newKey = () => MasterKey.unsafeMake(randomBytes(32))
 const boxLayer = (keys: MasterKeys) => AesGcmSecretBox.layer.pipe(Layer.provide(MasterKeyring.layer(keys)), Layer.provide(NodeEntropy.layer))

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv } from "node:crypto"
 import { Entropy, SecretBox, SecretBoxError } from "@collector/core"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { MasterKeyring } from "./MasterKeyring"
+import { MasterKeyring } from "./MasterKeyring.js"
 
 const nonceLength = 12
 const tagLength = 16

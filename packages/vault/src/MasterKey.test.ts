@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { Option, Redacted } from "effect"
-import { MasterKey } from "./MasterKey"
-import { MasterKeyring } from "./MasterKeyring"
+import { MasterKey } from "./MasterKey.js"
+import { MasterKeyring } from "./MasterKeyring.js"
 
 describe("MasterKey", () => {
   it("identifies a key by the first 16 hex chars of its SHA-256", () => {

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Logger, Redacted } from "effect"
-import { MasterKey } from "./MasterKey"
-import { loadMasterKeys, MasterKeyConfigError } from "./MasterKeyConfig"
-import { MasterKeyring } from "./MasterKeyring"
+import { MasterKey } from "./MasterKey.js"
+import { loadMasterKeys, MasterKeyConfigError } from "./MasterKeyConfig.js"
+import { MasterKeyring } from "./MasterKeyring.js"
 
 const withEnv = (env: Record<string, string>) =>
   Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto"
 import { link, mkdir, open, readFile, unlink } from "node:fs/promises"
 import { join } from "node:path"
 import { Config, ConfigError, Data, Effect, Either, Option, Redacted } from "effect"
-import { MasterKey } from "./MasterKey"
+import { MasterKey } from "./MasterKey.js"
 
 /** Why the master keys could not be loaded; the message never contains key material. */
 export class MasterKeyConfigError extends Data.TaggedError("MasterKeyConfigError")<{ readonly message: string }> {}

@@ -1,8 +1,8 @@
 import { ConfigValue } from "@collector/core"
 import { type Config, type ConfigError, Context, Effect, Layer, Option } from "effect"
 import { resolve } from "node:path"
-import { MasterKey } from "./MasterKey"
-import { loadMasterKeys, type MasterKeyConfigError } from "./MasterKeyConfig"
+import { MasterKey } from "./MasterKey.js"
+import { loadMasterKeys, type MasterKeyConfigError } from "./MasterKeyConfig.js"
 
 export interface MasterKeys {
   /** Seals every new value. */

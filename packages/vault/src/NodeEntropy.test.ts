@@ -1,7 +1,7 @@
 import { Entropy } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as NodeEntropy from "./NodeEntropy"
+import * as NodeEntropy from "./NodeEntropy.js"
 
 describe("NodeEntropy", () => {
   it.effect("returns the requested number of fresh random bytes", () =>

@@ -1,7 +1,7 @@
 import { allConfirmationRules, type ConfirmationRule, type Network, parseNetworkList, TenantAdmin, type TenantWithApps } from "@collector/core"
 import { Console, Effect, Redacted } from "effect"
-import { UsageError } from "../CliError"
-import { EnabledConfirmationRules } from "../ConfirmationRulesConfig"
+import { UsageError } from "../CliError.js"
+import { EnabledConfirmationRules } from "../ConfirmationRulesConfig.js"
 
 export interface Parsed {
   readonly positionals: ReadonlyArray<string>

@@ -2,7 +2,7 @@ import { DatabaseAtUrl } from "@collector/postgres"
 import { freshDatabaseUrl } from "@collector/postgres/testing"
 import { startSimNode } from "@collector/tron-sim/testing"
 import { Context, Effect, Layer, Redacted } from "effect"
-import { Sim } from "./EngineWorld"
+import { Sim } from "./EngineWorld.js"
 
 /** The fresh database's URL, for worker processes started by the test. */
 export class DatabaseUrl extends Context.Tag("test/DatabaseUrl")<DatabaseUrl, string>() {}

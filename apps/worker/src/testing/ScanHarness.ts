@@ -3,9 +3,9 @@ import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
-import { engineWorld, noProvider } from "./EngineWorld"
+import { engineWorld, noProvider } from "./EngineWorld.js"
 
-export { Sim } from "./EngineWorld"
+export { Sim } from "./EngineWorld.js"
 
 /** The real engine against the simulator, over a fresh database. */
 export const ScanWorld = engineWorld(noProvider)

@@ -16,9 +16,9 @@ import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collect
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { engineWorld, masterKeyBytes, Sim } from "./EngineWorld"
+import { engineWorld, masterKeyBytes, Sim } from "./EngineWorld.js"
 
-export { masterKeyBytes, noProvider, Sim } from "./EngineWorld"
+export { masterKeyBytes, noProvider, Sim } from "./EngineWorld.js"
 
 /**
  * What a worker process of a sweep test needs: this database, this node, the scan from `startBlock`,

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Signed } from "../Authenticated"
-import { Ok } from "../Envelope"
+import { Signed } from "../Authenticated.js"
+import { Ok } from "../Envelope.js"
 
 export const AccessToken = Schema.Struct({
   access_token: Schema.String,

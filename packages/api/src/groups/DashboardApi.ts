@@ -1,9 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticated } from "../Authenticated"
-import { Ok } from "../Envelope"
-import { Amount, Timestamp } from "../Fields"
-import { Network } from "./WalletsApi"
+import { Authenticated } from "../Authenticated.js"
+import { Ok } from "../Envelope.js"
+import { Amount, Timestamp } from "../Fields.js"
+import { Network } from "./WalletsApi.js"
 
 export const EngineEntry = Schema.Struct({
   component: Schema.String,

@@ -1,10 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { DepositRecord } from "@collector/core"
 import { Schema } from "effect"
-import { Authenticated } from "../Authenticated"
-import { Ok } from "../Envelope"
-import { ObjectId, strict } from "../Fields"
-import { Network } from "./WalletsApi"
+import { Authenticated } from "../Authenticated.js"
+import { Ok } from "../Envelope.js"
+import { ObjectId, strict } from "../Fields.js"
+import { Network } from "./WalletsApi.js"
 
 export const DepositListParams = strict({
   page: Schema.optional(Schema.String),

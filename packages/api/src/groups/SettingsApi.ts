@@ -1,10 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { TronAddress } from "@collector/tron"
 import { Schema } from "effect"
-import { Authenticated } from "../Authenticated"
-import { Ok } from "../Envelope"
-import { Amount, ObjectId, RequestId, strict, Timestamp } from "../Fields"
-import { Network } from "./WalletsApi"
+import { Authenticated } from "../Authenticated.js"
+import { Ok } from "../Envelope.js"
+import { Amount, ObjectId, RequestId, strict, Timestamp } from "../Fields.js"
+import { Network } from "./WalletsApi.js"
 
 export const Addresses = Schema.Struct({
   network: Network,

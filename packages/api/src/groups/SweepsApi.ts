@@ -1,10 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticated } from "../Authenticated"
-import { Ok } from "../Envelope"
-import { Amount, ObjectId, RequestId, strict, Timestamp } from "../Fields"
-import { Network } from "./WalletsApi"
-import { WireDeliveryStatus } from "./WebhooksApi"
+import { Authenticated } from "../Authenticated.js"
+import { Ok } from "../Envelope.js"
+import { Amount, ObjectId, RequestId, strict, Timestamp } from "../Fields.js"
+import { Network } from "./WalletsApi.js"
+import { WireDeliveryStatus } from "./WebhooksApi.js"
 
 const maxAmount = 2n ** 256n - 1n
 

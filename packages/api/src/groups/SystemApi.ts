@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Ok } from "../Envelope"
+import { Ok } from "../Envelope.js"
 
 export const Health = Schema.Struct({
   status: Schema.Literal("ok", "degraded"),

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticated } from "../Authenticated"
-import { Ok } from "../Envelope"
-import { Amount, CustomId, ObjectId, RequestId, strict, Timestamp } from "../Fields"
+import { Authenticated } from "../Authenticated.js"
+import { Ok } from "../Envelope.js"
+import { Amount, CustomId, ObjectId, RequestId, strict, Timestamp } from "../Fields.js"
 
 export const Network = Schema.Literal("main", "nile")
 

@@ -1,9 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Authenticated } from "../Authenticated"
-import { Ok } from "../Envelope"
-import { ObjectId, RequestId, strict, Timestamp } from "../Fields"
-import { Network } from "./WalletsApi"
+import { Authenticated } from "../Authenticated.js"
+import { Ok } from "../Envelope.js"
+import { ObjectId, RequestId, strict, Timestamp } from "../Fields.js"
+import { Network } from "./WalletsApi.js"
 
 const Count = Schema.Int.pipe(Schema.nonNegative())
 const Round = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { encodeRfc3986, parseCanonicalQuery } from "./CanonicalQuery"
+import { encodeRfc3986, parseCanonicalQuery } from "./CanonicalQuery.js"
 
 interface SignatureVector {
   readonly name: string

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { canonicalJson, paramsDigest } from "./ParamsDigest"
-import { parseStrictJsonBody } from "./StrictJsonBody"
+import { canonicalJson, paramsDigest } from "./ParamsDigest.js"
+import { parseStrictJsonBody } from "./StrictJsonBody.js"
 
 const sha256Hex = (text: string): string => createHash("sha256").update(text, "utf8").digest("hex")
 

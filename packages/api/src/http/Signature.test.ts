@@ -1,9 +1,9 @@
 import { createHash, createHmac } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { parseCanonicalQuery } from "./CanonicalQuery"
-import { bodySha256Hex, canonicalString, constantTimeEqual, sign, verifySignature } from "./Signature"
-import type { CanonicalStringInput } from "./Signature"
+import { parseCanonicalQuery } from "./CanonicalQuery.js"
+import { bodySha256Hex, canonicalString, constantTimeEqual, sign, verifySignature } from "./Signature.js"
+import type { CanonicalStringInput } from "./Signature.js"
 
 interface SignatureVector {
   readonly name: string

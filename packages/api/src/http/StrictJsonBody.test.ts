@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { findDuplicateKey, parseStrictJsonBody, strictJsonBodyMessages } from "./StrictJsonBody"
+import { findDuplicateKey, parseStrictJsonBody, strictJsonBodyMessages } from "./StrictJsonBody.js"
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 const parseText = (text: string) => parseStrictJsonBody(utf8(text))

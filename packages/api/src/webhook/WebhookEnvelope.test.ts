@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { readFileSync } from "node:fs"
-import { openEnvelope, sealEnvelope } from "./WebhookEnvelope"
+import { openEnvelope, sealEnvelope } from "./WebhookEnvelope.js"
 
 const vector = JSON.parse(readFileSync(new URL("../../../../test-fixtures/webhook-vector.json", import.meta.url), "utf8"))
 const key = Buffer.from(vector.webhook_key, "base64")

@@ -1,6 +1,6 @@
 import { EnvelopeSealer, Entropy } from "@collector/core"
 import { Effect, Layer } from "effect"
-import { sealEnvelope } from "./WebhookEnvelope"
+import { sealEnvelope } from "./WebhookEnvelope.js"
 
 /** The contract's envelope with 12 fresh bytes from the Entropy port (the OS CSPRNG) as the nonce of every attempt. */
 export const make = (entropy: Entropy["Type"]) =>

@@ -1,3 +1,3 @@
-export * from "./WebhookEnvelope"
-export * as WebhookEnvelopeSealer from "./WebhookEnvelopeSealer"
-export * from "./WebhookBodies"
+export * from "./WebhookEnvelope.js"
+export * as WebhookEnvelopeSealer from "./WebhookEnvelopeSealer.js"
+export * from "./WebhookBodies.js"

@@ -1,5 +1,5 @@
 import type { Option } from "effect"
-import type { BalanceBacklog } from "./BalanceLedger"
+import type { BalanceBacklog } from "./BalanceLedger.js"
 
 /** What one balance-sync batch did, as the heartbeat reports it. */
 export interface BalanceBatch {

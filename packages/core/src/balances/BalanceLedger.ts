@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
-import type { WalletId } from "../Ids"
-import type { Network } from "../Network"
+import type { WalletId } from "../Ids.js"
+import type { Network } from "../Network.js"
 
 /** A wallet whose balances are due for a sync. */
 export interface DueWallet {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Option, Ref, TestClock } from "effect"
-import { Chain, type ChainService } from "../chain/Chain"
-import { ChainUnavailable } from "../chain/ChainErrors"
-import type { AccountBalances } from "../chain/ChainModel"
-import { ComponentStatus } from "../engine/ComponentStatus"
-import type { WalletId } from "../Ids"
-import { MemoryTestStorage } from "../testing/MemoryTestStorage"
-import { StorageFixtures } from "../testing/StorageFixtures"
-import { BalanceSync } from "./BalanceSync"
-import type { BalanceSyncSettings } from "./BalanceSyncSettings"
+import { Chain, type ChainService } from "../chain/Chain.js"
+import { ChainUnavailable } from "../chain/ChainErrors.js"
+import type { AccountBalances } from "../chain/ChainModel.js"
+import { ComponentStatus } from "../engine/ComponentStatus.js"
+import type { WalletId } from "../Ids.js"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
+import { StorageFixtures } from "../testing/StorageFixtures.js"
+import { BalanceSync } from "./BalanceSync.js"
+import type { BalanceSyncSettings } from "./BalanceSyncSettings.js"
 
 /**
  * BalanceSync over the memory storage and a scripted node: the parts the real adapter cannot

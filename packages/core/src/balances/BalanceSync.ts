@@ -1,11 +1,11 @@
 import { Cause, Clock, type Config, Context, Duration, Effect, Either, Layer, Option } from "effect"
-import { Chain } from "../chain/Chain"
-import { ChainRejected } from "../chain/ChainErrors"
-import { ComponentStatus } from "../engine/ComponentStatus"
-import type { Network } from "../Network"
-import { type BalanceBatch, batchDetail } from "./BalanceBatch"
-import { BalanceLedger, type BalanceReading } from "./BalanceLedger"
-import { balanceSyncConfig, type BalanceSyncSettings, defaultBalanceSyncSettings } from "./BalanceSyncSettings"
+import { Chain } from "../chain/Chain.js"
+import { ChainRejected } from "../chain/ChainErrors.js"
+import { ComponentStatus } from "../engine/ComponentStatus.js"
+import type { Network } from "../Network.js"
+import { type BalanceBatch, batchDetail } from "./BalanceBatch.js"
+import { BalanceLedger, type BalanceReading } from "./BalanceLedger.js"
+import { balanceSyncConfig, type BalanceSyncSettings, defaultBalanceSyncSettings } from "./BalanceSyncSettings.js"
 
 export const balanceSyncComponent = "balance_sync"
 

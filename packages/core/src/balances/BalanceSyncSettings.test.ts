@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect } from "effect"
-import { balanceSyncConfig, defaultBalanceSyncSettings } from "./BalanceSyncSettings"
+import { balanceSyncConfig, defaultBalanceSyncSettings } from "./BalanceSyncSettings.js"
 
 const read = (env: Record<string, string>) =>
   Effect.withConfigProvider(balanceSyncConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))

@@ -1,5 +1,5 @@
 import { Config, Duration } from "effect"
-import * as ConfigValue from "../config/ConfigValue"
+import * as ConfigValue from "../config/ConfigValue.js"
 
 export interface BalanceSyncSettings {
   /** Sustained wallets read per second, per network. */

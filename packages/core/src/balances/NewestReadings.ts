@@ -1,5 +1,5 @@
-import type { WalletId } from "../Ids"
-import type { BalanceReading } from "./BalanceLedger"
+import type { WalletId } from "../Ids.js"
+import type { BalanceReading } from "./BalanceLedger.js"
 
 /**
  * Of several readings of one wallet in a batch, the one at the highest block (the first of

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { BlockNotFound, ChainRejected, ChainUnavailable } from "./ChainErrors"
+import type { BlockNotFound, ChainRejected, ChainUnavailable } from "./ChainErrors.js"
 import type {
   AccountBalances,
   AccountResources,
@@ -11,7 +11,7 @@ import type {
   Receipt,
   SignedTransaction,
   UnsignedTransaction
-} from "./ChainModel"
+} from "./ChainModel.js"
 
 type Failure = ChainUnavailable | ChainRejected
 

@@ -1,3 +1,3 @@
-export * from "./Chain"
-export * from "./ChainErrors"
-export * from "./ChainModel"
+export * from "./Chain.js"
+export * from "./ChainErrors.js"
+export * from "./ChainModel.js"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Config, ConfigProvider, Duration, Effect, Either, Option, Redacted } from "effect"
-import * as ConfigValue from "./ConfigValue"
+import * as ConfigValue from "./ConfigValue.js"
 
 const read = <A>(config: Config.Config<A>, env: Record<string, string>) =>
   Effect.runSync(Effect.either(Effect.withConfigProvider(config, ConfigProvider.fromMap(new Map(Object.entries(env))))))

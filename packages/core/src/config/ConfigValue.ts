@@ -1,5 +1,5 @@
 import { Config, ConfigError, Duration, Either, Option, Redacted } from "effect"
-import { allNetworks, type Network } from "../Network"
+import { allNetworks, type Network } from "../Network.js"
 
 /**
  * The kinds of values settings are made of, each read from one variable with a message that

@@ -1,6 +1,6 @@
-import type { ConfirmationRule } from "../ConfirmationRule"
-import type { TenantId, WalletId } from "../Ids"
-import type { Network } from "../Network"
+import type { ConfirmationRule } from "../ConfirmationRule.js"
+import type { TenantId, WalletId } from "../Ids.js"
+import type { Network } from "../Network.js"
 
 export type DepositStatus = "confirmed" | "reverted"
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import type { TenantId, WalletId } from "../Ids"
-import type { Deposit, DepositId, EventId } from "./Deposit"
-import { DepositRecord, depositRecord } from "./DepositRecord"
+import type { TenantId, WalletId } from "../Ids.js"
+import type { Deposit, DepositId, EventId } from "./Deposit.js"
+import { DepositRecord, depositRecord } from "./DepositRecord.js"
 
 const deposit: Deposit = {
   id: "9223372036854775807" as DepositId,

@@ -1,9 +1,9 @@
 import { Schema } from "effect"
-import { Amount } from "../Amount"
-import { ConfirmationRule } from "../ConfirmationRule"
-import { Network } from "../Network"
-import { ObjectId } from "../ObjectId"
-import type { Deposit } from "./Deposit"
+import { Amount } from "../Amount.js"
+import { ConfirmationRule } from "../ConfirmationRule.js"
+import { Network } from "../Network.js"
+import { ObjectId } from "../ObjectId.js"
+import type { Deposit } from "./Deposit.js"
 
 /** UTC with exactly six fractional digits and `Z`, as the contract requires for deposit times. */
 export const microsecondTime = (date: Date): string => date.toISOString().replace(/\.(\d{3})Z$/, ".$1000Z")

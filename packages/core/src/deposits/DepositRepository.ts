@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Page } from "../Page"
-import type { TenantScope } from "../Scope"
-import type { Deposit, DepositId } from "./Deposit"
+import type { Page } from "../Page.js"
+import type { TenantScope } from "../Scope.js"
+import type { Deposit, DepositId } from "./Deposit.js"
 
 export interface DepositQuery {
   readonly page: number

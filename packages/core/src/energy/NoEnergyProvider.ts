@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { type EnergyProviderService, ProviderRejected } from "./EnergyProvider"
+import { type EnergyProviderService, ProviderRejected } from "./EnergyProvider.js"
 
 /**
  * No energy provider (for `network`, when named): quotes and orders are refused, so sweeps pay

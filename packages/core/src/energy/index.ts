@@ -1,3 +1,3 @@
-export * from "./EnergyProvider"
-export * from "./EnergyRental"
-export * from "./NoEnergyProvider"
+export * from "./EnergyProvider.js"
+export * from "./EnergyRental.js"
+export * from "./NoEnergyProvider.js"

@@ -1,13 +1,13 @@
 import { Config } from "effect"
-import { balanceSyncConfig, type BalanceSyncSettings, defaultBalanceSyncSettings } from "../balances/BalanceSyncSettings"
-import { defaultDispatcherSettings, dispatcherConfig, type DispatcherSettings } from "../notifications/DispatcherSettings"
-import type { ScannerLoopSettings } from "../scanning/ScannerLoopSettings"
-import type { ScannerSettings } from "../scanning/ScannerSettings"
-import { defaultScanningSettings, scanningConfig } from "../scanning/ScanningSettings"
-import { automationConfig, type AutomationSettings, defaultAutomationSettings } from "../sweeps/AutomationSettings"
-import { defaultSweeperSettings, sweeperConfig, type SweeperSettings } from "../sweeps/SweeperSettings"
-import { defaultSweepSettings, sweepSettingsConfig, type SweepSettingsShape } from "../sweeps/SweepSettings"
-import type { Checkpoint } from "./Checkpoint"
+import { balanceSyncConfig, type BalanceSyncSettings, defaultBalanceSyncSettings } from "../balances/BalanceSyncSettings.js"
+import { defaultDispatcherSettings, dispatcherConfig, type DispatcherSettings } from "../notifications/DispatcherSettings.js"
+import type { ScannerLoopSettings } from "../scanning/ScannerLoopSettings.js"
+import type { ScannerSettings } from "../scanning/ScannerSettings.js"
+import { defaultScanningSettings, scanningConfig } from "../scanning/ScanningSettings.js"
+import { automationConfig, type AutomationSettings, defaultAutomationSettings } from "../sweeps/AutomationSettings.js"
+import { defaultSweeperSettings, sweeperConfig, type SweeperSettings } from "../sweeps/SweeperSettings.js"
+import { defaultSweepSettings, sweepSettingsConfig, type SweepSettingsShape } from "../sweeps/SweepSettings.js"
+import type { Checkpoint } from "./Checkpoint.js"
 
 /** Everything one network's engine is built with. */
 export interface EngineSettings {

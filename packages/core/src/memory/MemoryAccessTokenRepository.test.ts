@@ -1,6 +1,6 @@
 import { Layer } from "effect"
-import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures"
-import { accessTokenRepositoryContract } from "../testing/AccessTokenRepositoryContract"
-import { MemoryStorage } from "./MemoryStorage"
+import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures.js"
+import { accessTokenRepositoryContract } from "../testing/AccessTokenRepositoryContract.js"
+import { MemoryStorage } from "./MemoryStorage.js"
 
 accessTokenRepositoryContract("memory", MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage)))

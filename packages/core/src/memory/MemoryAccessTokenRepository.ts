@@ -1,8 +1,8 @@
 import { Clock, Effect, Encoding, Layer, Option } from "effect"
-import { AccessTokenRepository } from "../AccessTokenRepository"
-import type { AppId } from "../Ids"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { accessTokens, apps } from "./MemoryTables"
+import { AccessTokenRepository } from "../AccessTokenRepository.js"
+import type { AppId } from "../Ids.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { accessTokens, apps } from "./MemoryTables.js"
 
 export const make = Effect.gen(function*() {
   const db = yield* MemoryDatabase

@@ -1,4 +1,4 @@
-import { automationLedgerContract } from "../testing/AutomationLedgerContract"
-import { MemoryTestStorage } from "../testing/MemoryTestStorage"
+import { automationLedgerContract } from "../testing/AutomationLedgerContract.js"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
 
 automationLedgerContract("memory", MemoryTestStorage)

@@ -1,11 +1,11 @@
 import { Effect, Layer } from "effect"
-import { AutomationLedger } from "../sweeps/AutomationLedger"
-import { isTerminal } from "../sweeps/SweepTask"
-import { isTenantAvailable } from "../Tenant"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { storedPolicy } from "./SettingsRows"
-import { keyOf, sweepTasks, type TenantSettingsRow, tenants, tenantSettings, wallets } from "./MemoryTables"
-import { compare, compareDatesNullsFirst, compareIds } from "./Ordering"
+import { AutomationLedger } from "../sweeps/AutomationLedger.js"
+import { isTerminal } from "../sweeps/SweepTask.js"
+import { isTenantAvailable } from "../Tenant.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { storedPolicy } from "./SettingsRows.js"
+import { keyOf, sweepTasks, type TenantSettingsRow, tenants, tenantSettings, wallets } from "./MemoryTables.js"
+import { compare, compareDatesNullsFirst, compareIds } from "./Ordering.js"
 
 const minuteMillis = 60_000
 

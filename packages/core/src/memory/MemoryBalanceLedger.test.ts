@@ -1,4 +1,4 @@
-import { balanceLedgerContract } from "../testing/BalanceLedgerContract"
-import { MemoryTestStorage } from "../testing/MemoryTestStorage"
+import { balanceLedgerContract } from "../testing/BalanceLedgerContract.js"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
 
 balanceLedgerContract("memory", MemoryTestStorage)

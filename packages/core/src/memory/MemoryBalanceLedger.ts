@@ -1,9 +1,9 @@
 import { Clock, Effect, Layer } from "effect"
-import { BalanceLedger, type BalanceReading } from "../balances/BalanceLedger"
-import { newestReadings } from "../balances/NewestReadings"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { type WalletRow, wallets } from "./MemoryTables"
-import { compare, compareDatesNullsFirst, compareIds } from "./Ordering"
+import { BalanceLedger, type BalanceReading } from "../balances/BalanceLedger.js"
+import { newestReadings } from "../balances/NewestReadings.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { type WalletRow, wallets } from "./MemoryTables.js"
+import { compare, compareDatesNullsFirst, compareIds } from "./Ordering.js"
 
 // numeric(78, 0): larger balances are refused by the column.
 const numericLimit = 10n ** 78n

@@ -1,4 +1,4 @@
-import { componentStatusContract } from "../testing/ComponentStatusContract"
-import { MemoryStorage } from "./MemoryStorage"
+import { componentStatusContract } from "../testing/ComponentStatusContract.js"
+import { MemoryStorage } from "./MemoryStorage.js"
 
 componentStatusContract("memory", MemoryStorage)

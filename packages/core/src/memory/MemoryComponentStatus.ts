@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
-import { ComponentStatus } from "../engine/ComponentStatus"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { keyOf, workerStatus } from "./MemoryTables"
+import { ComponentStatus } from "../engine/ComponentStatus.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { keyOf, workerStatus } from "./MemoryTables.js"
 
 // Byte order, as PostgreSQL's COLLATE "C": the same list whatever the locale.
 const byComponent = (a: { readonly component: string }, b: { readonly component: string }) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber } from "effect"
-import { MemoryDatabase, tableDef } from "./MemoryDatabase"
+import { MemoryDatabase, tableDef } from "./MemoryDatabase.js"
 
 const notes = tableDef<string, { readonly text: string }>("notes")
 

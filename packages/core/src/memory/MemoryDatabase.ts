@@ -1,5 +1,5 @@
 import { Context, Effect, FiberRef, Layer } from "effect"
-import { Journal, MemoryTable, type TableChange } from "./MemoryTable"
+import { Journal, MemoryTable, type TableChange } from "./MemoryTable.js"
 
 /** Names a table and the type of its keys and rows; the table itself lives in a MemoryDatabase. */
 export interface TableDef<K, V> {

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import type { TenantId } from "../Ids"
+import type { TenantId } from "../Ids.js"
 import {
   type AttemptFinish,
   type ClaimRequest,
@@ -7,10 +7,10 @@ import {
   type DueEvent,
   type HeldAttempt,
   type NextStep
-} from "../notifications/DeliveryLedger"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { checkedAttempt, checkedEvent, maxAttemptNumber } from "./MemoryEventChecks"
-import { apps, deliveryAttempts, type DeliveryAttemptRow, deliveryRounds, type EventRow, events, keyOf, tenantSettings } from "./MemoryTables"
+} from "../notifications/DeliveryLedger.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { checkedAttempt, checkedEvent, maxAttemptNumber } from "./MemoryEventChecks.js"
+import { apps, deliveryAttempts, type DeliveryAttemptRow, deliveryRounds, type EventRow, events, keyOf, tenantSettings } from "./MemoryTables.js"
 
 const isOpen = (row: EventRow) => row.status === "pending" || row.status === "delivering"
 

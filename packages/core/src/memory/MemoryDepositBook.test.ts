@@ -1,4 +1,4 @@
-import { depositBookContract } from "../testing/DepositBookContract"
-import { MemoryTestStorage } from "../testing/MemoryTestStorage"
+import { depositBookContract } from "../testing/DepositBookContract.js"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
 
 depositBookContract("memory", MemoryTestStorage)

@@ -1,11 +1,11 @@
 import { Effect, Layer } from "effect"
-import type { Deposit, DepositId, EventId } from "../deposits/Deposit"
-import type { Network } from "../Network"
-import type { Booking } from "../scanning/Booking"
-import { BookingConflict, DepositBook, type PendingTransfer } from "../scanning/DepositBook"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { appendEvents } from "./MemoryOutbox"
-import { apps, type DepositRow, deposits, depositTotals, events, keyOf, observedLogs, scannedBlocks } from "./MemoryTables"
+import type { Deposit, DepositId, EventId } from "../deposits/Deposit.js"
+import type { Network } from "../Network.js"
+import type { Booking } from "../scanning/Booking.js"
+import { BookingConflict, DepositBook, type PendingTransfer } from "../scanning/DepositBook.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { appendEvents } from "./MemoryOutbox.js"
+import { apps, type DepositRow, deposits, depositTotals, events, keyOf, observedLogs, scannedBlocks } from "./MemoryTables.js"
 
 const toDeposit = ({ updatedAt: _, ...deposit }: DepositRow): Deposit => deposit
 

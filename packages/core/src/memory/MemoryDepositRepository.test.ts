@@ -1,4 +1,4 @@
-import { depositRepositoryContract } from "../testing/DepositRepositoryContract"
-import { MemoryTestStorage } from "../testing/MemoryTestStorage"
+import { depositRepositoryContract } from "../testing/DepositRepositoryContract.js"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
 
 depositRepositoryContract("memory", MemoryTestStorage)

@@ -1,11 +1,11 @@
 import { Effect, Layer, Option } from "effect"
-import type { Deposit } from "../deposits/Deposit"
-import { DepositRepository } from "../deposits/DepositRepository"
-import type { TenantScope } from "../Scope"
-import { containsPattern } from "./ContainsPattern"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { type DepositRow, deposits, depositTotals, keyOf } from "./MemoryTables"
-import { compareIds } from "./Ordering"
+import type { Deposit } from "../deposits/Deposit.js"
+import { DepositRepository } from "../deposits/DepositRepository.js"
+import type { TenantScope } from "../Scope.js"
+import { containsPattern } from "./ContainsPattern.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { type DepositRow, deposits, depositTotals, keyOf } from "./MemoryTables.js"
+import { compareIds } from "./Ordering.js"
 
 const inScope = (scope: TenantScope) => (row: DepositRow) => row.tenantId === scope.tenantId && row.network === scope.network
 

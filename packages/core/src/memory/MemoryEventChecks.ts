@@ -1,4 +1,4 @@
-import type { DeliveryAttemptRow, EventRow } from "./MemoryTables"
+import type { DeliveryAttemptRow, EventRow } from "./MemoryTables.js"
 
 /*
  * The CHECK constraints of the events and delivery tables (packages/postgres/src/migrations

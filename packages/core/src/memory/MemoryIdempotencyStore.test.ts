@@ -1,6 +1,6 @@
 import { Layer } from "effect"
-import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures"
-import { idempotencyStoreContract } from "../testing/IdempotencyStoreContract"
-import { MemoryStorage } from "./MemoryStorage"
+import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures.js"
+import { idempotencyStoreContract } from "../testing/IdempotencyStoreContract.js"
+import { MemoryStorage } from "./MemoryStorage.js"
 
 idempotencyStoreContract("memory", MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage)))

@@ -1,7 +1,7 @@
 import { Clock, Effect, Layer } from "effect"
-import { IdempotencyConflict, type IdempotencyKey, IdempotencyStore, type SavedOutcome } from "../Idempotency"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { idempotencyRecords, keyOf, tenants } from "./MemoryTables"
+import { IdempotencyConflict, type IdempotencyKey, IdempotencyStore, type SavedOutcome } from "../Idempotency.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { idempotencyRecords, keyOf, tenants } from "./MemoryTables.js"
 
 class Rollback {
   constructor(readonly outcome: SavedOutcome) {}

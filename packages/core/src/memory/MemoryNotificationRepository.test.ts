@@ -1,6 +1,6 @@
 import { Layer } from "effect"
-import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures"
-import { notificationRepositoryContract } from "../testing/NotificationRepositoryContract"
-import { MemoryStorage } from "./MemoryStorage"
+import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures.js"
+import { notificationRepositoryContract } from "../testing/NotificationRepositoryContract.js"
+import { MemoryStorage } from "./MemoryStorage.js"
 
 notificationRepositoryContract("memory", MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage)))

@@ -1,12 +1,12 @@
 import { Effect, Layer, Option } from "effect"
-import type { Page } from "../Page"
-import type { TenantScope } from "../Scope"
-import type { DeliveryAttempt, DeliveryRound } from "../notifications/DeliveryRecords"
-import { NotificationRepository } from "../notifications/NotificationRepository"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { notificationEventOf } from "./NotificationEventOf"
-import { checkedEvent } from "./MemoryEventChecks"
-import { deliveryAttempts, deliveryRounds, type EventRow, events } from "./MemoryTables"
+import type { Page } from "../Page.js"
+import type { TenantScope } from "../Scope.js"
+import type { DeliveryAttempt, DeliveryRound } from "../notifications/DeliveryRecords.js"
+import { NotificationRepository } from "../notifications/NotificationRepository.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { notificationEventOf } from "./NotificationEventOf.js"
+import { checkedEvent } from "./MemoryEventChecks.js"
+import { deliveryAttempts, deliveryRounds, type EventRow, events } from "./MemoryTables.js"
 
 // IDs are bigints in PostgreSQL: "10" sorts after "9".
 const descending = (a: bigint, b: bigint) => (a > b ? -1 : a < b ? 1 : 0)

@@ -1,6 +1,6 @@
-import type { OutboxEvent } from "../notifications/OutboxEvent"
-import type { MemoryTable } from "./MemoryTable"
-import type { EventRow } from "./MemoryTables"
+import type { OutboxEvent } from "../notifications/OutboxEvent.js"
+import type { MemoryTable } from "./MemoryTable.js"
+import type { EventRow } from "./MemoryTables.js"
 
 /**
  * The one writer of the memory `events` table, the twin of PostgreSQL's `insertEvents`: stores

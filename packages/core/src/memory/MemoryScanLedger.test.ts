@@ -1,4 +1,4 @@
-import { MemoryTestStorage } from "../testing/MemoryTestStorage"
-import { scanLedgerContract } from "../testing/ScanLedgerContract"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
+import { scanLedgerContract } from "../testing/ScanLedgerContract.js"
 
 scanLedgerContract("memory", MemoryTestStorage)

@@ -1,11 +1,11 @@
 import { Clock, Effect, Layer, Option } from "effect"
-import type { BlockRef } from "../chain/ChainModel"
-import type { WalletId } from "../Ids"
-import type { Network } from "../Network"
-import { CursorMoved, type ObservedTransfer, ScanLedger, type ScanPosition } from "../scanning/ScanLedger"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { deposits, keyOf, type ObservedLogRow, observedLogs, scanCursors, scannedBlocks, sweepTasks, tenants, wallets } from "./MemoryTables"
-import { compareIds } from "./Ordering"
+import type { BlockRef } from "../chain/ChainModel.js"
+import type { WalletId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import { CursorMoved, type ObservedTransfer, ScanLedger, type ScanPosition } from "../scanning/ScanLedger.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { deposits, keyOf, type ObservedLogRow, observedLogs, scanCursors, scannedBlocks, sweepTasks, tenants, wallets } from "./MemoryTables.js"
+import { compareIds } from "./Ordering.js"
 
 const logKey = (network: Network, txid: string, logIndex: number) => keyOf(network, txid, logIndex)
 

@@ -1,6 +1,6 @@
 import { Layer } from "effect"
-import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures"
-import { settingsRepositoryContract } from "../testing/SettingsRepositoryContract"
-import { MemoryStorage } from "./MemoryStorage"
+import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures.js"
+import { settingsRepositoryContract } from "../testing/SettingsRepositoryContract.js"
+import { MemoryStorage } from "./MemoryStorage.js"
 
 settingsRepositoryContract("memory", MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage)))

@@ -1,11 +1,11 @@
 import { Clock, Effect, Layer } from "effect"
-import type { TenantId } from "../Ids"
-import type { Network } from "../Network"
-import type { StoredSettings } from "../Settings"
-import { SettingsRepository } from "../SettingsRepository"
-import { keyOf, tenants, type TenantSettingsRow, tenantSettings, wallets } from "./MemoryTables"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { newSettingsRow, storedPolicy } from "./SettingsRows"
+import type { TenantId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import type { StoredSettings } from "../Settings.js"
+import { SettingsRepository } from "../SettingsRepository.js"
+import { keyOf, tenants, type TenantSettingsRow, tenantSettings, wallets } from "./MemoryTables.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { newSettingsRow, storedPolicy } from "./SettingsRows.js"
 
 const storedOf = (row: TenantSettingsRow): StoredSettings => ({
   collection: { address: row.collectionAddress, walletId: row.collectionWalletId, updatedAt: row.collectionUpdatedAt },

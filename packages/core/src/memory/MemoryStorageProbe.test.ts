@@ -1,4 +1,4 @@
-import { storageProbeContract } from "../testing/StorageProbeContract"
-import { MemoryStorage } from "./MemoryStorage"
+import { storageProbeContract } from "../testing/StorageProbeContract.js"
+import { MemoryStorage } from "./MemoryStorage.js"
 
 storageProbeContract("memory", MemoryStorage)

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { StorageProbe } from "../StorageProbe"
+import { StorageProbe } from "../StorageProbe.js"
 
 // The memory store lives in this process: it always answers.
 export const make = Effect.succeed(StorageProbe.of({ ping: Effect.void }))

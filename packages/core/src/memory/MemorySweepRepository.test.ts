@@ -1,13 +1,13 @@
 import { expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
-import { SweepRepository } from "../sweeps/SweepRepository"
-import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures"
-import { StorageFixtures } from "../testing/StorageFixtures"
-import { sweepRepositoryContract } from "../testing/SweepRepositoryContract"
-import { sweepDraftFor, sweepTime } from "../testing/SweepTestData"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { MemoryStorage } from "./MemoryStorage"
-import { sweepTasks } from "./MemoryTables"
+import { SweepRepository } from "../sweeps/SweepRepository.js"
+import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures.js"
+import { StorageFixtures } from "../testing/StorageFixtures.js"
+import { sweepRepositoryContract } from "../testing/SweepRepositoryContract.js"
+import { sweepDraftFor, sweepTime } from "../testing/SweepTestData.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { MemoryStorage } from "./MemoryStorage.js"
+import { sweepTasks } from "./MemoryTables.js"
 
 const storage = MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage))
 

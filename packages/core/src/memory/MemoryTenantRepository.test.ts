@@ -1,4 +1,4 @@
-import { tenantRepositoryContract } from "../testing/TenantRepositoryContract"
-import { MemoryStorage } from "./MemoryStorage"
+import { tenantRepositoryContract } from "../testing/TenantRepositoryContract.js"
+import { MemoryStorage } from "./MemoryStorage.js"
 
 tenantRepositoryContract("memory", MemoryStorage)

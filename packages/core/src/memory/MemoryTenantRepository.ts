@@ -1,12 +1,12 @@
 import { Clock, Effect, Layer, Option } from "effect"
-import type { AppId, TenantId } from "../Ids"
-import { compareIds, isCanonicalPositiveInt64 } from "../Int64Id"
-import type { Network } from "../Network"
-import type { AppSummary, TenantWithApps } from "../Tenant"
-import { TenantHasNoApp, TenantNameTaken, TenantNotFound } from "../TenantErrors"
-import { TenantRepository } from "../TenantRepository"
-import { MemoryDatabase } from "./MemoryDatabase"
-import { accessTokens, type AppRow, apps, type TenantRow, tenants } from "./MemoryTables"
+import type { AppId, TenantId } from "../Ids.js"
+import { compareIds, isCanonicalPositiveInt64 } from "../Int64Id.js"
+import type { Network } from "../Network.js"
+import type { AppSummary, TenantWithApps } from "../Tenant.js"
+import { TenantHasNoApp, TenantNameTaken, TenantNotFound } from "../TenantErrors.js"
+import { TenantRepository } from "../TenantRepository.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { accessTokens, type AppRow, apps, type TenantRow, tenants } from "./MemoryTables.js"
 
 const byNetwork = (a: AppSummary, b: AppSummary) => (a.network < b.network ? -1 : a.network > b.network ? 1 : 0)
 

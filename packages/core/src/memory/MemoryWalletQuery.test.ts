@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { timestampMicros } from "./MemoryWalletQuery"
+import { timestampMicros } from "./MemoryWalletQuery.js"
 
 describe("MemoryWalletQuery.timestampMicros", () => {
   it("reads PostgreSQL's UTC text to the microsecond, across the start of the era and past year 9999", () => {

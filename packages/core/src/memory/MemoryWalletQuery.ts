@@ -1,5 +1,5 @@
-import type { WalletFilters, WalletQuery, WalletSort } from "../WalletQuery"
-import type { WalletRow } from "./MemoryTables"
+import type { WalletFilters, WalletQuery, WalletSort } from "../WalletQuery.js"
+import type { WalletRow } from "./MemoryTables.js"
 
 /*
  * The wallet list's filters and sorts over memory rows, read exactly as PostgreSQL reads

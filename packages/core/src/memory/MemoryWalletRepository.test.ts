@@ -1,6 +1,6 @@
 import { Layer } from "effect"
-import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures"
-import { walletRepositoryContract } from "../testing/WalletRepositoryContract"
-import { MemoryStorage } from "./MemoryStorage"
+import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures.js"
+import { walletRepositoryContract } from "../testing/WalletRepositoryContract.js"
+import { MemoryStorage } from "./MemoryStorage.js"
 
 walletRepositoryContract("memory", MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage)))

@@ -1,6 +1,6 @@
-import type { EventId } from "../deposits/Deposit"
-import type { NotificationEvent } from "../notifications/NotificationEvent"
-import type { EventRow } from "./MemoryTables"
+import type { EventId } from "../deposits/Deposit.js"
+import type { NotificationEvent } from "../notifications/NotificationEvent.js"
+import type { EventRow } from "./MemoryTables.js"
 
 /** An event as the operations read it (the notification list and detail, a sweep task's webhook). */
 export const notificationEventOf = (row: EventRow): NotificationEvent => ({

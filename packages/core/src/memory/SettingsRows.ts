@@ -1,7 +1,7 @@
-import type { TenantId } from "../Ids"
-import type { Network } from "../Network"
-import type { AutomationPolicy } from "../Settings"
-import type { TenantSettingsRow } from "./MemoryTables"
+import type { TenantId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import type { AutomationPolicy } from "../Settings.js"
+import type { TenantSettingsRow } from "./MemoryTables.js"
 
 /** A scope's settings row as its first write creates it: the table's column defaults (migrations 0003, 0008, 0012, 0014). */
 export const newSettingsRow = (tenantId: TenantId, network: Network): TenantSettingsRow => ({

@@ -1,5 +1,5 @@
-import { isTerminal, type StoredTransaction } from "../sweeps/SweepTask"
-import type { SweepTaskRow } from "./MemoryTables"
+import { isTerminal, type StoredTransaction } from "../sweeps/SweepTask.js"
+import type { SweepTaskRow } from "./MemoryTables.js"
 
 /*
  * What the PostgreSQL table `sweep_tasks` refuses (migration 0008: its CHECKs and the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { judgeResponse, responseExcerpt, storableText } from "./Acknowledgement"
+import { judgeResponse, responseExcerpt, storableText } from "./Acknowledgement.js"
 
 const response = (status: number, body: string, location: string | null = null, truncated = false) => ({ status, body, location, truncated })
 

@@ -1,4 +1,4 @@
-import type { DeliveryResponse } from "./DeliveryTransport"
+import type { DeliveryResponse } from "./DeliveryTransport.js"
 
 /** Most characters of a response body kept with an attempt. */
 export const responseExcerptLength = 1024

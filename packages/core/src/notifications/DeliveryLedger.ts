@@ -1,8 +1,8 @@
 import { Context, type Effect } from "effect"
-import type { TenantId } from "../Ids"
-import type { Network } from "../Network"
-import type { Sealed } from "../SecretBox"
-import type { EventType } from "./EventTypes"
+import type { TenantId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import type { Sealed } from "../SecretBox.js"
+import type { EventType } from "./EventTypes.js"
 
 /** An event this dispatcher holds a claim on, with what a delivery attempt needs. */
 export interface DueEvent {

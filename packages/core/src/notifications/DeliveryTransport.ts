@@ -1,5 +1,5 @@
 import { Context, Data, Effect, Either } from "effect"
-import type { ResolvedTarget } from "../webhook/WebhookTargets"
+import type { ResolvedTarget } from "../webhook/WebhookTargets.js"
 
 export interface DeliveryRequest {
   /** The round's URL: its path and query are requested, its host is the SNI and Host header. */

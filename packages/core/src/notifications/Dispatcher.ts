@@ -1,13 +1,13 @@
 import { Cause, Clock, Context, Duration, Effect, Either, FiberSet, Layer, Queue, Random, type Scope } from "effect"
-import { ComponentStatus } from "../engine/ComponentStatus"
-import { noCheckpoint } from "../engine/Checkpoint"
-import type { TenantId } from "../Ids"
-import type { Network } from "../Network"
-import { SecretBox } from "../SecretBox"
-import { type ResolvedTarget, WebhookTargets } from "../webhook/WebhookTargets"
-import type { WebhookUrlRejected } from "../webhook/WebhookUrlRejected"
-import { judgeResponse, responseExcerpt, storableText } from "./Acknowledgement"
-import { attemptDueAt, maxAttemptsPerRound, roundDeadline } from "./DeliverySchedule"
+import { ComponentStatus } from "../engine/ComponentStatus.js"
+import { noCheckpoint } from "../engine/Checkpoint.js"
+import type { TenantId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import { SecretBox } from "../SecretBox.js"
+import { type ResolvedTarget, WebhookTargets } from "../webhook/WebhookTargets.js"
+import type { WebhookUrlRejected } from "../webhook/WebhookUrlRejected.js"
+import { judgeResponse, responseExcerpt, storableText } from "./Acknowledgement.js"
+import { attemptDueAt, maxAttemptsPerRound, roundDeadline } from "./DeliverySchedule.js"
 import {
   type AttemptFinish,
   type Claim,
@@ -15,12 +15,12 @@ import {
   DeliveryLedger,
   type DueEvent,
   type NextStep
-} from "./DeliveryLedger"
-import { type DeliveryRequest, type DeliveryResult, DeliveryTransport } from "./DeliveryTransport"
-import { type DispatcherSettings, defaultDispatcherSettings } from "./DispatcherSettings"
-import { EnvelopeSealer } from "./EnvelopeSealer"
-import { makeMarkWriter } from "./MarkWriter"
-import { makeOutcomeWriter } from "./OutcomeWriter"
+} from "./DeliveryLedger.js"
+import { type DeliveryRequest, type DeliveryResult, DeliveryTransport } from "./DeliveryTransport.js"
+import { type DispatcherSettings, defaultDispatcherSettings } from "./DispatcherSettings.js"
+import { EnvelopeSealer } from "./EnvelopeSealer.js"
+import { makeMarkWriter } from "./MarkWriter.js"
+import { makeOutcomeWriter } from "./OutcomeWriter.js"
 
 export const interruptedError = "interrupted: the worker stopped before the attempt finished"
 

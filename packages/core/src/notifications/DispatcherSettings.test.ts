@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Either } from "effect"
-import { dispatcherConfig } from "./DispatcherSettings"
+import { dispatcherConfig } from "./DispatcherSettings.js"
 
 const read = (env: Record<string, string>) =>
   Effect.runSync(Effect.either(Effect.withConfigProvider(dispatcherConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))

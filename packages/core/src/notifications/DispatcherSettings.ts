@@ -1,6 +1,6 @@
 import { Config, Duration } from "effect"
-import * as ConfigValue from "../config/ConfigValue"
-import type { Checkpoint } from "../engine/Checkpoint"
+import * as ConfigValue from "../config/ConfigValue.js"
+import type { Checkpoint } from "../engine/Checkpoint.js"
 
 export interface DispatcherSettings {
   /** How often `run` looks for due events when the last claim did not fill its capacity. */

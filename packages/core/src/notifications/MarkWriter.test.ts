@@ -1,13 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
-import { MemoryDatabase } from "../memory/MemoryDatabase"
-import * as MemoryDeliveryLedger from "../memory/MemoryDeliveryLedger"
-import { MemoryStorage } from "../memory/MemoryStorage"
-import { claimed } from "../testing/DeliverySteps"
-import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures"
-import { outboxEvent, webhookScope } from "../testing/OutboxEvents"
-import { DeliveryLedger, type HeldAttempt } from "./DeliveryLedger"
-import { makeMarkWriter } from "./MarkWriter"
+import { MemoryDatabase } from "../memory/MemoryDatabase.js"
+import * as MemoryDeliveryLedger from "../memory/MemoryDeliveryLedger.js"
+import { MemoryStorage } from "../memory/MemoryStorage.js"
+import { claimed } from "../testing/DeliverySteps.js"
+import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures.js"
+import { outboxEvent, webhookScope } from "../testing/OutboxEvents.js"
+import { DeliveryLedger, type HeldAttempt } from "./DeliveryLedger.js"
+import { makeMarkWriter } from "./MarkWriter.js"
 
 const storage = MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage))
 

@@ -1,5 +1,5 @@
 import { Deferred, Effect, Exit, Queue, type Scope } from "effect"
-import { DeliveryLedger, type HeldAttempt } from "./DeliveryLedger"
+import { DeliveryLedger, type HeldAttempt } from "./DeliveryLedger.js"
 
 export interface MarkWriter {
   /**

@@ -1,6 +1,6 @@
-import type { EventId } from "../deposits/Deposit"
-import type { Network } from "../Network"
-import type { DeliveryStatus, EventType } from "./EventTypes"
+import type { EventId } from "../deposits/Deposit.js"
+import type { Network } from "../Network.js"
+import type { DeliveryStatus, EventType } from "./EventTypes.js"
 
 /** One notification event as the operations read it: its delivery state and the stored payload. */
 export interface NotificationEvent {

@@ -1,9 +1,9 @@
 import { Context, type Effect, type Option } from "effect"
-import type { EventId } from "../deposits/Deposit"
-import type { TenantScope } from "../Scope"
-import type { DeliveryAttempt, DeliveryQuery, DeliveryRound } from "./DeliveryRecords"
-import type { Page } from "../Page"
-import type { NotificationEvent, NotificationQuery } from "./NotificationEvent"
+import type { EventId } from "../deposits/Deposit.js"
+import type { TenantScope } from "../Scope.js"
+import type { DeliveryAttempt, DeliveryQuery, DeliveryRound } from "./DeliveryRecords.js"
+import type { Page } from "../Page.js"
+import type { NotificationEvent, NotificationQuery } from "./NotificationEvent.js"
 
 /** The fields a new delivery round sets on its event; everything else about the event stays. */
 export interface NewRound {

@@ -1,12 +1,12 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { EventId } from "../deposits/Deposit"
-import type { TenantScope } from "../Scope"
-import type { DeliveryQuery } from "./DeliveryRecords"
-import { roundDeadline } from "./DeliverySchedule"
-import { EventNotFound } from "./EventNotFound"
-import { EventNotRedeliverable } from "./EventNotRedeliverable"
-import type { NotificationQuery } from "./NotificationEvent"
-import { NotificationRepository } from "./NotificationRepository"
+import type { EventId } from "../deposits/Deposit.js"
+import type { TenantScope } from "../Scope.js"
+import type { DeliveryQuery } from "./DeliveryRecords.js"
+import { roundDeadline } from "./DeliverySchedule.js"
+import { EventNotFound } from "./EventNotFound.js"
+import { EventNotRedeliverable } from "./EventNotRedeliverable.js"
+import type { NotificationQuery } from "./NotificationEvent.js"
+import { NotificationRepository } from "./NotificationRepository.js"
 
 const make = Effect.gen(function*() {
   const repository = yield* NotificationRepository

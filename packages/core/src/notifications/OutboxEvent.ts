@@ -1,11 +1,11 @@
-import type { Deposit, DepositId, EventId } from "../deposits/Deposit"
-import { depositRecord } from "../deposits/DepositRecord"
-import type { TenantId } from "../Ids"
-import type { Network } from "../Network"
-import { sweepResultBody } from "../sweeps/SweepResultBody"
-import { asEventId, type SweepTask, type TerminalSweepStatus } from "../sweeps/SweepTask"
-import { roundDeadline } from "./DeliverySchedule"
-import type { EventType } from "./EventTypes"
+import type { Deposit, DepositId, EventId } from "../deposits/Deposit.js"
+import { depositRecord } from "../deposits/DepositRecord.js"
+import type { TenantId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import { sweepResultBody } from "../sweeps/SweepResultBody.js"
+import { asEventId, type SweepTask, type TerminalSweepStatus } from "../sweeps/SweepTask.js"
+import { roundDeadline } from "./DeliverySchedule.js"
+import type { EventType } from "./EventTypes.js"
 
 /**
  * A notification event as the state change that causes it creates it: the row the outbox stores

@@ -1,5 +1,5 @@
 import { Deferred, Duration, Effect, Queue, type Scope } from "effect"
-import { type AttemptFinish, DeliveryLedger } from "./DeliveryLedger"
+import { type AttemptFinish, DeliveryLedger } from "./DeliveryLedger.js"
 
 export interface OutcomeWriter {
   /** Queues an outcome for the next write; callable from outside any fiber (a transport callback). */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { Deposit, DepositId, EventId } from "../deposits/Deposit"
-import { depositRecord } from "../deposits/DepositRecord"
-import type { TenantId, WalletId } from "../Ids"
-import { roundDeadline } from "../notifications/DeliverySchedule"
-import { bookingOf, idsNeeded, logState, reversalOf } from "./BookingRules"
-import type { ConfirmItem, PendingTransfer } from "./DepositBook"
+import type { Deposit, DepositId, EventId } from "../deposits/Deposit.js"
+import { depositRecord } from "../deposits/DepositRecord.js"
+import type { TenantId, WalletId } from "../Ids.js"
+import { roundDeadline } from "../notifications/DeliverySchedule.js"
+import { bookingOf, idsNeeded, logState, reversalOf } from "./BookingRules.js"
+import type { ConfirmItem, PendingTransfer } from "./DepositBook.js"
 
 const at = new Date("2026-06-01T10:00:00.000Z")
 const later = new Date("2026-06-01T10:05:00.000Z")

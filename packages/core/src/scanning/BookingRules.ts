@@ -1,7 +1,7 @@
-import type { Deposit, DepositId, EventId } from "../deposits/Deposit"
-import { depositEvent } from "../notifications/OutboxEvent"
-import type { Booking, Reversal } from "./Booking"
-import type { ConfirmItem, PendingTransfer } from "./DepositBook"
+import type { Deposit, DepositId, EventId } from "../deposits/Deposit.js"
+import { depositEvent } from "../notifications/OutboxEvent.js"
+import type { Booking, Reversal } from "./Booking.js"
+import type { ConfirmItem, PendingTransfer } from "./DepositBook.js"
 
 /**
  * How a stored log meets the deposit stored for it, if any:

@@ -1,11 +1,11 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import { confirmationsUnder } from "../ConfirmationRule"
-import type { DepositId, EventId } from "../deposits/Deposit"
-import type { Network } from "../Network"
-import type { Booking } from "./Booking"
-import { bookingOf, idsNeeded, logState, reversalOf } from "./BookingRules"
-import { type ConfirmItem, DepositBook } from "./DepositBook"
-import type { ChainTip, ScanPosition } from "./ScanLedger"
+import { confirmationsUnder } from "../ConfirmationRule.js"
+import type { DepositId, EventId } from "../deposits/Deposit.js"
+import type { Network } from "../Network.js"
+import type { Booking } from "./Booking.js"
+import { bookingOf, idsNeeded, logState, reversalOf } from "./BookingRules.js"
+import { type ConfirmItem, DepositBook } from "./DepositBook.js"
+import type { ChainTip, ScanPosition } from "./ScanLedger.js"
 
 // Bookings per transaction: a catch-up books hundreds at once, a caught-up scanner one or two.
 const bookingChunk = 500

@@ -1,9 +1,9 @@
 import { Context, Data, type Effect } from "effect"
-import type { ConfirmationRule } from "../ConfirmationRule"
-import type { Deposit, DepositId, EventId } from "../deposits/Deposit"
-import type { Booking, Reversal } from "./Booking"
-import type { TenantId, WalletId } from "../Ids"
-import type { Network } from "../Network"
+import type { ConfirmationRule } from "../ConfirmationRule.js"
+import type { Deposit, DepositId, EventId } from "../deposits/Deposit.js"
+import type { Booking, Reversal } from "./Booking.js"
+import type { TenantId, WalletId } from "../Ids.js"
+import type { Network } from "../Network.js"
 
 /** A stored transfer not yet booked as a confirmed deposit, with its tenant's rule. */
 export interface PendingTransfer {

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer } from "effect"
-import { Chain } from "../chain/Chain"
-import type { Network } from "../Network"
-import { matchTransfers } from "./MatchTransfers"
-import { ScanLedger } from "./ScanLedger"
+import { Chain } from "../chain/Chain.js"
+import type { Network } from "../Network.js"
+import { matchTransfers } from "./MatchTransfers.js"
+import { ScanLedger } from "./ScanLedger.js"
 
 /**
  * Re-reads stored blocks from the node and restores any deposit (as `matchTransfers` sorts them:

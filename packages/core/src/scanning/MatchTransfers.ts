@@ -1,7 +1,7 @@
 import { type Context, Effect } from "effect"
-import type { BlockTransfers } from "../chain/ChainModel"
-import type { Network } from "../Network"
-import type { ObservedTransfer, ScanLedger, ScannedBlock, SweepTransaction } from "./ScanLedger"
+import type { BlockTransfers } from "../chain/ChainModel.js"
+import type { Network } from "../Network.js"
+import type { ObservedTransfer, ScanLedger, ScannedBlock, SweepTransaction } from "./ScanLedger.js"
 
 /** The transfer is the log of our own sweep into a wallet of the tenant it swept for. */
 const isOwnSweep = (observed: ObservedTransfer, sweeps: ReadonlyMap<string, SweepTransaction>) => {

@@ -1,5 +1,5 @@
 import { Data } from "effect"
-import type { Network } from "../Network"
+import type { Network } from "../Network.js"
 
 /**
  * The chain forked below the oldest block the scanner still keeps: it cannot tell which of its

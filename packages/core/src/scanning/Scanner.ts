@@ -1,12 +1,12 @@
 import { Context, Effect, Fiber, Layer, Option } from "effect"
-import { Chain } from "../chain/Chain"
-import type { BlockNotFound, ChainRejected, ChainUnavailable } from "../chain/ChainErrors"
-import type { BlockRef, BlockTransfers } from "../chain/ChainModel"
-import type { Network } from "../Network"
-import { matchTransfers } from "./MatchTransfers"
-import { ForkBelowStoredBlocks } from "./ScanErrors"
-import type { ScannerSettings } from "./ScannerSettings"
-import { type ChainTip, type CursorMoved, ScanLedger, type ScanPosition } from "./ScanLedger"
+import { Chain } from "../chain/Chain.js"
+import type { BlockNotFound, ChainRejected, ChainUnavailable } from "../chain/ChainErrors.js"
+import type { BlockRef, BlockTransfers } from "../chain/ChainModel.js"
+import type { Network } from "../Network.js"
+import { matchTransfers } from "./MatchTransfers.js"
+import { ForkBelowStoredBlocks } from "./ScanErrors.js"
+import type { ScannerSettings } from "./ScannerSettings.js"
+import { type ChainTip, type CursorMoved, ScanLedger, type ScanPosition } from "./ScanLedger.js"
 
 type ChainFailure = ChainUnavailable | ChainRejected
 

@@ -1,11 +1,11 @@
 import { Cause, Clock, Context, Duration, Effect, Layer, Option } from "effect"
-import { ComponentStatus } from "../engine/ComponentStatus"
-import type { Network } from "../Network"
-import { Confirmations } from "./Confirmations"
-import { IntegrityCheck } from "./IntegrityCheck"
-import { Scanner, type ScanProgress } from "./Scanner"
-import type { ScannerLoopSettings } from "./ScannerLoopSettings"
-import { ScanLedger } from "./ScanLedger"
+import { ComponentStatus } from "../engine/ComponentStatus.js"
+import type { Network } from "../Network.js"
+import { Confirmations } from "./Confirmations.js"
+import { IntegrityCheck } from "./IntegrityCheck.js"
+import { Scanner, type ScanProgress } from "./Scanner.js"
+import type { ScannerLoopSettings } from "./ScannerLoopSettings.js"
+import { ScanLedger } from "./ScanLedger.js"
 
 // A new wallet's deposits can only be in blocks after it existed; this margin covers clock skew.
 const newWalletMarginMillis = 60_000

@@ -1,7 +1,7 @@
 import { Config, Option } from "effect"
-import * as ConfigValue from "../config/ConfigValue"
-import { defaultScannerLoopSettings, type ScannerLoopSettings } from "./ScannerLoopSettings"
-import { defaultScannerSettings, type ScannerSettings } from "./ScannerSettings"
+import * as ConfigValue from "../config/ConfigValue.js"
+import { defaultScannerLoopSettings, type ScannerLoopSettings } from "./ScannerLoopSettings.js"
+import { defaultScannerSettings, type ScannerSettings } from "./ScannerSettings.js"
 
 /** The scanner's settings and its loop's, described together: the integrity window depends on the blocks kept. */
 export interface ScanningSettings {

@@ -1,11 +1,11 @@
 import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
-import { type Checkpoint, noCheckpoint } from "../engine/Checkpoint"
-import type { WalletId } from "../Ids"
-import type { Network } from "../Network"
-import { AutomationLedger, type DueScope } from "./AutomationLedger"
-import { NetworkResources } from "./NetworkResources"
-import { type AutomationSettings, defaultAutomationSettings } from "./AutomationSettings"
-import { Sweeps } from "./Sweeps"
+import { type Checkpoint, noCheckpoint } from "../engine/Checkpoint.js"
+import type { WalletId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import { AutomationLedger, type DueScope } from "./AutomationLedger.js"
+import { NetworkResources } from "./NetworkResources.js"
+import { type AutomationSettings, defaultAutomationSettings } from "./AutomationSettings.js"
+import { Sweeps } from "./Sweeps.js"
 
 // The estimate operation's own bound on wallets per call.
 const estimateChunk = 100

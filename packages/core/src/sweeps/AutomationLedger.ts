@@ -1,8 +1,8 @@
 import { Context, type Effect } from "effect"
-import type { WalletId } from "../Ids"
-import type { Network } from "../Network"
-import type { TenantScope } from "../Scope"
-import type { AutomationPolicy } from "../Settings"
+import type { WalletId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import type { TenantScope } from "../Scope.js"
+import type { AutomationPolicy } from "../Settings.js"
 
 export interface DueScope {
   readonly scope: TenantScope

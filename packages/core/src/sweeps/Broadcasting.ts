@@ -1,9 +1,9 @@
 import { Effect } from "effect"
-import { Chain } from "../chain/Chain"
-import type { SignedTransaction } from "../chain/ChainModel"
-import { proceed } from "./SweepStep"
-import type { SweeperSettings } from "./SweeperSettings"
-import type { StoredTransaction, SweepTask } from "./SweepTask"
+import { Chain } from "../chain/Chain.js"
+import type { SignedTransaction } from "../chain/ChainModel.js"
+import { proceed } from "./SweepStep.js"
+import type { SweeperSettings } from "./SweeperSettings.js"
+import type { StoredTransaction, SweepTask } from "./SweepTask.js"
 
 export const signedTransaction = (stored: StoredTransaction): SignedTransaction => ({
   txid: stored.txid,

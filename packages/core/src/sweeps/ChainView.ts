@@ -1,4 +1,4 @@
-import type { BlockRef, ChainParameters } from "../chain/ChainModel"
+import type { BlockRef, ChainParameters } from "../chain/ChainModel.js"
 
 /**
  * What every step of one sweeper pass shares about the chain, read once at the start of the

@@ -1,5 +1,5 @@
-import { compareIds } from "../Int64Id"
-import type { SweepStatus, SweepTask } from "./SweepTask"
+import { compareIds } from "../Int64Id.js"
+import type { SweepStatus, SweepTask } from "./SweepTask.js"
 
 /**
  * Due tasks closest to the chain first: a signed transaction is broadcast, and a broadcast one

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { AccountState, ChainParameters } from "../chain/ChainModel"
-import { defaultAutomationPolicy } from "../Settings"
-import { bandwidthLeft, planFees, withMargin } from "./FeePlan"
-import { mainnetFees } from "./MainnetFees"
+import type { AccountState, ChainParameters } from "../chain/ChainModel.js"
+import { defaultAutomationPolicy } from "../Settings.js"
+import { bandwidthLeft, planFees, withMargin } from "./FeePlan.js"
+import { mainnetFees } from "./MainnetFees.js"
 
 const account = (changes: Partial<AccountState> = {}): AccountState => ({
   address: "TWallet",

@@ -1,5 +1,5 @@
-import type { AccountState, ChainParameters } from "../chain/ChainModel"
-import type { EnergyProviderService } from "../energy/EnergyProvider"
+import type { AccountState, ChainParameters } from "../chain/ChainModel.js"
+import type { EnergyProviderService } from "../energy/EnergyProvider.js"
 
 /** The fee rules of the scope that a plan must keep to. */
 export interface FeePolicy {

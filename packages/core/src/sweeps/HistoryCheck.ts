@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { Chain } from "../chain/Chain"
+import { Chain } from "../chain/Chain.js"
 
 export type HistoryVerdict = "kept" | "missing" | "unproven"
 

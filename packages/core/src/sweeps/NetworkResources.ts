@@ -1,9 +1,9 @@
 import { Context, Effect } from "effect"
-import type { ChainService } from "../chain/Chain"
-import { ChainUnavailable } from "../chain/ChainErrors"
-import type { EnergyProviderService } from "../energy/EnergyProvider"
-import { noEnergyProvider } from "../energy/NoEnergyProvider"
-import type { Network } from "../Network"
+import type { ChainService } from "../chain/Chain.js"
+import { ChainUnavailable } from "../chain/ChainErrors.js"
+import type { EnergyProviderService } from "../energy/EnergyProvider.js"
+import { noEnergyProvider } from "../energy/NoEnergyProvider.js"
+import type { Network } from "../Network.js"
 
 /**
  * Port: the chain and the energy provider of each network, for operations that serve every

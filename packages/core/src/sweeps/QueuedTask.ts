@@ -1,6 +1,6 @@
-import type { TenantScope } from "../Scope"
-import type { SweepDraft } from "./SweepRepository"
-import type { SweepTask, SweepTaskId } from "./SweepTask"
+import type { TenantScope } from "../Scope.js"
+import type { SweepDraft } from "./SweepRepository.js"
+import type { SweepTask, SweepTaskId } from "./SweepTask.js"
 
 /**
  * A task as its draft creates it: queued for preparation and due at once, with nothing decided

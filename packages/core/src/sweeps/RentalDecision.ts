@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import type { EnergyProviderService, ProviderUnavailable, RentalQuote } from "../energy/EnergyProvider"
-import { type FeePlan, rentalSize } from "./FeePlan"
+import type { EnergyProviderService, ProviderUnavailable, RentalQuote } from "../energy/EnergyProvider.js"
+import { type FeePlan, rentalSize } from "./FeePlan.js"
 
 export type RentalPlan = FeePlan & { readonly _tag: "Rental" }
 

@@ -1,13 +1,13 @@
 import { Duration, Effect, Option } from "effect"
-import { Chain } from "../chain/Chain"
-import { EnergyProvider, type ProviderOrder } from "../energy/EnergyProvider"
-import type { EnergyRental, RentalState } from "../energy/EnergyRental"
-import { energyLeft } from "./FeePlan"
-import { awaitBandwidth, hasBandwidth, ready } from "./Preparation"
-import { providerRefusal } from "./RentalDecision"
-import { end, later, proceed, type StepResult } from "./SweepStep"
-import type { SweeperSettings } from "./SweeperSettings"
-import type { SweepTask } from "./SweepTask"
+import { Chain } from "../chain/Chain.js"
+import { EnergyProvider, type ProviderOrder } from "../energy/EnergyProvider.js"
+import type { EnergyRental, RentalState } from "../energy/EnergyRental.js"
+import { energyLeft } from "./FeePlan.js"
+import { awaitBandwidth, hasBandwidth, ready } from "./Preparation.js"
+import { providerRefusal } from "./RentalDecision.js"
+import { end, later, proceed, type StepResult } from "./SweepStep.js"
+import type { SweeperSettings } from "./SweeperSettings.js"
+import type { SweepTask } from "./SweepTask.js"
 
 const fromOrder = (rental: EnergyRental, order: ProviderOrder): EnergyRental => ({
   ...rental,

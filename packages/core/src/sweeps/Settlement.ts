@@ -1,11 +1,11 @@
 import { Duration, Effect, Option } from "effect"
-import { Chain } from "../chain/Chain"
-import type { Receipt } from "../chain/ChainModel"
-import { rebroadcast } from "./Broadcasting"
-import { end, later, type StepResult } from "./SweepStep"
-import type { ChainView } from "./ChainView"
-import type { SweeperSettings } from "./SweeperSettings"
-import type { SweepTask } from "./SweepTask"
+import { Chain } from "../chain/Chain.js"
+import type { Receipt } from "../chain/ChainModel.js"
+import { rebroadcast } from "./Broadcasting.js"
+import { end, later, type StepResult } from "./SweepStep.js"
+import type { ChainView } from "./ChainView.js"
+import type { SweeperSettings } from "./SweeperSettings.js"
+import type { SweepTask } from "./SweepTask.js"
 
 const settled = (task: SweepTask, now: Date, receipt: Receipt): StepResult => {
   const fees = {

@@ -1,12 +1,12 @@
 import { Duration, Effect } from "effect"
-import { Chain } from "../chain/Chain"
-import { Signer } from "../WalletKeys"
-import { SweepRepository } from "./SweepRepository"
-import { energyLeft } from "./FeePlan"
-import { end, proceed } from "./SweepStep"
-import type { ChainView } from "./ChainView"
-import type { SweeperSettings } from "./SweeperSettings"
-import type { SweepTask } from "./SweepTask"
+import { Chain } from "../chain/Chain.js"
+import { Signer } from "../WalletKeys.js"
+import { SweepRepository } from "./SweepRepository.js"
+import { energyLeft } from "./FeePlan.js"
+import { end, proceed } from "./SweepStep.js"
+import type { ChainView } from "./ChainView.js"
+import type { SweeperSettings } from "./SweeperSettings.js"
+import type { SweepTask } from "./SweepTask.js"
 
 /** How many recent blocks a node accepts as a transaction's reference (java-tron's recent-block store). */
 const tapos = 65_536n

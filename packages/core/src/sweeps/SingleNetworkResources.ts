@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
-import { Chain } from "../chain/Chain"
-import { EnergyProvider } from "../energy/EnergyProvider"
-import { NetworkResources } from "./NetworkResources"
+import { Chain } from "../chain/Chain.js"
+import { EnergyProvider } from "../energy/EnergyProvider.js"
+import { NetworkResources } from "./NetworkResources.js"
 
 /**
  * The resources of a process that serves one network with the Chain and EnergyProvider in

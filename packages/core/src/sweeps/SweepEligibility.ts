@@ -1,7 +1,7 @@
-import type { WalletId } from "../Ids"
-import type { CollectionSetting } from "../Settings"
-import type { Wallet } from "../Wallet"
-import type { SweepItemFailure } from "./SweepErrors"
+import type { WalletId } from "../Ids.js"
+import type { CollectionSetting } from "../Settings.js"
+import type { Wallet } from "../Wallet.js"
+import type { SweepItemFailure } from "./SweepErrors.js"
 
 export interface Ineligible {
   readonly failure: SweepItemFailure

@@ -1,5 +1,5 @@
-import { type OutboxEvent, sweepEvent } from "../notifications/OutboxEvent"
-import type { SweepTask, TerminalSweepStatus } from "./SweepTask"
+import { type OutboxEvent, sweepEvent } from "../notifications/OutboxEvent.js"
+import type { SweepTask, TerminalSweepStatus } from "./SweepTask.js"
 
 /** The terminal write of a task: its last state, the event that reports it, and what it changes in its wallet's books. */
 export interface SweepOutcome {

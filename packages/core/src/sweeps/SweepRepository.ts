@@ -1,12 +1,12 @@
 import { Context, type Effect, type Option } from "effect"
-import type { WalletId } from "../Ids"
-import type { Network } from "../Network"
-import type { NotificationEvent } from "../notifications/NotificationEvent"
-import type { Page } from "../Page"
-import type { TenantScope } from "../Scope"
-import type { Sealed } from "../SecretBox"
-import type { SweepOutcome } from "./SweepOutcome"
-import type { SweepMode, SweepOrigin, SweepStatus, SweepTask, SweepTaskId } from "./SweepTask"
+import type { WalletId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import type { NotificationEvent } from "../notifications/NotificationEvent.js"
+import type { Page } from "../Page.js"
+import type { TenantScope } from "../Scope.js"
+import type { Sealed } from "../SecretBox.js"
+import type { SweepOutcome } from "./SweepOutcome.js"
+import type { SweepMode, SweepOrigin, SweepStatus, SweepTask, SweepTaskId } from "./SweepTask.js"
 
 /** A task to insert: the wallet has been checked by the caller, the one-task-per-wallet rule is the store's. */
 export interface SweepDraft {

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
-import { Amount } from "../Amount"
-import { Network } from "../Network"
-import { ObjectId } from "../ObjectId"
-import type { SweepTask, TerminalSweepStatus } from "./SweepTask"
+import { Amount } from "../Amount.js"
+import { Network } from "../Network.js"
+import { ObjectId } from "../ObjectId.js"
+import type { SweepTask, TerminalSweepStatus } from "./SweepTask.js"
 
 /**
  * The 11-field body of `sweep.succeeded`, `sweep.failed` and `sweep.cancelled`, in wire order.

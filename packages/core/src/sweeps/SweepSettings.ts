@@ -1,5 +1,5 @@
 import { Config, Context, Duration, Layer } from "effect"
-import * as ConfigValue from "../config/ConfigValue"
+import * as ConfigValue from "../config/ConfigValue.js"
 
 export interface SweepSettingsShape {
   /**

@@ -1,5 +1,5 @@
 import { Duration } from "effect"
-import type { SweepTask, TerminalSweepStatus } from "./SweepTask"
+import type { SweepTask, TerminalSweepStatus } from "./SweepTask.js"
 
 /** What one step decided: a new non-terminal state to save, or the terminal one with its event. */
 export type StepResult =

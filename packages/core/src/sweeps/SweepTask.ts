@@ -1,7 +1,7 @@
-import type { EventId } from "../deposits/Deposit"
-import type { TenantId, WalletId } from "../Ids"
-import type { Network } from "../Network"
-import type { EnergyRental } from "../energy/EnergyRental"
+import type { EventId } from "../deposits/Deposit.js"
+import type { TenantId, WalletId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import type { EnergyRental } from "../energy/EnergyRental.js"
 
 /** A sweep task ID; it is also the ID of the task's terminal event (one shared sequence). */
 export type SweepTaskId = string & { readonly SweepTaskId: unique symbol }

@@ -2,13 +2,13 @@ import { usdtOf } from "@collector/tron-sim/testing"
 import { TronAddress } from "@collector/tron"
 import { expect, layer } from "@effect/vitest"
 import { Deferred, Duration, Effect, Exit, Fiber, Option, Ref } from "effect"
-import { Chain } from "../chain/Chain"
-import { ChainUnavailable } from "../chain/ChainErrors"
-import { Sim } from "../chain/testing/SimWorld"
-import { eagerSweeperSettings } from "../testing/EagerLoopSettings"
-import { StorageFixtures } from "../testing/StorageFixtures"
-import { Signer } from "../WalletKeys"
-import { Sweeper } from "./Sweeper"
+import { Chain } from "../chain/Chain.js"
+import { ChainUnavailable } from "../chain/ChainErrors.js"
+import { Sim } from "../chain/testing/SimWorld.js"
+import { eagerSweeperSettings } from "../testing/EagerLoopSettings.js"
+import { StorageFixtures } from "../testing/StorageFixtures.js"
+import { Signer } from "../WalletKeys.js"
+import { Sweeper } from "./Sweeper.js"
 import {
   createTask,
   ordersFor,
@@ -23,7 +23,7 @@ import {
   taskOf,
   trx,
   usdt
-} from "./testing/SweepWorld"
+} from "./testing/SweepWorld.js"
 
 /** Activated with a single SUN and holding USDT: only a rental can pay the transfer's energy. */
 const rentalWallet = (w: SweepWallet, amount = usdt(30n)) =>

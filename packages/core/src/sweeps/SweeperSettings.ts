@@ -1,5 +1,5 @@
 import { Config, Duration } from "effect"
-import * as ConfigValue from "../config/ConfigValue"
+import * as ConfigValue from "../config/ConfigValue.js"
 
 /** How the sweeper works through tasks; every wait is a time after which a task is looked at again. */
 export interface SweeperSettings {

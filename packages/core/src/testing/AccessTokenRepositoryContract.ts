@@ -1,9 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
-import { AccessTokenRepository } from "../AccessTokenRepository"
-import type { AppId } from "../Ids"
-import { dies } from "./Defects"
-import { StorageFixtures } from "./StorageFixtures"
+import { AccessTokenRepository } from "../AccessTokenRepository.js"
+import type { AppId } from "../Ids.js"
+import { dies } from "./Defects.js"
+import { StorageFixtures } from "./StorageFixtures.js"
 
 const hash = (n: number) => new Uint8Array(32).fill(n)
 

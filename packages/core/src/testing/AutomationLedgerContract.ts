@@ -1,11 +1,11 @@
 import { describe, expect } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
-import type { WalletId } from "../Ids"
-import type { Network } from "../Network"
-import type { TenantScope } from "../Scope"
-import { AutomationLedger } from "../sweeps/AutomationLedger"
-import { onFreshStorage } from "./FreshStorage"
-import { type FixtureAutomationSettings, StorageFixtures } from "./StorageFixtures"
+import type { WalletId } from "../Ids.js"
+import type { Network } from "../Network.js"
+import type { TenantScope } from "../Scope.js"
+import { AutomationLedger } from "../sweeps/AutomationLedger.js"
+import { onFreshStorage } from "./FreshStorage.js"
+import { type FixtureAutomationSettings, StorageFixtures } from "./StorageFixtures.js"
 
 const t0 = new Date("2026-06-01T12:00:00Z")
 const later = (minutes: number, millis = 0) => new Date(t0.getTime() + minutes * 60_000 + millis)

@@ -1,9 +1,9 @@
 import { describe, expect } from "@effect/vitest"
 import { Cause, Effect, Exit, type Layer, TestClock } from "effect"
-import { BalanceLedger } from "../balances/BalanceLedger"
-import type { WalletId } from "../Ids"
-import { onFreshStorage } from "./FreshStorage"
-import { StorageFixtures } from "./StorageFixtures"
+import { BalanceLedger } from "../balances/BalanceLedger.js"
+import type { WalletId } from "../Ids.js"
+import { onFreshStorage } from "./FreshStorage.js"
+import { StorageFixtures } from "./StorageFixtures.js"
 
 const reading = (walletId: WalletId, atBlock: bigint, usdt = 1n, trx = 2n) => ({ walletId, usdt, trx, atBlock })
 

@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
-import { ComponentStatus } from "../engine/ComponentStatus"
+import { ComponentStatus } from "../engine/ComponentStatus.js"
 
 const at = (iso: string) => new Date(iso)
 

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
-import type { EventId } from "../deposits/Deposit"
-import type { Network } from "../Network"
+import type { EventId } from "../deposits/Deposit.js"
+import type { Network } from "../Network.js"
 import {
   type AttemptRecord,
   type ClaimRequest,
@@ -9,10 +9,10 @@ import {
   type DueEvent,
   type HeldAttempt,
   type NextStep
-} from "../notifications/DeliveryLedger"
-import { roundDeadline } from "../notifications/DeliverySchedule"
-import { NotificationRepository } from "../notifications/NotificationRepository"
-import type { TenantScope } from "../Scope"
+} from "../notifications/DeliveryLedger.js"
+import { roundDeadline } from "../notifications/DeliverySchedule.js"
+import { NotificationRepository } from "../notifications/NotificationRepository.js"
+import type { TenantScope } from "../Scope.js"
 
 /** A claim of `holder` at `now` on nile: a 60 s lease, room for 10 events of any tenant, 20 attempts a round. */
 export const claimRequest = (holder: string, now: Date, options: Partial<ClaimRequest> = {}): ClaimRequest => ({

@@ -1,9 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
-import type { DepositId } from "../deposits/Deposit"
-import { type DepositQuery, DepositRepository } from "../deposits/DepositRepository"
-import type { TenantScope } from "../Scope"
-import { StorageFixtures } from "./StorageFixtures"
+import type { DepositId } from "../deposits/Deposit.js"
+import { type DepositQuery, DepositRepository } from "../deposits/DepositRepository.js"
+import type { TenantScope } from "../Scope.js"
+import { StorageFixtures } from "./StorageFixtures.js"
 
 const query = (fields: Partial<DepositQuery> = {}): DepositQuery => ({ page: 1, pageSize: 20, address: "", ...fields })
 

@@ -1,6 +1,6 @@
 import { Duration } from "effect"
-import type { ScannerLoopSettings } from "../scanning/ScannerLoopSettings"
-import type { SweeperSettings } from "../sweeps/SweeperSettings"
+import type { ScannerLoopSettings } from "../scanning/ScannerLoopSettings.js"
+import type { SweeperSettings } from "../sweeps/SweeperSettings.js"
 
 /**
  * The loops' settings for tests that drive them pass by pass on a simulated chain: the sweeper

@@ -1,10 +1,10 @@
 import { expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber, type Layer, Option, Ref, TestServices } from "effect"
-import { IdempotencyConflict, type IdempotencyKey, IdempotencyStore, type SavedOutcome } from "../Idempotency"
-import type { TenantScope } from "../Scope"
-import { WalletRepository } from "../WalletRepository"
-import { dies } from "./Defects"
-import { StorageFixtures } from "./StorageFixtures"
+import { IdempotencyConflict, type IdempotencyKey, IdempotencyStore, type SavedOutcome } from "../Idempotency.js"
+import type { TenantScope } from "../Scope.js"
+import { WalletRepository } from "../WalletRepository.js"
+import { dies } from "./Defects.js"
+import { StorageFixtures } from "./StorageFixtures.js"
 
 const keyOf = (scope: TenantScope, requestId: string, operation = "contract.createWallet"): IdempotencyKey => ({
   tenantId: scope.tenantId,

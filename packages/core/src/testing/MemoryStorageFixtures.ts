@@ -1,8 +1,8 @@
 import { Clock, Effect, Layer } from "effect"
-import type { DepositId, EventId } from "../deposits/Deposit"
-import type { TenantId, WalletId } from "../Ids"
-import { compareIds } from "../Int64Id"
-import { MemoryDatabase } from "../memory/MemoryDatabase"
+import type { DepositId, EventId } from "../deposits/Deposit.js"
+import type { TenantId, WalletId } from "../Ids.js"
+import { compareIds } from "../Int64Id.js"
+import { MemoryDatabase } from "../memory/MemoryDatabase.js"
 import {
   apps,
   events,
@@ -15,12 +15,12 @@ import {
   tenantSettings,
   walletKeys,
   wallets
-} from "../memory/MemoryTables"
-import { queuedTask } from "../sweeps/QueuedTask"
-import { isTerminal, type SweepTaskId } from "../sweeps/SweepTask"
-import { appendEvents } from "../memory/MemoryOutbox"
-import { newSettingsRow } from "../memory/SettingsRows"
-import { StorageFixtures } from "./StorageFixtures"
+} from "../memory/MemoryTables.js"
+import { queuedTask } from "../sweeps/QueuedTask.js"
+import { isTerminal, type SweepTaskId } from "../sweeps/SweepTask.js"
+import { appendEvents } from "../memory/MemoryOutbox.js"
+import { newSettingsRow } from "../memory/SettingsRows.js"
+import { StorageFixtures } from "./StorageFixtures.js"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
 

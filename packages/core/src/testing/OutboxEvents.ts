@@ -1,12 +1,12 @@
-import { SettingsRepository } from "../SettingsRepository"
+import { SettingsRepository } from "../SettingsRepository.js"
 import { Effect } from "effect"
-import type { Network } from "../Network"
-import { roundDeadline } from "../notifications/DeliverySchedule"
-import type { EventType } from "../notifications/EventTypes"
-import type { OutboxEvent } from "../notifications/OutboxEvent"
-import { DepositBook } from "../scanning/DepositBook"
-import type { TenantScope } from "../Scope"
-import { type FixtureScope, type FixtureWebhook, StorageFixtures } from "./StorageFixtures"
+import type { Network } from "../Network.js"
+import { roundDeadline } from "../notifications/DeliverySchedule.js"
+import type { EventType } from "../notifications/EventTypes.js"
+import type { OutboxEvent } from "../notifications/OutboxEvent.js"
+import { DepositBook } from "../scanning/DepositBook.js"
+import type { TenantScope } from "../Scope.js"
+import { type FixtureScope, type FixtureWebhook, StorageFixtures } from "./StorageFixtures.js"
 
 export interface EventFields {
   readonly eventType?: EventType

@@ -1,12 +1,12 @@
 import { describe, expect } from "@effect/vitest"
 import { Cause, Effect, Exit, type Layer, Option, TestClock } from "effect"
-import type { BlockRef } from "../chain/ChainModel"
-import { DepositRepository } from "../deposits/DepositRepository"
-import type { Network } from "../Network"
-import { CursorMoved, type ObservedTransfer, ScanLedger, type ScannedBlock, type WalletMatch } from "../scanning/ScanLedger"
-import type { TenantScope } from "../Scope"
-import { onFreshStorage } from "./FreshStorage"
-import { type FixtureWallet, StorageFixtures } from "./StorageFixtures"
+import type { BlockRef } from "../chain/ChainModel.js"
+import { DepositRepository } from "../deposits/DepositRepository.js"
+import type { Network } from "../Network.js"
+import { CursorMoved, type ObservedTransfer, ScanLedger, type ScannedBlock, type WalletMatch } from "../scanning/ScanLedger.js"
+import type { TenantScope } from "../Scope.js"
+import { onFreshStorage } from "./FreshStorage.js"
+import { type FixtureWallet, StorageFixtures } from "./StorageFixtures.js"
 
 const genesis = Date.UTC(2026, 0, 1)
 

@@ -1,11 +1,11 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
-import type { WalletId } from "../Ids"
-import type { TenantScope } from "../Scope"
-import type { AutomationPolicy, StoredSettings } from "../Settings"
-import { SettingsRepository } from "../SettingsRepository"
-import { dies } from "./Defects"
-import { StorageFixtures } from "./StorageFixtures"
+import type { WalletId } from "../Ids.js"
+import type { TenantScope } from "../Scope.js"
+import type { AutomationPolicy, StoredSettings } from "../Settings.js"
+import { SettingsRepository } from "../SettingsRepository.js"
+import { dies } from "./Defects.js"
+import { StorageFixtures } from "./StorageFixtures.js"
 
 const maxAmount = 2n ** 256n - 1n
 

@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Exit, type Layer } from "effect"
-import { StorageProbe } from "../StorageProbe"
+import { StorageProbe } from "../StorageProbe.js"
 
 /** What every StorageProbe must do on a store that is up; the health check relies on it. */
 export const storageProbeContract = <E>(name: string, storage: Layer.Layer<StorageProbe, E>) =>

@@ -1,7 +1,7 @@
-import type { WalletId } from "../Ids"
-import { sweepOutcome } from "../sweeps/SweepOutcome"
-import type { SweepDraft } from "../sweeps/SweepRepository"
-import type { StoredTransaction, SweepTask, TerminalSweepStatus } from "../sweeps/SweepTask"
+import type { WalletId } from "../Ids.js"
+import { sweepOutcome } from "../sweeps/SweepOutcome.js"
+import type { SweepDraft } from "../sweeps/SweepRepository.js"
+import type { StoredTransaction, SweepTask, TerminalSweepStatus } from "../sweeps/SweepTask.js"
 
 /** Times of the sweep tests: `seconds` after 2026-03-01T00:00:00Z. */
 export const sweepTime = (seconds: number) => new Date(Date.UTC(2026, 2, 1) + seconds * 1000)

@@ -1,14 +1,14 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, type Layer, Option } from "effect"
-import { AccessTokenRepository } from "../AccessTokenRepository"
-import type { AppId, TenantId } from "../Ids"
-import { compareIds, isCanonicalPositiveInt64 } from "../Int64Id"
-import type { Network } from "../Network"
-import type { Sealed } from "../SecretBox"
-import type { TenantWithApps } from "../Tenant"
-import { TenantHasNoApp, TenantNameTaken, TenantNotFound } from "../TenantErrors"
-import { type NewAppCredential, TenantRepository } from "../TenantRepository"
-import { dies } from "./Defects"
+import { AccessTokenRepository } from "../AccessTokenRepository.js"
+import type { AppId, TenantId } from "../Ids.js"
+import { compareIds, isCanonicalPositiveInt64 } from "../Int64Id.js"
+import type { Network } from "../Network.js"
+import type { Sealed } from "../SecretBox.js"
+import type { TenantWithApps } from "../Tenant.js"
+import { TenantHasNoApp, TenantNameTaken, TenantNotFound } from "../TenantErrors.js"
+import { type NewAppCredential, TenantRepository } from "../TenantRepository.js"
+import { dies } from "./Defects.js"
 
 const sealed = (keyId: string, byte: number): Sealed => ({ keyId, blob: new Uint8Array([byte, byte + 1, byte + 2]) })
 /** Sealed values compared by content (PostgreSQL answers a Buffer, memory a Uint8Array). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Fiber, TestClock } from "effect"
-import { DeliveryTransport, type DeliveryRequest, type DeliveryResult } from "../notifications/DeliveryTransport"
-import { ackReply, hangReply, TestDeliveryTransport } from "./TestDeliveryTransport"
+import { DeliveryTransport, type DeliveryRequest, type DeliveryResult } from "../notifications/DeliveryTransport.js"
+import { ackReply, hangReply, TestDeliveryTransport } from "./TestDeliveryTransport.js"
 
 const request = (url: string, addresses: ReadonlyArray<string> = ["203.0.113.7"]): DeliveryRequest => ({
   url,

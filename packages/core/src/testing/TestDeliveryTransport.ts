@@ -4,8 +4,8 @@ import {
   type DeliveryRequest,
   type DeliveryResult,
   DeliveryTransport
-} from "../notifications/DeliveryTransport"
-import type { ResolvedTarget } from "../webhook/WebhookTargets"
+} from "../notifications/DeliveryTransport.js"
+import type { ResolvedTarget } from "../webhook/WebhookTargets.js"
 
 /** How the receiver behind a URL answers. */
 export type ScriptedReply =

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { EnvelopeSealer } from "../notifications/EnvelopeSealer"
+import { EnvelopeSealer } from "../notifications/EnvelopeSealer.js"
 
 /** What a test envelope carries, in the clear. */
 export interface OpenedEnvelope {

@@ -1,7 +1,7 @@
 import { Context, Duration, Effect, Either, Layer } from "effect"
-import { parseWebhookUrl } from "../webhook/WebhookUrl"
-import { WebhookUrlRejected } from "../webhook/WebhookUrlRejected"
-import { type ResolvedTarget, WebhookTargets } from "../webhook/WebhookTargets"
+import { parseWebhookUrl } from "../webhook/WebhookUrl.js"
+import { WebhookUrlRejected } from "../webhook/WebhookUrlRejected.js"
+import { type ResolvedTarget, WebhookTargets } from "../webhook/WebhookTargets.js"
 
 /** A name server that never answers: the lookup times out. */
 export const SilentHost = { _tag: "SilentHost" } as const

@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { WebhookUrlRejected } from "./WebhookUrlRejected"
+import type { WebhookUrlRejected } from "./WebhookUrlRejected.js"
 
 /** One address a webhook may be delivered to, checked when it was resolved. */
 export interface ResolvedTarget {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { parseWebhookUrl, webhookUrlMaxLength } from "./WebhookUrl"
-import { WebhookUrlRejected } from "./WebhookUrlRejected"
+import { parseWebhookUrl, webhookUrlMaxLength } from "./WebhookUrl.js"
+import { WebhookUrlRejected } from "./WebhookUrlRejected.js"
 
 /** A URL of exactly `length` characters. */
 const urlOfLength = (length: number) => {

@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { WebhookUrlRejected } from "./WebhookUrlRejected"
+import { WebhookUrlRejected } from "./WebhookUrlRejected.js"
 
 /** Longest accepted webhook URL, checked on the text as given and after normalisation. */
 export const webhookUrlMaxLength = 2048

@@ -1,3 +1,3 @@
-export * from "./WebhookTargets"
-export * from "./WebhookUrl"
-export * from "./WebhookUrlRejected"
+export * from "./WebhookTargets.js"
+export * from "./WebhookUrl.js"
+export * from "./WebhookUrlRejected.js"

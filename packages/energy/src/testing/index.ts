@@ -1,1 +1,1 @@
-export * from "./CatFeeServer"
+export * from "./CatFeeServer.js"

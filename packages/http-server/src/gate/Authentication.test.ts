@@ -1,10 +1,10 @@
 import { expect, layer } from "@effect/vitest"
 import { canonicalString, type CanonicalStringInput, sign } from "@collector/api"
 import { Effect } from "effect"
-import { expectError, expectOk } from "../testing/Assertions"
-import { type Credentials, send, signedHeaders } from "../testing/RawClient"
-import { nowSeconds, provisionTenant, requestToken, startOfSecond, tokenTarget } from "../testing/Tenants"
-import { ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { type Credentials, send, signedHeaders } from "../testing/RawClient.js"
+import { nowSeconds, provisionTenant, requestToken, startOfSecond, tokenTarget } from "../testing/Tenants.js"
+import { ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 type Headers = ReadonlyArray<readonly [string, string]>
 

@@ -8,12 +8,12 @@ import { canonicalString, type CanonicalStringInput, sign } from "@collector/api
 import { AccessTokenRepository, type AppId, TenantAdmin } from "@collector/core"
 import { Effect, Either, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { expectOk } from "../testing/Assertions"
-import { AuthenticatorTestLive } from "../testing/AuthenticatorTest"
-import type { Credentials } from "../testing/RawClient"
-import { nowSeconds, pollUntil, provisionTenant, requestToken } from "../testing/Tenants"
-import { ServerUrl } from "../testing/TestServer"
-import { Authenticator, hashToken } from "./Authenticator"
+import { expectOk } from "../testing/Assertions.js"
+import { AuthenticatorTestLive } from "../testing/AuthenticatorTest.js"
+import type { Credentials } from "../testing/RawClient.js"
+import { nowSeconds, pollUntil, provisionTenant, requestToken } from "../testing/Tenants.js"
+import { ServerUrl } from "../testing/TestServer.js"
+import { Authenticator, hashToken } from "./Authenticator.js"
 
 const encoder = new TextEncoder()
 

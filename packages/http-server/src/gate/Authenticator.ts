@@ -10,8 +10,8 @@ import {
 } from "@collector/core"
 import { Clock, Context, Data, Duration, Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
-import type { AuthKind } from "./RouteTable"
-import { Gate } from "./GateSettings"
+import type { AuthKind } from "./RouteTable.js"
+import { Gate } from "./GateSettings.js"
 
 export class AuthRejected extends Data.TaggedError("AuthRejected")<{ readonly status: 401 | 403 }> {}
 

@@ -1,11 +1,11 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "../testing/Assertions"
-import { call, tokenFor } from "../testing/Calls"
-import { send, signedHeaders } from "../testing/RawClient"
-import { provisionTenant } from "../testing/Tenants"
-import { ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { call, tokenFor } from "../testing/Calls.js"
+import { send, signedHeaders } from "../testing/RawClient.js"
+import { provisionTenant } from "../testing/Tenants.js"
+import { ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 const target = "/open/v1/wallets"
 

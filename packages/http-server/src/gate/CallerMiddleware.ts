@@ -1,6 +1,6 @@
 import { Authenticated, Signed } from "@collector/api"
 import { Effect, FiberRef, Layer, Option } from "effect"
-import { currentApp } from "./RequestContext"
+import { currentApp } from "./RequestContext.js"
 
 // The gate has already authenticated the request; these only hand its result to handlers.
 const caller = Effect.flatMap(FiberRef.get(currentApp), Option.match({

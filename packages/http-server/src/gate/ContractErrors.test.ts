@@ -3,10 +3,10 @@ import { expect, layer } from "@effect/vitest"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "../testing/Assertions"
-import { call, tokenFor } from "../testing/Calls"
-import { provisionTenant } from "../testing/Tenants"
-import { CapturedLogs, ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { call, tokenFor } from "../testing/Calls.js"
+import { provisionTenant } from "../testing/Tenants.js"
+import { CapturedLogs, ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 /** A second database on the same server, to cut the server's own database off from outside. */
 class OtherDatabase extends Context.Tag("OtherDatabase")<OtherDatabase, SqlClient.SqlClient>() {}

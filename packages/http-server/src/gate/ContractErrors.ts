@@ -2,7 +2,7 @@ import { HttpApiBuilder, type HttpServerResponse } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { apiError, ContractApi } from "@collector/api"
 import { Cause, Effect, FiberRef, Option } from "effect"
-import { currentTraceId } from "./RequestContext"
+import { currentTraceId } from "./RequestContext.js"
 
 type Issue = { readonly path: ReadonlyArray<PropertyKey>; readonly message: string }
 

@@ -1,10 +1,10 @@
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import { expectError, expectOk, header } from "../testing/Assertions"
-import { send } from "../testing/RawClient"
-import { openRawSocket, slowRequestHead } from "../testing/RawSocket"
-import { pollUntil, provisionTenant, requestToken } from "../testing/Tenants"
-import { CapturedLogs, ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectError, expectOk, header } from "../testing/Assertions.js"
+import { send } from "../testing/RawClient.js"
+import { openRawSocket, slowRequestHead } from "../testing/RawSocket.js"
+import { pollUntil, provisionTenant, requestToken } from "../testing/Tenants.js"
+import { CapturedLogs, ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 const health = Effect.flatMap(ServerUrl, (url) => send(url, { method: "GET", target: "/healthz" }))
 

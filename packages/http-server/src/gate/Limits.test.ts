@@ -1,10 +1,10 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { expectError, expectOk, header } from "../testing/Assertions"
-import { send, signedHeaders } from "../testing/RawClient"
-import { openRawSocket, slowRequestHead } from "../testing/RawSocket"
-import { provisionTenant, requestToken, tokenTarget } from "../testing/Tenants"
-import { ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectError, expectOk, header } from "../testing/Assertions.js"
+import { send, signedHeaders } from "../testing/RawClient.js"
+import { openRawSocket, slowRequestHead } from "../testing/RawSocket.js"
+import { provisionTenant, requestToken, tokenTarget } from "../testing/Tenants.js"
+import { ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 const maxBodyBytes = 1024
 

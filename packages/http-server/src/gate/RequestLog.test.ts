@@ -1,9 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { expectOk, header } from "../testing/Assertions"
-import { type RawRequest, type RawResponse, send, signedHeaders } from "../testing/RawClient"
-import { provisionTenant, requestToken, tokenTarget } from "../testing/Tenants"
-import { CapturedLogs, ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectOk, header } from "../testing/Assertions.js"
+import { type RawRequest, type RawResponse, send, signedHeaders } from "../testing/RawClient.js"
+import { provisionTenant, requestToken, tokenTarget } from "../testing/Tenants.js"
+import { CapturedLogs, ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 interface LogLine {
   readonly message: string

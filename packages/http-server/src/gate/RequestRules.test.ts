@@ -1,9 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { expectError, expectOk, header } from "../testing/Assertions"
-import { type RawRequest, send, signedHeaders } from "../testing/RawClient"
-import { provisionTenant, tokenTarget } from "../testing/Tenants"
-import { ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectError, expectOk, header } from "../testing/Assertions.js"
+import { type RawRequest, send, signedHeaders } from "../testing/RawClient.js"
+import { provisionTenant, tokenTarget } from "../testing/Tenants.js"
+import { ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 const call = (req: RawRequest) => Effect.flatMap(ServerUrl, (url) => send(url, req))
 

@@ -1,10 +1,10 @@
 import { expect, layer } from "@effect/vitest"
 import { TenantAdmin } from "@collector/core"
 import { Effect } from "effect"
-import { expectError, expectOk } from "../testing/Assertions"
-import type { Credentials, RawResponse } from "../testing/RawClient"
-import { pollUntil, provisionTenant, requestToken } from "../testing/Tenants"
-import { ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import type { Credentials, RawResponse } from "../testing/RawClient.js"
+import { pollUntil, provisionTenant, requestToken } from "../testing/Tenants.js"
+import { ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 const token = (app: Credentials) => Effect.flatMap(ServerUrl, (url) => requestToken(url, app))
 

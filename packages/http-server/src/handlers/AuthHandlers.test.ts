@@ -2,10 +2,10 @@ import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { expectError, expectOk, header } from "../testing/Assertions"
-import type { RawResponse } from "../testing/RawClient"
-import { provisionTenant, requestToken } from "../testing/Tenants"
-import { ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectError, expectOk, header } from "../testing/Assertions.js"
+import type { RawResponse } from "../testing/RawClient.js"
+import { provisionTenant, requestToken } from "../testing/Tenants.js"
+import { ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 

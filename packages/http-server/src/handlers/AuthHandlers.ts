@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp } from "@collector/api"
 import { AccessTokenRepository, Entropy } from "@collector/core"
 import { Clock, Effect, Encoding } from "effect"
-import { hashToken } from "../gate/Authenticator"
+import { hashToken } from "../gate/Authenticator.js"
 
 const tokenLifetimeSeconds = 7200
 

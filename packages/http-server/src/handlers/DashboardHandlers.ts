@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp } from "@collector/api"
 import { ComponentStatus, DepositRepository, StorageProbe, Sweeps, Wallets } from "@collector/core"
 import { Clock, Effect } from "effect"
-import { workerEntries } from "./EngineEntries"
+import { workerEntries } from "./EngineEntries.js"
 
 export const DashboardHandlers = HttpApiBuilder.group(ContractApi, "dashboard", (handlers) =>
   Effect.gen(function*() {

@@ -3,10 +3,10 @@ import { type DepositId, depositRecord, type TenantId } from "@collector/core"
 import { PgDepositRepository } from "@collector/postgres"
 import { seedDeposit } from "@collector/postgres/testing"
 import { Effect, Option } from "effect"
-import { expectError, expectOk } from "../testing/Assertions"
-import { depositKeys, depositsTarget, seedWalletOf } from "../testing/Deposits"
-import { TestServerLive } from "../testing/TestServer"
-import { type Client, tenantClients } from "../testing/Wallets"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { depositKeys, depositsTarget, seedWalletOf } from "../testing/Deposits.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { type Client, tenantClients } from "../testing/Wallets.js"
 
 const detail = (id: string) => `/open/v1/deposits/${id}`
 

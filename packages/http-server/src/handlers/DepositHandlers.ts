@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp, parseDepositListQuery } from "@collector/api"
 import { type DepositId, DepositNotFound, depositRecord, DepositRepository } from "@collector/core"
 import { Effect, Either, Option } from "effect"
-import { invalidArgument, toEnvelope } from "../ErrorMapping"
+import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
 
 /**
  * Both operations present a deposit only through core's `depositRecord`, the function that also

@@ -1,10 +1,10 @@
 import { expect, layer } from "@effect/vitest"
 import { seedContract, seedDeposit, seedDeposits, seedSource } from "@collector/postgres/testing"
 import { Effect } from "effect"
-import { expectOk } from "../testing/Assertions"
-import { depositKeys, depositsTarget, seedWalletOf } from "../testing/Deposits"
-import { TestServerLive } from "../testing/TestServer"
-import { type Client, expectInvalid, tenantClients } from "../testing/Wallets"
+import { expectOk } from "../testing/Assertions.js"
+import { depositKeys, depositsTarget, seedWalletOf } from "../testing/Deposits.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { type Client, expectInvalid, tenantClients } from "../testing/Wallets.js"
 
 interface DepositListData {
   readonly network: string

@@ -1,7 +1,7 @@
 import { expect, it } from "@effect/vitest"
 import type { ComponentReport } from "@collector/core"
 import { Effect, TestClock } from "effect"
-import { workerEntries } from "./EngineEntries"
+import { workerEntries } from "./EngineEntries.js"
 
 const report = (component: string, status: string, detail: string, at: number): ComponentReport => ({
   component, network: "nile", status, detail, updatedAt: new Date(at)

@@ -1,7 +1,7 @@
 import { paramsDigest } from "@collector/api"
 import { type IdempotencyKey, idempotent } from "@collector/core"
 import { Effect, FiberRef, type Schema } from "effect"
-import { currentBody } from "../gate/RequestContext"
+import { currentBody } from "../gate/RequestContext.js"
 
 /**
  * Runs a write once per (tenant, network, operation, request_id); the digest covers the body

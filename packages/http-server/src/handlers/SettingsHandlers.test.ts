@@ -1,9 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "../testing/Assertions"
-import { TestServerLive } from "../testing/TestServer"
-import { type Client, expectInvalid, externalAddress, maxAmount, pastMaxAmount, tenantClients } from "../testing/Wallets"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { type Client, expectInvalid, externalAddress, maxAmount, pastMaxAmount, tenantClients } from "../testing/Wallets.js"
 
 const addresses = "/open/v1/settings/addresses"
 const collection = "/open/v1/settings/addresses/collection"

@@ -2,9 +2,9 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Addresses, Automation, ContractApi, CurrentApp, Webhook } from "@collector/api"
 import { SettingsService } from "@collector/core"
 import { Effect, Schema } from "effect"
-import { toEnvelope } from "../ErrorMapping"
-import { idempotentWrite } from "./Idempotent"
-import { presentAddresses, presentAutomation } from "./SettingsPresenter"
+import { toEnvelope } from "../ErrorMapping.js"
+import { idempotentWrite } from "./Idempotent.js"
+import { presentAddresses, presentAutomation } from "./SettingsPresenter.js"
 
 // These writes save no business rejection: a URL refused (say, by DNS) can be retried with the
 // same request_id once fixed, and a saved success is replayed without checking again.

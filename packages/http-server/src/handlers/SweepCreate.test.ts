@@ -2,10 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "../testing/Assertions"
-import { createBody, itemsOf, setTask, sweepKeys, sweepsOf } from "../testing/Sweeps"
-import { TestServerLive } from "../testing/TestServer"
-import { externalAddress, maxAmount, pastMaxAmount, tenantClients } from "../testing/Wallets"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { createBody, itemsOf, setTask, sweepKeys, sweepsOf } from "../testing/Sweeps.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { externalAddress, maxAmount, pastMaxAmount, tenantClients } from "../testing/Wallets.js"
 
 const taskCount = (walletId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>

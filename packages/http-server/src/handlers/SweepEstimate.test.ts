@@ -7,10 +7,10 @@ import { FetchHttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "../testing/Assertions"
-import { sweepsOf } from "../testing/Sweeps"
-import { TestServerLive } from "../testing/TestServer"
-import { type Client, pastMaxAmount, tenantClients } from "../testing/Wallets"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { sweepsOf } from "../testing/Sweeps.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { type Client, pastMaxAmount, tenantClients } from "../testing/Wallets.js"
 
 /**
  * The estimate through the real server and PostgreSQL, reading the simulated node over HTTP with

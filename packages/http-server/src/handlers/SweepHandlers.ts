@@ -2,9 +2,9 @@ import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp, parseSweepListQuery, parseSweepRequest, SweepCreateResult } from "@collector/api"
 import { Sweeps, type SweepTaskId } from "@collector/core"
 import { Clock, Effect, Either, Schema } from "effect"
-import { invalidArgument, toEnvelope } from "../ErrorMapping"
-import { idempotentWrite } from "./Idempotent"
-import { presentBatch, presentEstimate, presentView } from "./SweepPresenter"
+import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
+import { idempotentWrite } from "./Idempotent.js"
+import { presentBatch, presentEstimate, presentView } from "./SweepPresenter.js"
 
 // Per-item failures are part of the saved success; nothing is ever a saved rejection.
 const nothingRejected = Schema.Never

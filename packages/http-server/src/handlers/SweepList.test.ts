@@ -1,13 +1,13 @@
 import { seedEvent } from "@collector/postgres/testing"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { expectError, expectOk } from "../testing/Assertions"
-import { call, tokenFor } from "../testing/Calls"
-import { provisionTenant } from "../testing/Tenants"
-import { setTask, storedTransaction, sweepKeys, sweepsOf, sweepWebhookKeys } from "../testing/Sweeps"
-import { ServerUrl, TestServerLive } from "../testing/TestServer"
-import { expectInvalid, externalAddress, tenantClients } from "../testing/Wallets"
-import { scopeOf } from "../testing/Webhooks"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { call, tokenFor } from "../testing/Calls.js"
+import { provisionTenant } from "../testing/Tenants.js"
+import { setTask, storedTransaction, sweepKeys, sweepsOf, sweepWebhookKeys } from "../testing/Sweeps.js"
+import { ServerUrl, TestServerLive } from "../testing/TestServer.js"
+import { expectInvalid, externalAddress, tenantClients } from "../testing/Wallets.js"
+import { scopeOf } from "../testing/Webhooks.js"
 
 /** A nile tenant with `n` wallets, an external collection address and one task per wallet (IDs ascending). */
 const withTasks = (n: number) =>

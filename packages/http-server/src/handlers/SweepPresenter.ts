@@ -1,6 +1,6 @@
 import type { SweepCreateResult, SweepEstimate as WireEstimate, SweepTask as WireTask, SweepWebhook } from "@collector/api"
 import type { EnergyRental, Network, NotificationEvent, SweepBatch, SweepEstimate, SweepTask, SweepView } from "@collector/core"
-import { presentDeliveryState } from "./WebhookPresenter"
+import { presentDeliveryState } from "./WebhookPresenter.js"
 
 const time = (date: Date) => date.toISOString()
 const timeOrNull = (date: Date | null) => (date === null ? null : date.toISOString())

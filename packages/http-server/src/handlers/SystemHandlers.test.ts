@@ -3,9 +3,9 @@ import { contractDocument } from "@collector/api"
 import { SqlClient } from "@effect/sql"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { Context, Effect, Layer } from "effect"
-import { expectEnvelopeHeaders, expectError, expectOk, header } from "../testing/Assertions"
-import { send } from "../testing/RawClient"
-import { ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectEnvelopeHeaders, expectError, expectOk, header } from "../testing/Assertions.js"
+import { send } from "../testing/RawClient.js"
+import { ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 const get = (target: string, headers: ReadonlyArray<readonly [string, string]> = []) =>
   Effect.flatMap(ServerUrl, (url) => send(url, { method: "GET", target, headers }))

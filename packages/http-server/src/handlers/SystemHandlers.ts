@@ -2,7 +2,7 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { apiError, ContractApi, contractDocument } from "@collector/api"
 import { StorageProbe } from "@collector/core"
 import { Effect, FiberRef } from "effect"
-import { currentTraceId } from "../gate/RequestContext"
+import { currentTraceId } from "../gate/RequestContext.js"
 
 const version = "6.0.0"
 

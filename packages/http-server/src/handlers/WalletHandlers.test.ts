@@ -3,10 +3,10 @@ import { expect, layer } from "@effect/vitest"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "../testing/Assertions"
-import { call, tokenFor } from "../testing/Calls"
-import { provisionTenant } from "../testing/Tenants"
-import { CapturedLogs, ServerUrl, TestServerLive } from "../testing/TestServer"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { call, tokenFor } from "../testing/Calls.js"
+import { provisionTenant } from "../testing/Tenants.js"
+import { CapturedLogs, ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
 const body = (customId: string, requestId: string = randomUUID()) => JSON.stringify({ custom_id: customId, request_id: requestId })
 

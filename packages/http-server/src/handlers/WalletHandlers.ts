@@ -2,9 +2,9 @@ import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp, parseWalletFilters, parseWalletListQuery, WalletIdentity as WireIdentity } from "@collector/api"
 import { CustomIdTaken, type WalletId, Wallets } from "@collector/core"
 import { Effect, Either } from "effect"
-import { invalidArgument, toEnvelope } from "../ErrorMapping"
-import { idempotentWrite } from "./Idempotent"
-import { presentIdentity, presentPreview, presentWallet } from "./WalletPresenter"
+import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
+import { idempotentWrite } from "./Idempotent.js"
+import { presentIdentity, presentPreview, presentWallet } from "./WalletPresenter.js"
 
 export const WalletHandlers = HttpApiBuilder.group(ContractApi, "wallets", (handlers) =>
   Effect.gen(function*() {

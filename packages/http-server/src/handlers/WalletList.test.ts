@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { TestServerLive } from "../testing/TestServer"
-import { expectInvalid, idsOf, listTarget, maxAmount, pastMaxAmount, setWalletState, sixWallets, tenantClients } from "../testing/Wallets"
+import { TestServerLive } from "../testing/TestServer.js"
+import { expectInvalid, idsOf, listTarget, maxAmount, pastMaxAmount, setWalletState, sixWallets, tenantClients } from "../testing/Wallets.js"
 
 const walletKeys = [
   "address", "balance_block", "balance_trx", "balance_usdt", "chain", "collected_usdt", "collection_status", "created_at", "custom_id",

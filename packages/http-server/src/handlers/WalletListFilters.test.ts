@@ -1,8 +1,8 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { expectOk } from "../testing/Assertions"
-import { TestServerLive } from "../testing/TestServer"
-import { expectInvalid, externalAddress, idsOf, listTarget, setWalletState, sixWallets, tenantClients } from "../testing/Wallets"
+import { expectOk } from "../testing/Assertions.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { expectInvalid, externalAddress, idsOf, listTarget, setWalletState, sixWallets, tenantClients } from "../testing/Wallets.js"
 
 const exceeds = "invalid request: last_collected_from exceeds last_collected_to"
 const badTime = (key: string) => `invalid request: ${key} must be an RFC 3339 time with a zone`

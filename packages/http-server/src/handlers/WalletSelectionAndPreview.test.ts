@@ -1,9 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectOk } from "../testing/Assertions"
-import { TestServerLive } from "../testing/TestServer"
-import { expectInvalid, maxAmount, setWalletState, sixWallets, synced, tenantClients } from "../testing/Wallets"
+import { expectOk } from "../testing/Assertions.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { expectInvalid, maxAmount, setWalletState, sixWallets, synced, tenantClients } from "../testing/Wallets.js"
 
 const selection = "/open/v1/wallets/selection"
 const preview = "/open/v1/wallets/preview"

@@ -3,11 +3,11 @@ import { seedDeposit } from "@collector/postgres/testing"
 import { seedAttempt, seedEvent, seedRound, sweepBody } from "@collector/postgres/testing"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "../testing/Assertions"
-import { seedWalletOf } from "../testing/Deposits"
-import { TestServerLive } from "../testing/TestServer"
-import { eventKeys, eventTarget, redeliverTarget, roundRowCount, roundsTarget, attemptsTarget, scopeOf, storedEvent } from "../testing/Webhooks"
-import { type Client, tenantClients } from "../testing/Wallets"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { seedWalletOf } from "../testing/Deposits.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { eventKeys, eventTarget, redeliverTarget, roundRowCount, roundsTarget, attemptsTarget, scopeOf, storedEvent } from "../testing/Webhooks.js"
+import { type Client, tenantClients } from "../testing/Wallets.js"
 
 layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestServices: true })("notification detail", (it) => {
   it.effect("every member in its format; the payload is the stored object, byte for byte", () =>

@@ -2,10 +2,10 @@ import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp, NotificationEventDetail, parseDeliveryQuery, parseWebhookListQuery } from "@collector/api"
 import { type EventId, Notifications } from "@collector/core"
 import { Effect, Either, FiberRef, Schema } from "effect"
-import { invalidArgument, toEnvelope } from "../ErrorMapping"
-import { currentBody } from "../gate/RequestContext"
-import { idempotentWrite } from "./Idempotent"
-import { presentAttempt, presentEvent, presentRound } from "./WebhookPresenter"
+import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
+import { currentBody } from "../gate/RequestContext.js"
+import { idempotentWrite } from "./Idempotent.js"
+import { presentAttempt, presentEvent, presentRound } from "./WebhookPresenter.js"
 
 // A refused re-push (the round has not failed yet) is not saved: the state that refused it
 // passes, and the caller may retry with the same request_id once the round has failed.

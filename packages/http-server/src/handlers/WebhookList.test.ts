@@ -1,10 +1,10 @@
 import { expect, layer } from "@effect/vitest"
 import { seedAttempt, seedEvent, type SeedDeliveryStatus, type SeedEventType, seedRound } from "@collector/postgres/testing"
 import { Effect } from "effect"
-import { expectOk } from "../testing/Assertions"
-import { TestServerLive } from "../testing/TestServer"
-import { attemptsTarget, eventKeys, roundsTarget, scopeOf, webhooksTarget } from "../testing/Webhooks"
-import { type Client, expectInvalid, tenantClients } from "../testing/Wallets"
+import { expectOk } from "../testing/Assertions.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { attemptsTarget, eventKeys, roundsTarget, scopeOf, webhooksTarget } from "../testing/Webhooks.js"
+import { type Client, expectInvalid, tenantClients } from "../testing/Wallets.js"
 
 interface ListData {
   readonly network: string

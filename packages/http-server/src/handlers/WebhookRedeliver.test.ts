@@ -3,10 +3,10 @@ import { expect, layer } from "@effect/vitest"
 import { seedEvent, type SeedDeliveryStatus } from "@collector/postgres/testing"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "../testing/Assertions"
-import { TestServerLive } from "../testing/TestServer"
-import { eventTarget, redeliverTarget, roundsTarget, scopeOf, storedEvent } from "../testing/Webhooks"
-import { type Client, expectInvalid, tenantClients } from "../testing/Wallets"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { eventTarget, redeliverTarget, roundsTarget, scopeOf, storedEvent } from "../testing/Webhooks.js"
+import { type Client, expectInvalid, tenantClients } from "../testing/Wallets.js"
 
 const day = 86_400_000
 

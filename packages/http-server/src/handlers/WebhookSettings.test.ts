@@ -1,9 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "../testing/Assertions"
-import { TestServerLive } from "../testing/TestServer"
-import { type Client, expectInvalid, tenantClients } from "../testing/Wallets"
+import { expectError, expectOk } from "../testing/Assertions.js"
+import { TestServerLive } from "../testing/TestServer.js"
+import { type Client, expectInvalid, tenantClients } from "../testing/Wallets.js"
 
 const webhook = "/open/v1/settings/webhook"
 const hook = "https://hooks.example.com/hook"

@@ -1,5 +1,5 @@
 import { expect } from "@effect/vitest"
-import type { RawResponse } from "./RawClient"
+import type { RawResponse } from "./RawClient.js"
 
 export const traceIdPattern = /^[0-9a-f]{32}$/
 

@@ -1,9 +1,9 @@
 import { PgAccessTokenRepository, PgTenantRepository } from "@collector/postgres"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { Layer } from "effect"
-import { Authenticator } from "../gate/Authenticator"
-import type { GateSettings } from "../gate/GateSettings"
-import { TestServerLive } from "./TestServer"
+import { Authenticator } from "../gate/Authenticator.js"
+import type { GateSettings } from "../gate/GateSettings.js"
+import { TestServerLive } from "./TestServer.js"
 
 /**
  * The test server plus a second, directly callable Authenticator (with the access-token

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import { send, signedHeaders } from "./RawClient"
-import type { TestApp } from "./Tenants"
-import { requestToken } from "./Tenants"
+import { send, signedHeaders } from "./RawClient.js"
+import type { TestApp } from "./Tenants.js"
+import { requestToken } from "./Tenants.js"
 
 /** A fresh access token for the app, through the real token operation. */
 export const tokenFor = (url: string, app: TestApp) =>

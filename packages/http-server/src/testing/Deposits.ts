@@ -1,6 +1,6 @@
 import type { SeedWallet } from "@collector/postgres/testing"
-import type { TestTenant } from "./Tenants"
-import type { WalletIdentity } from "./Wallets"
+import type { TestTenant } from "./Tenants.js"
+import type { WalletIdentity } from "./Wallets.js"
 
 /** A deposit list target; each key and value percent-encoded as a client would send it. */
 export const depositsTarget = (params: Readonly<Record<string, string>> = {}) => {

@@ -1,6 +1,6 @@
 import { Deferred, Effect } from "effect"
 import { connect, type Socket } from "node:net"
-import type { RawResponse } from "./RawClient"
+import type { RawResponse } from "./RawClient.js"
 
 /** Parses one HTTP/1.1 response from the bytes received so far, or undefined if incomplete. */
 const parseResponse = (data: Buffer, closed: boolean): RawResponse | undefined => {

@@ -2,9 +2,9 @@ import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectOk } from "./Assertions"
-import type { RawResponse } from "./RawClient"
-import type { Client } from "./Wallets"
+import { expectOk } from "./Assertions.js"
+import type { RawResponse } from "./RawClient.js"
+import type { Client } from "./Wallets.js"
 
 /** The members of the sweep detail object in the order the server writes them. */
 export const sweepKeys = [

@@ -1,7 +1,7 @@
 import { TenantAdmin } from "@collector/core"
 import { Duration, Effect, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { type Credentials, type RawResponse, send, signedHeaders } from "./RawClient"
+import { type Credentials, type RawResponse, send, signedHeaders } from "./RawClient.js"
 
 export const tokenTarget = "/open/v1/auth/token"
 

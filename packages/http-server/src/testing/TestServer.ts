@@ -7,10 +7,10 @@ import { type ConfigError, Context, Effect, Layer, Logger } from "effect"
 import { randomBytes } from "node:crypto"
 import { DnsWebhookTargets } from "@collector/outbound"
 import { LocalWalletKeys } from "@collector/tron"
-import { ApiServerLive } from "../ApiServer"
-import { testResolver } from "./TestResolver"
-import { AccessLog } from "../gate/AccessLog"
-import { Gate, type GateSettings } from "../gate/GateSettings"
+import { ApiServerLive } from "../ApiServer.js"
+import { testResolver } from "./TestResolver.js"
+import { AccessLog } from "../gate/AccessLog.js"
+import { Gate, type GateSettings } from "../gate/GateSettings.js"
 
 /** Log lines the server wrote during a test, to check that no secret ever reaches them. */
 export class CapturedLogs extends Context.Tag("CapturedLogs")<CapturedLogs, { readonly lines: Array<string> }>() {}

@@ -2,11 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "./Assertions"
-import { call, tokenFor } from "./Calls"
-import type { RawResponse } from "./RawClient"
-import { provisionTenant, type TestApp } from "./Tenants"
-import { ServerUrl } from "./TestServer"
+import { expectError, expectOk } from "./Assertions.js"
+import { call, tokenFor } from "./Calls.js"
+import type { RawResponse } from "./RawClient.js"
+import { provisionTenant, type TestApp } from "./Tenants.js"
+import { ServerUrl } from "./TestServer.js"
 
 /** The largest amount the contract accepts, and one past it. */
 export const maxAmount = (2n ** 256n - 1n).toString()

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { EventScope } from "@collector/postgres/testing"
 import { Effect } from "effect"
-import type { TestTenant } from "./Tenants"
+import type { TestTenant } from "./Tenants.js"
 
 /** The members of the notification event detail in the order the server writes them. */
 export const eventKeys = [

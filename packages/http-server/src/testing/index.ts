@@ -1,1 +1,1 @@
-export * from "./TestServer"
+export * from "./TestServer.js"

@@ -1,1 +1,1 @@
-export * from "./TestReceiver"
+export * from "./TestReceiver.js"

@@ -2,8 +2,8 @@ import { type FixtureAutomationSettings, StorageFixtures } from "@collector/core
 import type { DepositId, EventId, EventType, SweepTaskId, TenantId, WalletId } from "@collector/core"
 import { SqlClient, SqlError } from "@effect/sql"
 import { Effect, Layer } from "effect"
-import { seedDeposit } from "./SeedDeposits"
-import { insertEvents } from "../EventOutbox"
+import { seedDeposit } from "./SeedDeposits.js"
+import { insertEvents } from "../EventOutbox.js"
 
 const fixtureKey = { keyId: "fixture", blob: new Uint8Array([1, 2, 3]) }
 

@@ -1,7 +1,7 @@
 import type { EventId, TenantId } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { insertEvents } from "../EventOutbox"
+import { insertEvents } from "../EventOutbox.js"
 
 export type SeedEventType = "deposit.confirmed" | "deposit.reverted" | "sweep.succeeded" | "sweep.failed" | "sweep.cancelled"
 export type SeedDeliveryStatus = "pending" | "delivering" | "delivered" | "failed"

@@ -1,7 +1,7 @@
 import { Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { DatabaseAtUrl } from "../Database"
-import { databaseUrlOn, onAdmin } from "../ServerAdmin"
+import { DatabaseAtUrl } from "../Database.js"
+import { databaseUrlOn, onAdmin } from "../ServerAdmin.js"
 
 /**
  * A database migrated once for the whole test run. Each test file copies it

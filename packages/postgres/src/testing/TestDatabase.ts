@@ -1,8 +1,8 @@
 import { Effect, Layer, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
-import { DatabaseAtUrl } from "../Database"
-import "./ProvidedContext"
-import { databaseUrlOn, dropDatabase, onAdmin } from "../ServerAdmin"
+import { DatabaseAtUrl } from "../Database.js"
+import "./ProvidedContext.js"
+import { databaseUrlOn, dropDatabase, onAdmin } from "../ServerAdmin.js"
 
 // vitest is loaded only when a test file asks for a database: it throws when imported outside a
 // vitest run, and benchmarks import this package's testing entry for its other helpers.

@@ -2,11 +2,11 @@ import { Effect, Exit, Redacted, Scope } from "effect"
 import { mkdirSync, rmSync } from "node:fs"
 import { join, resolve } from "node:path"
 import type { TestProject } from "vitest/node"
-import { acquireEmbeddedDatabase } from "../EmbeddedDatabase"
-import { freePort } from "../../../../test-support/FreePort"
-import "./ProvidedContext"
-import { dropDatabase } from "../ServerAdmin"
-import { createTemplateDatabase } from "./TemplateDatabase"
+import { acquireEmbeddedDatabase } from "../EmbeddedDatabase.js"
+import { freePort } from "../FreePort.js"
+import "./ProvidedContext.js"
+import { dropDatabase } from "../ServerAdmin.js"
+import { createTemplateDatabase } from "./TemplateDatabase.js"
 
 /**
  * One PostgreSQL server for the whole test run: the one named by `DATABASE_URL`, or an embedded

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { ReceiverStoreError } from "./ReceiverStoreError"
-import { type RevisionDecision, revisionDecision } from "./RevisionDecision"
+import type { ReceiverStoreError } from "./ReceiverStoreError.js"
+import { type RevisionDecision, revisionDecision } from "./RevisionDecision.js"
 
 export type RevisionOutcome<A> =
   | { readonly _tag: "Applied"; readonly value: A }

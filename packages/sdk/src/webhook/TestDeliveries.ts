@@ -1,7 +1,7 @@
 import { sealEnvelope } from "@collector/api"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
-import type { DepositEvent } from "./DepositEvent"
+import type { DepositEvent } from "./DepositEvent.js"
 
 /**
  * Test support (not exported from the package): the contract's worked example and

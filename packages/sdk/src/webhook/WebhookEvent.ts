@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { DepositEvent } from "./DepositEvent"
-import { SweepResultEvent } from "./SweepResultEvent"
+import { DepositEvent } from "./DepositEvent.js"
+import { SweepResultEvent } from "./SweepResultEvent.js"
 
 /** Every decrypted notification, discriminated by `event_type`. */
 export const WebhookEvent = Schema.Union(DepositEvent, SweepResultEvent)

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { ReceiverStoreError } from "./ReceiverStoreError"
+import type { ReceiverStoreError } from "./ReceiverStoreError.js"
 
 /** Events are unique per app: the contract's receiver rule 1, docs/notifications-receiver.md (appID plus `event_id`). */
 export interface EventKey {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Redacted } from "effect"
-import { type RunningReceiver, startReceiver } from "../../../../docs/examples/webhook-receiver"
-import { sampleDeposit, sealEvent, testAppId, testKey, type TestDelivery, webhookVector } from "./TestDeliveries"
+import { type RunningReceiver, startReceiver } from "../../../../docs/examples/webhook-receiver.js"
+import { sampleDeposit, sealEvent, testAppId, testKey, type TestDelivery, webhookVector } from "./TestDeliveries.js"
 
 // The runnable example of docs/examples, started for real and spoken to over HTTP the way the
 // service's delivery worker speaks to it.

@@ -1,4 +1,4 @@
-import type { WebhookRejected } from "./WebhookRejected"
+import type { WebhookRejected } from "./WebhookRejected.js"
 
 /** A framework-neutral HTTP answer: write `status`, `headers` and `body` as they are. */
 export interface WebhookResponse {

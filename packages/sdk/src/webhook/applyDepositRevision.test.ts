@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Ref } from "effect"
-import { applyDepositRevision, decideDepositRevision } from "./applyDepositRevision"
-import { DepositRevisionStore, makeMemoryDepositRevisionStore } from "./DepositRevisionStore"
-import { revisionDecision } from "./RevisionDecision"
-import { sampleDeposit } from "./TestDeliveries"
+import { applyDepositRevision, decideDepositRevision } from "./applyDepositRevision.js"
+import { DepositRevisionStore, makeMemoryDepositRevisionStore } from "./DepositRevisionStore.js"
+import { revisionDecision } from "./RevisionDecision.js"
+import { sampleDeposit } from "./TestDeliveries.js"
 
 const withStore = <A, E>(effect: Effect.Effect<A, E, DepositRevisionStore>) => Effect.provideService(effect, DepositRevisionStore, makeMemoryDepositRevisionStore())
 

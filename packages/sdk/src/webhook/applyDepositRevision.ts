@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
-import { DepositRevisionStore, type RevisionOutcome } from "./DepositRevisionStore"
-import type { ReceiverStoreError } from "./ReceiverStoreError"
-import { type RevisionDecision, revisionDecision } from "./RevisionDecision"
+import { DepositRevisionStore, type RevisionOutcome } from "./DepositRevisionStore.js"
+import type { ReceiverStoreError } from "./ReceiverStoreError.js"
+import { type RevisionDecision, revisionDecision } from "./RevisionDecision.js"
 
 /** What the rule needs of a deposit: a webhook `DepositEvent` and a queried `DepositRecord` both fit. */
 export interface DepositRevision {

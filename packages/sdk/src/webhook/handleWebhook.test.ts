@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Ref } from "effect"
-import { DepositRevisionStore } from "./DepositRevisionStore"
-import { handleWebhook } from "./handleWebhook"
-import { sampleDeposit, sealEvent, testAppId, testKey, type TestDelivery } from "./TestDeliveries"
-import { WebhookEventStore } from "./WebhookEventStore"
-import { webhookAcknowledgement } from "./WebhookResponse"
+import { DepositRevisionStore } from "./DepositRevisionStore.js"
+import { handleWebhook } from "./handleWebhook.js"
+import { sampleDeposit, sealEvent, testAppId, testKey, type TestDelivery } from "./TestDeliveries.js"
+import { WebhookEventStore } from "./WebhookEventStore.js"
+import { webhookAcknowledgement } from "./WebhookResponse.js"
 
 const stores = Layer.merge(WebhookEventStore.layerMemory, DepositRevisionStore.layerMemory)
 const request = (delivery: TestDelivery) => ({ ...delivery, webhookKey: testKey, appId: testAppId })

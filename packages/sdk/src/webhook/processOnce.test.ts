@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Ref } from "effect"
-import { processOnce } from "./processOnce"
-import { makeMemoryWebhookEventStore, WebhookEventStore } from "./WebhookEventStore"
+import { processOnce } from "./processOnce.js"
+import { makeMemoryWebhookEventStore, WebhookEventStore } from "./WebhookEventStore.js"
 
 const key = { appId: "1000001", eventId: "7001" }
 

@@ -1,6 +1,6 @@
 import { Effect, Exit } from "effect"
-import type { ReceiverStoreError } from "./ReceiverStoreError"
-import { type EventKey, WebhookEventStore } from "./WebhookEventStore"
+import type { ReceiverStoreError } from "./ReceiverStoreError.js"
+import { type EventKey, WebhookEventStore } from "./WebhookEventStore.js"
 
 export type ProcessOnceResult<A> =
   | { readonly _tag: "Processed"; readonly value: A }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option, Redacted } from "effect"
-import { receiveWebhook } from "./receiveWebhook"
-import { sampleDeposit, sealDelivery, sealEvent, testAppId, testKey, type TestDelivery, webhookVector } from "./TestDeliveries"
-import type { WebhookRejectionReason } from "./WebhookRejected"
+import { receiveWebhook } from "./receiveWebhook.js"
+import { sampleDeposit, sealDelivery, sealEvent, testAppId, testKey, type TestDelivery, webhookVector } from "./TestDeliveries.js"
+import type { WebhookRejectionReason } from "./WebhookRejected.js"
 
 const receive = (delivery: TestDelivery, key: string = testKey) =>
   Effect.runSync(Effect.either(receiveWebhook({ ...delivery, webhookKey: Redacted.make(key), appId: testAppId })))

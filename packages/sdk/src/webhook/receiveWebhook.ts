@@ -2,10 +2,10 @@ import { parseStrictJsonBody } from "@collector/api"
 import { parseRfc3339 } from "@collector/api"
 import { openEnvelope, WebhookEnvelope } from "@collector/api"
 import { Effect, Either, ParseResult, Schema } from "effect"
-import { decodeWebhookEvent, type WebhookEvent } from "./WebhookEvent"
-import { headerValue, isJsonContentType, type WebhookHeaders } from "./WebhookHeaders"
-import { webhookKeyBytes, type WebhookKeyInput } from "./WebhookKey"
-import { WebhookRejected, type WebhookRejectionReason } from "./WebhookRejected"
+import { decodeWebhookEvent, type WebhookEvent } from "./WebhookEvent.js"
+import { headerValue, isJsonContentType, type WebhookHeaders } from "./WebhookHeaders.js"
+import { webhookKeyBytes, type WebhookKeyInput } from "./WebhookKey.js"
+import { WebhookRejected, type WebhookRejectionReason } from "./WebhookRejected.js"
 
 export interface ReceiveWebhookInput {
   /** The raw request body exactly as received. */

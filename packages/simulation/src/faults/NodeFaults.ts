@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import type { Dice } from "../Dice"
-import type { SimulatedNetwork } from "../SimulatedNetwork"
-import type { Trace } from "../Trace"
-import { faultRates } from "./FaultRates"
+import type { Dice } from "../Dice.js"
+import type { SimulatedNetwork } from "../SimulatedNetwork.js"
+import type { Trace } from "../Trace.js"
+import { faultRates } from "./FaultRates.js"
 
 /** The node adapter's per-request timeout in a run: slow replies stay under it, timeouts go past it. */
 const adapterTimeoutMillis = 5_000

@@ -1,8 +1,8 @@
 import { Clock, Effect } from "effect"
-import type { Dice } from "../Dice"
-import type { Trace } from "../Trace"
-import type { WorldParts } from "../World"
-import { faultRates } from "./FaultRates"
+import type { Dice } from "../Dice.js"
+import type { Trace } from "../Trace.js"
+import type { WorldParts } from "../World.js"
+import { faultRates } from "./FaultRates.js"
 
 /** The point the scheduler names when it asks whether a worker's power is cut while its passes run. */
 export const midRoundCut = "mid-round"

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import type { Dice } from "../Dice"
-import type { SimulatedNetwork } from "../SimulatedNetwork"
-import type { Trace } from "../Trace"
-import { faultRates } from "./FaultRates"
+import type { Dice } from "../Dice.js"
+import type { SimulatedNetwork } from "../SimulatedNetwork.js"
+import type { Trace } from "../Trace.js"
+import { faultRates } from "./FaultRates.js"
 
 type ProviderFault = Parameters<SimulatedNetwork["sim"]["provider"]["arm"]>[0]
 

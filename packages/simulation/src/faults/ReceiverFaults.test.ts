@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { Dice } from "../Dice"
-import { Trace } from "../Trace"
-import { ReceiverFaults } from "./ReceiverFaults"
+import { Dice } from "../Dice.js"
+import { Trace } from "../Trace.js"
+import { ReceiverFaults } from "./ReceiverFaults.js"
 
 /** A trace that keeps its lines, so a test can see which faults were drawn. */
 class Lines extends Trace {

@@ -1,8 +1,8 @@
 import { Clock, Effect } from "effect"
-import type { Dice } from "../Dice"
-import type { ReceiverAnswer } from "../Receiver"
-import type { Trace } from "../Trace"
-import { faultRates } from "./FaultRates"
+import type { Dice } from "../Dice.js"
+import type { ReceiverAnswer } from "../Receiver.js"
+import type { Trace } from "../Trace.js"
+import { faultRates } from "./FaultRates.js"
 
 interface Outage {
   readonly answer: Exclude<ReceiverAnswer, "ack">

@@ -1,10 +1,10 @@
 import { allConfirmationRules } from "@collector/core"
 import { Effect } from "effect"
-import type { Dice } from "../Dice"
-import type { SimulatedNetwork } from "../SimulatedNetwork"
-import { SnapshotReader } from "../Snapshot"
-import type { Trace } from "../Trace"
-import { faultRates } from "./FaultRates"
+import type { Dice } from "../Dice.js"
+import type { SimulatedNetwork } from "../SimulatedNetwork.js"
+import { SnapshotReader } from "../Snapshot.js"
+import type { Trace } from "../Trace.js"
+import { faultRates } from "./FaultRates.js"
 
 /** The most confirmations any tenant's block rule asks for: deeper reorganisations undo deposits every block rule confirmed. */
 /** The 21-byte hex address that sent a transaction. */

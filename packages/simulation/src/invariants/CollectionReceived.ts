@@ -1,5 +1,5 @@
-import type { Snapshot } from "../Snapshot"
-import type { ChainFacts } from "./SweepsOnChain"
+import type { Snapshot } from "../Snapshot.js"
+import type { ChainFacts } from "./SweepsOnChain.js"
 
 /**
  * Each collection address (any tenant's current one, and every destination a task was created

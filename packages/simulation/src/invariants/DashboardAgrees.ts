@@ -1,7 +1,7 @@
 import { DepositRepository, isTerminal, type MemoryTables, Sweeps, type TenantScope, Wallets, type WalletSummary } from "@collector/core"
 import { Effect } from "effect"
-import type { Snapshot } from "../Snapshot"
-import { sweepsOf, type WorldParts } from "../World"
+import type { Snapshot } from "../Snapshot.js"
+import { sweepsOf, type WorldParts } from "../World.js"
 
 /** The figures of one scope's dashboard, as its handler reads them. */
 export interface DashboardFigures extends WalletSummary {

@@ -1,6 +1,6 @@
 import { type Deposit, depositRecord } from "@collector/core"
-import type { DepositHistory } from "../DepositHistory"
-import type { Snapshot } from "../Snapshot"
+import type { DepositHistory } from "../DepositHistory.js"
+import type { Snapshot } from "../Snapshot.js"
 
 /**
  * Every deposit event carries exactly the deposit as the core presents it at the event's

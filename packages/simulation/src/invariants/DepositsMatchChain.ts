@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import { canonicalTransfers } from "../CanonicalTransfers"
-import type { Snapshot } from "../Snapshot"
-import type { WorldParts } from "../World"
+import { canonicalTransfers } from "../CanonicalTransfers.js"
+import type { Snapshot } from "../Snapshot.js"
+import type { WorldParts } from "../World.js"
 
 const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
 

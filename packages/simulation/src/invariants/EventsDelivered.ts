@@ -1,6 +1,6 @@
 import { MemoryTables } from "@collector/core"
-import type { ReceivedWebhook } from "../Receiver"
-import type { Snapshot } from "../Snapshot"
+import type { ReceivedWebhook } from "../Receiver.js"
+import type { Snapshot } from "../Snapshot.js"
 
 /**
  * Every event is delivered (the receiver acknowledged it at least once, and its round ended

@@ -1,5 +1,5 @@
-import type { Snapshot } from "../Snapshot"
-import type { ChainFacts } from "./SweepsOnChain"
+import type { Snapshot } from "../Snapshot.js"
+import type { ChainFacts } from "./SweepsOnChain.js"
 
 /**
  * No tenant wallet sent more USDT than it held: its running balance over the canonical chain's

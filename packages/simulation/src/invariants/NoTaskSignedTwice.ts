@@ -1,4 +1,4 @@
-import type { TaskHistory } from "../TaskHistory"
+import type { TaskHistory } from "../TaskHistory.js"
 
 /**
  * No sweep task was signed twice: once a task holds a signed transaction it keeps that one

@@ -1,5 +1,5 @@
 import { type Network, rentalOrderId } from "@collector/core"
-import type { Snapshot } from "../Snapshot"
+import type { Snapshot } from "../Snapshot.js"
 
 /**
  * At most one rental order per task, as the provider's own order book shows: every order the

@@ -1,5 +1,5 @@
-import type { ReceivedWebhook } from "../Receiver"
-import type { Snapshot } from "../Snapshot"
+import type { ReceivedWebhook } from "../Receiver.js"
+import type { Snapshot } from "../Snapshot.js"
 
 /**
  * What the receiver decrypted is, byte for byte, the stored payload of the event it names, with

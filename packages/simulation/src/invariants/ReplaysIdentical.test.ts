@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type { WorldParts } from "../World"
-import { conflictAnswer, WorkloadLedger } from "../workload/WorkloadLedger"
-import { replaysIdentical } from "./ReplaysIdentical"
+import type { WorldParts } from "../World.js"
+import { conflictAnswer, WorkloadLedger } from "../workload/WorkloadLedger.js"
+import { replaysIdentical } from "./ReplaysIdentical.js"
 
 const worldWith = (ledger: WorkloadLedger) => ({ ledger }) as unknown as WorldParts
 

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { WorldParts } from "../World"
+import type { WorldParts } from "../World.js"
 
 /**
  * Every repeated idempotent request answered as it had to: a replay (same key, same body, later)

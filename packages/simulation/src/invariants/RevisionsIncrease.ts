@@ -1,4 +1,4 @@
-import type { DepositHistory } from "../DepositHistory"
+import type { DepositHistory } from "../DepositHistory.js"
 
 /**
  * Every committed write of a deposit is a new revision, higher than the one before, starting at

@@ -1,5 +1,5 @@
 import { isTerminal, sweepResultBody, type TerminalSweepStatus } from "@collector/core"
-import type { Snapshot } from "../Snapshot"
+import type { Snapshot } from "../Snapshot.js"
 
 /**
  * Every task that ended has exactly one event, under its own ID, whose payload is the task's

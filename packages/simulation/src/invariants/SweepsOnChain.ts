@@ -1,7 +1,7 @@
 import type { Network } from "@collector/core"
-import type { Inclusion } from "../CanonicalInclusions"
-import type { CanonicalTransfer } from "../CanonicalTransfers"
-import type { Snapshot } from "../Snapshot"
+import type { Inclusion } from "../CanonicalInclusions.js"
+import type { CanonicalTransfer } from "../CanonicalTransfers.js"
+import type { Snapshot } from "../Snapshot.js"
 
 /** What the chain of one network shows, as the sweep invariants read it. */
 export interface ChainFacts {

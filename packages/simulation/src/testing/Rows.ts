@@ -8,8 +8,8 @@ import {
   type WalletId
 } from "@collector/core"
 import { storedTransaction } from "@collector/core/testing"
-import type { CanonicalTransfer } from "../CanonicalTransfers"
-import type { Snapshot } from "../Snapshot"
+import type { CanonicalTransfer } from "../CanonicalTransfers.js"
+import type { Snapshot } from "../Snapshot.js"
 
 /*
  * Hand-built store rows and chain facts for the invariants' own tests: one tenant on nile, its

@@ -1,9 +1,9 @@
 import { SettingsService } from "@collector/core"
 import { Effect, Schema } from "effect"
-import { AutomationAnswer, CollectionAnswer, presentAutomation, presentCollection } from "./Answers"
-import { collectionAddressFor } from "./CollectionAddresses"
-import { type SimScope, solidUsdt } from "./Population"
-import { headOf, trx, usdt, type Workload } from "./Workload"
+import { AutomationAnswer, CollectionAnswer, presentAutomation, presentCollection } from "./Answers.js"
+import { collectionAddressFor } from "./CollectionAddresses.js"
+import { type SimScope, solidUsdt } from "./Population.js"
+import { headOf, trx, usdt, type Workload } from "./Workload.js"
 
 // These writes save no rejection, as their handlers.
 const nothingSaved = Schema.Never

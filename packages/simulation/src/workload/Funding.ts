@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import type { SimWallet } from "./Population"
-import { headOf, networkOf, trx, usdt, type Workload } from "./Workload"
+import type { SimWallet } from "./Population.js"
+import { headOf, networkOf, trx, usdt, type Workload } from "./Workload.js"
 
 // A chain control the world no longer allows (a wallet already active, one a reorganisation
 // deactivated) is refused by the simulator; the workload goes on.

@@ -1,5 +1,5 @@
 import { Cause, Effect, Exit, Option } from "effect"
-import type { Trace } from "../Trace"
+import type { Trace } from "../Trace.js"
 
 /** The tag of a typed failure, or what else ended the effect. */
 export const failureTag = <E>(cause: Cause.Cause<E>): string =>

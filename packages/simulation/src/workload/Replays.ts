@@ -1,11 +1,11 @@
 import { paramsDigest } from "@collector/api"
 import { idempotent, type IdempotencyKey, type TenantScope } from "@collector/core"
 import { Cause, Effect, Exit, Schema } from "effect"
-import type { Dice } from "../Dice"
-import type { Trace } from "../Trace"
-import { failureTag, type Outcomes } from "./Outcomes"
-import type { WorkloadServices } from "./Workload"
-import { conflictAnswer, type ReplayKind, type WorkloadLedger } from "./WorkloadLedger"
+import type { Dice } from "../Dice.js"
+import type { Trace } from "../Trace.js"
+import { failureTag, type Outcomes } from "./Outcomes.js"
+import type { WorkloadServices } from "./Workload.js"
+import { conflictAnswer, type ReplayKind, type WorkloadLedger } from "./WorkloadLedger.js"
 
 /** One write as its API handler sends it: the operation's idempotency key and saved schemas, its body, its work. */
 export interface IdempotentWrite<A, AI, B, BI> {

@@ -1,9 +1,9 @@
 import { type SweepRequest, Sweeps, type WalletId } from "@collector/core"
 import { Clock, Effect, Schema } from "effect"
-import { sweepsOf } from "../World"
-import { presentBatch, SweepBatchAnswer } from "./Answers"
-import { type SimScope, type SimWallet, solidUsdt } from "./Population"
-import { headOf, networkOf, usdt, type Workload } from "./Workload"
+import { sweepsOf } from "../World.js"
+import { presentBatch, SweepBatchAnswer } from "./Answers.js"
+import { type SimScope, type SimWallet, solidUsdt } from "./Population.js"
+import { headOf, networkOf, usdt, type Workload } from "./Workload.js"
 
 // Per-item failures are part of the saved success, as in the handler; nothing is a saved rejection.
 const nothingRejected = Schema.Never

@@ -1,10 +1,10 @@
 import { allConfirmationRules, CustomIdTaken, type Network, SettingsService, TenantAdmin, type TenantScope, type WalletId, Wallets } from "@collector/core"
 import { Effect, Exit, Redacted } from "effect"
-import { receiverHost } from "../ReceiverTargets"
-import { presentWallet, WalletAnswer } from "./Answers"
-import { configureAutomation, setCollectionAddress } from "./Automation"
-import type { SimScope } from "./Population"
-import type { Workload } from "./Workload"
+import { receiverHost } from "../ReceiverTargets.js"
+import { presentWallet, WalletAnswer } from "./Answers.js"
+import { configureAutomation, setCollectionAddress } from "./Automation.js"
+import type { SimScope } from "./Population.js"
+import type { Workload } from "./Workload.js"
 
 export const webhookUrl = (tenantName: string, scope: SimScope) =>
   `https://${receiverHost}/hooks/${tenantName}/${scope.scope.network}/v${scope.webhookVersion}`

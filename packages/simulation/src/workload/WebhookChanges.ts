@@ -1,9 +1,9 @@
 import { type EventId, Notifications, SettingsService } from "@collector/core"
 import { Effect, Schema } from "effect"
-import { presentRedelivery, presentWebhook, RedeliveryAnswer, WebhookAnswer } from "./Answers"
-import type { SimScope } from "./Population"
-import { webhookUrl } from "./Tenants"
-import type { Workload } from "./Workload"
+import { presentRedelivery, presentWebhook, RedeliveryAnswer, WebhookAnswer } from "./Answers.js"
+import type { SimScope } from "./Population.js"
+import { webhookUrl } from "./Tenants.js"
+import type { Workload } from "./Workload.js"
 
 // Neither write saves a rejection: a refused URL or re-push can be retried once fixed.
 const nothingSaved = Schema.Never

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { http, HttpResponse } from "msw"
 import type { SetupServer } from "msw/node"
-import type { NodePath } from "../NodeClient"
+import type { NodePath } from "../NodeClient.js"
 
 /**
  * A node for tests: msw answers the adapter's real fetch requests with recorded java-tron replies

@@ -2,9 +2,9 @@ import { FetchHttpClient } from "@effect/platform"
 import { afterAll, afterEach, beforeAll } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { setupServer } from "msw/node"
-import { defaultNodeConfig, type NodeConfig } from "../NodeConfig"
-import * as TronNodeChain from "../TronNodeChain"
-import { fullNodeUrl, solidityUrl } from "./FakeNode"
+import { defaultNodeConfig, type NodeConfig } from "../NodeConfig.js"
+import * as TronNodeChain from "../TronNodeChain.js"
+import { fullNodeUrl, solidityUrl } from "./FakeNode.js"
 
 /** An msw server for the current test file; any request without a handler fails the test. */
 export const useFakeNodeServer = () => {

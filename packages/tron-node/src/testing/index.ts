@@ -1,1 +1,1 @@
-export * from "./ChainContractSuite"
+export * from "./ChainContractSuite.js"

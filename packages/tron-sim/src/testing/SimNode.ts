@@ -3,9 +3,9 @@ import { TronSignature } from "@collector/tron"
 import { defaultNodeConfig, type NodeConfig, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient } from "@effect/platform"
 import { Duration, Effect } from "effect"
-import { defaultSimConfig, type SimConfig } from "../SimConfig"
-import { start } from "../SimHttp"
-import type { SimWallet } from "./SimWallet"
+import { defaultSimConfig, type SimConfig } from "../SimConfig.js"
+import { start } from "../SimHttp.js"
+import type { SimWallet } from "./SimWallet.js"
 
 /**
  * The simulator on a random local port with manual blocks, and the real node adapter pointed

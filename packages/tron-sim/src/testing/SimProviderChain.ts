@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import type { ProviderSettings } from "../ProviderBook"
-import type { SimConfig } from "../SimConfig"
-import { driven, make } from "../SimEnergyProvider"
-import { testChain } from "./SimTestChain"
+import type { ProviderSettings } from "../ProviderBook.js"
+import type { SimConfig } from "../SimConfig.js"
+import { driven, make } from "../SimEnergyProvider.js"
+import { testChain } from "./SimTestChain.js"
 
 /**
  * A nile simulator on TestClock with its energy provider, without HTTP: `chain.mine` lets the

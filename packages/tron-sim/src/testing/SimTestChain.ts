@@ -1,12 +1,12 @@
 import { TronAddress } from "@collector/tron"
 import { Effect, Option, TestClock } from "effect"
-import { energyLeft, freeNetUsed, type SimAccount } from "../SimAccount"
-import { make, type SimChain } from "../SimChain"
-import { defaultSimConfig, otherTokenHex, type SimConfig, usdtHex } from "../SimConfig"
-import type { SimTransactionInfo } from "../SimTransactionInfo"
-import { head, inclusionOf } from "../SimState"
-import { account, tokenBalance } from "../WorldState"
-import type { SimWallet } from "./SimWallet"
+import { energyLeft, freeNetUsed, type SimAccount } from "../SimAccount.js"
+import { make, type SimChain } from "../SimChain.js"
+import { defaultSimConfig, otherTokenHex, type SimConfig, usdtHex } from "../SimConfig.js"
+import type { SimTransactionInfo } from "../SimTransactionInfo.js"
+import { head, inclusionOf } from "../SimState.js"
+import { account, tokenBalance } from "../WorldState.js"
+import type { SimWallet } from "./SimWallet.js"
 
 /** A realistic start time for TestClock (2026-06-01): blocks at 0 ms would look like a bug. */
 export const startTime = Date.UTC(2026, 5, 1)

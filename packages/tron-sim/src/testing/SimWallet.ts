@@ -1,9 +1,9 @@
 import { TransactionRaw, TronAddress, TronSignature, Trc20Call } from "@collector/tron"
 import { Clock, Effect, Either, Option } from "effect"
-import type { SimChain } from "../SimChain"
-import { usdtHex } from "../SimConfig"
-import { fromRawData, signedHex, type SimTransaction } from "../SimTransaction"
-import { buildTrigger, rawFor, transferContract } from "../TransactionBuilder"
+import type { SimChain } from "../SimChain.js"
+import { usdtHex } from "../SimConfig.js"
+import { fromRawData, signedHex, type SimTransaction } from "../SimTransaction.js"
+import { buildTrigger, rawFor, transferContract } from "../TransactionBuilder.js"
 
 /**
  * A user of the simulated network holding a real key: builds transactions the way the node's

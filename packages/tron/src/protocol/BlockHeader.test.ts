@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
 import { Either, Option } from "effect"
-import * as TronAddress from "../TronAddress"
-import * as TronSignature from "../TronSignature"
-import * as BlockHeader from "./BlockHeader"
-import * as RefBlock from "./RefBlock"
+import * as TronAddress from "../TronAddress.js"
+import * as TronSignature from "../TronSignature.js"
+import * as BlockHeader from "./BlockHeader.js"
+import * as RefBlock from "./RefBlock.js"
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../../test-fixtures/tron/${name}`, import.meta.url), "utf8"))

@@ -1,9 +1,9 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { Either } from "effect"
-import * as Hex from "./Hex"
-import * as Protobuf from "./Protobuf"
-import { ProtocolError } from "./ProtocolError"
-import * as TransactionRaw from "./TransactionRaw"
+import * as Hex from "./Hex.js"
+import * as Protobuf from "./Protobuf.js"
+import { ProtocolError } from "./ProtocolError.js"
+import * as TransactionRaw from "./TransactionRaw.js"
 
 type Int64 = TransactionRaw.Int64
 

@@ -1,7 +1,7 @@
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
 import { Either, Option } from "effect"
-import * as TronAddress from "../TronAddress"
-import { ProtocolError } from "./ProtocolError"
+import * as TronAddress from "../TronAddress.js"
+import { ProtocolError } from "./ProtocolError.js"
 
 /**
  * The two text forms the node API uses for bytes: hex (without `0x`, either case on input,

@@ -3,9 +3,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Either } from "effect"
 import { utils as tronweb } from "tronweb"
-import * as NodeTransaction from "./NodeTransaction"
-import * as TransactionId from "./TransactionId"
-import type * as TransactionRaw from "./TransactionRaw"
+import * as NodeTransaction from "./NodeTransaction.js"
+import * as TransactionId from "./TransactionId.js"
+import type * as TransactionRaw from "./TransactionRaw.js"
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../../test-fixtures/tron/${name}`, import.meta.url), "utf8"))

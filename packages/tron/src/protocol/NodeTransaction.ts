@@ -1,8 +1,8 @@
 import { Either } from "effect"
-import * as Hex from "./Hex"
-import { ProtocolError } from "./ProtocolError"
-import * as TransactionId from "./TransactionId"
-import * as TransactionRaw from "./TransactionRaw"
+import * as Hex from "./Hex.js"
+import { ProtocolError } from "./ProtocolError.js"
+import * as TransactionId from "./TransactionId.js"
+import * as TransactionRaw from "./TransactionRaw.js"
 
 /**
  * The unsigned transaction a node returns from its builder endpoints (`createtransaction`,

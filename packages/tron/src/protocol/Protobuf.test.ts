@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
 import { Either, FastCheck as fc } from "effect"
-import * as Protobuf from "./Protobuf"
+import * as Protobuf from "./Protobuf.js"
 
 const varintHex = (value: bigint) => bytesToHex(new Protobuf.Writer().varint(value).finish())
 

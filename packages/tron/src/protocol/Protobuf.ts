@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { ProtocolError } from "./ProtocolError"
+import { ProtocolError } from "./ProtocolError.js"
 
 /**
  * The subset of the protobuf wire format TRON's transactions and block headers use: varints

@@ -1,8 +1,8 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { Either } from "effect"
-import * as Hex from "./Hex"
-import type { ProtocolError } from "./ProtocolError"
-import * as TransactionRaw from "./TransactionRaw"
+import * as Hex from "./Hex.js"
+import type { ProtocolError } from "./ProtocolError.js"
+import * as TransactionRaw from "./TransactionRaw.js"
 
 /**
  * A transaction's ID: SHA-256 of its `raw_data` protobuf bytes, as 64 lower-case hex

@@ -3,11 +3,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
 import { Either, FastCheck as fc, Option } from "effect"
 import { utils as tronweb } from "tronweb"
-import * as TronAddress from "../TronAddress"
-import * as TronSignature from "../TronSignature"
-import * as Protobuf from "./Protobuf"
-import * as TransactionId from "./TransactionId"
-import * as TransactionRaw from "./TransactionRaw"
+import * as TronAddress from "../TronAddress.js"
+import * as TronSignature from "../TronSignature.js"
+import * as Protobuf from "./Protobuf.js"
+import * as TransactionId from "./TransactionId.js"
+import * as TransactionRaw from "./TransactionRaw.js"
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../../test-fixtures/tron/${name}`, import.meta.url), "utf8"))

@@ -1,7 +1,7 @@
 import { Either } from "effect"
-import * as Hex from "./Hex"
-import * as Protobuf from "./Protobuf"
-import { ProtocolError } from "./ProtocolError"
+import * as Hex from "./Hex.js"
+import * as Protobuf from "./Protobuf.js"
+import { ProtocolError } from "./ProtocolError.js"
 
 /**
  * A transaction's `raw_data`: the protobuf message `protocol.Transaction.raw` whose SHA-256 is

@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Either, Option } from "effect"
-import * as Trc20Call from "./Trc20Call"
+import * as Trc20Call from "./Trc20Call.js"
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../../test-fixtures/tron/${name}`, import.meta.url), "utf8"))

@@ -1,7 +1,7 @@
 import { Either, Option } from "effect"
-import * as TronAddress from "../TronAddress"
-import * as Hex from "./Hex"
-import { ProtocolError } from "./ProtocolError"
+import * as TronAddress from "../TronAddress.js"
+import * as Hex from "./Hex.js"
+import { ProtocolError } from "./ProtocolError.js"
 
 /**
  * The TRC20 (ERC-20) ABI the service speaks: call data for `transfer(address,uint256)` and

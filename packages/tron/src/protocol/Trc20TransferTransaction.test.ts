@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Option } from "effect"
 import { readFileSync } from "node:fs"
-import * as TronAddress from "../TronAddress"
-import * as TransactionRaw from "./TransactionRaw"
-import * as Trc20Call from "./Trc20Call"
-import * as Trc20TransferTransaction from "./Trc20TransferTransaction"
+import * as TronAddress from "../TronAddress.js"
+import * as TransactionRaw from "./TransactionRaw.js"
+import * as Trc20Call from "./Trc20Call.js"
+import * as Trc20TransferTransaction from "./Trc20TransferTransaction.js"
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../../../test-fixtures/tron/${name}`, import.meta.url), "utf8")).transaction

@@ -1,10 +1,10 @@
 import { Either } from "effect"
-import * as TronAddress from "../TronAddress"
-import { ProtocolError } from "./ProtocolError"
-import type { RefBlock } from "./RefBlock"
-import * as TransactionId from "./TransactionId"
-import * as TransactionRaw from "./TransactionRaw"
-import * as Trc20Call from "./Trc20Call"
+import * as TronAddress from "../TronAddress.js"
+import { ProtocolError } from "./ProtocolError.js"
+import type { RefBlock } from "./RefBlock.js"
+import * as TransactionId from "./TransactionId.js"
+import * as TransactionRaw from "./TransactionRaw.js"
+import * as Trc20Call from "./Trc20Call.js"
 
 /**
  * An unsigned TRC20 `transfer(to, amount)` transaction built here, byte for byte what a node's

@@ -2,8 +2,8 @@ import { SimEnergyProvider } from "@collector/energy"
 import { adapterFor, startSimNode } from "@collector/tron-sim/testing"
 import { FetchHttpClient } from "@effect/platform"
 import { Context, Duration, Effect, Layer } from "effect"
-import { Chain } from "../Chain"
-import { EnergyProvider } from "../../energy/EnergyProvider"
+import { Chain } from "../Chain.js"
+import { EnergyProvider } from "../../energy/EnergyProvider.js"
 
 /*
  * Test support of the core's loop tests (never exported): the simulated TRON node over HTTP,

@@ -1,6 +1,6 @@
 import { createServer } from "node:net"
 
-/** A loopback port nobody listens on right now (for test and benchmark servers). */
+/** A loopback port nobody listens on right now (for a throw-away database server, a test or a benchmark). */
 export const freePort = () =>
   new Promise<number>((done, fail) => {
     const server = createServer()
