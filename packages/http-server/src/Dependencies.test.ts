@@ -15,7 +15,14 @@ const allowed = ["@collector/core", "@collector/api", "effect", "@effect/platfor
 const packageRoot = join(import.meta.dirname, "..")
 const manifest = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8"))
 
-// What ships: tests and the `testing` entry build real servers on real adapters, as dev dependencies.
+// What a consumer of the package gets: its dependencies and its required peers (Effect's packages).
+// Optional peers are for the `testing` entry, whose test server runs on real adapters.
+const required = [
+  ...Object.keys(manifest.dependencies ?? {}),
+  ...Object.keys(manifest.peerDependencies ?? {}).filter((name) => manifest.peerDependenciesMeta?.[name]?.optional !== true)
+]
+
+// What ships outside the `testing` entry (tests and the test server are left out).
 const shippedSources = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name)
@@ -33,12 +40,12 @@ const importedPackages = (file: string) =>
 
 describe("http-server depends on core and api only", () => {
   it("lists no dependency outside core, api and Effect's platform", () => {
-    expect(Object.keys(manifest.dependencies ?? {}).filter((name) => !allowed.includes(name))).toEqual([])
+    expect(required.filter((name) => !allowed.includes(name))).toEqual([])
   })
 
   // Workspaces hoist every package, so an import of one it does not list would still resolve.
   it("imports, outside its tests, only the packages it lists", () => {
-    const listed = Object.keys(manifest.dependencies ?? {})
+    const listed = required
     const files = shippedSources(join(packageRoot, "src"))
     const unlisted = files.flatMap((file) =>
       importedPackages(file).filter((name) => !listed.includes(name)).map((name) => `${relative(packageRoot, file)}: ${name}`))
