@@ -2,7 +2,7 @@
  * Example webhook receiver for the collector service, on plain node:http / node:https.
  *
  *   WEBHOOK_KEY=<base64 webhook_key> APP_ID=<app_id> PORT=8443 \
- *   TLS_CERT_FILE=cert.pem TLS_KEY_FILE=key.pem npx tsx docs/examples/webhook-receiver.ts
+ *   TLS_CERT_FILE=cert.pem TLS_KEY_FILE=key.pem npx tsx --conditions=@collector/source docs/examples/webhook-receiver.ts
  *
  * The service delivers only to https on port 443: either give TLS_CERT_FILE / TLS_KEY_FILE, or
  * run without them behind a TLS-terminating proxy. WEBHOOK_PATH defaults to /webhooks/collector.
