@@ -65,10 +65,10 @@ describe("service start", () => {
     Effect.promise(async () => {
       const url = "postgres://postgres@127.0.0.1:5432/postgres"
       const cases: ReadonlyArray<readonly [Record<string, string | undefined>, RegExp]> = [
-        [{ DATABASE_URL: url, MASTER_KEY: undefined }, /^service cannot start: MASTER_KEY is required when DATABASE_URL is set/],
-        [{ DATABASE_URL: url, MASTER_KEY: "c2hvcnQ=" }, /^service cannot start: MASTER_KEY .*32 bytes/],
-        [{ DATABASE_URL: url, MASTER_KEY: Buffer.alloc(32, 1).toString("base64"), PORT: "http" }, /^service cannot start: PORT must be a whole number from 1 to 65535$/],
-        [{ DATABASE_URL: url, MASTER_KEY: Buffer.alloc(32, 1).toString("base64"), API_RATE_BURST: "0" }, /^service cannot start: API_RATE_BURST must be a whole number of at least 1$/]
+        [{ DATABASE_URL: url, MASTER_KEY: undefined }, /^api cannot start: MASTER_KEY is required when DATABASE_URL is set/],
+        [{ DATABASE_URL: url, MASTER_KEY: "c2hvcnQ=" }, /^api cannot start: MASTER_KEY .*32 bytes/],
+        [{ DATABASE_URL: url, MASTER_KEY: Buffer.alloc(32, 1).toString("base64"), PORT: "http" }, /^api cannot start: PORT must be a whole number from 1 to 65535$/],
+        [{ DATABASE_URL: url, MASTER_KEY: Buffer.alloc(32, 1).toString("base64"), API_RATE_BURST: "0" }, /^api cannot start: API_RATE_BURST must be a whole number of at least 1$/]
       ]
       for (const [env, message] of cases) {
         const run = await runTs("apps/api/src/main.ts", { PORT: String(await freePort()), ...env })

@@ -1,4 +1,4 @@
 import { launch } from "@collector/launch"
 import { ApiProcess } from "@collector/server"
 
-launch("service", ApiProcess.layerConfig())
+launch("api", ApiProcess.layerConfig())

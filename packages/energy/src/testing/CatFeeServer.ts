@@ -5,14 +5,14 @@ import { setupServer, type SetupServer } from "msw/node"
 
 /**
  * A fake CatFee for tests: msw answers the adapter's real fetch requests with the documented
- * reply shapes (test-fixtures/energy/catfee) and keeps every request it saw, headers included,
+ * reply shapes (fixtures/catfee, shipped with the package) and keeps every request it saw, headers included,
  * so tests can check the signature and what was sent.
  */
 
 export const catFeeUrl = "https://catfee.test"
 
 export const fixtureText = (name: string): string =>
-  readFileSync(new URL(`../../../../test-fixtures/energy/catfee/${name}`, import.meta.url), "utf8")
+  readFileSync(new URL(`../../fixtures/catfee/${name}`, import.meta.url), "utf8")
 
 export interface SeenRequest {
   readonly method: string

@@ -4,7 +4,8 @@ import { createServer, type Server } from "node:https"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 
-const tlsDir = join(import.meta.dirname, "../../../../test-fixtures/tls")
+// The package ships its test certificates (fixtures/tls), so the kit works from an install too.
+const tlsDir = join(import.meta.dirname, "../../fixtures/tls")
 
 /** The test CA (PEM) that signed the receiver's certificate; trust it as the extra CA. */
 export const testCaPem = readFileSync(join(tlsDir, "ca.pem"), "utf8")

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "@effect/vitest"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { join, relative, resolve } from "node:path"
+import ts from "typescript"
+
+// What a consumer installs from each tarball must be enough to load what it imports: a bare import
+// in a shipped file resolves in a workspace (everything is hoisted) even when the package does not
+// declare it, and would fail only after publishing.
+const root = resolve(import.meta.dirname, "..")
+
+interface Manifest {
+  readonly name: string
+  readonly version: string
+  readonly private?: boolean
+  readonly license?: string
+  readonly sideEffects?: boolean
+  readonly engines?: Record<string, string>
+  readonly files?: ReadonlyArray<string>
+  readonly exports: Record<string, Record<string, string> | string>
+  readonly dependencies?: Record<string, string>
+  readonly peerDependencies?: Record<string, string>
+  readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>
+  readonly devDependencies?: Record<string, string>
+}
+
+const packages = readdirSync(join(root, "packages")).map((dir) => ({
+  dir: join(root, "packages", dir),
+  manifest: JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")) as Manifest
+}))
+
+/** The files the build ships: not tests, not the test-only `testing/` folders below the top one. */
+const shipped = (src: string, dir = src): ReadonlyArray<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return entry.name === "testing" && dir !== src ? [] : shipped(src, path)
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : []
+  })
+
+const packageOf = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/")
+
+const importsOf = (file: string) =>
+  ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles
+    .map(({ fileName }) => fileName)
+    .filter((specifier) => !specifier.startsWith(".") && !specifier.startsWith("node:"))
+    .map(packageOf)
+
+/** Whether a file loads a package when it is loaded itself (a value import, not a type or a dynamic one). */
+const staticallyImports = (text: string, name: string) =>
+  new RegExp(`^\\s*(import|export)\\s+(?!type\\b)[^;]*?from\\s+"${name}(/[^"]*)?"`, "m").test(text) || new RegExp(`^\\s*import\\s+"${name}"`, "m").test(text)
+
+const effectPackages = (manifest: Manifest) =>
+  Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => name === "effect" || name.startsWith("@effect/"))
+
+describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
+  const optional = (name: string) => manifest.peerDependenciesMeta?.[name]?.optional === true
+  const required = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}).filter((name) => !optional(name))]
+  const declared = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]
+  const src = join(dir, "src")
+  const testingEntry = join(src, "testing")
+
+  it("is publishable: a 0.x version, a licence, engines, no side effects, built files and sources", () => {
+    expect(manifest.private).toBeUndefined()
+    expect(manifest.version).toMatch(/^0\.\d+\.\d+$/)
+    expect(manifest.license).toBe("Apache-2.0")
+    expect(manifest.engines?.node).toBeDefined()
+    expect(manifest.sideEffects).toBe(false)
+    expect(manifest.files).toEqual(expect.arrayContaining(["dist", "README.md", "LICENSE"]))
+    expect(existsSync(join(dir, "README.md"))).toBe(true)
+  })
+
+  it("exports each entry as types and import of the build, and its source under @collector/source", () => {
+    const entries = Object.entries(manifest.exports).filter(([path]) => path !== "./package.json")
+    expect(entries.map(([path]) => path)).toEqual(existsSync(join(testingEntry, "index.ts")) ? [".", "./testing"] : ["."])
+    for (const [path, conditions] of entries) {
+      const sub = path === "." ? "" : `${path.slice(2)}/`
+      expect(conditions).toEqual({ "@collector/source": `./src/${sub}index.ts`, types: `./dist/${sub}index.d.ts`, import: `./dist/${sub}index.js` })
+    }
+  })
+
+  it("takes Effect's packages as peers, never as dependencies", () => {
+    expect(Object.keys(manifest.dependencies ?? {}).filter((name) => name === "effect" || name.startsWith("@effect/"))).toEqual([])
+    for (const name of effectPackages(manifest)) expect(manifest.devDependencies?.[name], name).toBe(manifest.peerDependencies?.[name])
+  })
+
+  // The main entry may reach an optional peer only lazily (`import type`, `await import()`), as the
+  // embedded database does, so that a project without it can still load the package.
+  it("declares what its shipped files import: the main entry from required packages, the testing entry from any", () => {
+    const undeclared = shipped(src).flatMap((file) => {
+      const allowed = file.startsWith(testingEntry) ? declared : required
+      const text = readFileSync(file, "utf8")
+      return importsOf(file)
+        .filter((name) => name !== manifest.name && !allowed.includes(name))
+        .filter((name) => !(optional(name) && !staticallyImports(text, name)))
+        .map((name) => `${relative(dir, file)}: ${name}`)
+    })
+    expect(undeclared).toEqual([])
+  })
+})
