@@ -2,6 +2,7 @@ import { Cause, Clock, type Config, Context, Duration, Effect, Either, Layer, Op
 import { Chain } from "../chain/Chain.js"
 import { ChainRejected } from "../chain/ChainErrors.js"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
+import { makeOutageLog } from "../engine/OutageLog.js"
 import type { Network } from "../Network.js"
 import { type BalanceBatch, batchDetail } from "./BalanceBatch.js"
 import { BalanceLedger, type BalanceReading } from "./BalanceLedger.js"
@@ -16,6 +17,7 @@ const make = (config: BalanceSyncSettings) => Effect.gen(function*() {
   const chain = yield* Chain
   const ledger = yield* BalanceLedger
   const status = yield* ComponentStatus
+  const outages = makeOutageLog("balance sync")
 
   const report = (network: Network, ok: boolean, detail: string) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -27,9 +29,10 @@ const make = (config: BalanceSyncSettings) => Effect.gen(function*() {
       // block every reading of the batch is at least as recent as: two node calls per wallet.
       const solidified = yield* Effect.either(chain.solidifiedBlock)
       if (Either.isLeft(solidified)) {
-        yield* Effect.logWarning("balance sync: cannot read the solidified block", solidified.left)
+        yield* outages.failed(network, `cannot read the solidified block: ${describe(solidified.left)}`)
         return { picked: 0, readings: [], failed: 0, error: Option.some(`node: ${describe(solidified.left)}`) }
       }
+      yield* outages.reached(network)
       const wallets = yield* ledger.due(network, config.batchSize, solidified.right.number)
       // Each wallet on its own: one failure costs that wallet's reading only.
       const results = yield* Effect.forEach(wallets, (wallet) =>

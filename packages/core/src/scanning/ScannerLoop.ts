@@ -1,5 +1,6 @@
 import { Cause, Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
+import { makeOutageLog } from "../engine/OutageLog.js"
 import type { Network } from "../Network.js"
 import { Confirmations } from "./Confirmations.js"
 import { IntegrityCheck } from "./IntegrityCheck.js"
@@ -21,6 +22,7 @@ const make = (settings: ScannerLoopSettings) =>
     const integrity = yield* IntegrityCheck
     const ledger = yield* ScanLedger
     const status = yield* ComponentStatus
+    const outages = makeOutageLog("scanner")
 
     const report = (network: Network, state: string, detail: string) =>
       Clock.currentTimeMillis.pipe(
@@ -74,6 +76,7 @@ const make = (settings: ScannerLoopSettings) =>
         const summary = booked.confirmed + booked.reverted + progress.dropped > 0
           ? `; last pass stored ${progress.stored} blocks, confirmed ${booked.confirmed}, reverted ${booked.reverted}, dropped ${progress.dropped}`
           : ""
+        yield* outages.reached(network)
         yield* report(network, "ok", describe(progress) + summary)
         return progress.cursor.number >= progress.tip.head
       })
@@ -100,16 +103,19 @@ const make = (settings: ScannerLoopSettings) =>
                 ),
               BlockNotFound: (error) =>
                 report(network, "degraded", `node could not serve block ${error.number}`).pipe(
+                  Effect.zipRight(outages.failed(network, `node could not serve block ${error.number}`)),
                   Effect.zipRight(Effect.sleep(settings.failureBackoff)),
                   Effect.as(true)
                 ),
               ChainUnavailable: (error) =>
                 report(network, "degraded", `node unavailable: ${error.reason}`).pipe(
+                  Effect.zipRight(outages.failed(network, `node unavailable: ${error.reason}`)),
                   Effect.zipRight(Effect.sleep(settings.failureBackoff)),
                   Effect.as(true)
                 ),
               ChainRejected: (error) =>
                 report(network, "degraded", `node answered with an error: ${error.reason}`).pipe(
+                  Effect.zipRight(outages.failed(network, `node answered with an error: ${error.reason}`)),
                   Effect.zipRight(Effect.sleep(settings.failureBackoff)),
                   Effect.as(true)
                 )

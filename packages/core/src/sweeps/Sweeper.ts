@@ -2,6 +2,7 @@ import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
 import { Chain } from "../chain/Chain.js"
 import { type Checkpoint, noCheckpoint } from "../engine/Checkpoint.js"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
+import { makeOutageLog } from "../engine/OutageLog.js"
 import type { ChainView } from "./ChainView.js"
 import { checkHistory } from "./HistoryCheck.js"
 import type { Network } from "../Network.js"
@@ -30,6 +31,7 @@ export interface PassSummary {
 const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
   Effect.gen(function*() {
     const repo = yield* SweepRepository
+    const outages = makeOutageLog("sweeper")
     const status = yield* ComponentStatus
     const chain = yield* Chain
     const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof stepOf>>>()
@@ -74,8 +76,11 @@ const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
       const outcomes = view === undefined
         ? []
         : view._tag === "Left"
-        ? yield* Effect.zipRight(Effect.logWarning(`sweeper: the node did not answer (${view.left.reason}); ${tasks.length} tasks wait`), release(tasks, now, holder))
-        : yield* Effect.forEach(tasks, (task) => stepOne(task, now, view.right, holder), { concurrency: settings.concurrency })
+        ? yield* Effect.zipRight(outages.failed(network, `${view.left.reason} (claimed tasks wait)`), release(tasks, now, holder))
+        : yield* Effect.zipRight(
+          outages.reached(network),
+          Effect.forEach(tasks, (task) => stepOne(task, now, view.right, holder), { concurrency: settings.concurrency })
+        )
       return {
         claimed: tasks.length,
         saved: outcomes.filter((o) => o.saved).length,
