@@ -4,7 +4,7 @@
 // everything else from the registry, then the example's own `npm test` on plain node.
 // `npm run examples -- <name>...` tries only those. The last line is `examples: N ok, M failed`.
 import { spawnSync } from "node:child_process"
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs"
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { pack } from "./pack.mjs"
@@ -43,6 +43,9 @@ for (const name of examples) {
   console.log(`\n== example ${name}`)
   const started = Date.now()
   const dir = mkdtempSync(join(tmpdir(), `collector-example-${name}-`))
+  // mkdtemp makes the folder private; an embedded PostgreSQL started by root runs as another user,
+  // which must be able to reach its own programs under node_modules.
+  chmodSync(dir, 0o755)
   cpSync(join(examplesDir, name), dir, { recursive: true, filter: (source) => !/node_modules|[/\\]dist$/.test(source) })
   const manifestFile = join(dir, "package.json")
   writeFileSync(manifestFile, JSON.stringify(localManifest(JSON.parse(readFileSync(manifestFile, "utf8"))), null, 2) + "\n")

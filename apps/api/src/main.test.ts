@@ -3,7 +3,7 @@ import { canonicalString, sign } from "@collector/api"
 import { Effect } from "effect"
 import type { ChildProcess } from "node:child_process"
 import { rmSync, statSync } from "node:fs"
-import { connect } from "node:net"
+import { connect, createServer } from "node:net"
 import { resolve } from "node:path"
 import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
 
@@ -63,18 +63,47 @@ describe("service start", () => {
 
   it.live("refuses to start with a readable reason", () =>
     Effect.promise(async () => {
-      const url = "postgres://postgres@127.0.0.1:5432/postgres"
+      // A database that does not exist: a process that connected before checking its settings would
+      // fail on that instead, so each message below also shows nothing was connected to.
+      const url = "postgres://postgres@127.0.0.1:5432/no_such_database_for_start_checks"
+      const key = Buffer.alloc(32, 1).toString("base64")
       const cases: ReadonlyArray<readonly [Record<string, string | undefined>, RegExp]> = [
+        [{ DATABASE_URL: "not-a-url", MASTER_KEY: key }, /^api cannot start: DATABASE_URL must be a PostgreSQL URL: postgres:\/\/user:password@host:5432\/database$/],
+        [{ DATABASE_URL: url, MASTER_KEY: key, LOG_FORMAT: "xml" }, /^api cannot start: LOG_FORMAT must be json or pretty$/],
+        [{ DATABASE_URL: url, MASTER_KEY: key, SHUTDOWN_GRACE_MS: "soon" }, /^api cannot start: SHUTDOWN_GRACE_MS/],
         [{ DATABASE_URL: url, MASTER_KEY: undefined }, /^api cannot start: MASTER_KEY is required when DATABASE_URL is set/],
         [{ DATABASE_URL: url, MASTER_KEY: "c2hvcnQ=" }, /^api cannot start: MASTER_KEY .*32 bytes/],
-        [{ DATABASE_URL: url, MASTER_KEY: Buffer.alloc(32, 1).toString("base64"), PORT: "http" }, /^api cannot start: PORT must be a whole number from 1 to 65535$/],
-        [{ DATABASE_URL: url, MASTER_KEY: Buffer.alloc(32, 1).toString("base64"), API_RATE_BURST: "0" }, /^api cannot start: API_RATE_BURST must be a whole number of at least 1$/]
+        [{ DATABASE_URL: url, MASTER_KEY: key, PORT: "http" }, /^api cannot start: PORT must be a whole number from 1 to 65535$/],
+        [{ DATABASE_URL: url, MASTER_KEY: key, API_RATE_BURST: "0" }, /^api cannot start: API_RATE_BURST must be a whole number of at least 1$/]
       ]
       for (const [env, message] of cases) {
         const run = await runTs("apps/api/src/main.ts", { PORT: String(await freePort()), ...env })
         expect(run.code).toBe(1)
         expect(run.stderr.trim()).toMatch(message)
         expect(run.stderr).not.toContain("c2hvcnQ=")
+        expect(run.stderr.trim().split("\n")).toHaveLength(1)
+      }
+    }), { timeout: 120_000 })
+
+  it.live("a port another process holds is one readable line", () =>
+    Effect.promise(async () => {
+      const holder = createServer()
+      const port = await freePort()
+      await new Promise<void>((done) => holder.listen(port, "0.0.0.0", done))
+      const dataDir = resolve(repositoryRoot, ".data", `port-test-${process.pid}`)
+      try {
+        const run = await runTs("apps/api/src/main.ts", {
+          DATABASE_URL: undefined,
+          MASTER_KEY: undefined,
+          DATA_DIR: dataDir,
+          EMBEDDED_PG_PORT: String(await freePort()),
+          PORT: String(port)
+        })
+        expect(run.code).toBe(1)
+        expect(run.stderr.trim()).toBe(`api cannot start: cannot listen on 0.0.0.0:${port}: the port is in use by another process (set another port)`)
+      } finally {
+        holder.close()
+        rmSync(dataDir, { recursive: true, force: true })
       }
     }), { timeout: 120_000 })
 })

@@ -1,13 +1,23 @@
 import type { Network } from "@collector/core"
-import { databaseLayerConfig, PgScanLedger } from "@collector/postgres"
-import { ApiProcess, WorkerProcess } from "@collector/server"
+import { databaseConfig, PgScanLedger } from "@collector/postgres"
+import { ApiProcess, processStorage, WorkerProcess } from "@collector/server"
 import { defaultNodeConfig, nodeConfig } from "@collector/tron-node"
-import { MasterKeyring } from "@collector/vault"
+import { simServerConfig } from "@collector/tron-sim"
 import { Config, Effect, Layer, Option } from "effect"
 import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile.js"
 
 /** The simulated node as the `nile` network's node. */
 const simulatedNileNode = (url: string) => defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 })
+
+/** The service's start line: the API's port, the networks and their nodes, the storage. */
+export const describeService = Effect.gen(function*() {
+  const nileUrl = yield* Config.option(Config.string("TRON_NILE_NODE_URL"))
+  const sim = yield* simServerConfig
+  const api = yield* ApiProcess.describe
+  const worker = yield* WorkerProcess.describe
+  const simulated = Option.isNone(nileUrl) && worker.networks.split(",").includes("nile")
+  return { ...api, ...worker, ...(simulated ? { nodes: worker.nodes.replace(/nile=\S+/, `nile=simulated at http://${sim.host}:${sim.port}`) } : {}) }
+})
 
 /**
  * Everything in one process: the API server and the worker on one database. Without
@@ -17,12 +27,12 @@ const simulatedNileNode = (url: string) => defaultNodeConfig("nile", { fullNodeU
 export const ServiceLive = Layer.unwrapEffect(
   Effect.gen(function*() {
     const nileUrl = yield* Config.option(Config.string("TRON_NILE_NODE_URL"))
+    yield* ApiProcess.checkSettings
     const api = yield* ApiProcess.config
     const worker = yield* WorkerProcess.config
-    const database = databaseLayerConfig()
-    // The worker's notifier opens webhook keys with the same master key the API seals them with.
-    const keyring = MasterKeyring.layerConfig()
-    const shared = Layer.merge(database, keyring)
+    // Every setting is read before the database is touched. The worker's notifier opens webhook
+    // keys with the same master key the API seals them with.
+    const shared = processStorage(yield* databaseConfig)
     if (Option.isSome(nileUrl)) return Layer.merge(ApiProcess.layer(api), WorkerProcess.layer(worker)).pipe(Layer.provide(shared))
     // The API's sweep estimate and the worker read the same simulated node for nile.
     const simulated = Layer.unwrapEffect(

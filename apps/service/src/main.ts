@@ -1,4 +1,4 @@
 import { launch } from "@collector/launch"
-import { ServiceLive } from "./ServiceLive.js"
+import { describeService, ServiceLive } from "./ServiceLive.js"
 
-launch("service", ServiceLive)
+launch("service", ServiceLive, { describe: describeService })

@@ -3,4 +3,6 @@ import { WorkerProcess } from "@collector/server"
 import { Effect, Layer } from "effect"
 import { crashPointConfig } from "./CrashPoint.js"
 
-launch("worker", Layer.unwrapEffect(Effect.map(crashPointConfig, (checkpoint) => WorkerProcess.layerConfig({ checkpoint }))))
+launch("worker", Layer.unwrapEffect(Effect.map(crashPointConfig, (checkpoint) => WorkerProcess.layerConfig({ checkpoint }))), {
+  describe: WorkerProcess.describe
+})

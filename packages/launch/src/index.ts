@@ -1,1 +1,5 @@
+export * from "./JsonLogger.js"
 export * from "./launch.js"
+export * from "./LogFormat.js"
+export * from "./ShutdownGrace.js"
+export * from "./Version.js"

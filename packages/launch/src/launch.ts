@@ -1,7 +1,15 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Config, ConfigError, Effect, Layer, Logger, LogLevel } from "effect"
+import { Cause, Config, ConfigError, Effect, Exit, Layer, Logger, LogLevel } from "effect"
+import { jsonLogger } from "./JsonLogger.js"
+import { logFormatConfig } from "./LogFormat.js"
+import { shutdownGraceConfig } from "./ShutdownGrace.js"
+import { version } from "./Version.js"
 
-const LogLevelConfig = Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+const launchConfig = Config.all({
+  level: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+  format: logFormatConfig(process.stdout.isTTY === true),
+  graceMs: shutdownGraceConfig
+})
 
 /** A setting's failure in words: our messages name their variable already; others get it in front. */
 const describeConfigError = (error: ConfigError.ConfigError): string => {
@@ -17,28 +25,85 @@ const describeConfigError = (error: ConfigError.ConfigError): string => {
   }
 }
 
-// A process that cannot start says why in one line (bad setting, missing key, database
-// unreachable) and exits 1; the stack trace is noise to an operator.
-export const describeStartFailure = (error: unknown): string => {
-  if (ConfigError.isConfigError(error)) return describeConfigError(error)
-  const { cause, message } = error as { readonly message?: string; readonly cause?: { readonly message?: string } }
-  return cause?.message ? `${message}: ${cause.message}` : String(message ?? error)
+interface NodeSystemError {
+  readonly code?: string
+  readonly address?: string
+  readonly port?: number
+  readonly message?: string
 }
 
+/** The one system error an operator meets at start: a port some other process holds. */
+const describeSystemError = (error: NodeSystemError | undefined): string | undefined =>
+  error?.code === "EADDRINUSE" || error?.code === "EACCES"
+    ? `cannot listen on ${error.address ?? "the address"}:${error.port ?? "?"}: ${error.code === "EADDRINUSE" ? "the port is in use by another process" : "permission denied"} (set another port)`
+    : undefined
+
+// A process that cannot start says why in one line (bad setting, missing key, database
+// unreachable, port taken) and exits 1; the stack trace is noise to an operator.
+export const describeStartFailure = (error: unknown): string => {
+  if (ConfigError.isConfigError(error)) return describeConfigError(error)
+  const { cause, message } = error as { readonly message?: string; readonly cause?: NodeSystemError }
+  const system = describeSystemError(cause) ?? describeSystemError(error as NodeSystemError)
+  if (system !== undefined) return system
+  if (!message) return cause?.message ?? String(error)
+  return cause?.message ? `${message}: ${cause.message}` : message
+}
+
+export interface LaunchOptions {
+  /**
+   * The start line's fields (networks, ports, storage; never a secret), read once the process
+   * runs. The line also carries the version and how long the start took.
+   */
+  readonly describe?: Effect.Effect<Record<string, unknown>, unknown>
+}
+
+const loggerOf = (format: "json" | "pretty") => format === "json" ? Logger.replace(Logger.defaultLogger, jsonLogger) : Logger.pretty
+
 /**
- * Runs a process's layer until SIGINT/SIGTERM: JSON log lines at `LOG_LEVEL`, no tracing (no
- * exporter is configured, and span bookkeeping was a large share of each request), and a
- * readable one-line failure on start. `what` names the process in that line.
+ * Runs a process's layer until SIGINT or SIGTERM. Logs go to stdout as JSON lines or pretty text
+ * (`LOG_FORMAT`) at `LOG_LEVEL`; tracing is off (no exporter, and span bookkeeping was a large share
+ * of each request). The process writes `<what> started` once its layer is up, `<what> stopping` on
+ * a signal, and `<what> stopped` when everything it started has stopped; it then exits 0. A
+ * shutdown longer than `SHUTDOWN_GRACE_MS` exits 1. A layer that cannot be built writes one line to
+ * stderr, `<what> cannot start: <reason>`, and exits 1.
  */
-export const launch = <E>(what: string, layer: Layer.Layer<never, E>) =>
-  Effect.flatMap(LogLevelConfig, (level) => Logger.withMinimumLogLevel(Layer.launch(layer), level)).pipe(
+export const launch = <E>(what: string, layer: Layer.Layer<never, E>, options: LaunchOptions = {}) => {
+  const startedAt = Date.now()
+  let running = false
+  const program = Effect.gen(function*() {
+    const settings = yield* launchConfig
+    const withLogger = <A, E2>(effect: Effect.Effect<A, E2>) =>
+      effect.pipe(Logger.withMinimumLogLevel(settings.level), Effect.provide(loggerOf(settings.format)))
+
+    const onSignal = (signal: NodeJS.Signals) => {
+      Effect.runSync(withLogger(Effect.log(`${what} stopping`).pipe(Effect.annotateLogs({ signal, grace_ms: settings.graceMs }))))
+      setTimeout(() => {
+        process.stderr.write(`${what} did not stop within SHUTDOWN_GRACE_MS (${settings.graceMs} ms); exiting\n`)
+        process.exit(1)
+      }, settings.graceMs).unref()
+    }
+    process.once("SIGTERM", onSignal)
+    process.once("SIGINT", onSignal)
+
+    const announce = Effect.gen(function*() {
+      const fields = yield* (options.describe ?? Effect.succeed({}))
+      running = true
+      yield* Effect.log(`${what} started`).pipe(Effect.annotateLogs({ version, ...fields, start_ms: Date.now() - startedAt }))
+    })
+    const stopped = (exit: Exit.Exit<unknown, unknown>) =>
+      running && Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)
+        ? Effect.log(`${what} stopped`).pipe(Effect.annotateLogs({ uptime_ms: Date.now() - startedAt }))
+        : Effect.void
+    return yield* withLogger(Layer.launch(Layer.tap(layer, () => announce)).pipe(Effect.onExit(stopped)))
+  })
+  return program.pipe(
     Effect.catchAll((error) =>
       Effect.sync(() => {
-        process.stderr.write(`${what} cannot start: ${describeStartFailure(error)}\n`)
+        process.stderr.write(running ? `${what} stopped: ${describeStartFailure(error)}\n` : `${what} cannot start: ${describeStartFailure(error)}\n`)
         process.exit(1)
       })
     ),
     Effect.withTracerEnabled(false),
-    Effect.provide(Logger.json),
     NodeRuntime.runMain({ disablePrettyLogger: true })
   )
+}

@@ -1,5 +1,5 @@
 import { ConfigValue } from "@collector/core"
-import { Config, type Option, type Redacted } from "effect"
+import { Config, type Option, Redacted } from "effect"
 
 /** Where the database is and how a process uses it. */
 export interface DatabaseSettings {
@@ -13,9 +13,26 @@ export interface DatabaseSettings {
   readonly startTimeoutMs: number
 }
 
+const isPostgresUrl = (text: string) => {
+  try {
+    const url = new URL(text)
+    return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== ""
+  } catch {
+    return false
+  }
+}
+
+/** `DATABASE_URL`, checked before anything connects; the message never repeats the value (it holds a password). */
+const databaseUrl = Config.redacted("DATABASE_URL").pipe(
+  Config.validate({
+    message: "DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:5432/database",
+    validation: (url) => isPostgresUrl(Redacted.value(url))
+  })
+)
+
 /** `DATABASE_URL`, `DATA_DIR`, `EMBEDDED_PG_PORT`, `DATABASE_POOL_SIZE`, `DATABASE_START_TIMEOUT_MS`. */
 export const databaseConfig: Config.Config<DatabaseSettings> = Config.all({
-  url: Config.option(Config.redacted("DATABASE_URL")),
+  url: Config.option(databaseUrl),
   dataDir: ConfigValue.dataDir,
   embeddedPort: ConfigValue.port("EMBEDDED_PG_PORT").pipe(Config.withDefault(54329)),
   poolSize: ConfigValue.integer("DATABASE_POOL_SIZE", { min: 1, max: 200 }).pipe(Config.withDefault(20)),

@@ -1,5 +1,6 @@
 export * from "./Database.js"
 export * from "./DatabaseConfig.js"
+export * from "./DatabaseDescription.js"
 export * from "./DatabaseStartWait.js"
 export * as DepositRows from "./DepositRows.js"
 export * from "./EmbeddedDatabase.js"

@@ -1,11 +1,14 @@
-import { ConfigValue, SweepSettings } from "@collector/core"
-import { AccessLog, ApiServerLive, Gate } from "@collector/http-server"
-import { DnsWebhookTargets } from "@collector/outbound"
-import { databaseLayerConfig, PgStorage } from "@collector/postgres"
+import { allNetworks, ConfigValue, SweepSettings, sweepSettingsConfig } from "@collector/core"
+import { energyProviderConfig } from "@collector/energy"
+import { AccessLog, ApiServerLive, Gate, gateSettingsConfig } from "@collector/http-server"
+import { allowPrivateTargetsConfig, DnsWebhookTargets } from "@collector/outbound"
+import { nodeConfig } from "@collector/tron-node"
+import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres"
 import { LocalWalletKeys } from "@collector/tron"
-import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
+import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { Config, Effect, Layer } from "effect"
 import { networkResourcesLayer, type NetworkResourcesOptions } from "./NetworkResourcesLive.js"
+import { processStorage } from "./ProcessStorage.js"
 
 export interface ApiSettings {
   readonly port: number
@@ -13,6 +16,19 @@ export interface ApiSettings {
 
 /** `PORT` (default 8080). */
 export const config: Config.Config<ApiSettings> = ConfigValue.port("PORT").pipe(Config.withDefault(8080), Config.map((port) => ({ port })))
+
+/**
+ * Reads every setting the API's layers read while they are built (`API_*`, `SWEEP_*`,
+ * `WEBHOOK_ALLOW_PRIVATE_TARGETS`, each network's `TRON_*` and `ENERGY_PROVIDER_*`), so that a bad
+ * one stops the start before the database is started, connected to or migrated.
+ */
+export const checkSettings = Effect.all([
+  config,
+  gateSettingsConfig,
+  sweepSettingsConfig,
+  allowPrivateTargetsConfig,
+  Effect.forEach(allNetworks, (network) => Effect.all([nodeConfig(network), energyProviderConfig(network)]))
+], { discard: true })
 
 /**
  * What the API serves over: PostgreSQL storage on the database provided, secrets sealed under
@@ -40,8 +56,20 @@ export const adapters = (networks: NetworkResourcesOptions = {}) =>
 export const layer = (settings: ApiSettings, networks: NetworkResourcesOptions = {}) =>
   ApiServerLive({ port: settings.port }).pipe(Layer.provide(adapters(networks)))
 
-/** The API process from its variables, on the database (`DATABASE_URL` or the embedded one under `DATA_DIR`) and the master keys. */
+/**
+ * The API process from its variables, on the database (`DATABASE_URL` or the embedded one under
+ * `DATA_DIR`) and the master keys. Every setting is read before the database is touched.
+ */
 export const layerConfig = (networks: NetworkResourcesOptions = {}) =>
-  Layer.unwrapEffect(Effect.map(config, (settings) => layer(settings, networks))).pipe(
-    Layer.provide([MasterKeyring.layerConfig(), databaseLayerConfig()])
-  )
+  Layer.unwrapEffect(Effect.gen(function*() {
+    yield* checkSettings
+    const settings = yield* config
+    const database = yield* databaseConfig
+    return layer(settings, networks).pipe(Layer.provide(processStorage(database)))
+  }))
+
+/** The API process's start line: its port and its storage. */
+export const describe = Effect.map(Config.all({ settings: config, database: databaseConfig }), ({ database, settings }) => ({
+  api_port: settings.port,
+  storage: describeDatabase(database)
+}))

@@ -2,13 +2,14 @@ import { WebhookEnvelopeSealer } from "@collector/api"
 import { type Checkpoint, ConfigValue, Engine, engineConfig, type EngineSettings } from "@collector/core"
 import { describeEnergyProvider, energyProviderConfig, energyProviderLayer, type EnergyProviderSettings } from "@collector/energy"
 import { WebhookDelivery, webhookDeliveryConfig, type WebhookDeliverySettings } from "@collector/outbound"
-import { databaseLayerConfig, PgStorage } from "@collector/postgres"
+import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres"
 import { LocalSigner } from "@collector/tron"
 import { type NodeConfig, nodeConfig, nodeHttpClient, TronNodeChain } from "@collector/tron-node"
-import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
+import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Config, type ConfigError, Context, Effect, Layer } from "effect"
 import { hostname } from "node:os"
+import { processStorage } from "./ProcessStorage.js"
 
 /** A network the worker watches: its node and its energy provider. */
 export interface WorkerNetwork {
@@ -94,7 +95,16 @@ export const layer = (settings: WorkerSettings) =>
  * tests' fault injection.
  */
 export const layerConfig = (options: { readonly checkpoint?: Checkpoint } = {}) =>
-  Layer.unwrapEffect(Effect.map(config, (settings) =>
-    layer(options.checkpoint === undefined ? settings : { ...settings, engine: { ...settings.engine, checkpoint: options.checkpoint } }))).pipe(
-      Layer.provide([MasterKeyring.layerConfig(), databaseLayerConfig()])
-    )
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const settings = yield* config
+    const database = yield* databaseConfig
+    const engine = options.checkpoint === undefined ? settings.engine : { ...settings.engine, checkpoint: options.checkpoint }
+    return layer({ ...settings, engine }).pipe(Layer.provide(processStorage(database)))
+  }))
+
+/** The worker's start line: the networks it watches (with their nodes) and its storage. */
+export const describe = Effect.map(Effect.all({ settings: config, database: databaseConfig }), ({ database, settings }) => ({
+  networks: settings.networks.map((network) => network.node.network).join(","),
+  nodes: settings.networks.map((network) => `${network.node.network}=${network.node.fullNodeUrl}`).join(" "),
+  storage: describeDatabase(database)
+}))

@@ -1,0 +1,13 @@
+import { Option, Redacted } from "effect"
+import { join, resolve } from "node:path"
+import type { DatabaseSettings } from "./DatabaseConfig.js"
+
+/** Where a process keeps its data, for its start line: the server and database, never the credentials. */
+export const describeDatabase = (settings: DatabaseSettings): string =>
+  Option.match(settings.url, {
+    onNone: () => `embedded PostgreSQL in ${join(resolve(settings.dataDir), "pg")} on 127.0.0.1:${settings.embeddedPort}`,
+    onSome: (url) => {
+      const parsed = new URL(Redacted.value(url))
+      return `PostgreSQL at ${parsed.hostname}:${parsed.port || "5432"}${parsed.pathname}`
+    }
+  })
