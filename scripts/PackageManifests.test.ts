@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 import ts from "typescript"
+import { version } from "@collector/launch"
 
 // What a consumer installs from each tarball must be enough to load what it imports: a bare import
 // in a shipped file resolves in a workspace (everything is hoisted) even when the package does not
@@ -61,6 +62,8 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
   it("is publishable: a 0.x version, a licence, engines, no side effects, built files and sources", () => {
     expect(manifest.private).toBeUndefined()
     expect(manifest.version).toMatch(/^0\.\d+\.\d+$/)
+    // Released together: the start line's version is every package's.
+    expect(manifest.version).toBe(version)
     expect(manifest.license).toBe("Apache-2.0")
     expect(manifest.engines?.node).toBeDefined()
     expect(manifest.sideEffects).toBe(false)

@@ -30,7 +30,7 @@ const parse = () =>
 const AdminLive = TenantAdmin.layer.pipe(
   Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
   // The keyring first: a missing or malformed MASTER_KEY is reported before the database is touched.
-  Layer.provide(databaseLayerConfig().pipe(Layer.provideMerge(MasterKeyring.layerConfig())))
+  Layer.provide(databaseLayerConfig().pipe(Layer.provideMerge(MasterKeyring.layerConfig(undefined, { quiet: true }))))
 )
 
 const program = Effect.gen(function*() {

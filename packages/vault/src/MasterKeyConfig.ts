@@ -130,16 +130,25 @@ const createKeyFile = (dataDir: string, file: string) =>
     catch: fileError("create", file)
   })
 
+export interface KeyFileOptions {
+  /**
+   * No warning for using an existing key file (a tool run many times, like the CLI, beside the
+   * service that already warned); generating one is always said.
+   */
+  readonly quiet?: boolean
+}
+
 /**
  * Embedded mode without MASTER_KEY: use `<dataDir>/master.key`, generating it on first start
- * so that a local install works out of the box. The warning is repeated on every start
- * because this key lives next to the data it protects and is easy to lose.
+ * so that a local install works out of the box. The warning is repeated on every start of a
+ * service because this key lives next to the data it protects and is easy to lose.
  */
-const loadOrCreateKeyFile = (dataDir: string) =>
+const loadOrCreateKeyFile = (dataDir: string, options: KeyFileOptions) =>
   Effect.gen(function*() {
     const file = join(dataDir, "master.key")
     const existing = yield* readKeyFile(file)
     if (Option.isSome(existing)) {
+      if (options.quiet === true) return yield* parseKeyFile(file, existing.value)
       yield* Effect.logWarning(
         `Using the generated master key in ${file} because MASTER_KEY is not set. ` +
           "Back this file up: losing it makes every stored secret unreadable."
@@ -169,7 +178,8 @@ const loadOrCreateKeyFile = (dataDir: string) =>
  * - Without either, the embedded default keeps a generated key in `<dataDir>/master.key`.
  */
 export const loadMasterKeys = (
-  dataDir: string
+  dataDir: string,
+  options: KeyFileOptions = {}
 ): Effect.Effect<{ readonly current: MasterKey; readonly previous: ReadonlyArray<MasterKey> }, MasterKeyConfigError> =>
   Effect.gen(function*() {
     const config = yield* masterKeyConfig.pipe(
@@ -181,6 +191,6 @@ export const loadMasterKeys = (
         message: "MASTER_KEY is required when DATABASE_URL is set: generate one with `openssl rand -base64 32`"
       })
     }
-    const current = yield* loadOrCreateKeyFile(dataDir)
+    const current = yield* loadOrCreateKeyFile(dataDir, options)
     return { current, previous: config.previous }
   })

@@ -2,7 +2,7 @@ import { ConfigValue } from "@collector/core"
 import { type Config, type ConfigError, Context, Effect, Layer, Option } from "effect"
 import { resolve } from "node:path"
 import { MasterKey } from "./MasterKey.js"
-import { loadMasterKeys, type MasterKeyConfigError } from "./MasterKeyConfig.js"
+import { type KeyFileOptions, loadMasterKeys, type MasterKeyConfigError } from "./MasterKeyConfig.js"
 
 export interface MasterKeys {
   /** Seals every new value. */
@@ -47,7 +47,10 @@ export class MasterKeyring extends Context.Tag("@collector/vault/MasterKeyring")
    * `<dataDir>/master.key` (generated on first start; `dataDir` is DATA_DIR by default). See
    * MasterKeyConfig for the rules.
    */
-  static layerConfig(dataDir: Config.Config<string> = ConfigValue.dataDir): Layer.Layer<MasterKeyring, MasterKeyConfigError | ConfigError.ConfigError> {
-    return Layer.effect(MasterKeyring, Effect.flatMap(dataDir, (dir) => Effect.map(loadMasterKeys(resolve(dir)), MasterKeyring.make)))
+  static layerConfig(
+    dataDir: Config.Config<string> = ConfigValue.dataDir,
+    options: KeyFileOptions = {}
+  ): Layer.Layer<MasterKeyring, MasterKeyConfigError | ConfigError.ConfigError> {
+    return Layer.effect(MasterKeyring, Effect.flatMap(dataDir, (dir) => Effect.map(loadMasterKeys(resolve(dir), options), MasterKeyring.make)))
   }
 }
