@@ -4,8 +4,12 @@
  *   WEBHOOK_KEY=<base64 webhook_key> APP_ID=<app_id> PORT=8443 \
  *   TLS_CERT_FILE=cert.pem TLS_KEY_FILE=key.pem npx tsx --conditions=@collector/source docs/examples/webhook-receiver.ts
  *
- * The service delivers only to https on port 443: either give TLS_CERT_FILE / TLS_KEY_FILE, or
- * run without them behind a TLS-terminating proxy. WEBHOOK_PATH defaults to /webhooks/collector.
+ * The service delivers only over https, to port 443 of a public address: either give
+ * TLS_CERT_FILE / TLS_KEY_FILE, or run without them behind a TLS-terminating proxy. A receiver on
+ * a private or loopback address or on another port (8443 above) is reached only where the
+ * service's operator set WEBHOOK_ALLOW_PRIVATE_TARGETS=true, and its certificate must still be
+ * trusted (WEBHOOK_EXTRA_CA_FILE for a self-signed one): see docs/notifications-receiver.md,
+ * "A receiver on your own machine or network". WEBHOOK_PATH defaults to /webhooks/collector.
  *
  * Bookings here go to an in-memory list and the stores are the SDK's in-memory ones, so a
  * restart forgets what was booked. A real receiver books into its database and provides

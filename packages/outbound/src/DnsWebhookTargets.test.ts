@@ -17,6 +17,7 @@ const lookup = HostTableLookup.make({
   "garbage.test": "not-an-address"
 })
 
+const { privateTargetsHint } = DnsWebhookTargets
 const publicTargets = DnsWebhookTargets.make({ lookup })
 const privateTargets = DnsWebhookTargets.make({ lookup, allowPrivateTargets: true })
 
@@ -69,26 +70,26 @@ describe("DnsWebhookTargets rejects", () => {
     ["", "webhook URL is required"],
     ["http://example.test/", "webhook URL must use https"],
     ["ftp://example.test/", "webhook URL must use https"],
-    ["https://example.test:80/", "webhook URL must use port 443"],
-    ["https://example.test:8443/", "webhook URL must use port 443"],
+    ["https://example.test:80/", `webhook URL must use port 443 ${privateTargetsHint}`],
+    ["https://example.test:8443/", `webhook URL must use port 443 ${privateTargetsHint}`],
     ["https://user:pass@example.test/", "webhook URL must not contain user credentials"],
     ["https://example.test/#frag", "webhook URL must not contain a fragment"],
     ["https://example.test/#", "webhook URL must not contain a fragment"],
     [`https://example.test/${"a".repeat(2049 - "https://example.test/".length)}`, "webhook URL must be at most 2048 characters"],
-    ["https://127.0.0.1/", "webhook URL host 127.0.0.1 is not a public address"],
-    ["https://0x7f.1/", "webhook URL host 127.0.0.1 is not a public address"],
-    ["https://[::1]/", "webhook URL host ::1 is not a public address"],
-    ["https://10.1.2.3/", "webhook URL host 10.1.2.3 is not a public address"],
-    ["https://169.254.169.254/", "webhook URL host 169.254.169.254 is not a public address"],
-    ["https://100.64.0.1/", "webhook URL host 100.64.0.1 is not a public address"],
-    ["https://[::ffff:192.168.0.1]/", "webhook URL host ::ffff:c0a8:1 is not a public address"],
-    ["https://0.0.0.0/", "webhook URL host 0.0.0.0 is not a public address"],
-    ["https://224.0.0.1/", "webhook URL host 224.0.0.1 is not a public address"],
-    ["https://[fd00::1]/", "webhook URL host fd00::1 is not a public address"],
+    ["https://127.0.0.1/", `webhook URL host 127.0.0.1 is not a public address ${privateTargetsHint}`],
+    ["https://0x7f.1/", `webhook URL host 127.0.0.1 is not a public address ${privateTargetsHint}`],
+    ["https://[::1]/", `webhook URL host ::1 is not a public address ${privateTargetsHint}`],
+    ["https://10.1.2.3/", `webhook URL host 10.1.2.3 is not a public address ${privateTargetsHint}`],
+    ["https://169.254.169.254/", `webhook URL host 169.254.169.254 is not a public address ${privateTargetsHint}`],
+    ["https://100.64.0.1/", `webhook URL host 100.64.0.1 is not a public address ${privateTargetsHint}`],
+    ["https://[::ffff:192.168.0.1]/", `webhook URL host ::ffff:c0a8:1 is not a public address ${privateTargetsHint}`],
+    ["https://0.0.0.0/", `webhook URL host 0.0.0.0 is not a public address ${privateTargetsHint}`],
+    ["https://224.0.0.1/", `webhook URL host 224.0.0.1 is not a public address ${privateTargetsHint}`],
+    ["https://[fd00::1]/", `webhook URL host fd00::1 is not a public address ${privateTargetsHint}`],
     // One private answer among public ones is the DNS-rebinding setup: reject the whole URL.
-    ["https://rebind.test/", "webhook URL host rebind.test resolves to non-public address 10.0.0.1"],
-    ["https://mapped.test/", "webhook URL host mapped.test resolves to non-public address ::ffff:127.0.0.1"],
-    ["https://metadata.test/", "webhook URL host metadata.test resolves to non-public address 169.254.169.254"],
+    ["https://rebind.test/", `webhook URL host rebind.test resolves to non-public address 10.0.0.1 ${privateTargetsHint}`],
+    ["https://mapped.test/", `webhook URL host mapped.test resolves to non-public address ::ffff:127.0.0.1 ${privateTargetsHint}`],
+    ["https://metadata.test/", `webhook URL host metadata.test resolves to non-public address 169.254.169.254 ${privateTargetsHint}`],
     ["https://none.test/", "webhook URL host none.test could not be resolved (ENOTFOUND)"],
     ["https://garbage.test/", "webhook URL host garbage.test resolves to an invalid address"]
   ])("%j", async (url, expected) => {
@@ -117,7 +118,7 @@ describe("DnsWebhookTargets rejects", () => {
   it("uses the system resolver by default", async () => {
     // localhost comes from the hosts file on every system we run on, with no network needed.
     const reason = await rejection(DnsWebhookTargets.make(), "https://localhost/")
-    expect(reason).toMatch(/^webhook URL host localhost resolves to non-public address (127\.0\.0\.1|::1)$/)
+    expect(reason).toMatch(/^webhook URL host localhost resolves to non-public address (127\.0\.0\.1|::1) \(an operator can allow/)
   })
 })
 
@@ -127,8 +128,14 @@ describe("DnsWebhookTargets with allowPrivateTargets", () => {
     ["https://private.test/", [v4("private.test", "10.0.0.1")]],
     ["https://rebind.test/", [v4("rebind.test", "93.184.216.34"), v4("rebind.test", "10.0.0.1")]],
     ["https://[::1]/", [{ host: "::1", address: "::1", family: 6, port: 443 }]],
+    // Every other non-public address too, however unlikely a receiver there is.
+    ["https://169.254.169.254/", [v4("169.254.169.254")]],
+    ["https://0.0.0.0/", [v4("0.0.0.0")]],
     // Receivers of tests and private deployments listen on other ports.
-    ["https://127.0.0.1:8443/", [{ host: "127.0.0.1", address: "127.0.0.1", family: 4, port: 8443 }]]
+    ["https://127.0.0.1:8443/", [{ host: "127.0.0.1", address: "127.0.0.1", family: 4, port: 8443 }]],
+    ["https://private.test:8080/", [{ host: "private.test", address: "10.0.0.1", family: 4, port: 8080 }]],
+    // A public target on another port as well: the setting lifts the port rule for every host.
+    ["https://example.test:8443/", [{ host: "example.test", address: "93.184.216.34", family: 4, port: 8443 }]]
   ])("lets %s through", async (url, expected) => {
     expect(await accepted(privateTargets, url)).toEqual(expected)
   })
@@ -143,6 +150,39 @@ describe("DnsWebhookTargets with allowPrivateTargets", () => {
     ["https://garbage.test/", "webhook URL host garbage.test resolves to an invalid address"]
   ])("still rejects %j", async (url, expected) => {
     expect(await rejection(privateTargets, url)).toBe(expected)
+  })
+})
+
+describe("DnsWebhookTargets names WEBHOOK_ALLOW_PRIVATE_TARGETS", () => {
+  it("in its hint, in these words", () => {
+    expect(privateTargetsHint).toBe("(an operator can allow private targets and other ports with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)")
+  })
+
+  // What the setting lifts: each refused without it, with the hint, and accepted with it.
+  it.each([
+    "https://example.test:8443/",
+    "https://127.0.0.1/",
+    "https://[::1]/",
+    "https://private.test/",
+    "https://rebind.test/",
+    "https://127.0.0.1:8443/"
+  ])("when it refuses %s, which the setting would let through", async (url) => {
+    expect(await rejection(publicTargets, url)).toMatch(/ \(an operator can allow private targets and other ports with WEBHOOK_ALLOW_PRIVATE_TARGETS=true\)$/)
+    expect((await accepted(privateTargets, url)).length).toBeGreaterThan(0)
+  })
+
+  // What it does not lift: the same refusal with and without it, never naming it.
+  it.each([
+    "http://127.0.0.1/",
+    "http://example.test/",
+    "https://user@example.test/",
+    "https://example.test/#",
+    "https://example.test:0443/",
+    "https://none.test/"
+  ])("never when it refuses %s, which the setting would refuse too", async (url) => {
+    const reason = await rejection(publicTargets, url)
+    expect(reason).not.toContain("WEBHOOK_ALLOW_PRIVATE_TARGETS")
+    expect(await rejection(privateTargets, url)).toBe(reason)
   })
 })
 
@@ -161,6 +201,13 @@ describe("DnsWebhookTargets.layerConfig", () => {
       expect(off).toBeInstanceOf(WebhookUrlRejected)
       const on = yield* resolveWith({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }, "https://127.0.0.1/")
       expect(on).toEqual([v4("127.0.0.1")])
+      const onOtherPort = yield* resolveWith({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }, "https://127.0.0.1:8443/")
+      expect(onOtherPort).toEqual([{ host: "127.0.0.1", address: "127.0.0.1", family: 4, port: 8443 }])
+      const offOtherPort = yield* Effect.flip(resolveWith({}, "https://8.8.8.8:8443/"))
+      expect(offOtherPort).toEqual(new WebhookUrlRejected({ reason: `webhook URL must use port 443 ${privateTargetsHint}` }))
+      // Still https only.
+      const onHttp = yield* Effect.flip(resolveWith({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }, "http://127.0.0.1:8080/"))
+      expect(onHttp).toEqual(new WebhookUrlRejected({ reason: "webhook URL must use https" }))
     }))
 
   it.effect("fails to build on a value that is not a boolean", () =>

@@ -7,10 +7,11 @@ import { allowPrivateTargetsConfig } from "./WebhookDeliveryConfig.js"
 
 export interface Options {
   /**
-   * Operator setting for tests and private deployments: skip the public-address check.
-   * The other syntactic rules (https, no user info, no fragment) still apply; a port other
-   * than 443 is accepted only with this setting, because tests and private deployments run
-   * receivers on other ports and a public target must never be steered to one.
+   * Operator setting for tests and private deployments (`WEBHOOK_ALLOW_PRIVATE_TARGETS`): any
+   * valid IP address is accepted (private, loopback, link-local, ...), and so is a port other
+   * than 443, because tests and private deployments run receivers on other ports. The other
+   * rules still apply: https only, no user info, no fragment, at most 2048 characters, and the
+   * host must resolve. Without it a public target is never steered to another port.
    */
   readonly allowPrivateTargets?: boolean
   /** The resolver; the system resolver unless a test supplies a fixed table. */
@@ -22,6 +23,13 @@ export interface Options {
 export const defaultLookupTimeout: Duration.Duration = Duration.seconds(5)
 
 const rejected = (reason: string) => new WebhookUrlRejected({ reason })
+
+/**
+ * Ends every refusal that `WEBHOOK_ALLOW_PRIVATE_TARGETS=true` would lift (a non-public address,
+ * a port other than 443), so that a tenant learns whom to ask. Refusals the setting does not
+ * lift (http, user info, a fragment, an unresolvable host) do not carry it.
+ */
+export const privateTargetsHint = "(an operator can allow private targets and other ports with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)"
 
 const errorCode = (error: unknown): string | undefined =>
   typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined
@@ -45,7 +53,8 @@ const resolve = (lookup: Lookup, timeout: Duration.Duration, host: string) =>
  * Checks a webhook URL and returns the addresses to deliver to. IP-literal hosts are judged
  * directly; names are resolved once and every answer must be public, because the delivery
  * may connect to any of them and a name that mixes public and private answers is the
- * classic DNS-rebinding setup. One bad answer rejects the whole URL.
+ * classic DNS-rebinding setup. One bad answer rejects the whole URL. With `allowPrivateTargets`
+ * every valid address passes and any port is kept; without it the port must be 443.
  */
 export const make = (options: Options = {}): WebhookTargets["Type"] => {
   const allowPrivateTargets = options.allowPrivateTargets ?? false
@@ -54,7 +63,10 @@ export const make = (options: Options = {}): WebhookTargets["Type"] => {
   return {
     resolvePublic: (text) =>
       Effect.gen(function*() {
-        const url = yield* parseWebhookUrl(text, { allowAnyPort: allowPrivateTargets })
+        // Parsed with any port allowed, so that the port refusal below can name the setting; a
+        // non-canonical port spelling (`:0443`, `:0`) is still refused by the parser itself.
+        const url = yield* parseWebhookUrl(text, { allowAnyPort: true })
+        if (!allowPrivateTargets && url.port !== 443) return yield* rejected(`webhook URL must use port 443 ${privateTargetsHint}`)
         const literal = url.hostKind !== "domain"
         const answers: ReadonlyArray<LookupAddress> = literal
           ? [{ address: url.host, family: isIP(url.host) }]
@@ -69,8 +81,8 @@ export const make = (options: Options = {}): WebhookTargets["Type"] => {
           if (!allowPrivateTargets && !isPublicUnicast(address)) {
             return yield* rejected(
               literal
-                ? `webhook URL host ${url.host} is not a public address`
-                : `webhook URL host ${url.host} resolves to non-public address ${address}`
+                ? `webhook URL host ${url.host} is not a public address ${privateTargetsHint}`
+                : `webhook URL host ${url.host} resolves to non-public address ${address} ${privateTargetsHint}`
             )
           }
           targets.push({ host: url.host, address, family, port: url.port })

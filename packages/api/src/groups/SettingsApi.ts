@@ -90,8 +90,13 @@ export class SettingsApi extends HttpApiGroup.make("settings")
       .annotate(OpenApi.Summary, "Set callback configuration")
       .annotate(
         OpenApi.Description,
-        "url: https on port 443 only, no user credentials, no fragment, every DNS answer a public unicast address (checked at save and " +
-          "at every delivery); may be empty only when disabled (else 400 `webhook URL required when enabled`). Idempotent by request_id."
+        "url: https only, port 443, no user credentials, no fragment, at most 2048 characters, every DNS answer a public unicast " +
+          "address (checked at save and at every delivery); may be empty only when disabled (else 400 `webhook URL required when " +
+          "enabled`). The operator setting WEBHOOK_ALLOW_PRIVATE_TARGETS=true (off by default) lifts two of these rules: any IP " +
+          "address (private, loopback, ...) and any port are then accepted; https and the other rules still apply. While it is off, " +
+          "a URL refused for a non-public address or another port gets a 400 whose message ends `(an operator can allow private " +
+          "targets and other ports with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)`. Idempotent by request_id; a refused URL is not saved " +
+          "under it."
       )
   )
   .middleware(Authenticated)

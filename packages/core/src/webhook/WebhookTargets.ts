@@ -14,9 +14,10 @@ export interface ResolvedTarget {
 
 /**
  * Port: turns a webhook URL into the addresses it may be delivered to, enforcing the URL
- * rules (syntax, then every A/AAAA answer public unicast). Used when the URL is saved and
- * again when attempts start (once per URL for the attempts a dispatcher claims together),
- * because DNS answers change. Succeeds only with a non-empty list.
+ * rules (syntax, then every A/AAAA answer public unicast, port 443; an adapter may let the
+ * operator lift the last two, as `WEBHOOK_ALLOW_PRIVATE_TARGETS` does). Used when the URL is
+ * saved and again when attempts start (once per URL for the attempts a dispatcher claims
+ * together), because DNS answers change. Succeeds only with a non-empty list.
  */
 export class WebhookTargets extends Context.Tag("@collector/core/WebhookTargets")<
   WebhookTargets,

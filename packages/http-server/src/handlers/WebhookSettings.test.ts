@@ -81,6 +81,27 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       expect(expectOk(yield* client.get(webhook))).toEqual({ url: hook, enabled: true })
     }))
 
+  it.effect("a URL refused for a non-public address or another port names WEBHOOK_ALLOW_PRIVATE_TARGETS; one refused for http or user info does not", () =>
+    Effect.gen(function*() {
+      const { client } = yield* tenantClients()
+      const hint = "(an operator can allow private targets and other ports with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)"
+      const named: ReadonlyArray<readonly [string, string]> = [
+        ["https://127.0.0.1/hook", "webhook URL host 127.0.0.1 is not a public address"],
+        ["https://[::1]/hook", "webhook URL host ::1 is not a public address"],
+        ["https://loopback.example.com/hook", "webhook URL host loopback.example.com resolves to non-public address 127.0.0.1"],
+        ["https://internal.example.com/hook", "webhook URL host internal.example.com resolves to non-public address 10.0.0.7"],
+        ["https://hooks.example.com:8443/hook", "webhook URL must use port 443"]
+      ]
+      for (const [url, reason] of named) expectInvalid(yield* setWebhook(client, url, true), `${reason} ${hint}`)
+      const unnamed: ReadonlyArray<readonly [string, string]> = [
+        ["http://hooks.example.com/hook", "webhook URL must use https"],
+        ["http://127.0.0.1:8080/hook", "webhook URL must use https"],
+        ["https://user@hooks.example.com/hook", "webhook URL must not contain user credentials"],
+        ["https://hooks.example.com:0443/hook", "webhook URL must use port 443"]
+      ]
+      for (const [url, reason] of unnamed) expectInvalid(yield* setWebhook(client, url, true), reason)
+    }))
+
   it.effect("missing, extra and mistyped fields and bad request_ids are 400", () =>
     Effect.gen(function*() {
       const { client } = yield* tenantClients()
