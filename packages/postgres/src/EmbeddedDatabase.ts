@@ -50,35 +50,42 @@ export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
       onLog: () => {},
       onError: () => {}
     })
-    const start = Effect.tryPromise({
-      try: async () => {
-        if (!existsSync(join(options.directory, "PG_VERSION"))) await server.initialise()
-        await server.start()
-      },
-      catch: (cause) => new EmbeddedDatabaseError({ message: `could not start the embedded PostgreSQL in ${options.directory} on port ${options.port}: ${String(cause)}` })
-    })
-    // Another process may win the race to start the same cluster: then share its server.
-    const started = yield* start.pipe(
-      Effect.as(true),
-      Effect.catchAll((error) =>
-        answers(options.port).pipe(
-          Effect.repeat({ until: (up) => up, schedule: Schedule.spaced(Duration.millis(250)), times: 20 }),
-          Effect.flatMap((up) => (up ? Effect.succeed(false) : Effect.fail(error)))
+    // Started and its stop registered in one step that is not interrupted: an interruption during
+    // the start (Ctrl-C while initdb runs, a runtime disposed while its layers build) waits for the
+    // server and then stops it with the scope, instead of leaving it running unowned.
+    yield* Effect.uninterruptible(Effect.gen(function*() {
+      const start = Effect.tryPromise({
+        try: async () => {
+          if (!existsSync(join(options.directory, "PG_VERSION"))) await server.initialise()
+          await server.start()
+        },
+        catch: (cause) => new EmbeddedDatabaseError({ message: `could not start the embedded PostgreSQL in ${options.directory} on port ${options.port}: ${String(cause)}` })
+      })
+      // Another process may win the race to start the same cluster: then share its server.
+      const started = yield* start.pipe(
+        Effect.as(true),
+        Effect.catchAll((error) =>
+          // (A repeat with a schedule gives the schedule's count, not whether the server answered.)
+          answers(options.port).pipe(
+            Effect.filterOrFail((up) => up, () => error),
+            Effect.retry({ schedule: Schedule.spaced(Duration.millis(250)), times: 20 }),
+            Effect.as(false)
+          )
         )
       )
-    )
-    if (started) {
-      // A process that ends without closing this scope (a crash, `process.exit`, vitest's Ctrl-C)
-      // still stops its server: PostgreSQL does not stop when its parent dies.
-      const stopOnExit = () => {
-        ;(server as unknown as { readonly process?: { kill: (signal: string) => void } }).process?.kill("SIGINT")
+      if (started) {
+        // A process that ends without closing this scope (a crash, `process.exit`, vitest's Ctrl-C)
+        // still stops its server: PostgreSQL does not stop when its parent dies.
+        const stopOnExit = () => {
+          ;(server as unknown as { readonly process?: { kill: (signal: string) => void } }).process?.kill("SIGINT")
+        }
+        process.once("exit", stopOnExit)
+        yield* Effect.addFinalizer(() =>
+          Effect.promise(() => server.stop().catch(() => undefined)).pipe(Effect.ensuring(Effect.sync(() => process.removeListener("exit", stopOnExit))))
+        )
+        yield* Effect.logInfo(`embedded PostgreSQL started in ${options.directory} on port ${options.port}`)
       }
-      process.once("exit", stopOnExit)
-      yield* Effect.addFinalizer(() =>
-        Effect.promise(() => server.stop().catch(() => undefined)).pipe(Effect.ensuring(Effect.sync(() => process.removeListener("exit", stopOnExit))))
-      )
-      yield* Effect.logInfo(`embedded PostgreSQL started in ${options.directory} on port ${options.port}`)
-    }
+    }))
     return urlFor(options.port)
   })
 
