@@ -95,10 +95,18 @@ export const make = (options: Options = {}): WebhookTargets["Type"] => {
 
 export const layer = (options: Options = {}): Layer.Layer<WebhookTargets> => Layer.succeed(WebhookTargets, make(options))
 
-/** Said at start-up whenever private targets are allowed. */
-export const privateTargetsWarning = Effect.logWarning(
-  "WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may go to private, loopback and other non-public addresses and to ports other than 443"
-)
+// Both the API's URL check and the worker's delivery read the setting; one process running both
+// (`npm start`) says it once.
+let privateTargetsWarned = false
+
+/** Said at start-up whenever private targets are allowed, once per process. */
+export const privateTargetsWarning = Effect.suspend(() => {
+  if (privateTargetsWarned) return Effect.void
+  privateTargetsWarned = true
+  return Effect.logWarning(
+    "WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may go to private, loopback and other non-public addresses and to ports other than 443"
+  )
+})
 
 /**
  * The production layer: the system resolver, with private targets allowed only when `config`

