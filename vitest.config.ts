@@ -5,10 +5,14 @@ import { defineConfig } from "vitest/config"
 // Our packages' exports name their TypeScript sources under this condition: tests run the
 // sources, so a run needs no build (docs/architecture.md, "Packages and builds").
 const sourceConditions = ["@collector/source", ...defaultServerConditions]
+// vitest also hands the SSR conditions to the test workers' node as --conditions, where vite's
+// "module" makes node's own require pick builds meant for bundlers (@opentelemetry/api's
+// extensionless ES modules, required by prom-client): node resolves as it does in production.
+const nodeConditions = sourceConditions.filter((condition) => condition !== "module")
 
 export default defineConfig({
   resolve: { conditions: sourceConditions },
-  ssr: { resolve: { conditions: sourceConditions } },
+  ssr: { resolve: { conditions: nodeConditions } },
   test: {
     include: ["packages/*/src/**/*.test.ts", "apps/*/src/**/*.test.ts", "scripts/*.test.ts"],
     testTimeout: 30_000,

@@ -14,9 +14,13 @@ const children: Array<ChildProcess> = []
 export const stopAll = () => children.forEach((c) => c.kill("SIGTERM"))
 process.on("exit", stopAll)
 
-/** The environment of a child: ours, minus what the test decides, plus its own settings. */
+/**
+ * The environment of a child: ours, minus what the test decides, plus its own settings. The
+ * operator's endpoints are off unless the test names a port: every process would otherwise
+ * take 9464, and a run starts many at once.
+ */
 const childEnv = (env: Record<string, string | undefined>) => {
-  const merged: Record<string, string | undefined> = { ...process.env, ...env }
+  const merged: Record<string, string | undefined> = { ...process.env, OPERATOR_PORT: "0", ...env }
   for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
   return merged as NodeJS.ProcessEnv
 }

@@ -28,11 +28,14 @@ export const ServiceLive = Layer.unwrapEffect(
   Effect.gen(function*() {
     const nileUrl = yield* Config.option(Config.string("TRON_NILE_NODE_URL"))
     yield* ApiProcess.checkSettings
-    const api = yield* ApiProcess.config
+    const apiSettings = yield* ApiProcess.config
     const worker = yield* WorkerProcess.config
     // Every setting is read before the database is touched. The worker's notifier opens webhook
     // keys with the same master key the API seals them with.
     const shared = processStorage(yield* databaseConfig)
+    // One set of operator endpoints for the process: the worker's, whose readiness covers the
+    // database as the API's would, and the engines besides.
+    const api = { port: apiSettings.port }
     if (Option.isSome(nileUrl)) return Layer.merge(ApiProcess.layer(api), WorkerProcess.layer(worker)).pipe(Layer.provide(shared))
     // The API's sweep estimate and the worker read the same simulated node for nile.
     const simulated = Layer.unwrapEffect(

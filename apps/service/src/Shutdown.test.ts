@@ -40,7 +40,7 @@ const startAndSignal = (command: string, args: ReadonlyArray<string>, signal: No
   Effect.promise(async () => {
     const dataDir = resolve(repositoryRoot, ".data", `shutdown-test-${process.pid}-${signal}`)
     rmSync(dataDir, { recursive: true, force: true })
-    const ports = { PORT: await freePort(), TRON_SIM_PORT: await freePort(), EMBEDDED_PG_PORT: await freePort() }
+    const ports = { PORT: await freePort(), TRON_SIM_PORT: await freePort(), EMBEDDED_PG_PORT: await freePort(), OPERATOR_PORT: await freePort() }
     const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, LOG_FORMAT: "json", DATABASE_URL: undefined, MASTER_KEY: undefined }
     for (const [name, port] of Object.entries(ports)) env[name] = String(port)
     for (const name of Object.keys(env)) if (env[name] === undefined) delete env[name]

@@ -7,18 +7,20 @@ import { randomUUID } from "node:crypto"
 import { rmSync } from "node:fs"
 import { resolve } from "node:path"
 import { eventually } from "../../../test-support/Eventually.js"
+import { scrape, valueOf } from "../../../test-support/Operator.js"
 import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
 
 it.scopedLive("npm start: estimate, then a sweep under the default caps through the API that rents energy and activation, settles on the simulated nile and reports", () =>
   Effect.gen(function*() {
     const { url } = yield* freshDatabaseUrl
     const dataDir = resolve(repositoryRoot, ".data", `service-estimate-test-${process.pid}`)
-    const [port, simPort] = [yield* Effect.promise(freePort), yield* Effect.promise(freePort)]
+    const [port, simPort, operatorPort] = [yield* Effect.promise(freePort), yield* Effect.promise(freePort), yield* Effect.promise(freePort)]
     const env = {
       DATABASE_URL: Redacted.value(url),
       MASTER_KEY: Buffer.alloc(32, 8).toString("base64"),
       DATA_DIR: dataDir,
       PORT: String(port),
+      OPERATOR_PORT: String(operatorPort),
       TRON_NILE_NODE_URL: undefined,
       ENERGY_PROVIDER_NILE: undefined,
       TRON_SIM_PORT: String(simPort),
@@ -85,6 +87,12 @@ it.scopedLive("npm start: estimate, then a sweep under the default caps through 
     })
     expect(done.txid).toMatch(/^[0-9a-f]{64}$/)
     expect(done.energy_rental).toMatchObject({ state: "delivered", activation_cost: "1100000" })
+    // The operator's metrics count the finished task and what it cost, by kind, once.
+    const metrics = yield* Effect.promise(() => scrape(operatorPort))
+    expect(valueOf(metrics, "collector_sweeps_finished_total", { network: "nile", status: "succeeded" })).toBe(1)
+    expect(valueOf(metrics, "collector_sweep_fees_sun_total", { network: "nile", kind: "activation" })).toBe(1_100_000)
+    expect(valueOf(metrics, "collector_sweep_fees_sun_total", { network: "nile", kind: "energy_rental" })).toBe(Number(done.energy_rental!.paid_cost))
+    expect(valueOf(metrics, "collector_sweep_fees_sun_total", { network: "nile", kind: "network" })).toBeUndefined()
     // The webhook is not configured: the event's first round ends at once, and the summary says so.
     const summary = yield* eventually(client.sweeps.getSweep({ path: { id: taskId } }), (t) => t.webhook?.status === "failed")
     expect(summary.webhook).toMatchObject({ id: taskId, event_type: "sweep.succeeded", network: "nile" })
@@ -108,4 +116,7 @@ it.scopedLive("npm start: estimate, then a sweep under the default caps through 
     const dashboard = yield* eventually(client.dashboard.getDashboard(), (d) => d.balance_usdt === "8000000")
     expect(dashboard).toMatchObject({ pending_tasks: 0, collected_usdt: "7000000", deposit_usdt: "8000000" })
     expect(dashboard.engine.find((e) => e.component === "sweeper")).toMatchObject({ status: "ok" })
+    // No task is left unfinished, as the sweeper counts them with its heartbeat.
+    const statuses = (text: string) => ["pending", "ready", "signed", "broadcast", "unknown"].map((status) => valueOf(text, "collector_sweeps", { network: "nile", status }))
+    yield* eventually(Effect.promise(() => scrape(operatorPort)), (text) => statuses(text).every((n) => n === 0))
   }), { timeout: 180_000 })

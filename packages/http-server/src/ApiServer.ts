@@ -1,4 +1,4 @@
-import { HttpApiBuilder, type HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, type HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ContractApi } from "@collector/api"
 import {
@@ -90,6 +90,8 @@ const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
 export const ApiLayer: Layer.Layer<never, never, ApiPorts | HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices> = HttpApiBuilder.serve((app) =>
   Effect.flatMap(RequestGate, (gate) => gate.handle(app))
 ).pipe(
+  // The gate makes each request's span itself (gate/RequestSpan.ts).
+  HttpMiddleware.withTracerDisabledWhen(() => true),
   Layer.provide(ApiLive),
   Layer.provide(RequestGate.layer),
   Layer.provide(Authenticator.layer),

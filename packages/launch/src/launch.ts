@@ -1,15 +1,27 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Config, ConfigError, Effect, Exit, Layer, Logger, LogLevel } from "effect"
+import { Cause, Config, ConfigError, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
 import { jsonLogger } from "./JsonLogger.js"
 import { logFormatConfig } from "./LogFormat.js"
 import { shutdownGraceConfig } from "./ShutdownGrace.js"
+import { outgoingRequestPrivacy, tracingLayer } from "./Tracing.js"
+import { tracingConfig } from "./TracingConfig.js"
 import { version } from "./Version.js"
 
-const launchConfig = Config.all({
-  level: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
-  format: logFormatConfig(process.stdout.isTTY === true),
-  graceMs: shutdownGraceConfig
-})
+const launchConfig = (what: string) =>
+  Config.all({
+    level: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+    format: logFormatConfig(process.stdout.isTTY === true),
+    graceMs: shutdownGraceConfig,
+    tracing: tracingConfig(what)
+  })
+
+/** Where spans go, for the start line: without a user or password the URL might carry. */
+const shownUrl = (url: string) => {
+  const shown = new URL(url)
+  shown.username = ""
+  shown.password = ""
+  return shown.toString()
+}
 
 /** A setting's failure in words: our messages name their variable already; others get it in front. */
 const describeConfigError = (error: ConfigError.ConfigError): string => {
@@ -61,8 +73,10 @@ const loggerOf = (format: "json" | "pretty") => format === "json" ? Logger.repla
 
 /**
  * Runs a process's layer until SIGINT or SIGTERM. Logs go to stdout as JSON lines or pretty text
- * (`LOG_FORMAT`) at `LOG_LEVEL`; tracing is off (no exporter, and span bookkeeping was a large share
- * of each request). The process writes `<what> started` once its layer is up, `<what> stopping` on
+ * (`LOG_FORMAT`) at `LOG_LEVEL`. Spans are exported over OTLP/HTTP when
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` is set (`TracingConfig.ts`, `Tracing.ts`); otherwise the tracer is
+ * off altogether (span bookkeeping was a large share of each request, and nothing would read the
+ * spans). The process writes `<what> started` once its layer is up, `<what> stopping` on
  * a signal, and `<what> stopped` when everything it started has stopped; it then exits 0. A
  * shutdown longer than `SHUTDOWN_GRACE_MS` exits 1. A layer that cannot be built writes one line to
  * stderr, `<what> cannot start: <reason>`, and exits 1.
@@ -71,7 +85,7 @@ export const launch = <E>(what: string, layer: Layer.Layer<never, E>, options: L
   const startedAt = Date.now()
   let running = false
   const program = Effect.gen(function*() {
-    const settings = yield* launchConfig
+    const settings = yield* launchConfig(what)
     const withLogger = <A, E2>(effect: Effect.Effect<A, E2>) =>
       effect.pipe(Logger.withMinimumLogLevel(settings.level), Effect.provide(loggerOf(settings.format)))
 
@@ -88,13 +102,20 @@ export const launch = <E>(what: string, layer: Layer.Layer<never, E>, options: L
     const announce = Effect.gen(function*() {
       const fields = yield* (options.describe ?? Effect.succeed({}))
       running = true
-      yield* Effect.log(`${what} started`).pipe(Effect.annotateLogs({ version, ...fields, start_ms: Date.now() - startedAt }))
+      const traces = Option.match(settings.tracing, { onNone: () => ({}), onSome: ({ url }) => ({ traces: shownUrl(url) }) })
+      yield* Effect.log(`${what} started`).pipe(Effect.annotateLogs({ version, ...fields, ...traces, start_ms: Date.now() - startedAt }))
     })
     const stopped = (exit: Exit.Exit<unknown, unknown>) =>
       running && Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)
         ? Effect.log(`${what} stopped`).pipe(Effect.annotateLogs({ uptime_ms: Date.now() - startedAt }))
         : Effect.void
-    return yield* withLogger(Layer.launch(Layer.tap(layer, () => announce)).pipe(Effect.onExit(stopped)))
+    const run = Layer.launch(Layer.tap(layer, () => announce)).pipe(Effect.onExit(stopped))
+    // The tracer's layer is outside the process's: it is built first and stopped last, so the
+    // spans of the shutdown are flushed too.
+    return yield* withLogger(Option.match(settings.tracing, {
+      onNone: () => run,
+      onSome: (tracing) => run.pipe(outgoingRequestPrivacy, Effect.provide(tracingLayer(tracing)), Effect.withTracerEnabled(true))
+    }))
   })
   return program.pipe(
     Effect.catchAll((error) =>

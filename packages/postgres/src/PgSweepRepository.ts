@@ -6,6 +6,7 @@ import {
   type NotificationEvent,
   type SweepQuery,
   SweepRepository,
+  type SweepStatus,
   type SweepTask,
   type SweepView,
   type TenantScope
@@ -130,6 +131,15 @@ export const make = Effect.gen(function*() {
         WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network} AND status NOT IN ${terminal}`.pipe(
         Effect.orDie,
         Effect.map(([row]) => Number(row!.n))
+      ),
+
+    // The claim's index (unfinished tasks by network) finds the rows; the finished history is not read.
+    unfinishedByStatus: (network) =>
+      sql<{ status: SweepStatus; n: string }>`
+        SELECT status, count(*)::text AS n FROM sweep_tasks
+        WHERE network = ${network} AND status NOT IN ${terminal} GROUP BY status`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => Object.fromEntries(rows.map((row) => [row.status, Number(row.n)])) as Partial<Record<SweepStatus, number>>)
       ),
 
     // The lock re-checks the conditions on the newest row version, so a task another sweeper

@@ -1,4 +1,4 @@
-import { allNetworks, ConfigValue, SweepSettings, sweepSettingsConfig } from "@collector/core"
+import { allNetworks, ConfigValue, Readiness, readinessConfig, type ReadinessSettings, SweepSettings, sweepSettingsConfig } from "@collector/core"
 import { energyProviderConfig } from "@collector/energy"
 import { AccessLog, ApiServerLive, Gate, gateSettingsConfig } from "@collector/http-server"
 import { allowPrivateTargetsConfig, DnsWebhookTargets } from "@collector/outbound"
@@ -8,19 +8,30 @@ import { LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { Config, Effect, Layer } from "effect"
 import { networkResourcesLayer, type NetworkResourcesOptions } from "./NetworkResourcesLive.js"
+import * as OperatorServer from "./OperatorServer.js"
+import { defaultOperatorSettings, operatorConfig, type OperatorSettings } from "./OperatorSettings.js"
 import { processStorage } from "./ProcessStorage.js"
 
 export interface ApiSettings {
   readonly port: number
+  /** Where the operator's endpoints are served; absent: not served (the service serves the worker's). */
+  readonly operator?: OperatorSettings
+  /** What `/readyz` holds the API to; the defaults when absent. */
+  readonly readiness?: ReadinessSettings
 }
 
-/** `PORT` (default 8080). */
-export const config: Config.Config<ApiSettings> = ConfigValue.port("PORT").pipe(Config.withDefault(8080), Config.map((port) => ({ port })))
+/** `PORT` (default 8080), `OPERATOR_*` and `READY_*`. */
+export const config: Config.Config<ApiSettings> = Config.all({
+  port: ConfigValue.port("PORT").pipe(Config.withDefault(8080)),
+  operator: operatorConfig,
+  readiness: readinessConfig
+})
 
 /**
  * Reads every setting the API's layers read while they are built (`API_*`, `SWEEP_*`,
- * `WEBHOOK_ALLOW_PRIVATE_TARGETS`, each network's `TRON_*` and `ENERGY_PROVIDER_*`), so that a bad
- * one stops the start before the database is started, connected to or migrated.
+ * `WEBHOOK_ALLOW_PRIVATE_TARGETS`, each network's `TRON_*` and `ENERGY_PROVIDER_*`, `OPERATOR_*`,
+ * `READY_*`), so that a bad one stops the start before the database is started, connected to or
+ * migrated.
  */
 export const checkSettings = Effect.all([
   config,
@@ -51,10 +62,15 @@ export const adapters = (networks: NetworkResourcesOptions = {}) =>
  * The API server on `settings.port` over the reference adapters; needs the database (a SqlClient)
  * and the MasterKeyring, which the worker shares when both run in one process. The sweep
  * estimate reads each network's node and energy provider (`networks`, from the TRON_* and
- * provider settings unless told otherwise).
+ * provider settings unless told otherwise). The operator's endpoints are served when
+ * `settings.operator` says where (one process serves them once: the service serves the worker's).
  */
 export const layer = (settings: ApiSettings, networks: NetworkResourcesOptions = {}) =>
-  ApiServerLive({ port: settings.port }).pipe(Layer.provide(adapters(networks)))
+  Layer.merge(
+    ApiServerLive({ port: settings.port }),
+    // The API has no engine: it is ready when the database answers (see Readiness.storage).
+    OperatorServer.layer(settings.operator ?? { ...defaultOperatorSettings, port: 0 }).pipe(Layer.provide(Readiness.storage(settings.readiness)))
+  ).pipe(Layer.provide(adapters(networks)))
 
 /**
  * The API process from its variables, on the database (`DATABASE_URL` or the embedded one under
@@ -68,8 +84,9 @@ export const layerConfig = (networks: NetworkResourcesOptions = {}) =>
     return layer(settings, networks).pipe(Layer.provide(processStorage(database)))
   }))
 
-/** The API process's start line: its port and its storage. */
+/** The API process's start line: its port, its storage and the operator's endpoints. */
 export const describe = Effect.map(Config.all({ settings: config, database: databaseConfig }), ({ database, settings }) => ({
   api_port: settings.port,
-  storage: describeDatabase(database)
+  storage: describeDatabase(database),
+  ...OperatorServer.describe(settings.operator ?? defaultOperatorSettings)
 }))

@@ -1,5 +1,16 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
-import { type Checkpoint, ConfigValue, Engine, engineConfig, type EngineSettings } from "@collector/core"
+import {
+  Chain,
+  type Checkpoint,
+  ConfigValue,
+  Engine,
+  engineConfig,
+  type EngineSettings,
+  Heartbeats,
+  Readiness,
+  readinessConfig,
+  type ReadinessSettings
+} from "@collector/core"
 import { describeEnergyProvider, energyProviderConfig, energyProviderLayer, type EnergyProviderSettings } from "@collector/energy"
 import { WebhookDelivery, webhookDeliveryConfig, type WebhookDeliverySettings } from "@collector/outbound"
 import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres"
@@ -9,6 +20,8 @@ import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Config, type ConfigError, Context, Effect, Layer } from "effect"
 import { hostname } from "node:os"
+import * as OperatorServer from "./OperatorServer.js"
+import { defaultOperatorSettings, operatorConfig, type OperatorSettings } from "./OperatorSettings.js"
 import { processStorage } from "./ProcessStorage.js"
 
 /** A network the worker watches: its node and its energy provider. */
@@ -21,11 +34,16 @@ export interface WorkerSettings {
   readonly networks: ReadonlyArray<WorkerNetwork>
   readonly engine: EngineSettings
   readonly webhookDelivery: WebhookDeliverySettings
+  /** Where the operator's endpoints are served; absent: not served (an embedder's choice). */
+  readonly operator?: OperatorSettings
+  /** What `/readyz` holds the engines to; the defaults when absent. */
+  readonly readiness?: ReadinessSettings
 }
 
 /**
  * `WORKER_NETWORKS` (default `nile`) and, for each of those networks, its `TRON_*` and
- * `ENERGY_PROVIDER_*` variables; the engine's variables (`engineConfig`); `WEBHOOK_*`.
+ * `ENERGY_PROVIDER_*` variables; the engine's variables (`engineConfig`); `WEBHOOK_*`;
+ * `OPERATOR_*` and `READY_*`.
  */
 export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Effect.gen(function*() {
   const networks = yield* ConfigValue.networks("WORKER_NETWORKS").pipe(Config.withDefault(["nile" as const]))
@@ -33,7 +51,9 @@ export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Ef
   const nodes = yield* Effect.forEach(networks, (network) => nodeConfig(network))
   const providers = yield* Effect.forEach(networks, energyProviderConfig)
   const webhookDelivery = yield* webhookDeliveryConfig
-  return { networks: nodes.map((node, i) => ({ node, energyProvider: providers[i]! })), engine, webhookDelivery }
+  const operator = yield* operatorConfig
+  const readiness = yield* readinessConfig
+  return { networks: nodes.map((node, i) => ({ node, energyProvider: providers[i]! })), engine, webhookDelivery, operator, readiness }
 })
 
 /**
@@ -62,20 +82,23 @@ export const sharedAdapters = (webhookDelivery: WebhookDeliverySettings) =>
   ).pipe(Layer.provideMerge(NodeEntropy.layer))
 
 /**
- * The worker: one engine per network, each running on its own fiber for the life of the layer,
- * on the database and the master keyring provided (the same key as the API's). Every engine is
- * built before any runs, so a setting or an adapter that cannot be built stops the start.
+ * The engines, running: one per network, each on its own fiber for the life of the layer, with
+ * its own node and energy provider. Their loops' reports are recorded in `Heartbeats` on the way
+ * to the board in the store. What it provides is the process's `Readiness`, over the same nodes.
  */
-export const layer = (settings: WorkerSettings) =>
-  Layer.scopedDiscard(Effect.gen(function*() {
+const engines = (settings: WorkerSettings) =>
+  Layer.scoped(Readiness, Effect.gen(function*() {
     // Names this process in leases and claims (and in the logs of whoever waits on them).
     const engineSettings = { ...settings.engine, processName: `${hostname()}/${process.pid}` }
-    const engines = yield* Effect.forEach(settings.networks, (network) =>
-      Effect.map(
-        Layer.build(Engine.layer(network.node.network, engineSettings).pipe(Layer.provide(networkAdapters(network)))),
-        (context) => ({ network, engine: Context.get(context, Engine) })
-      ))
-    for (const { engine, network } of engines) {
+    const built = yield* Effect.forEach(settings.networks, (network) =>
+      Effect.gen(function*() {
+        const adapters = yield* Layer.build(networkAdapters(network))
+        const engine = yield* Layer.build(
+          Engine.layer(network.node.network, engineSettings).pipe(Layer.provide(Layer.succeedContext(adapters)), Layer.provide(Heartbeats.recording))
+        )
+        return { network, engine: Context.get(engine, Engine), chain: Context.get(adapters, Chain) }
+      }))
+    for (const { engine, network } of built) {
       yield* Effect.forkScoped(engine.run)
       yield* Effect.log("watching network").pipe(
         Effect.annotateLogs({
@@ -87,7 +110,21 @@ export const layer = (settings: WorkerSettings) =>
         })
       )
     }
-  })).pipe(Layer.provide(sharedAdapters(settings.webhookDelivery)))
+    const readiness = Readiness.engines(built.map(({ chain, network }) => ({ network: network.node.network, chain })), settings.readiness)
+    return Context.get(yield* Layer.build(readiness), Readiness)
+  }))
+
+/**
+ * The worker: one engine per network, on the database and the master keyring provided (the same
+ * key as the API's), and the operator's endpoints when `settings.operator` says where. Every
+ * engine is built before any runs, so a setting or an adapter that cannot be built stops the start.
+ */
+export const layer = (settings: WorkerSettings) =>
+  OperatorServer.layer(settings.operator ?? { ...defaultOperatorSettings, port: 0 }).pipe(
+    Layer.provide(engines(settings)),
+    Layer.provide(Heartbeats.layer),
+    Layer.provide(sharedAdapters(settings.webhookDelivery))
+  )
 
 /**
  * The worker process from its variables (`config`), on the database (`DATABASE_URL` or the
@@ -102,9 +139,10 @@ export const layerConfig = (options: { readonly checkpoint?: Checkpoint } = {}) 
     return layer({ ...settings, engine }).pipe(Layer.provide(processStorage(database)))
   }))
 
-/** The worker's start line: the networks it watches (with their nodes) and its storage. */
+/** The worker's start line: the networks it watches (with their nodes), its storage and the operator's endpoints. */
 export const describe = Effect.map(Effect.all({ settings: config, database: databaseConfig }), ({ database, settings }) => ({
   networks: settings.networks.map((network) => network.node.network).join(","),
   nodes: settings.networks.map((network) => `${network.node.network}=${network.node.fullNodeUrl}`).join(" "),
-  storage: describeDatabase(database)
+  storage: describeDatabase(database),
+  ...OperatorServer.describe(settings.operator ?? defaultOperatorSettings)
 }))

@@ -1,4 +1,7 @@
 export * as ApiProcess from "./ApiProcess.js"
 export * from "./NetworkResourcesLive.js"
+export * as OperatorServer from "./OperatorServer.js"
+export * from "./OperatorSettings.js"
 export * from "./ProcessStorage.js"
+export * from "./PrometheusMetrics.js"
 export * as WorkerProcess from "./WorkerProcess.js"

@@ -1,8 +1,9 @@
-import { ChainRejected, ChainUnavailable } from "@collector/core"
+import { ChainRejected, ChainUnavailable, noExtraLabels, traced as tracedSpan } from "@collector/core"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Data, Duration, Effect, Option, Redacted, Schedule } from "effect"
+import { Cause, Data, Duration, Effect, Exit, Option, Redacted, Schedule } from "effect"
 import { parseLosslessJson } from "./LosslessJson.js"
 import type { NodeConfig } from "./NodeConfig.js"
+import { nodeRequestDuration, nodeRequests, type NodeRequestOutcome } from "./NodeMetrics.js"
 import { makeRequestBudget, type RequestBudget } from "./RequestBudget.js"
 
 /** `/wallet/*` goes to the full node, `/walletsolidity/*` to the solidity node. */
@@ -33,19 +34,21 @@ export interface NodeClient {
 class AttemptFailed extends Data.TaggedError("AttemptFailed")<{
   readonly retryable: boolean
   readonly error: ChainUnavailable | ChainRejected
+  readonly outcome: NodeRequestOutcome
 }> {}
 
-const unavailable = (retryable: boolean, reason: string) =>
-  new AttemptFailed({ retryable, error: new ChainUnavailable({ reason }) })
+const unavailable = (retryable: boolean, reason: string, outcome: NodeRequestOutcome) =>
+  new AttemptFailed({ retryable, error: new ChainUnavailable({ reason }), outcome })
 
 /** A node's host: full and solidity APIs on one host (TronGrid) share one budget. */
 const originOf = (url: string) => new URL(url).origin
 
 export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
-    // No span per node request: the scanner makes two requests a block, each span costs URL
-    // parsing and header attributes on that hot path, and the service exports no traces (see
-    // docs/benchmarks.md); failed attempts are logged below instead.
+    // No span of the HTTP client's: the scanner makes two requests a block, each such span costs
+    // URL parsing and header attributes on that hot path (docs/benchmarks.md), and it would record
+    // the API key's header; `traced` below makes one span per request instead, only while tracing
+    // is on. Failed attempts are logged.
     const client = HttpClient.withTracerDisabledWhen(yield* HttpClient.HttpClient, () => true)
     const budgets = new Map<string, RequestBudget>()
     for (const url of [config.fullNodeUrl, config.solidityUrl]) {
@@ -56,6 +59,22 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
     if (Option.isSome(config.apiKey)) headers["TRON-PRO-API-KEY"] = Redacted.value(config.apiKey.value)
     const timeout = Duration.format(config.requestTimeout)
 
+    /**
+     * Counts an attempt and its time once it ends (not when the caller gave up on it). The clock
+     * is the runtime's high-resolution one: a local node answers in well under a millisecond.
+     */
+    const measured = (path: NodePath) => <A>(effect: Effect.Effect<A, AttemptFailed>) =>
+      Effect.suspend(() => {
+        const started = performance.now()
+        return Effect.onExit(effect, (exit) =>
+          Effect.sync(() => {
+            if (Exit.isInterrupted(exit)) return
+            const outcome = Exit.isSuccess(exit) ? "ok" : Option.match(Cause.failureOption(exit.cause), { onNone: () => "transport" as const, onSome: (failure) => failure.outcome })
+            nodeRequests(config.network, path, outcome).unsafeUpdate(1, noExtraLabels)
+            nodeRequestDuration(config.network, path).unsafeUpdate((performance.now() - started) / 1000, noExtraLabels)
+          }))
+      })
+
     const attempt = (url: string, path: NodePath, body: NodeBody) =>
       Effect.gen(function*() {
         const request = HttpClientRequest.post(url).pipe(
@@ -65,18 +84,19 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
         const response = yield* client.execute(request)
         const text = yield* response.text
         const status = response.status
-        if (status === 429 || status >= 500) return yield* unavailable(true, `${path}: HTTP ${status}`)
+        if (status === 429 || status >= 500) return yield* unavailable(true, `${path}: HTTP ${status}`, "unavailable")
         if (status < 200 || status >= 300) {
-          return yield* unavailable(false, `${path}: HTTP ${status} ${text.slice(0, 200)}`.trim())
+          return yield* unavailable(false, `${path}: HTTP ${status} ${text.slice(0, 200)}`.trim(), "rejected")
         }
         return text
       }).pipe(
         Effect.catchTags({
-          RequestError: (error) => unavailable(true, `${path}: ${error.message}`),
-          ResponseError: (error) => unavailable(true, `${path}: ${error.message}`)
+          RequestError: (error) => unavailable(true, `${path}: ${error.message}`, "transport"),
+          ResponseError: (error) => unavailable(true, `${path}: ${error.message}`, "transport")
         }),
         // The attempt is interrupted at the deadline, which aborts the fetch.
-        Effect.timeoutFail({ duration: config.requestTimeout, onTimeout: () => unavailable(true, `${path}: no reply within ${timeout}`) })
+        Effect.timeoutFail({ duration: config.requestTimeout, onTimeout: () => unavailable(true, `${path}: no reply within ${timeout}`, "timeout") }),
+        measured(path)
       )
 
     const retrySchedule = Schedule.exponential(config.retryBaseDelay, 2).pipe(
@@ -108,10 +128,25 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
         )
       )
     })
-    const postText: NodeClient["postText"] = (path, body) => send(path, body)
+    /**
+     * One span per request, its retries inside, while a tracer is on: the endpoint and how it
+     * ended (`ok`, `unavailable`, `rejected`). The HTTP client's own span stays off: it would
+     * record the URL and every header, the API key's among them.
+     */
+    const traced = (path: NodePath) =>
+      tracedSpan(`tron.node ${path}`, { kind: "client", attributes: { "tron.network": config.network, "tron.node.endpoint": path } }, (exit) => ({
+        "tron.node.outcome": Exit.isSuccess(exit)
+          ? "ok"
+          : Option.match(Cause.failureOption(exit.cause), {
+            onNone: () => (Cause.isInterruptedOnly(exit.cause) ? "interrupted" : "defect"),
+            onSome: (error) => (error as ChainUnavailable | ChainRejected)._tag === "ChainRejected" ? "rejected" : "unavailable"
+          })
+      }))
+
+    const postText: NodeClient["postText"] = (path, body) => traced(path)(send(path, body))
 
     const post: NodeClient["post"] = (path, body, options) =>
-      Effect.flatMap(send(path, body, options), (text) => parseNodeJson(path, text, parseLosslessJson))
+      traced(path)(Effect.flatMap(send(path, body, options), (text) => parseNodeJson(path, text, parseLosslessJson)))
 
     return { post, postText }
   })

@@ -1,6 +1,7 @@
 export * from "./NodeClient.js"
 export * from "./NodeConfig.js"
 export * from "./NodeHttp.js"
+export * from "./NodeMetrics.js"
 export * from "./RequestBudget.js"
 export * as TronNodeChain from "./TronNodeChain.js"
 export * from "./LosslessJson.js"

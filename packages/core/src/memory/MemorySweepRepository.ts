@@ -4,7 +4,7 @@ import type { TenantScope } from "../Scope.js"
 import { byClaimOrder } from "../sweeps/ClaimOrder.js"
 import { queuedTask } from "../sweeps/QueuedTask.js"
 import { type SweepQuery, SweepRepository, type SweepView } from "../sweeps/SweepRepository.js"
-import { isTerminal, type SweepTask, type SweepTaskId } from "../sweeps/SweepTask.js"
+import { isTerminal, type SweepStatus, type SweepTask, type SweepTaskId } from "../sweeps/SweepTask.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { notificationEventOf } from "./NotificationEventOf.js"
 import { appendEvents } from "./MemoryOutbox.js"
@@ -119,6 +119,13 @@ export const make = Effect.gen(function*() {
       }),
 
     unfinishedCount: (scope) => db.atomically(() => tasks.filter((row) => inScope(scope)(row) && !isTerminal(row.status)).length),
+
+    unfinishedByStatus: (network) =>
+      db.atomically(() => {
+        const counts: Partial<Record<SweepStatus, number>> = {}
+        for (const row of tasks.filter((row) => row.network === network && !isTerminal(row.status))) counts[row.status] = (counts[row.status] ?? 0) + 1
+        return counts
+      }),
 
     claim: (network, worker, now, until, limit) =>
       db.atomically(() =>

@@ -1,5 +1,6 @@
-import { Cause, Clock, Context, Duration, Effect, Either, FiberSet, Layer, Queue, Random, type Scope } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Either, FiberSet, Layer, Metric, Queue, Random, type Scope } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
+import { noExtraLabels } from "../metrics/MetricFamily.js"
 import { noCheckpoint } from "../engine/Checkpoint.js"
 import type { TenantId } from "../Ids.js"
 import type { Network } from "../Network.js"
@@ -16,8 +17,10 @@ import {
   type DueEvent,
   type NextStep
 } from "./DeliveryLedger.js"
+import { type AttemptOutcomeLabel, webhookAttempts, webhookBacklog } from "./DeliveryMetrics.js"
 import { type DeliveryRequest, type DeliveryResult, DeliveryTransport } from "./DeliveryTransport.js"
 import { type DispatcherSettings, defaultDispatcherSettings } from "./DispatcherSettings.js"
+import { makeAttemptSpans } from "./AttemptSpans.js"
 import { EnvelopeSealer } from "./EnvelopeSealer.js"
 import { makeMarkWriter } from "./MarkWriter.js"
 import { makeOutcomeWriter } from "./OutcomeWriter.js"
@@ -82,6 +85,21 @@ export interface AttemptOutcome {
 
 const failedOutcome = (error: string): AttemptOutcome => ({ httpStatus: null, excerpt: "", delivered: false, error })
 
+/** The metric's word for how an attempt ended. */
+const outcomeLabel = (outcome: AttemptOutcome): AttemptOutcomeLabel =>
+  outcome.delivered
+    ? "delivered"
+    : outcome.httpStatus !== null
+    ? "rejected"
+    : outcome.error === interruptedError
+    ? "interrupted"
+    : outcome.error === workerFaultError
+    ? "worker_fault"
+    : "failed"
+
+/** Counts a closed attempt; called where it is closed, often in a transport callback outside any fiber. */
+const countAttempt = (network: Network, outcome: AttemptOutcome) => webhookAttempts(network, outcomeLabel(outcome)).unsafeUpdate(1, noExtraLabels)
+
 /** What a POST's result says: a response of any kind is judged; no response is its failure. */
 export const outcomeOf = (result: DeliveryResult): AttemptOutcome => {
   if (Either.isLeft(result)) return failedOutcome(storableText(result.left.message))
@@ -144,7 +162,10 @@ const make = (settings: DispatcherSettings): Effect.Effect<
     const closeNow = (attempts: ReadonlyArray<LeftAttempt>, error: string) =>
       Effect.suspend(() => {
         const at = clock.unsafeCurrentTimeMillis()
-        return ledger.finishAttempts(attempts.map(({ attempt, unit }) => finishOf(attempt, at, failedOutcome(error), unit)))
+        const outcome = failedOutcome(error)
+        return ledger.finishAttempts(attempts.map(({ attempt, unit }) => finishOf(attempt, at, outcome, unit))).pipe(
+          Effect.tap(() => Effect.sync(() => attempts.forEach(({ attempt }) => countAttempt(attempt.event.network, outcome))))
+        )
       })
 
     /**
@@ -202,6 +223,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
         const sent = group.map(() => false)
         const units: Array<number> = []
         for (let i = 0; i < group.length; i++) units.push(yield* Random.next)
+        const spans = yield* makeAttemptSpans(group)
         const close = (index: number, at: number, outcome: AttemptOutcome) => {
           if (!open[index]) return
           // Built before the attempt counts as closed: should it throw, the attempt stays open
@@ -209,6 +231,8 @@ const make = (settings: DispatcherSettings): Effect.Effect<
           const finish = finishOf(group[index]!, at, outcome, units[index]!)
           open[index] = false
           outcomes.submit(finish)
+          countAttempt(group[index]!.event.network, outcome)
+          spans.close(index, outcome)
           free(1)
         }
         const closeAll = (outcome: AttemptOutcome) =>
@@ -221,6 +245,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
           group.flatMap((attempt, i) => {
             if (!open[i]) return []
             open[i] = false
+            spans.abandon(i, "the attempt did not finish: the worker stopped or failed")
             return [{ attempt, unit: units[i]!, sent: sent[i]! }]
           })
         /**
@@ -239,6 +264,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
               sending.push(i)
             } else if (open[i]) {
               open[i] = false
+              spans.lost(i)
               free(1)
             }
           }
@@ -306,6 +332,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
         const counted = yield* withdrawUnsent([{ attempt, unit, sent }])
         if (counted.length === 0) return
         outcomes.submit(interruptedFinish(attempt, at.getTime(), unit))
+        countAttempt(attempt.event.network, failedOutcome(interruptedError))
         yield* outcomes.durable
       })
 
@@ -414,6 +441,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
       Effect.gen(function*() {
         const at = yield* now
         const backlog = yield* ledger.backlog(network, at)
+        yield* Metric.set(webhookBacklog(network), backlog.due)
         const ageSeconds = backlog.oldestDueAt === null ? 0 : Math.max(0, Math.round((at.getTime() - backlog.oldestDueAt.getTime()) / 1000))
         // A due event waiting over a minute means deliveries are not keeping up.
         const state = ageSeconds > 60 ? "degraded" : "ok"

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Metric } from "effect"
 import { confirmationsUnder } from "../ConfirmationRule.js"
 import type { DepositId, EventId } from "../deposits/Deposit.js"
 import type { Network } from "../Network.js"
@@ -6,6 +6,7 @@ import type { Booking } from "./Booking.js"
 import { bookingOf, idsNeeded, logState, reversalOf } from "./BookingRules.js"
 import { type ConfirmItem, DepositBook } from "./DepositBook.js"
 import type { ChainTip, ScanPosition } from "./ScanLedger.js"
+import { depositsBooked } from "./ScanMetrics.js"
 
 // Bookings per transaction: a catch-up books hundreds at once, a caught-up scanner one or two.
 const bookingChunk = 500
@@ -37,7 +38,10 @@ const make = Effect.gen(function*() {
           Effect.as(true),
           Effect.catchTag("BookingConflict", () => Effect.succeed(false))
         )
-        if (written) reverted++
+        if (written) {
+          reverted++
+          yield* Metric.increment(depositsBooked(network, "deposit.reverted"))
+        }
       }
       return reverted
     })
@@ -67,6 +71,8 @@ const make = Effect.gen(function*() {
       if (bookings.length === 0) return 0
       return yield* book.book(network, bookings).pipe(
         Effect.as(bookings.filter((b) => b._tag === "Confirm").length),
+        // A Confirm's event is always deposit.confirmed (a new revision in the confirmed state).
+        Effect.tap((confirmed) => (confirmed > 0 ? Metric.incrementBy(depositsBooked(network, "deposit.confirmed"), confirmed) : Effect.void)),
         Effect.catchTag("BookingConflict", () => Effect.succeed(0))
       )
     })

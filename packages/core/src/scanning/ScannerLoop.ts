@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Layer, Metric, Option } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
 import { makeOutageLog } from "../engine/OutageLog.js"
 import type { Network } from "../Network.js"
@@ -7,6 +7,7 @@ import { IntegrityCheck } from "./IntegrityCheck.js"
 import { Scanner, type ScanProgress } from "./Scanner.js"
 import type { ScannerLoopSettings } from "./ScannerLoopSettings.js"
 import { ScanLedger } from "./ScanLedger.js"
+import { scanBlocks, scanHeadLag } from "./ScanMetrics.js"
 
 // A new wallet's deposits can only be in blocks after it existed; this margin covers clock skew.
 const newWalletMarginMillis = 60_000
@@ -57,6 +58,9 @@ const make = (settings: ScannerLoopSettings) =>
       Effect.gen(function*() {
         const state = yield* stateOf(network)
         const progress = yield* scanner.scan(network, settings.batchesPerPass)
+        const lag = progress.tip.head - progress.cursor.number
+        yield* Metric.set(scanHeadLag(network), Number(lag < 0n ? 0n : lag))
+        if (progress.stored > 0) yield* Metric.incrementBy(scanBlocks(network), progress.stored)
         const oldest = Option.getOrElse(yield* ledger.oldestStored(network), () => progress.cursor.number)
         const booked = yield* confirmations.run(network, progress.tip, progress.cursor, oldest)
         const now = yield* Clock.currentTimeMillis

@@ -56,6 +56,8 @@ export class SweepRepository extends Context.Tag("@collector/core/SweepRepositor
     readonly find: (scope: TenantScope, id: SweepTaskId) => Effect.Effect<Option.Option<SweepView>>
     /** Unfinished tasks of the scope (the dashboard's `pending_tasks`). */
     readonly unfinishedCount: (scope: TenantScope) => Effect.Effect<number>
+    /** Unfinished tasks of the whole network by status (the `collector_sweeps` gauge); a status with none is absent. */
+    readonly unfinishedByStatus: (network: Network) => Effect.Effect<Readonly<Partial<Record<SweepStatus, number>>>>
     /**
      * Claims up to `limit` unfinished tasks of the network that are due (`nextStepAt <= now`)
      * and not claimed by a live lease, with `FOR UPDATE SKIP LOCKED`, for `worker` until `until`:

@@ -11,6 +11,8 @@ export const asEventId = (id: SweepTaskId): EventId => id as string as EventId
 export type SweepStatus = "pending" | "ready" | "signed" | "broadcast" | "unknown" | "succeeded" | "failed" | "cancelled"
 export type TerminalSweepStatus = "succeeded" | "failed" | "cancelled"
 export const terminalStatuses: ReadonlyArray<TerminalSweepStatus> = ["succeeded", "failed", "cancelled"]
+export type UnfinishedSweepStatus = Exclude<SweepStatus, TerminalSweepStatus>
+export const unfinishedStatuses: ReadonlyArray<UnfinishedSweepStatus> = ["pending", "ready", "signed", "broadcast", "unknown"]
 export const isTerminal = (status: SweepStatus): status is TerminalSweepStatus => (terminalStatuses as ReadonlyArray<string>).includes(status)
 
 /** Sub-stages of `pending`; `ready` once the resources are in place. */

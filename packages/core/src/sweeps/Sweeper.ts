@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Exit, Layer } from "effect"
 import { Chain } from "../chain/Chain.js"
 import { type Checkpoint, noCheckpoint } from "../engine/Checkpoint.js"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
@@ -6,13 +6,21 @@ import { makeOutageLog } from "../engine/OutageLog.js"
 import type { ChainView } from "./ChainView.js"
 import { checkHistory } from "./HistoryCheck.js"
 import type { Network } from "../Network.js"
+import { traced } from "../Traced.js"
 import { sweepOutcome } from "./SweepOutcome.js"
+import { countFinished, sampleUnfinished } from "./SweepMetrics.js"
 import { SweepRepository } from "./SweepRepository.js"
 import type { StepResult } from "./SweepStep.js"
 import { later } from "./SweepStep.js"
 import { stepOf } from "./SweepStepper.js"
 import { defaultSweeperSettings, type SweeperSettings } from "./SweeperSettings.js"
 import type { SweepTask } from "./SweepTask.js"
+
+const stepAttributes = (outcome: { readonly saved: boolean; readonly failed: boolean; readonly next: string }) => ({
+  "sweep.next_state": outcome.next,
+  "sweep.saved": outcome.saved,
+  "sweep.failed": outcome.failed
+})
 
 export interface PassSummary {
   readonly claimed: number
@@ -45,20 +53,32 @@ const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
       const state = `${result.task.status}/${result.task.stage}`
       return checkpoint(`before:${state}`).pipe(
         Effect.zipRight(write(result, holder)),
+        Effect.tap((saved) => (saved && result._tag === "Finish" ? countFinished(result.task) : Effect.void)),
         Effect.tap((saved) => (saved ? checkpoint(`after:${state}`) : Effect.void))
       )
     }
 
+    /** One step and its save, in a span of its own while tracing is on (its node and provider calls, its statements). */
     const stepOne = (task: SweepTask, now: Date, view: ChainView, holder: string) =>
       stepOf(task, now, settings, view).pipe(
         Effect.provide(context),
-        Effect.catchAllCause((cause) =>
-          Effect.as(
-            Effect.logWarning(`sweep task ${task.id} (${task.status}/${task.stage}): step failed, retrying later`, Cause.squash(cause)),
+        Effect.catchAllCause((cause) => {
+          const error = Cause.squash(cause)
+          return Effect.as(
+            Effect.logWarning(`sweep task ${task.id} (${task.status}/${task.stage}): step failed, retrying later`, error).pipe(
+              Effect.zipRight(Effect.annotateCurrentSpan("sweep.error", error instanceof Error ? error.message : String(error)))
+            ),
             { ...later(task, now, settings.retryInterval), failed: true }
           )
+        }),
+        Effect.flatMap((result) =>
+          Effect.map(save(result, holder), (saved) => ({ saved, failed: "failed" in result, next: `${result.task.status}/${result.task.stage}` }))
         ),
-        Effect.flatMap((result) => Effect.map(save(result, holder), (saved) => ({ saved, failed: "failed" in result })))
+        traced(
+          "sweep.step",
+          { attributes: { "sweep.task_id": task.id, "sweep.network": task.network, "sweep.state": `${task.status}/${task.stage}` } },
+          (exit) => (Exit.isSuccess(exit) ? stepAttributes(exit.value as { saved: boolean; failed: boolean; next: string }) : {})
+        )
       )
 
     const chainView = Effect.all({ head: chain.headBlock, solidified: chain.solidifiedBlock, parameters: chain.parameters }, { concurrency: 3 })
@@ -120,6 +140,11 @@ const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
         if (summary !== null && now - lastReport >= 10_000) {
           lastReport = now
           yield* report(network, summary.failed > 0 ? "degraded" : "ok", `last pass: ${summary.claimed} claimed, ${summary.saved} saved, ${summary.failed} retrying`)
+          // The status gauge is sampled with the heartbeat: one grouped count, not one per pass.
+          yield* repo.unfinishedByStatus(network).pipe(
+            Effect.flatMap((counts) => sampleUnfinished(network, counts)),
+            Effect.catchAllCause((cause) => Effect.logWarning("sweep status counts not read", cause))
+          )
         }
         if (summary === null || summary.claimed < settings.batchSize) yield* Effect.sleep(settings.idleInterval)
       }

@@ -91,6 +91,7 @@ const ports = (world: World, drafts: Ref.Ref<ReadonlyArray<SweepDraft>>) => {
       list: unused,
       find: () => Effect.succeed(Option.none()),
       unfinishedCount: () => Effect.succeed(7),
+      unfinishedByStatus: unused,
       claim: unused,
       save: unused,
       finish: unused,

@@ -129,6 +129,24 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         expect((yield* repo.insert(scope, [sweepDraftFor(d!)], at(8))).map((t) => t.walletId)).toEqual([d!.id])
       }))
 
+    it.effect("unfinishedByStatus: the network's unfinished tasks by status; finished tasks and other networks' are not counted", () =>
+      Effect.gen(function*() {
+        const repo = yield* SweepRepository
+        // The store is shared by the suite's tests: what they left is the baseline.
+        const before = yield* repo.unfinishedByStatus("nile")
+        const { task } = yield* newClaimedTask
+        const scope = yield* newScope()
+        yield* insertOne(scope, yield* addWallet(scope))
+        const elsewhere = yield* newScope("main")
+        yield* insertOne(elsewhere, yield* addWallet(elsewhere))
+        expect(yield* repo.unfinishedByStatus("nile")).toEqual({ ...before, pending: (before.pending ?? 0) + 2 })
+        expect(yield* repo.finish(terminalOutcome(task, "cancelled"), "w1")).toBe(true)
+        expect(yield* repo.unfinishedByStatus("nile")).toEqual({ ...before, pending: (before.pending ?? 0) + 1 })
+        const counts = yield* repo.unfinishedByStatus("main")
+        expect(Object.values(counts).every((n) => n > 0)).toBe(true)
+        expect(counts.pending).toBeGreaterThanOrEqual(1)
+      }))
+
     it.effect("signingKey: the wallet's sealed key as stored; a wallet without one is a defect", () =>
       Effect.gen(function*() {
         const repo = yield* SweepRepository

@@ -1,0 +1,97 @@
+import { Cause, Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import type { ChainService } from "../chain/Chain.js"
+import type { Network } from "../Network.js"
+import { ScanLedger } from "../scanning/ScanLedger.js"
+import { StorageProbe } from "../StorageProbe.js"
+import { Heartbeats } from "./Heartbeats.js"
+import { databaseCheck, heartbeatCheck, nodeCheck, type ReadinessCheck, readinessOf, type ReadinessReport, scanLagCheck } from "./ReadinessRules.js"
+import { defaultReadinessSettings, type ReadinessSettings } from "./ReadinessSettings.js"
+
+/** A network an engine of this process serves, with the node it reads. */
+export interface ReadinessNetwork {
+  readonly network: Network
+  readonly chain: ChainService
+}
+
+/** The loops whose heartbeats make a network ready. Balance sync and automation only delay what they do. */
+const watchedLoops = ["notifier", "sweeper"] as const
+
+const within = (settings: ReadinessSettings) => {
+  const millis = Duration.toMillis(settings.checkTimeout)
+  return <A, E>(effect: Effect.Effect<A, E>, describe: (error: E) => string) =>
+    effect.pipe(
+      Effect.mapError(describe),
+      Effect.timeoutFail({ duration: settings.checkTimeout, onTimeout: () => `no answer within ${millis} ms` }),
+      // A storage failure is a defect elsewhere; here it is the answer.
+      Effect.catchAllDefect((defect) => Effect.fail(Cause.pretty(Cause.die(defect)).split("\n")[0] ?? "failed")),
+      Effect.either
+    )
+}
+
+const databaseAnswer = (settings: ReadinessSettings) =>
+  Effect.gen(function*() {
+    const probe = yield* StorageProbe
+    const started = yield* Clock.currentTimeMillis
+    const answer = yield* within(settings)(probe.ping, (error) => `unreachable: ${String(error.cause)}`)
+    const finished = yield* Clock.currentTimeMillis
+    return Either.map(answer, () => finished - started)
+  })
+
+const networkChecks = (settings: ReadinessSettings, { chain, network }: ReadinessNetwork) =>
+  Effect.gen(function*() {
+    const ledger = yield* ScanLedger
+    const heartbeats = yield* Heartbeats
+    const { cursor, head } = yield* Effect.all({
+      head: within(settings)(chain.headBlock, (error) => error.reason),
+      cursor: within(settings)(ledger.cursor(network), () => "failed")
+    }, { concurrency: "unbounded" })
+    const now = yield* Clock.currentTimeMillis
+    const maxAge = Duration.toMillis(settings.maxHeartbeatAge)
+    return [
+      nodeCheck(network, Either.map(head, (block) => block.number)),
+      scanLagCheck(network, Either.getRight(head).pipe(Option.map((block) => block.number)), Either.map(cursor, Option.map((c) => c.number)), settings.maxScanLagBlocks),
+      ...watchedLoops.map((loop) => heartbeatCheck(network, loop, heartbeats.latest(network, loop), now, maxAge))
+    ] satisfies ReadonlyArray<ReadinessCheck>
+  })
+
+/**
+ * Whether this process can do its work now, asked by the operator's `/readyz`. Every check runs
+ * on each call, side by side, each within `checkTimeout`.
+ */
+export class Readiness extends Context.Tag("@collector/core/Readiness")<Readiness, { readonly check: Effect.Effect<ReadinessReport> }>() {
+  /**
+   * A process without an engine (the API): ready when the store answers. The nodes are not
+   * checked: only the sweep estimate reads one, and it reports a node's failure itself, while
+   * every other operation works without a node.
+   */
+  static readonly storage = (settings: ReadinessSettings = defaultReadinessSettings): Layer.Layer<Readiness, never, StorageProbe> =>
+    Layer.effect(
+      Readiness,
+      Effect.map(Effect.context<StorageProbe>(), (context) => ({
+        check: Effect.map(databaseAnswer(settings), (answer) => readinessOf([databaseCheck(answer)])).pipe(Effect.provide(context))
+      }))
+    )
+
+  /**
+   * A process running engines: ready when the store answers and, for each network, its node
+   * answers, the stored scan is at most `maxScanLagBlocks` behind the node's head, and this
+   * process's notifier and sweeper reported within `maxHeartbeatAge` (from `Heartbeats`, which
+   * the engines' board must record to: `Heartbeats.recording`).
+   */
+  static readonly engines = (
+    networks: ReadonlyArray<ReadinessNetwork>,
+    settings: ReadinessSettings = defaultReadinessSettings
+  ): Layer.Layer<Readiness, never, StorageProbe | ScanLedger | Heartbeats> =>
+    Layer.effect(
+      Readiness,
+      Effect.map(Effect.context<StorageProbe | ScanLedger | Heartbeats>(), (context) => ({
+        check: Effect.all({
+          database: databaseAnswer(settings),
+          networks: Effect.forEach(networks, (network) => networkChecks(settings, network), { concurrency: "unbounded" })
+        }, { concurrency: "unbounded" }).pipe(
+          Effect.map(({ database, networks }) => readinessOf([databaseCheck(database), ...networks.flat()])),
+          Effect.provide(context)
+        )
+      }))
+    )
+}

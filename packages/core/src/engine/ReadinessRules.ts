@@ -1,0 +1,80 @@
+import { Either, Option } from "effect"
+import type { Network } from "../Network.js"
+import type { ComponentReport } from "./ComponentStatus.js"
+
+/** One thing a process needs to do its work, judged: `database`, or per network `node`, `scanner`, `notifier`, `sweeper`. */
+export interface ReadinessCheck {
+  readonly component: string
+  /** Absent for what the process has once (the database). */
+  readonly network?: Network
+  readonly ready: boolean
+  /** What was seen; when not ready, why. */
+  readonly detail: string
+}
+
+export interface ReadinessReport {
+  /** Every check is ready. */
+  readonly ready: boolean
+  readonly checks: ReadonlyArray<ReadinessCheck>
+}
+
+const seconds = (millis: number) => Math.floor(millis / 1000)
+
+export const readinessOf = (checks: ReadonlyArray<ReadinessCheck>): ReadinessReport => ({ ready: checks.every((check) => check.ready), checks })
+
+/** The store answered a round trip in `Right` milliseconds, or did not (`Left`: why). */
+export const databaseCheck = (answer: Either.Either<number, string>): ReadinessCheck =>
+  Either.match(answer, {
+    onLeft: (reason) => ({ component: "database", ready: false, detail: reason }),
+    onRight: (millis) => ({ component: "database", ready: true, detail: `answered in ${millis} ms` })
+  })
+
+/** The node answered with its head block (`Right`), or did not (`Left`: why). */
+export const nodeCheck = (network: Network, head: Either.Either<bigint, string>): ReadinessCheck =>
+  Either.match(head, {
+    onLeft: (reason) => ({ component: "node", network, ready: false, detail: reason }),
+    onRight: (number) => ({ component: "node", network, ready: true, detail: `head block ${number}` })
+  })
+
+/**
+ * The scan is current when the stored cursor is at most `maxLag` blocks behind the node's head.
+ * Without a cursor (nothing scanned yet) or a head (the node did not answer) it cannot be shown
+ * to be, so it is not ready. The cursor is the network's, whichever worker holds its lease.
+ */
+export const scanLagCheck = (
+  network: Network,
+  head: Option.Option<bigint>,
+  cursor: Either.Either<Option.Option<bigint>, string>,
+  maxLag: number
+): ReadinessCheck => {
+  const check = (ready: boolean, detail: string): ReadinessCheck => ({ component: "scanner", network, ready, detail })
+  if (Either.isLeft(cursor)) return check(false, `the stored cursor could not be read: ${cursor.left}`)
+  if (Option.isNone(cursor.right)) return check(false, "no block stored yet: the scanner has not made its first pass")
+  const stored = cursor.right.value
+  if (Option.isNone(head)) return check(false, `lag unknown: the node did not answer (stored block ${stored})`)
+  const behind = head.value - stored
+  const lag = behind < 0n ? 0n : behind
+  const seen = `lag ${lag} blocks (stored block ${stored}, head ${head.value})`
+  return lag > BigInt(maxLag) ? check(false, `${seen}, more than ${maxLag}`) : check(true, seen)
+}
+
+/**
+ * A loop of this process is alive when it reported within `maxAgeMillis` and did not report
+ * itself stopped; `degraded` still counts as alive (it works and says what troubles it).
+ */
+export const heartbeatCheck = (
+  network: Network,
+  component: string,
+  report: Option.Option<ComponentReport>,
+  now: number,
+  maxAgeMillis: number
+): ReadinessCheck => {
+  const check = (ready: boolean, detail: string): ReadinessCheck => ({ component, network, ready, detail })
+  if (Option.isNone(report)) return check(false, "has not reported since this process started")
+  const { detail, status, updatedAt } = report.value
+  const age = Math.max(0, now - updatedAt.getTime())
+  const said = detail === "" ? status : `${status}: ${detail}`
+  if (age > maxAgeMillis) return check(false, `silent for ${seconds(age)} s, more than ${seconds(maxAgeMillis)} s; last said ${said}`)
+  if (status === "stopped") return check(false, said)
+  return check(true, `reported ${seconds(age)} s ago: ${said}`)
+}
