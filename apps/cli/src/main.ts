@@ -1,61 +1,7 @@
-import { TenantAdmin } from "@collector/core"
-import { databaseLayerConfig, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
-import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
-import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
-import { parseArgs } from "node:util"
-import { UsageError } from "./CliError.js"
-import { tenantCommands } from "./commands/TenantCommands.js"
 import { usage } from "./Usage.js"
 
-const parse = () =>
-  Effect.try({
-    try: () =>
-      parseArgs({
-        args: process.argv.slice(2),
-        allowPositionals: true,
-        strict: true,
-        options: {
-          name: { type: "string" },
-          networks: { type: "string" },
-          network: { type: "string" },
-          at: { type: "string" },
-          rule: { type: "string" },
-          json: { type: "boolean" },
-          help: { type: "boolean", short: "h" }
-        }
-      }),
-    catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) })
-  })
-
-const AdminLive = TenantAdmin.layer.pipe(
-  Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
-  // The keyring first: a missing or malformed MASTER_KEY is reported before the database is touched.
-  Layer.provide(databaseLayerConfig().pipe(Layer.provideMerge(MasterKeyring.layerConfig(undefined, { quiet: true }))))
-)
-
-const program = Effect.gen(function*() {
-  const parsed = yield* parse()
-  const [group, command] = parsed.positionals
-  if (parsed.values.help === true || group === undefined) return yield* Effect.sync(() => console.log(usage))
-  if (group !== "tenant" || command === undefined || !(command in tenantCommands)) {
-    return yield* new UsageError({ message: `unknown command: ${parsed.positionals.slice(0, 2).join(" ")}` })
-  }
-  const run = tenantCommands[command as keyof typeof tenantCommands] as (p: typeof parsed) => Effect.Effect<void, { readonly message: string }, TenantAdmin>
-  yield* run(parsed).pipe(Effect.provide(AdminLive))
-})
-
-// Diagnostics go to stderr so that `--json` output on stdout stays machine-readable.
-const StderrLogger = Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))
-
-Effect.runPromiseExit(program.pipe(Effect.provide(StderrLogger), Logger.withMinimumLogLevel(LogLevel.Warning))).then((exit) => {
-  if (Exit.isSuccess(exit)) process.exit(0)
-  const failure = Cause.failureOption(exit.cause)
-  if (failure._tag === "Some") {
-    const error = failure.value as { _tag?: string; message?: string }
-    console.error(`error: ${error.message ?? String(error)}`)
-    if (error._tag === "UsageError") console.error(`\n${usage}`)
-    process.exit(error._tag === "UsageError" ? 2 : 1)
-  }
-  console.error(Cause.pretty(exit.cause))
-  process.exit(1)
-})
+// `--help` (and no command at all) is answered before Effect and the database adapter are loaded:
+// their modules are most of the half second a CLI call takes to start.
+const args = process.argv.slice(2)
+if (args.length === 0 || args.includes("--help") || args.includes("-h")) console.log(usage)
+else await import("./Cli.js")
