@@ -1,14 +1,15 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
 import {
-  DeliveryTransport,
   defaultEngineSettings,
+  DeliveryTransport,
   type EngineSettings,
   type Network,
   Notifications,
+  SeededEntropy,
   SettingsService,
-  SweepSettings,
-  Sweeps,
   SingleNetworkResources,
+  Sweeps,
+  SweepSettings,
   TenantAdmin,
   Wallets
 } from "@collector/core"
@@ -24,7 +25,6 @@ import type { Trace } from "./Trace.js"
 import * as ReceiverTargets from "./ReceiverTargets.js"
 
 export { receiverHost } from "./ReceiverTargets.js"
-import * as SeededEntropy from "./SeededEntropy.js"
 import * as SimulatedNetwork from "./SimulatedNetwork.js"
 import { Worker } from "./Worker.js"
 import { WorkloadLedger } from "./workload/WorkloadLedger.js"

@@ -1,13 +1,13 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
 import {
   Chain,
-  type ConfirmationRule,
   compareIds,
+  type ConfirmationRule,
+  defaultEngineSettings,
   type Deposit,
   type DepositRecord,
   depositRecord,
   DepositRepository,
-  defaultEngineSettings,
   EnergyProvider,
   Engine,
   type EngineSettings,
@@ -15,6 +15,7 @@ import {
   type Network,
   noEnergyProvider,
   Notifications,
+  SeededEntropy,
   type SettingRejected,
   SettingsService,
   TenantAdmin,
@@ -29,7 +30,6 @@ import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { Context, Duration, Effect, Layer, Redacted } from "effect"
 import type { DeliveredWebhook } from "./DeliveredWebhook.js"
 import * as ReceiverTargets from "./ReceiverTargets.js"
-import * as SeededEntropy from "./SeededEntropy.js"
 import type { TenantOptions, TestTenant, TestWallet } from "./TestTenant.js"
 import * as TestTime from "./TestTime.js"
 

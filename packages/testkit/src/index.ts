@@ -1,6 +1,5 @@
 export * from "./DeliveredWebhook.js"
 export * as ReceiverTargets from "./ReceiverTargets.js"
-export * as SeededEntropy from "./SeededEntropy.js"
 export * from "./TestCollector.js"
 export * from "./TestTenant.js"
 export * as TestTime from "./TestTime.js"

@@ -1,4 +1,4 @@
-import { Entropy } from "@collector/core"
+import { Entropy } from "../Entropy.js"
 import { Effect, Layer, Random } from "effect"
 
 /**
