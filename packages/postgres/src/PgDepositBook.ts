@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import {
   type Booking,
   BookingConflict,
@@ -76,7 +76,9 @@ export const make = Effect.gen(function*() {
   // checks the proposed (negative) row before it finds the conflict, and a revert always
   // follows its confirmation, so the row exists.
   const changeTotals = (network: Network, changes: ReadonlyArray<{ readonly tenantId: string; readonly change: bigint }>) =>
-    Effect.forEach(sumByTenant(changes), ([tenantId, change]) =>
+    // The element's type is written out: inferred from this three-way choice, tsc's incremental
+    // build resolved it differently from a fresh one and reported an error only the second time.
+    Effect.forEach(sumByTenant(changes), ([tenantId, change]): Effect.Effect<unknown, SqlError.SqlError> =>
       change > 0n
         ? sql`
             INSERT INTO deposit_totals (tenant_id, network, confirmed_usdt) VALUES (${tenantId}, ${network}, ${change.toString()})
