@@ -57,7 +57,8 @@ const simulatedNileNode = (url) => defaultNodeConfig("nile", { fullNodeUrl: url,
 /** API server + worker on one database, with `nile` served by the simulated node. */
 const ServiceLive = Layer.unwrapEffect(
   Effect.gen(function*() {
-    const api = yield* ApiProcess.config
+    // The API without operator endpoints of its own, as in apps/service: one set per process.
+    const api = { port: (yield* ApiProcess.config).port }
     const worker = yield* WorkerProcess.config
     // The API's sweep estimate and the worker read the same simulated node for nile.
     return Layer.unwrapEffect(
@@ -139,6 +140,9 @@ export const startStandInServer = async ({ onStop = () => {} } = {}) => {
     // Blocks only when the demo mines them (/sim/mine), so each step of the chain is deliberate.
     TRON_SIM_BLOCK_MS: "0",
     SCAN_POLL_MS: "100",
+    // No operator endpoints (/readyz, /metrics) for a stand-in: its port would collide with a
+    // server already running on this machine.
+    OPERATOR_PORT: "0",
     // The server refuses webhook URLs that point at private or loopback addresses, or at a port
     // other than 443 (protection against server-side request forgery). This demo's receiver runs
     // on this machine, at https://127.0.0.1:<random port>, so the operator setting that allows
