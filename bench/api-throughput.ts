@@ -1,13 +1,21 @@
 /**
  * Requests per second and p50/p99 latency of signed API operations, beside a bare Node HTTP
  * server measured in the same run on the same machine. Run with `npm run bench`.
+ *
+ * Each operation is also measured on the fair reference (issue 21), bench/support/ReferenceApiServer.ts:
+ * node:http and a pg Pool doing the same work per request (signature, token, the same SQL
+ * statement text, the same envelope) over the same database, and printed as
+ * `RATIO api-token|api-wallet-detail <ours>/<reference> = <percent>%`.
+ * BENCH_SECONDS per row (10), BENCH_CONNECTIONS (32); DATABASE_URL, else the API's embedded PostgreSQL.
  */
 import { canonicalString, sign } from "@collector/api"
 import { randomBytes, randomUUID } from "node:crypto"
 import { rmSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 import { resolve } from "node:path"
+import { ratioLine, sameResponse, startReferenceApi } from "./support/FairReference.js"
 import { load, type LoadResult } from "./support/Load.js"
+import { fetchToken, signedHeaders } from "./support/Signing.js"
 import { freePort, runTs, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -56,17 +64,30 @@ const main = async () => {
   const wallet = await (await fetch(`${apiUrl}/open/v1/wallets`, { method: "POST", headers: signed(app, "POST", "/open/v1/wallets", token, walletBody), body: walletBody })).json()
   const walletPath = `/open/v1/wallets/${wallet.data.id}`
 
+  // The fair reference, over the same database, with a token of its own.
+  const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${env.EMBEDDED_PG_PORT}/postgres`
+  const referenceUrl = await startReferenceApi(databaseUrl, app)
+  const referenceToken = await fetchToken(referenceUrl, app)
+  const tokenRequest = { method: "POST", path: tokenPath, headers: signed(app, "POST", tokenPath, "") } as const
+  const detail = { method: "GET", path: walletPath, headers: signed(app, "GET", walletPath, token) } as const
+  const referenceDetail = { method: "GET", path: walletPath, headers: signedHeaders(app, "GET", walletPath, referenceToken) } as const
+  await sameResponse("token issue", apiUrl, tokenRequest, referenceUrl, tokenRequest, false)
+  await sameResponse("wallet detail", apiUrl, detail, referenceUrl, referenceDetail, true)
+
   // Warm up both servers (JIT, connection pools) before measuring.
   await load("warm-up", bareUrl, { method: "GET", path: "/" }, 2, connections)
   await load("warm-up", floorUrl, { method: "GET", path: "/" }, 2, connections)
-  await load("warm-up", apiUrl, { method: "GET", path: walletPath, headers: signed(app, "GET", walletPath, token) }, 2, connections)
+  await load("warm-up", apiUrl, detail, 2, connections)
+  await load("warm-up", referenceUrl, referenceDetail, 2, connections)
 
   // A signature stays valid for 300 s, so one signed request can be replayed for the whole run.
   const results: Array<LoadResult> = []
   results.push(await load("bare node http (reference)", bareUrl, { method: "GET", path: "/" }, seconds, connections))
   results.push(await load("one-route Effect HTTP server (framework floor)", floorUrl, { method: "GET", path: "/" }, seconds, connections))
-  results.push(await load("POST /open/v1/auth/token (signed)", apiUrl, { method: "POST", path: tokenPath, headers: signed(app, "POST", tokenPath, "") }, seconds, connections))
-  results.push(await load("GET /open/v1/wallets/{id} (signed + bearer)", apiUrl, { method: "GET", path: walletPath, headers: signed(app, "GET", walletPath, token) }, seconds, connections))
+  results.push(await load("POST /open/v1/auth/token (signed)", apiUrl, tokenRequest, seconds, connections))
+  results.push(await load("POST /open/v1/auth/token, fair reference", referenceUrl, tokenRequest, seconds, connections))
+  results.push(await load("GET /open/v1/wallets/{id} (signed + bearer)", apiUrl, detail, seconds, connections))
+  results.push(await load("GET /open/v1/wallets/{id}, fair reference", referenceUrl, referenceDetail, seconds, connections))
 
   const reference = results[0]!.rps
   console.log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`)
@@ -76,6 +97,9 @@ const main = async () => {
   for (const r of results) {
     console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${((r.rps / reference) * 100).toFixed(1)}% |`)
   }
+  console.log("")
+  console.log(ratioLine("api-token", results[2]!.rps, results[3]!.rps))
+  console.log(ratioLine("api-wallet-detail", results[4]!.rps, results[5]!.rps))
   process.exitCode = results.some((r) => r.non2xx > 0) ? 1 : 0
   // Stop the servers (the API stops its embedded PostgreSQL) before removing its data.
   stopAll()

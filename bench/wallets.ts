@@ -1,8 +1,15 @@
 /**
  * Wallet creation rate beside bare key generation, and the signed wallet list at a million
  * wallets beside a bare Node HTTP server, in one run. `npm run bench:wallets`
- * (BENCH_WALLETS=1000000 by default; BENCH_SECONDS per load row). Full speed is autocannon's closed
- * loop; half that rate is an open loop at a constant rate (latency from each request's due time).
+ * (BENCH_WALLETS=1000000 by default, e.g. BENCH_WALLETS=100000 for a quick run; BENCH_SECONDS
+ * per load row). Full speed is autocannon's closed loop; half that rate is an open loop at a
+ * constant rate (latency from each request's due time).
+ *
+ * Each list row is also measured on the fair reference (issue 21), bench/support/ReferenceApiServer.ts:
+ * node:http and a pg Pool doing the same work per request (signature, token, the same SQL
+ * statement text, the same envelope) over the same database, at full speed and at the same
+ * constant rate as ours; printed as `RATIO api-list-default|api-list-filter <ours>/<reference> = <percent>%`
+ * and `LATENCY api-list-half-load p99 <ms> ms` (ours, default page, at half our maximum rate).
  */
 import { TenantAdmin, Wallets } from "@collector/core"
 import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
@@ -18,6 +25,7 @@ import pg from "pg"
 import { freePort, repositoryRoot, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
 import { constantRateInChild } from "./support/ConstantRate.js"
 import { load, type LoadResult } from "./support/Load.js"
+import { ratioLine, sameResponse, startReferenceApi } from "./support/FairReference.js"
 import { fetchToken, signedHeaders } from "./support/Signing.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
 import { loadWallets } from "./support/WalletLoad.js"
@@ -120,27 +128,42 @@ const program = Effect.gen(function*() {
     await waitForHttp(floorUrl)
     const app = { appId: apps[1]!.appId, secret: apps[1]!.secret }
     const token = await fetchToken(apiUrl, app)
+    // The fair reference over the same database, with a token of its own.
+    const referenceUrl = await startReferenceApi(url, app)
+    const referenceToken = await fetchToken(referenceUrl, app)
     const rows: Array<LoadResult & { readonly atRate?: number; readonly p999?: number; readonly max?: number }> = []
-    const list = (name: string, query: string) =>
-      load(name, apiUrl, { method: "GET", path: listTarget(query), headers: signedHeaders(app, "GET", listTarget(query), token) }, seconds, connections)
+    const listRequest = (query: string, bearer: string) => ({ method: "GET", path: listTarget(query), headers: signedHeaders(app, "GET", listTarget(query), bearer) }) as const
+    const list = (name: string, query: string) => load(name, apiUrl, listRequest(query, token), seconds, connections)
+    const referenceList = (name: string, query: string) => load(name, referenceUrl, listRequest(query, referenceToken), seconds, connections)
+    const queries = [
+      ["GET /open/v1/wallets (default page)", "", "api-list-default"],
+      [`GET /open/v1/wallets?address=${fragment}&sort=balance_usdt`, `address=${fragment}&sort=balance_usdt`, "api-list-filter"]
+    ] as const
+    for (const [name, query] of queries) await sameResponse(name, apiUrl, listRequest(query, token), referenceUrl, listRequest(query, referenceToken), true)
     await load("warm-up", bareUrl, { method: "GET", path: "/" }, 2, connections)
     await list("warm-up", "")
+    await referenceList("warm-up", "")
     rows.push(await load("bare node http (reference)", bareUrl, { method: "GET", path: "/" }, seconds, connections))
     await load("warm-up", floorUrl, { method: "GET", path: "/" }, 2, connections)
     rows.push(await load("one-route Effect HTTP server (framework floor)", floorUrl, { method: "GET", path: "/" }, seconds, connections))
-    for (const [name, query] of [
-      ["GET /open/v1/wallets (default page)", ""],
-      [`GET /open/v1/wallets?address=${fragment}&sort=balance_usdt`, `address=${fragment}&sort=balance_usdt`]
-    ] as const) {
+    const summary: Array<string> = []
+    for (const [name, query, key] of queries) {
       const max = await list(`${name}, full speed`, query)
       rows.push(max)
-      // Half the rate, held constant (requests spread evenly, latency from each one's due time).
+      const referenceMax = await referenceList(`${name}, fair reference, full speed`, query)
+      rows.push(referenceMax)
+      summary.push(ratioLine(key, max.rps, referenceMax.rps))
+      // Half our rate, held constant (requests spread evenly, latency from each one's due time),
+      // on ours and then on the reference at the very same rate.
       const half = Math.max(1, Math.floor(max.rps / 2))
-      const target = listTarget(query)
-      const paced = await constantRateInChild(`${name}, constant ${half} req/s (half)`, apiUrl, { method: "GET", path: target, headers: signedHeaders(app, "GET", target, token) }, seconds, half, connections)
-      rows.push({ ...paced, atRate: half })
-      log(`${paced.name}: p99 ${paced.p99} ms; the load generator's event loop was held up at most ${paced.generatorStall} ms`)
-      if (process.env.BENCH_VERBOSE === "1") log(`  slow requests (due at, ms): ${paced.slow.map(([at, ms]) => `${at} ${ms}`).join(", ")}`)
+      for (const [server, baseUrl, bearer] of [["", apiUrl, token], ["fair reference, ", referenceUrl, referenceToken]] as const) {
+        const paced = await constantRateInChild(`${name}, ${server}constant ${half} req/s (half ours)`, baseUrl, listRequest(query, bearer), seconds, half, connections)
+        rows.push({ ...paced, atRate: half })
+        log(`${paced.name}: p99 ${paced.p99} ms; the load generator's event loop was held up at most ${paced.generatorStall} ms`)
+        if (process.env.BENCH_VERBOSE === "1") log(`  slow requests (due at, ms): ${paced.slow.map(([at, ms]) => `${at} ${ms}`).join(", ")}`)
+        const latencyKey = key === "api-list-default" ? "api-list-half-load" : "api-list-filter-half-load"
+        summary.push(`LATENCY ${latencyKey}${server === "" ? "" : " reference"} p99 ${paced.p99} ms`)
+      }
     }
     const reference = rows[0]!.rps
     log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${total} wallets, ${tenants} tenants; ${connections} connections, ${seconds} s per row`)
@@ -151,6 +174,8 @@ const program = Effect.gen(function*() {
     for (const r of rows) {
       log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${opt(r.p999)} | ${opt(r.max)} | ${r.non2xx} | ${((r.rps / reference) * 100).toFixed(1)}% |`)
     }
+    log("")
+    for (const line of summary) log(line)
     stopAll()
     await new Promise((r) => setTimeout(r, 3000))
   })
