@@ -2,12 +2,26 @@
  * Webhook deliveries per second: the worker's dispatcher (claim, seal with a fresh nonce, check
  * the URL, HTTPS POST, record the attempt and the outcome) against a local HTTPS receiver that
  * acknowledges at once, beside a bare Node HTTPS client posting the same sealed bodies to the
- * same receiver, in one run. Run with `npm run bench:deliveries` (BENCH_EVENTS, BENCH_IN_FLIGHT;
- * BENCH_CPU_PROF=1 writes a CPU profile of the dispatch phase under `.data/profiles`;
- * BENCH_INSTANT_TRANSPORT=1 replaces the POST by an immediate 200, to measure the rest;
- * BENCH_PG_STATEMENTS=1 prints PostgreSQL's time per statement (embedded server only);
- * BENCH_TABLE_STATS=1 prints the rows inserted and updated in the delivery tables, and how many
- * updates stayed on their page without index writes).
+ * same receiver, and beside the fair reference of issue 21 (bench/support/ReferenceDispatcher.ts:
+ * the same work per delivery hand-written on raw `pg` and `node:https`, on an equal freshly seeded
+ * batch, same receiver, same slots), in one run; it prints
+ * `RATIO deliveries <ours>/<reference> = <percent>%` (deliveries per second).
+ * Run with `npm run bench:deliveries`. Settings:
+ * - BENCH_EVENTS (20000): the events of each batch (the dispatcher's and the reference's); a quick
+ *   run: BENCH_EVENTS=2000;
+ * - BENCH_IN_FLIGHT (64): the bare client's requests at once; BENCH_DISPATCHER_IN_FLIGHT (same):
+ *   the dispatcher's and the reference's slots;
+ * - BENCH_REFERENCE=0 skips the reference; BENCH_REFERENCE_FIRST=1 runs it before the dispatcher;
+ * - each phase vacuums the delivery tables, seeds its batch and then analyzes them
+ *   (BENCH_ANALYZE=before: analyzed with the vacuum, before seeding);
+ * - BENCH_DISPATCHER_ONLY=1 skips the bare clients;
+ * - BENCH_CPU_PROF=1 writes a CPU profile of the dispatcher's phase under `.data/profiles`;
+ * - BENCH_INSTANT_TRANSPORT=1 replaces the dispatcher's POST by an immediate 200, to measure the
+ *   rest (the reference is then skipped);
+ * - BENCH_TIMING=1 times every ledger, URL check and transport call of the dispatcher;
+ * - BENCH_PG_STATEMENTS=1 prints PostgreSQL's time per statement of each phase (embedded server only);
+ * - BENCH_TABLE_STATS=1 prints the rows inserted and updated in the delivery tables by each phase,
+ *   and how many updates stayed on their page without index writes.
  */
 import { type EventId, roundDeadline, TenantAdmin } from "@collector/core"
 import { DeliveryLedger } from "@collector/core"
@@ -40,13 +54,15 @@ import { repositoryRoot } from "../test-support/Processes.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
 import { phaseProfiler } from "./support/CpuProfile.js"
 import { makePortTiming } from "./support/PortTiming.js"
+import { type ReferenceCounts, type ReferenceDispatcher, startReference } from "./support/ReferenceDispatcher.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
 
 const events = Number(process.env.BENCH_EVENTS ?? 20_000)
 const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 64)
 const dispatcherInFlight = Number(process.env.BENCH_DISPATCHER_IN_FLIGHT ?? inFlight)
 const tenants = 10
-const tlsDir = join(repositoryRoot, "test-fixtures", "tls")
+const tlsDir = join(repositoryRoot, "packages", "outbound", "fixtures", "tls")
+const instantTransport = process.env.BENCH_INSTANT_TRANSPORT === "1"
 const log = (line: string) => console.log(line)
 
 // The dispatcher may deliver to the loopback receiver only with the operator's private-target
@@ -106,10 +122,34 @@ const bareClient = async (port: number, bodies: ReadonlyArray<string>, count: nu
   return { perSecond: count / ((performance.now() - started) / 1000), failures, cpuMicros: cpuMicros(used) / count, systemMicros: used.system / count }
 }
 
+/** What one measured phase (our dispatcher or the reference) did with its batch. */
+interface PhaseResult {
+  readonly seconds: number
+  readonly rate: number
+  readonly delivered: number
+  readonly attempts: number
+  readonly attemptsOk: number
+  readonly rounds: number
+  readonly cpuMicros: number
+  readonly systemMicros: number
+  readonly databaseCpuMicros: Option.Option<number>
+  readonly loopBusy: number
+  readonly loopP50: number
+  readonly loopP99: number
+  readonly peakRss: number
+  readonly receiverSaw: number
+  readonly newConnections: number
+  readonly buildMs: number
+  readonly statements: ReadonlyArray<Record<string, any>>
+  readonly tables: ReadonlyArray<{ relname: string; ins: number; upd: number; hot: number }>
+}
+
 const main = async () => {
   const databaseScope = Effect.runSync(Scope.make())
   const url = await Effect.runPromise(Scope.extend(benchDatabase("bench-deliveries"), databaseScope))
-  const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })
+  // Kept in the clear for the reference, which opens the apps' webhook keys itself.
+  const masterKey = MasterKey.unsafeMake(randomBytes(32))
+  const keyring = MasterKeyring.layer({ current: masterKey })
   const database = DatabaseAtUrl(Redacted.make(url), 20)
   const admin = TenantAdmin.layer.pipe(
     Layer.provide(Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer)),
@@ -123,7 +163,7 @@ const main = async () => {
     Effect.forEach(Array.from({ length: tenants }, (_, i) => `bench-${i}`), (name) => a.create(name, ["nile"]))))
   await client.connect()
 
-  // Every tenant's webhook points at the receiver; the events wait in the outbox, due now.
+  // Every tenant's webhook points at the receiver.
   const target = `https://localhost:${receiver.port}/hook`
   for (const c of created) {
     await client.query(
@@ -139,29 +179,45 @@ const main = async () => {
       txid: randomBytes(32).toString("hex"), log_index: 0, block_number: "1000123", block_time: "2026-11-22T01:00:00.000000Z",
       created_at: "2026-11-22T01:00:03.000000Z", revision: 1, confirmation_type: "block_1", confirmations: 1, block_hash: randomBytes(32).toString("hex")
     })
-  const insertStarted = performance.now()
-  const outbox = ManagedRuntime.make(database)
-  for (let start = 0; start < events; start += 5000) {
-    const n = Math.min(5000, events - start)
-    await outbox.runPromise(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const ids = yield* sql<{ id: string }>`SELECT nextval('task_event_id_seq')::text AS id FROM generate_series(1, ${n})`
-      const now = new Date()
-      yield* insertEvents(sql, ids.map(({ id }, i) => ({
-        id: id as EventId, tenantId: created[(start + i) % tenants]!.tenant.id, network: "nile", eventType: "deposit.confirmed",
-        deposit: null, payload: payload(start + i), dueAt: now, deadlineAt: roundDeadline(now), createdAt: now
-      })))
-    }))
-  }
-  await outbox.dispose()
-  log(`outbox: ${events} due events for ${tenants} tenants (inserted in ${((performance.now() - insertStarted) / 1000).toFixed(1)} s)`)
 
-  // The bare client, with the same sealed bodies (one per event) and the same concurrency.
+  /**
+   * A fresh batch of `events` due events, round robin over the tenants, for one phase. The
+   * delivery tables are vacuumed and analyzed first, so that a phase run second does not walk
+   * the dead index entries the first one left (each phase starts from the same kind of table).
+   */
+  const analyzeWhen = process.env.BENCH_ANALYZE ?? "after"
+  const seed = async () => {
+    await client.query(`VACUUM ${analyzeWhen === "before" ? "ANALYZE " : ""}events, delivery_rounds, delivery_attempts`)
+    const insertStarted = performance.now()
+    const outbox = ManagedRuntime.make(database)
+    let first = ""
+    let last = ""
+    for (let start = 0; start < events; start += 5000) {
+      const n = Math.min(5000, events - start)
+      await outbox.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const ids = yield* sql<{ id: string }>`SELECT nextval('task_event_id_seq')::text AS id FROM generate_series(1, ${n})`
+        if (first === "") first = ids[0]!.id
+        last = ids[ids.length - 1]!.id
+        const now = new Date()
+        yield* insertEvents(sql, ids.map(({ id }, i) => ({
+          id: id as EventId, tenantId: created[(start + i) % tenants]!.tenant.id, network: "nile", eventType: "deposit.confirmed",
+          deposit: null, payload: payload(start + i), dueAt: now, deadlineAt: roundDeadline(now), createdAt: now
+        })))
+      }))
+    }
+    await outbox.dispose()
+    if (analyzeWhen === "after") await client.query("ANALYZE events, delivery_rounds, delivery_attempts")
+    log(`outbox: ${events} due events for ${tenants} tenants (inserted in ${((performance.now() - insertStarted) / 1000).toFixed(1)} s)`)
+    return { first, last }
+  }
+
+  // The bare client, with sealed bodies of the same size (one per event) and the same concurrency.
   const key = randomBytes(32)
   const bodies = Array.from({ length: 1000 }, (_, i) =>
     JSON.stringify(sealEnvelope({ key, plaintext: payload(i), timestamp: new Date().toISOString(), nonce: randomBytes(12) })))
   const ca = readFileSync(join(tlsDir, "ca.pem"))
-  // BENCH_DISPATCHER_ONLY=1 skips the references (for profiling the dispatcher alone).
+  // BENCH_DISPATCHER_ONLY=1 skips the bare clients (for profiling the dispatcher alone).
   const onlyDispatcher = process.env.BENCH_DISPATCHER_ONLY === "1"
   if (!onlyDispatcher) await bareClient(receiver.port, bodies, 2000, inFlight, new Agent({ keepAlive: true, ca }))
   const bareKeepAlive = onlyDispatcher
@@ -171,125 +227,253 @@ const main = async () => {
     ? { perSecond: 1, failures: 0, cpuMicros: 0, systemMicros: 0 }
     : await bareClient(receiver.port, bodies, Math.min(events, 5000), inFlight, new Agent({ keepAlive: false, ca }))
 
-  // The dispatcher, as the worker runs it, until the outbox is delivered.
-  // Webhook URL checks and HTTPS delivery from the WEBHOOK_* settings set above.
-  const OutboundLive = WebhookDelivery.layerConfig()
-  // BENCH_TIMING=1 times every ledger, URL check and transport call (count, total and mean milliseconds).
-  const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
-  timing?.start()
-  const ledger = timing === undefined ? PgDeliveryLedger.layer : timing.instrumented(DeliveryLedger, "ledger").pipe(Layer.provide(PgDeliveryLedger.layer))
-  // BENCH_INSTANT_TRANSPORT=1: every POST answers 200 at once without a request, which leaves the
-  // dispatcher's own work per delivery (claim, key, URL check, seal, record) to be measured.
-  const instant = process.env.BENCH_INSTANT_TRANSPORT === "1"
-    ? Layer.succeed(DeliveryTransport, DeliveryTransport.of({
-      postEach: (requests, settled) =>
-        Effect.sync(() => requests.forEach((_, i) => settled(i, Either.right({ status: 200, body: '{"code":0}', truncated: false, location: null }))))
-    }))
-    : undefined
-  const outbound = instant !== undefined ? Layer.merge(OutboundLive, instant) : timing === undefined ? OutboundLive : Layer.merge(
-    timing.instrumented(DeliveryTransport, "transport"),
-    timing.instrumented(WebhookTargets, "targets")
-  ).pipe(Layer.provide(OutboundLive))
-  const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: dispatcherInFlight, perTenant: Math.ceil(dispatcherInFlight / 2) }).pipe(
-    Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, AesGcmSecretBox.layer, WebhookEnvelopeSealer.layer, outbound).pipe(Layer.provide(NodeEntropy.layer))),
-    Layer.provide([keyring, database])
-  ))
-  // The layer (CA list, TLS context, pool) is built before the clock starts, as a worker does at start.
-  const buildStarted = performance.now()
-  await runtime.runtime()
-  const buildMs = performance.now() - buildStarted
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 })
-  const loopUse = performance.eventLoopUtilization()
-  loopDelay.enable()
-  const before = receiver.count()
-  const connectionsBefore = receiver.connections()
-  // BENCH_CPU_PROF=1: a CPU profile of this process (dispatcher and receiver) during dispatch.
-  const profiler = phaseProfiler(process.env.BENCH_CPU_PROF === "1", "dispatch")
-  await profiler.start()
-  const started = performance.now()
-  const cpuStart = process.cpuUsage()
-  const databaseCpuStart = childrenCpu(undefined)
   const statements = process.env.BENCH_PG_STATEMENTS === "1"
-  if (statements) {
-    await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
-    await client.query("SELECT pg_stat_statements_reset()")
-  }
-  const fiber = runtime.runFork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "bench")))
-  let delivered = 0
-  let peakRss = 0
-  while (delivered < events) {
-    await new Promise((r) => setTimeout(r, 100))
-    peakRss = Math.max(peakRss, process.memoryUsage().rss)
-    // Through the index of open events, which shrinks as they are delivered: a count of the
-    // delivered ones read the whole table ten times a second, on PostgreSQL's measured CPU.
-    const open = Number((await client.query("SELECT count(*) AS n FROM events WHERE network = 'nile' AND status IN ('pending', 'delivering')")).rows[0].n)
-    delivered = events - open
-    if (performance.now() - started > 600_000) break
-  }
-  const seconds = (performance.now() - started) / 1000
-  const dispatchCpu = process.cpuUsage(cpuStart)
-  const dispatchCpuMicros = cpuMicros(dispatchCpu) / delivered
-  const databaseCpuMicros = Option.map(Option.all([databaseCpuStart, childrenCpu(undefined)]), ([a, b]) => ((b.rest - a.rest) * 1e6) / delivered)
-  // Open events run out when every event has ended, delivered or not: count the delivered ones.
-  delivered = Number((await client.query("SELECT count(*) AS n FROM events WHERE status = 'delivered'")).rows[0].n)
-  const profileFile = await profiler.stop()
-  if (profileFile !== undefined) log(`CPU profile of the dispatch: ${profileFile}`)
-  loopDelay.disable()
-  const loopBusy = performance.eventLoopUtilization(loopUse).utilization
-  await runtime.runPromise(Fiber.interrupt(fiber))
-  const attempts = (await client.query(
-    "SELECT count(*) AS n, count(*) FILTER (WHERE outcome = 'delivered' AND ended_at IS NOT NULL AND http_status = 200) AS ok FROM delivery_attempts"
-  )).rows[0]
-  const rounds = Number((await client.query("SELECT count(*) AS n FROM delivery_rounds")).rows[0].n)
-  const statementRows = statements
-    ? (await client.query(
-      `SELECT calls, total_exec_time AS exec_ms, total_plan_time AS plan_ms, rows, shared_blks_hit + shared_blks_read AS blocks,
-              left(regexp_replace(query, '\\s+', ' ', 'g'), 70) AS query
-       FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 8`
-    )).rows
-    : []
-  if (process.env.BENCH_TABLE_STATS === "1") {
-    const stats = await client.query(
-      "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname IN ('events', 'delivery_rounds', 'delivery_attempts') ORDER BY relname")
-    for (const row of stats.rows) log(`table ${row.relname}: ${row.n_tup_ins} inserted, ${row.n_tup_upd} updated (${row.n_tup_hot_upd} HOT)`)
-  }
-  const dispatcherRate = delivered / seconds
+  if (statements) await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+  const tableStats = async () =>
+    (await client.query(
+      "SELECT relname, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname IN ('events', 'delivery_rounds', 'delivery_attempts') ORDER BY relname"
+    )).rows.map((r) => ({ relname: String(r.relname), ins: Number(r.ins), upd: Number(r.upd), hot: Number(r.hot) }))
 
-  await runtime.dispose()
+  /**
+   * One phase: a fresh batch, the deliverer built (`build`, before the clock), started, and
+   * waited for until no event of the batch is open; then stopped and its records counted.
+   */
+  const measure = async (
+    build: () => Promise<void>,
+    start: () => { readonly stop: () => Promise<void> },
+    close: () => Promise<void>,
+    profile: boolean
+  ): Promise<PhaseResult> => {
+    const batch = await seed()
+    const buildStarted = performance.now()
+    await build()
+    const buildMs = performance.now() - buildStarted
+    // Cumulative counters, read as differences once the seeding's connections have reported theirs.
+    const tableCounters = process.env.BENCH_TABLE_STATS === "1"
+    if (tableCounters) await new Promise((r) => setTimeout(r, 1500))
+    const tablesBefore = tableCounters ? await tableStats() : []
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+    const loopUse = performance.eventLoopUtilization()
+    loopDelay.enable()
+    const before = receiver.count()
+    const connectionsBefore = receiver.connections()
+    // BENCH_CPU_PROF=1: a CPU profile of this process (dispatcher and receiver) during dispatch.
+    const profiler = phaseProfiler(profile, "dispatch")
+    await profiler.start()
+    if (statements) await client.query("SELECT pg_stat_statements_reset()")
+    const started = performance.now()
+    const cpuStart = process.cpuUsage()
+    const databaseCpuStart = childrenCpu(undefined)
+    const running = start()
+    let delivered = 0
+    let peakRss = 0
+    while (delivered < events) {
+      await new Promise((r) => setTimeout(r, 100))
+      peakRss = Math.max(peakRss, process.memoryUsage().rss)
+      // Through the index of open events, which shrinks as they are delivered: a count of the
+      // delivered ones read the whole table ten times a second, on PostgreSQL's measured CPU.
+      const open = Number((await client.query("SELECT count(*) AS n FROM events WHERE network = 'nile' AND status IN ('pending', 'delivering')")).rows[0].n)
+      delivered = events - open
+      if (performance.now() - started > 600_000) break
+    }
+    const seconds = (performance.now() - started) / 1000
+    const cpu = process.cpuUsage(cpuStart)
+    const databaseCpuEnd = childrenCpu(undefined)
+    const receiverSaw = receiver.count() - before
+    const newConnections = receiver.connections() - connectionsBefore
+    const profileFile = await profiler.stop()
+    if (profileFile !== undefined) log(`CPU profile of the dispatch: ${profileFile}`)
+    loopDelay.disable()
+    const loopBusy = performance.eventLoopUtilization(loopUse).utilization
+    const statementRows = statements
+      ? (await client.query(
+        `SELECT calls, total_exec_time AS exec_ms, total_plan_time AS plan_ms, rows, shared_blks_hit + shared_blks_read AS blocks,
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 70) AS query
+         FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 8`
+      )).rows
+      : []
+    await running.stop()
+    // Open events run out when every event has ended, delivered or not: count the delivered ones.
+    const range = [batch.first, batch.last]
+    const done = Number((await client.query("SELECT count(*) AS n FROM events WHERE status = 'delivered' AND id BETWEEN $1 AND $2", range)).rows[0].n)
+    const attempts = (await client.query(
+      "SELECT count(*) AS n, count(*) FILTER (WHERE outcome = 'delivered' AND ended_at IS NOT NULL AND http_status = 200) AS ok FROM delivery_attempts WHERE event_id BETWEEN $1 AND $2",
+      range
+    )).rows[0]
+    const rounds = Number((await client.query(
+      "SELECT count(*) AS n FROM delivery_rounds WHERE event_id BETWEEN $1 AND $2 AND outcome = 'delivered' AND ended_at IS NOT NULL", range
+    )).rows[0].n)
+    // A backend reports its table counters when it ends (or idle, at most once a second): read
+    // them once the phase's connections are closed.
+    await close()
+    if (tableCounters) await new Promise((r) => setTimeout(r, 1500))
+    const tablesAfter = tableCounters ? await tableStats() : []
+    return {
+      seconds,
+      rate: done / seconds,
+      delivered: done,
+      attempts: Number(attempts.n),
+      attemptsOk: Number(attempts.ok),
+      rounds,
+      cpuMicros: cpuMicros(cpu) / done,
+      systemMicros: cpu.system / done,
+      databaseCpuMicros: Option.map(Option.all([databaseCpuStart, databaseCpuEnd]), ([a, b]) => ((b.rest - a.rest) * 1e6) / done),
+      loopBusy,
+      loopP50: loopDelay.percentile(50) / 1e6,
+      loopP99: loopDelay.percentile(99) / 1e6,
+      peakRss,
+      receiverSaw,
+      newConnections,
+      buildMs,
+      statements: statementRows,
+      tables: tablesAfter.map((t) => {
+        const b = tablesBefore.find((x) => x.relname === t.relname)
+        return { relname: t.relname, ins: t.ins - (b?.ins ?? 0), upd: t.upd - (b?.upd ?? 0), hot: t.hot - (b?.hot ?? 0) }
+      })
+    }
+  }
+
+  // The dispatcher, as the worker runs it, until the outbox is delivered.
+  const oursPhase = async (): Promise<PhaseResult> => {
+    // Webhook URL checks and HTTPS delivery from the WEBHOOK_* settings set above.
+    const OutboundLive = WebhookDelivery.layerConfig()
+    // BENCH_TIMING=1 times every ledger, URL check and transport call (count, total and mean milliseconds).
+    const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
+    timing?.start()
+    const ledger = timing === undefined ? PgDeliveryLedger.layer : timing.instrumented(DeliveryLedger, "ledger").pipe(Layer.provide(PgDeliveryLedger.layer))
+    // BENCH_INSTANT_TRANSPORT=1: every POST answers 200 at once without a request, which leaves the
+    // dispatcher's own work per delivery (claim, key, URL check, seal, record) to be measured.
+    const instant = instantTransport
+      ? Layer.succeed(DeliveryTransport, DeliveryTransport.of({
+        postEach: (requests, settled) =>
+          Effect.sync(() => requests.forEach((_, i) => settled(i, Either.right({ status: 200, body: '{"code":0}', truncated: false, location: null }))))
+      }))
+      : undefined
+    const outbound = instant !== undefined ? Layer.merge(OutboundLive, instant) : timing === undefined ? OutboundLive : Layer.merge(
+      timing.instrumented(DeliveryTransport, "transport"),
+      timing.instrumented(WebhookTargets, "targets")
+    ).pipe(Layer.provide(OutboundLive))
+    const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: dispatcherInFlight, perTenant: Math.ceil(dispatcherInFlight / 2) }).pipe(
+      Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, AesGcmSecretBox.layer, WebhookEnvelopeSealer.layer, outbound).pipe(Layer.provide(NodeEntropy.layer))),
+      Layer.provide([keyring, database])
+    ))
+    // The layer (CA list, TLS context, pool) is built before the clock starts, as a worker does at start.
+    const result = await measure(
+      async () => {
+        await runtime.runtime()
+      },
+      () => {
+        const fiber = runtime.runFork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "bench")))
+        return { stop: () => runtime.runPromise(Fiber.interrupt(fiber)).then(() => undefined) }
+      },
+      () => runtime.dispose(),
+      process.env.BENCH_CPU_PROF === "1"
+    )
+    if (timing !== undefined) {
+      log("\n| call | count | total ms | mean ms |\n|---|---:|---:|---:|")
+      for (const [k, t] of timing.entries()) log(`| ${k} | ${t.n} | ${t.ms.toFixed(0)} | ${(t.ms / t.n).toFixed(2)} |`)
+    }
+    return result
+  }
+
+  // The reference (bench/support/ReferenceDispatcher.ts): raw pg and node:https, same slots.
+  const referencePhase = async (): Promise<{ result: PhaseResult; counts: ReferenceCounts }> => {
+    // A pool of the dispatcher's size, one connection opened before the clock (the dispatcher's
+    // layer opens its pool and runs the migrations check when it is built).
+    const pool = new pg.Pool({ connectionString: url, max: 20, application_name: "bench-reference" })
+    const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256, ca })
+    let reference: ReferenceDispatcher | undefined
+    const result = await measure(
+      async () => {
+        await pool.query("SELECT 1")
+      },
+      () => {
+        reference = startReference({
+          pool,
+          network: "nile",
+          holder: "bench-reference",
+          inFlight: dispatcherInFlight,
+          masterKey: { id: masterKey.id, bytes: Redacted.value(masterKey.bytes) },
+          agent
+        })
+        return reference
+      },
+      async () => {
+        agent.destroy()
+        await pool.end()
+      },
+      false
+    )
+    return { result, counts: reference!.counts }
+  }
+
+  // BENCH_REFERENCE=0 skips the reference; it is skipped with the instant transport too (nothing to compare).
+  const withReference = process.env.BENCH_REFERENCE !== "0" && !instantTransport
+  let ours: PhaseResult
+  let reference: { result: PhaseResult; counts: ReferenceCounts } | undefined
+  if (withReference && process.env.BENCH_REFERENCE_FIRST === "1") {
+    reference = await referencePhase()
+    ours = await oursPhase()
+  } else {
+    ours = await oursPhase()
+    if (withReference) reference = await referencePhase()
+  }
+
   await adminRuntime.dispose()
   await client.end()
   receiver.close()
   await Effect.runPromise(Scope.close(databaseScope, Exit.void))
 
   const f = (x: number, digits = 0) => x.toFixed(digits)
+  const pgCpu = (r: PhaseResult) => Option.match(r.databaseCpuMicros, { onNone: () => "(not readable)", onSome: (us) => `${f(us)} µs` })
+  const records = (r: PhaseResult) =>
+    `${r.delivered}/${events} delivered, ${r.attempts} attempts recorded (${r.attemptsOk} delivered with status 200), ${r.rounds} rounds closed delivered; ` +
+    `receiver saw ${r.receiverSaw} on ${r.newConnections} new TLS connections`
   log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`)
-  log(`receiver: node:https on loopback, test certificate, acknowledges at once; ${inFlight} in flight; payload ${payload(0).length} bytes\n`)
+  log(`receiver: node:https on loopback, test certificate, acknowledges at once; ${inFlight} in flight (dispatcher and reference ${dispatcherInFlight}); payload ${payload(0).length} bytes`)
+  if (reference !== undefined) log(`order: ${process.env.BENCH_REFERENCE_FIRST === "1" ? "reference first, then the dispatcher" : "dispatcher first, then the reference"}, each on its own fresh batch\n`)
+  else log("")
   log("| measure | deliveries/s | vs bare (keep-alive) | note |")
   log("|---|---:|---:|---|")
   log(`| bare node:https client, keep-alive | ${f(bareKeepAlive.perSecond)} | 100% | ${bareKeepAlive.failures} failures |`)
   log(`| bare node:https client, a new TLS connection per request | ${f(bareFresh.perSecond)} | ${f((bareFresh.perSecond / bareKeepAlive.perSecond) * 100)}% | ${bareFresh.failures} failures |`)
-  log(
-    `| dispatcher (claim, seal, URL check, POST, record) | ${f(dispatcherRate)} | ${f((dispatcherRate / bareKeepAlive.perSecond) * 100)}% | ` +
-      `${delivered}/${events} delivered, ${attempts.n} attempts recorded (${attempts.ok} delivered with status 200), ${rounds} rounds; receiver saw ${receiver.count() - before} on ${receiver.connections() - connectionsBefore} new TLS connections |`
-  )
-  if (statementRows.length > 0) {
-    log("\n| statement (PostgreSQL, during dispatch) | calls | rows | exec ms | plan ms | µs per delivery | blocks per call |\n|---|---:|---:|---:|---:|---:|---:|")
-    for (const r of statementRows) {
-      log(`| \`${r.query}…\` | ${r.calls} | ${r.rows} | ${f(r.exec_ms)} | ${f(r.plan_ms)} | ${f(((r.exec_ms + r.plan_ms) * 1000) / delivered)} | ${f(Number(r.blocks) / Number(r.calls))} |`)
+  if (reference !== undefined) {
+    const c = reference.counts
+    log(
+      `| reference (raw pg + node:https: claim, seal, POST, record) | ${f(reference.result.rate)} | ${f((reference.result.rate / bareKeepAlive.perSecond) * 100)}% | ` +
+        `${records(reference.result)}; ${c.claims} claims (${f(c.claimed / Math.max(1, c.claims), 1)} events each), ${c.outcomeWrites} outcome writes (${f(c.outcomes / Math.max(1, c.outcomeWrites), 1)} each) |`
+    )
+  }
+  log(`| dispatcher (claim, seal, URL check, POST, record) | ${f(ours.rate)} | ${f((ours.rate / bareKeepAlive.perSecond) * 100)}% | ${records(ours)} |`)
+  const phases: Array<[string, PhaseResult]> = [["dispatcher", ours], ...(reference === undefined ? [] : [["reference", reference.result] as [string, PhaseResult]])]
+  for (const [name, r] of phases) {
+    if (r.statements.length > 0) {
+      log(`\n| statement (PostgreSQL, ${name}) | calls | rows | exec ms | plan ms | µs per delivery | calls per 100 deliveries | blocks per call |\n|---|---:|---:|---:|---:|---:|---:|---:|`)
+      for (const s of r.statements) {
+        log(
+          `| \`${s.query}…\` | ${s.calls} | ${s.rows} | ${f(s.exec_ms)} | ${f(s.plan_ms)} | ${f(((s.exec_ms + s.plan_ms) * 1000) / r.delivered)} | ` +
+            `${f((Number(s.calls) * 100) / r.delivered, 1)} | ${f(Number(s.blocks) / Number(s.calls))} |`
+        )
+      }
+    }
+    if (process.env.BENCH_TABLE_STATS === "1") {
+      for (const t of r.tables) log(`table ${t.relname} (${name}): ${t.ins} inserted, ${t.upd} updated (${t.hot} HOT)`)
     }
   }
-  if (timing !== undefined) {
-    log("\n| call | count | total ms | mean ms |\n|---|---:|---:|---:|")
-    for (const [k, t] of timing.entries()) log(`| ${k} | ${t.n} | ${f(t.ms)} | ${f(t.ms / t.n, 2)} |`)
+  log("")
+  for (const [name, r] of phases) {
+    log(
+      `${name}: CPU per delivery, the benchmark process (receiver included) ${f(r.cpuMicros)} µs (${f(r.systemMicros)} in the kernel), PostgreSQL ${pgCpu(r)}; ` +
+        `event loop ${f(r.loopBusy * 100)}% busy, delay p50 ${f(r.loopP50, 1)} ms, p99 ${f(r.loopP99, 1)} ms; peak RSS ${f(r.peakRss / 2 ** 20)} MiB; ` +
+        `${f(r.seconds, 1)} s; built in ${f(r.buildMs)} ms before the clock started`
+    )
   }
-  log(
-    `\nCPU per delivery: the benchmark process (receiver included) ${f(dispatchCpuMicros)} µs (${f(dispatchCpu.system / delivered)} in the kernel) with the dispatcher, ` +
-      `${f(bareKeepAlive.cpuMicros)} µs (${f(bareKeepAlive.systemMicros)} in the kernel) with the bare keep-alive client; PostgreSQL ${Option.match(databaseCpuMicros, { onNone: () => "(not readable)", onSome: (us) => `${f(us)} µs` })} with the dispatcher`
-  )
-  log(`event loop of the benchmark process (dispatcher and receiver) during dispatch: ${f(loopBusy * 100)}% busy, delay p50 ${f(loopDelay.percentile(50) / 1e6, 1)} ms, p99 ${f(loopDelay.percentile(99) / 1e6, 1)} ms`)
-  log(`dispatcher layer built in ${f(buildMs)} ms before the clock started`)
-  log(`peak RSS of the benchmark process during dispatch: ${f(peakRss / 2 ** 20)} MiB`)
-  if (delivered !== events || Number(attempts.ok) !== events) process.exitCode = 1
+  log(`bare keep-alive client: CPU per delivery ${f(bareKeepAlive.cpuMicros)} µs (${f(bareKeepAlive.systemMicros)} in the kernel)`)
+  if (reference !== undefined) {
+    log(`\nRATIO deliveries ${f(ours.rate)}/${f(reference.result.rate)} = ${f((ours.rate / reference.result.rate) * 100)}%`)
+  }
+  const complete = (r: PhaseResult) => r.delivered === events && r.attemptsOk === events && r.rounds === events
+  if (!complete(ours) || (reference !== undefined && !complete(reference.result))) process.exitCode = 1
 }
 
 main()
