@@ -17,6 +17,13 @@
  *
  * Every sweeper port (Chain, SweepRepository, SettingsRepository, Signer) is the production
  * adapter wrapped in a timer, so the run also prints where the sweeper's time goes.
+ *
+ * Fair reference (issue 21): after our sweeper's run and its checks, `bench/support/ReferenceSweeper.ts`
+ * (no Effect runtime) sweeps BENCH_REFERENCE_SWEEPS further wallets (default BENCH_SWEEPS; 0 skips
+ * it; genesis accounts like ours, keys `wallet(0x200000 + i)`) to the same collection address on
+ * the same simulator, with BENCH_SWEEP_CONCURRENCY in flight and chunks of BENCH_BATCH_SIZE, block
+ * waits excluded on both sides, and prints `RATIO sweeps <ours>/<reference> = <percent>%` (busy
+ * tasks/s over the reference's settled transfers/s). Quick mode: BENCH_SWEEPS=300.
  */
 import {
   Chain,
@@ -59,6 +66,7 @@ import { freePort, repositoryRoot, sourceArgs } from "../test-support/Processes.
 import { benchDatabase } from "./support/BenchDatabase.js"
 import { childProfileFlags, phaseProfiler } from "./support/CpuProfile.js"
 import { makePortTiming } from "./support/PortTiming.js"
+import { type ReferenceResult, runReferenceSweeper } from "./support/ReferenceSweeper.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -78,6 +86,9 @@ const httpClient = process.env.BENCH_HTTP === "fetch" ? "fetch" : "node"
 
 /** Keys of the tenant's wallets are `wallet(keyBase + i)`; the collection address is `wallet(keyBase - 1)`. */
 const keyBase = 0x100000
+/** Keys of the fair reference's wallets (outside the tenant): `wallet(referenceKeyBase + i)`. */
+const referenceKeyBase = 0x200000
+const referenceCount = env("BENCH_REFERENCE_SWEEPS", taskCount)
 /** Each wallet's USDT at genesis: distinct, 1 to 500 USDT. */
 const usdtAt = (i: number) => BigInt(1 + (i % 500)) * 1_000_000n + BigInt(i)
 /** The collection address holds USDT from the start, so every sweep is a transfer to a holder (64,285 energy). */
@@ -103,6 +114,10 @@ interface SimReport {
   readonly collectionSolidified: string
   /** USDT left on the tenant's wallets at the head. */
   readonly leftOnWallets: string
+  /** The fair reference's wallets: how many sent exactly one transaction, USDT left on them, SUN burned. */
+  readonly referenceSentOne: number
+  readonly referenceLeft: string
+  readonly referenceBurned: string
 }
 
 const runSimulator = async () => {
@@ -116,6 +131,12 @@ const runSimulator = async () => {
     hexes.add(w.hex)
     genesisAccounts.push({ address: w.address, trx: 1_000_000n, usdt: usdtAt(i), delegatedEnergy })
   }
+  const referenceHexes = new Set<string>()
+  for (let i = 0; i < Number(process.env.BENCH_SIM_REFERENCE_WALLETS ?? 0); i++) {
+    const w = wallet(referenceKeyBase + i)
+    referenceHexes.add(w.hex)
+    genesisAccounts.push({ address: w.address, trx: 1_000_000n, usdt: usdtAt(i), delegatedEnergy })
+  }
   const chain = defaultSimConfig("nile", { seed: "bench-sweeps", blockIntervalMs: blockMs, genesisAccounts })
   const scope = Effect.runSync(Scope.make())
   const server = await Effect.runPromise(Scope.extend(SimHttp.start({ chain, port, blocks: "timer" }), scope))
@@ -127,10 +148,18 @@ const runSimulator = async () => {
     let otherSenders = 0
     let notSuccess = 0
     let burned = 0n
+    const referenceSent = new Map<string, number>()
+    let referenceBurned = 0n
     for (const block of state.blocks) {
       for (const included of block.transactions) {
         if (included.system) continue
         const owner = ((included.tx.raw.contract[0]?.parameter.value as { owner_address?: string } | undefined)?.owner_address ?? "").toLowerCase()
+        if (referenceHexes.has(owner)) {
+          referenceSent.set(owner, (referenceSent.get(owner) ?? 0) + 1)
+          referenceBurned += included.info.fee
+          if (included.info.contractRet !== "SUCCESS") notSuccess++
+          continue
+        }
         if (!hexes.has(owner)) {
           otherSenders++
           continue
@@ -144,6 +173,8 @@ const runSimulator = async () => {
     const solidified = SimState.solidified(state)
     let left = 0n
     for (const hex of hexes) left += WorldState.tokenBalance(head.world, usdt, hex)
+    let referenceLeft = 0n
+    for (const hex of referenceHexes) referenceLeft += WorldState.tokenBalance(head.world, usdt, hex)
     const counts = [...hexes].map((hex) => sent.get(hex) ?? 0)
     return {
       head: String(head.number),
@@ -157,7 +188,10 @@ const runSimulator = async () => {
       burned: String(burned),
       collectionHead: String(WorldState.tokenBalance(head.world, usdt, collection.hex)),
       collectionSolidified: String(WorldState.tokenBalance(solidified.world, usdt, collection.hex)),
-      leftOnWallets: String(left)
+      leftOnWallets: String(left),
+      referenceSentOne: [...referenceHexes].filter((hex) => referenceSent.get(hex) === 1).length,
+      referenceLeft: String(referenceLeft),
+      referenceBurned: String(referenceBurned)
     }
   }
 
@@ -178,7 +212,13 @@ const startSimulator = (count: number, port: number) =>
   new Promise<{ url: string; pid: number | undefined; report: () => Promise<SimReport>; stop: () => void }>((ready, failed) => {
     const profile = childProfileFlags(process.env.BENCH_SIM_CPU_PROF === "1")
     const child = spawn(process.execPath, [...profile, ...sourceArgs, `${repositoryRoot}/bench/sweeps.ts`], {
-      env: { ...process.env, BENCH_SWEEPS_ROLE: "sim", BENCH_SIM_WALLETS: String(count), BENCH_SIM_PORT: String(port) },
+      env: {
+        ...process.env,
+        BENCH_SWEEPS_ROLE: "sim",
+        BENCH_SIM_WALLETS: String(count),
+        BENCH_SIM_REFERENCE_WALLETS: String(referenceCount),
+        BENCH_SIM_PORT: String(port)
+      },
       stdio: ["pipe", "pipe", "inherit"]
     })
     process.on("exit", () => child.kill("SIGTERM"))
@@ -484,6 +524,50 @@ const main = async () => {
   const viaAdapter = await runtime.runPromise(Effect.flatMap(Chain, (chain) => chain.account(collection.address)))
   if (viaAdapter.usdt !== collectionUsdt + expectedSum) failures.push(`the adapter reads ${viaAdapter.usdt} USDT on the collection address`)
 
+  // The fair reference: the same transfers, hand-written, on the same node, after ours.
+  let reference: ReferenceResult | undefined
+  let referenceCpu = { bench: NaN, sim: NaN }
+  let referenceExpected = 0n
+  if (referenceCount > 0) {
+    log(`fair reference: sweeping ${referenceCount} wallets by hand (no Effect) on the same simulator...`)
+    const referenceWallets = Array.from({ length: referenceCount }, (_, i) => {
+      const w = wallet(referenceKeyBase + i)
+      referenceExpected += usdtAt(i)
+      return { address: w.address, secretKey: w.secretKey }
+    })
+    const referenceCpuBefore = { own: process.cpuUsage(), children: childrenCpu(sim.pid) }
+    reference = await runReferenceSweeper({
+      url: sim.url,
+      usdtContract: node.usdtContract,
+      collection: collection.address,
+      wallets: referenceWallets,
+      concurrency,
+      batchSize,
+      validityMs: Duration.toMillis(settings.transactionValidity),
+      // 100,000 energy at the nile simulator's price is far below this; nothing burns (checked).
+      feeLimit: 100_000_000n,
+      blockMs
+    })
+    const referenceOwn = process.cpuUsage(referenceCpuBefore.own)
+    const referenceChildren = childrenCpu(sim.pid)
+    referenceCpu = {
+      bench: (referenceOwn.user + referenceOwn.system) / 1e6,
+      sim: Option.isSome(referenceCpuBefore.children) && Option.isSome(referenceChildren)
+        ? referenceChildren.value.sim - referenceCpuBefore.children.value.sim
+        : NaN
+    }
+    const after = await sim.report()
+    for (const failure of reference.failures.slice(0, 5)) failures.push(`reference: ${failure}`)
+    if (reference.settled !== referenceCount) failures.push(`reference: ${reference.settled} of ${referenceCount} transfers settled`)
+    if (reference.swept !== referenceExpected) failures.push(`reference swept ${reference.swept}, its wallets held ${referenceExpected}`)
+    if (after.referenceSentOne !== referenceCount) failures.push(`reference: ${after.referenceSentOne} wallets sent exactly one transaction`)
+    if (after.referenceLeft !== "0") failures.push(`reference: ${after.referenceLeft} USDT units left on its wallets`)
+    if (after.referenceBurned !== "0") failures.push(`reference: ${after.referenceBurned} SUN burned`)
+    if (BigInt(after.collectionSolidified) !== collectionUsdt + expectedSum + referenceExpected) {
+      failures.push(`after the reference the collection address holds ${after.collectionSolidified}, expected ${collectionUsdt + expectedSum + referenceExpected}`)
+    }
+  }
+
   sim.stop()
   await client.end()
   await runtime.dispose()
@@ -542,6 +626,24 @@ const main = async () => {
       `${cpus().length} cores, leaving ${f(((cpus().length - cryptoCores) * 1000) / half, 2)} ms of CPU per task for everything else; ` +
       `measured in this run: ${f(cpuPerTask - signatureMs, 1)} ms per task besides the two signature operations (benchmark process, simulator and PostgreSQL)`
   )
+  if (reference !== undefined) {
+    const referenceRate = reference.settled / reference.busySeconds
+    log(
+      `\nfair reference (bench/support/ReferenceSweeper.ts, no Effect): ${reference.settled} transfers settled in ${f(reference.busySeconds, 1)} s ` +
+        `(send ${f(reference.sendSeconds, 1)} s + receipts ${f(reference.receiptSeconds, 2)} s; block waits of ${f(reference.waitSeconds, 1)} s excluded): ` +
+        `${f(referenceRate, 1)} transfers/s, ${f((referenceRate / signingRate) * 100, 1)}% of the signing rate`
+    )
+    log(
+      `reference node calls: ${reference.calls} (${f(reference.calls / referenceCount, 2)} per transfer): ` +
+        `${[...reference.callsByPath.entries()].sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ${f(n / referenceCount, 3)}`).join(", ")}`
+    )
+    log(
+      `reference CPU (its whole run, the block wait included): benchmark process ${f(referenceCpu.bench, 1)} s (${f((referenceCpu.bench * 1000) / referenceCount, 2)} ms per transfer), ` +
+        `simulator ${f(referenceCpu.sim, 1)} s (${f((referenceCpu.sim * 1000) / referenceCount, 2)} ms per transfer); ours per task: ` +
+        `benchmark process ${f((cpuSeconds.bench * 1000) / taskCount, 2)} ms, simulator ${f((cpuSeconds.sim * 1000) / taskCount, 2)} ms`
+    )
+    log(`RATIO sweeps ${f(busyRate, 1)}/${f(referenceRate, 1)} = ${f((busyRate / referenceRate) * 100, 1)}%`)
+  }
   if (failures.length > 0) {
     console.error(`\nCHECKS FAILED:\n- ${failures.join("\n- ")}`)
     process.exitCode = 1
