@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
+import { connect } from "node:net"
 import { resolve } from "node:path"
 import { bundleOf } from "./AppBundles.js"
 
@@ -70,6 +71,14 @@ export const runTs = (entry: string, env: Record<string, string | undefined>, ar
     child.stdout.on("data", (d) => (stdout += d))
     child.stderr.on("data", (d) => (stderr += d))
     child.on("exit", (code) => done({ code, stdout, stderr }))
+  })
+
+/** Whether something accepts connections on a loopback port. */
+export const answers = (port: number) =>
+  new Promise<boolean>((done) => {
+    const socket = connect(port, "127.0.0.1")
+    socket.once("connect", () => (socket.destroy(), done(true)))
+    socket.once("error", () => done(false))
   })
 
 export const waitForHttp = async (url: string, timeoutMs = 60_000) => {

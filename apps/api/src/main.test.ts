@@ -3,9 +3,9 @@ import { canonicalString, sign } from "@collector/api"
 import { Effect } from "effect"
 import type { ChildProcess } from "node:child_process"
 import { rmSync, statSync } from "node:fs"
-import { connect, createServer } from "node:net"
+import { createServer } from "node:net"
 import { resolve } from "node:path"
-import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
+import { answers, freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
 
 const requestToken = async (baseUrl: string, appId: string, secret: string) => {
   const path = "/open/v1/auth/token"
@@ -19,13 +19,6 @@ const stopped = (child: ChildProcess) =>
     if (child.exitCode !== null) return done()
     child.once("exit", () => done())
     child.kill("SIGTERM")
-  })
-
-const answers = (port: number) =>
-  new Promise<boolean>((done) => {
-    const socket = connect(port, "127.0.0.1")
-    socket.once("connect", () => (socket.destroy(), done(true)))
-    socket.once("error", () => done(false))
   })
 
 describe("service start", () => {

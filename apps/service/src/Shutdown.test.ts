@@ -2,16 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFileSync, spawn } from "node:child_process"
 import { rmSync } from "node:fs"
-import { connect } from "node:net"
 import { resolve } from "node:path"
-import { freePort, repositoryRoot, waitForHttp } from "../../../test-support/Processes.js"
-
-const answers = (port: number) =>
-  new Promise<boolean>((done) => {
-    const socket = connect(port, "127.0.0.1")
-    socket.once("connect", () => (socket.destroy(), done(true)))
-    socket.once("error", () => done(false))
-  })
+import { answers, freePort, repositoryRoot, waitForHttp } from "../../../test-support/Processes.js"
 
 /** Every process below `pid`, found through `ps` (npm, the shell it may use, node, PostgreSQL). */
 const descendants = (pid: number): ReadonlyArray<number> => {
