@@ -27,7 +27,7 @@ import { type EventId, roundDeadline, TenantAdmin } from "@collector/core"
 import { DeliveryLedger } from "@collector/core"
 import { DeliveryTransport } from "@collector/core"
 import { WebhookTargets } from "@collector/core"
-import { Dispatcher } from "@collector/core"
+import { Dispatcher, OutboxSignal } from "@collector/core"
 import {
   DatabaseAtUrl,
   PgAccessTokenRepository,
@@ -354,7 +354,7 @@ const main = async () => {
       timing.instrumented(WebhookTargets, "targets")
     ).pipe(Layer.provide(OutboundLive))
     const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: dispatcherInFlight, perTenant: Math.ceil(dispatcherInFlight / 2) }).pipe(
-      Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, AesGcmSecretBox.layer, WebhookEnvelopeSealer.layer, outbound).pipe(Layer.provide(NodeEntropy.layer))),
+      Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, OutboxSignal.layer, AesGcmSecretBox.layer, WebhookEnvelopeSealer.layer, outbound).pipe(Layer.provide(NodeEntropy.layer))),
       Layer.provide([keyring, database])
     ))
     // The layer (CA list, TLS context, pool) is built before the clock starts, as a worker does at start.

@@ -20,7 +20,8 @@ const runs: ReadonlyArray<Run> = [
   { name: "api", script: "bench/api-throughput.ts", env: { BENCH_SECONDS: "3" } },
   { name: "wallets", script: "bench/wallets.ts", env: { BENCH_WALLETS: "100000", BENCH_SECONDS: "3" } },
   { name: "deliveries", script: "bench/deliveries.ts", env: { BENCH_EVENTS: "2000" } },
-  { name: "sweeps", script: "bench/sweeps.ts", env: { BENCH_SWEEPS: "300" } }
+  { name: "sweeps", script: "bench/sweeps.ts", env: { BENCH_SWEEPS: "300" } },
+  { name: "deposit-latency", script: "bench/deposit-latency.ts", env: { BENCH_DEPOSIT_BLOCKS: "12" } }
 ]
 
 const goals = [

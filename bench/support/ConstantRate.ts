@@ -3,6 +3,7 @@ import { Agent, request as httpRequest } from "node:http"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 import type { LoadRequest, LoadResult } from "./Load.js"
+import { percentileOfSorted } from "./Percentile.js"
 
 export interface ConstantRateResult extends LoadResult {
   /** The rate asked for, requests per second. */
@@ -14,9 +15,6 @@ export interface ConstantRateResult extends LoadResult {
   /** The first 50 requests slower than 20 ms: when each was due (ISO time) and its latency, to set beside a server's log. */
   readonly slow: ReadonlyArray<readonly [string, number]>
 }
-
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 
 /**
  * An open-loop load at a constant rate, in the manner of wrk2: request i is due at start + i/rate,
@@ -79,9 +77,9 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
         name,
         target: rate,
         rps: finished / ((lastEnd - started) / 1000),
-        p50: percentile(latencies, 50),
-        p99: percentile(latencies, 99),
-        p999: percentile(latencies, 99.9),
+        p50: percentileOfSorted(latencies, 50),
+        p99: percentileOfSorted(latencies, 99),
+        p999: percentileOfSorted(latencies, 99.9),
         max: latencies[latencies.length - 1] ?? 0,
         generatorStall: Math.round(loopDelay.max / 1e5) / 10,
         slow,

@@ -28,15 +28,20 @@ const logLines = (stdout: string) =>
  * Starts a command of the README on embedded defaults in a throw-away data directory, signals the
  * process the operator would signal, and checks that everything it started is gone.
  */
-const startAndSignal = (command: string, args: ReadonlyArray<string>, signal: NodeJS.Signals) =>
+const startAndSignal = (
+  command: string,
+  args: ReadonlyArray<string>,
+  signal: NodeJS.Signals,
+  options: { readonly toGroup?: boolean } = {}
+) =>
   Effect.promise(async () => {
-    const dataDir = resolve(repositoryRoot, ".data", `shutdown-test-${process.pid}-${signal}`)
+    const dataDir = resolve(repositoryRoot, ".data", `shutdown-test-${process.pid}-${signal}${options.toGroup === true ? "-group" : ""}`)
     rmSync(dataDir, { recursive: true, force: true })
     const ports = { PORT: await freePort(), TRON_SIM_PORT: await freePort(), EMBEDDED_PG_PORT: await freePort(), OPERATOR_PORT: await freePort() }
     const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, LOG_FORMAT: "json", DATABASE_URL: undefined, MASTER_KEY: undefined }
     for (const [name, port] of Object.entries(ports)) env[name] = String(port)
     for (const name of Object.keys(env)) if (env[name] === undefined) delete env[name]
-    const child = spawn(command, args, { cwd: repositoryRoot, env, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(command, args, { cwd: repositoryRoot, env, stdio: ["ignore", "pipe", "pipe"], detached: options.toGroup === true })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (d) => (stdout += d))
@@ -47,7 +52,13 @@ const startAndSignal = (command: string, args: ReadonlyArray<string>, signal: No
       await waitForHttp(`http://127.0.0.1:${ports.PORT}/healthz`, 90_000)
       started = descendants(child.pid!)
       for (const port of Object.values(ports)) expect(await answers(port), `port ${port} open while running`).toBe(true)
-      child.kill(signal)
+      if (options.toGroup === true) {
+        // Ctrl-C in a terminal: every process of the foreground group gets the signal, and npm
+        // passes its own on to node; so node is signalled twice, the second time while stopping.
+        process.kill(-child.pid!, signal)
+        await new Promise((r) => setTimeout(r, 100))
+        process.kill(-child.pid!, signal)
+      } else child.kill(signal)
       const code = await exit
       return { code, started, ports, stdout, stderr }
     } finally {
@@ -68,6 +79,16 @@ describe("shutdown", () => {
       for (const port of Object.values(run.ports)) expect(yield* Effect.promise(() => answers(port)), `port ${port} left open`).toBe(false)
       const messages = logLines(run.stdout).map((line) => line.message)
       expect(messages).toEqual(expect.arrayContaining(["service started", "service stopping", "service stopped"]))
+      expect(messages.indexOf("service stopped")).toBe(messages.length - 1)
+    }), { timeout: 180_000 })
+
+  it.live("Ctrl-C on `npm start` (SIGINT to its process group, twice): the same clean stop and exit 0", () =>
+    Effect.gen(function*() {
+      const run = yield* startAndSignal("npm", ["start"], "SIGINT", { toGroup: true })
+      expect(run.code, run.stderr).toBe(0)
+      for (const pid of run.started) expect(alive(pid), `process ${pid} left running`).toBe(false)
+      const messages = logLines(run.stdout).map((line) => line.message)
+      expect(messages.filter((m) => m === "service stopping")).toHaveLength(1)
       expect(messages.indexOf("service stopped")).toBe(messages.length - 1)
     }), { timeout: 180_000 })
 

@@ -89,15 +89,21 @@ export const launch = <E>(what: string, layer: Layer.Layer<never, E>, options: L
     const withLogger = <A, E2>(effect: Effect.Effect<A, E2>) =>
       effect.pipe(Logger.withMinimumLogLevel(settings.level), Effect.provide(loggerOf(settings.format)))
 
+    let stopping = false
     const onSignal = (signal: NodeJS.Signals) => {
+      // Ctrl-C reaches npm and node alike and npm passes its own on, so a second signal comes
+      // while stopping. The runtime's handler is gone after the first one: without this listener
+      // the second would kill the process half-way through its shutdown.
+      if (stopping) return
+      stopping = true
       Effect.runSync(withLogger(Effect.log(`${what} stopping`).pipe(Effect.annotateLogs({ signal, grace_ms: settings.graceMs }))))
       setTimeout(() => {
         process.stderr.write(`${what} did not stop within SHUTDOWN_GRACE_MS (${settings.graceMs} ms); exiting\n`)
         process.exit(1)
       }, settings.graceMs).unref()
     }
-    process.once("SIGTERM", onSignal)
-    process.once("SIGINT", onSignal)
+    process.on("SIGTERM", onSignal)
+    process.on("SIGINT", onSignal)
 
     const announce = Effect.gen(function*() {
       const fields = yield* (options.describe ?? Effect.succeed({}))

@@ -40,6 +40,12 @@ class AttemptFailed extends Data.TaggedError("AttemptFailed")<{
 const unavailable = (retryable: boolean, reason: string, outcome: NodeRequestOutcome) =>
   new AttemptFailed({ retryable, error: new ChainUnavailable({ reason }), outcome })
 
+/**
+ * The requests that follow the chain (the scanner's blocks and tips) and that send a transaction;
+ * every other one (account reads, estimates, receipts) can wait behind them (`takeBackground`).
+ */
+const urgentPaths: ReadonlySet<NodePath> = new Set<NodePath>(["/wallet/getblock", "/walletsolidity/getblock", "/wallet/gettransactioninfobyblocknum", "/wallet/broadcasthex"])
+
 /** A node's host: full and solidity APIs on one host (TronGrid) share one budget. */
 const originOf = (url: string) => new URL(url).origin
 
@@ -108,7 +114,7 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
       const base = path.startsWith("/walletsolidity/") ? config.solidityUrl : config.fullNodeUrl
       const budget = budgets.get(originOf(base))!
       let attempts = 0
-      const once = budget.take.pipe(
+      const once = (urgentPaths.has(path) ? budget.take : budget.takeBackground).pipe(
         Effect.zipRight(attempt(base + path, path, body)),
         Effect.tapError((failure) =>
           Effect.suspend(() => {

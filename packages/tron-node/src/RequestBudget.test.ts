@@ -31,4 +31,19 @@ describe("RequestBudget", () => {
       yield* TestClock.adjust("34 millis")
       yield* Fiber.join(next)
     }))
+  it.effect("requests that can wait get half the rate: one that follows the chain, arriving behind a burst of them, goes at once", () =>
+    Effect.gen(function*() {
+      const budget = yield* makeRequestBudget(10)
+      const waiting = yield* Effect.fork(Effect.all(Array.from({ length: 20 }, () => budget.takeBackground), { concurrency: "unbounded" }))
+      // Every one of them has reserved its slot.
+      for (let i = 0; i < 50; i++) yield* Effect.yieldNow()
+      const urgent = yield* Effect.fork(budget.take)
+      yield* Effect.yieldNow()
+      expect(urgent.unsafePoll()).not.toBeNull()
+      // Five at once, then five a second: the last of the twenty after three seconds.
+      yield* TestClock.adjust("2999 millis")
+      expect(waiting.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1 millis")
+      yield* Fiber.join(waiting)
+    }))
 })

@@ -1,7 +1,7 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
 import type { Network } from "@collector/core"
 import { DeliveryLedger } from "@collector/core"
-import { Dispatcher } from "@collector/core"
+import { Dispatcher, OutboxSignal } from "@collector/core"
 import { type DispatcherSettings, defaultDispatcherSettings, roundDeadline } from "@collector/core"
 import { DnsWebhookTargets, HostTableLookup, HttpsDeliveryTransport, type Lookup } from "@collector/outbound"
 import { testCaPem } from "@collector/outbound/testing"
@@ -38,6 +38,7 @@ export const dispatcherFor = (options: HarnessOptions = {}) => {
   const allowPrivateTargets = options.allowPrivateTargets ?? true
   return Dispatcher.layer({ ...defaultDispatcherSettings, ...options.settings }).pipe(
     Layer.provide(Layer.mergeAll(
+      OutboxSignal.layer,
       options.ledger === undefined
         ? PgDeliveryLedger.layer
         : Layer.effect(DeliveryLedger, Effect.map(DeliveryLedger, options.ledger)).pipe(Layer.provide(PgDeliveryLedger.layer)),

@@ -2,6 +2,7 @@ import { type Config, Context, Effect, Layer, Random } from "effect"
 import { BalanceSync } from "../balances/BalanceSync.js"
 import type { Network } from "../Network.js"
 import { Dispatcher } from "../notifications/Dispatcher.js"
+import { OutboxSignal } from "../notifications/OutboxSignal.js"
 import { Confirmations } from "../scanning/Confirmations.js"
 import { IntegrityCheck } from "../scanning/IntegrityCheck.js"
 import { Scanner } from "../scanning/Scanner.js"
@@ -27,6 +28,9 @@ const loops = (settings: EngineSettings) => {
       Layer.provide(Layer.merge(SingleNetworkResources.layer, SweepSettings.layer(settings.sweeps)))
     ),
     Dispatcher.layer(checkpoint === undefined ? settings.dispatcher : { ...settings.dispatcher, checkpoint })
+  ).pipe(
+    // One per engine: the scanner raises it, the notifier waits on it.
+    Layer.provide(OutboxSignal.layer)
   )
 }
 

@@ -9,6 +9,7 @@ import * as TestEnvelopeSealer from "../testing/TestEnvelopeSealer.js"
 import * as TestSecretBox from "../testing/TestSecretBox.js"
 import { TestWebhookTargets } from "../testing/TestWebhookTargets.js"
 import { Dispatcher } from "./Dispatcher.js"
+import { OutboxSignal } from "./OutboxSignal.js"
 import { Notifications } from "./Notifications.js"
 
 const start = new Date("2026-03-01T00:00:00.000Z")
@@ -21,7 +22,7 @@ const world = Layer.mergeAll(
   Notifications.layer
 ).pipe(Layer.provideMerge(MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage))))
 
-const dispatchOnce = Effect.flatMap(Dispatcher, (d) => d.dispatchOnce("nile", "test-dispatcher")).pipe(Effect.provide(Dispatcher.layer()))
+const dispatchOnce = Effect.flatMap(Dispatcher, (d) => d.dispatchOnce("nile", "test-dispatcher")).pipe(Effect.provide(Dispatcher.layer().pipe(Layer.provide(OutboxSignal.layer))))
 
 describe("webhook delivery spans", () => {
   it.effect("while tracing is on: one span per attempt with the event, the host and the answer; a failed attempt is an error", () =>

@@ -16,6 +16,7 @@ import { SilentHost, TestWebhookTargets } from "../testing/TestWebhookTargets.js
 import { DeliveryLedger } from "./DeliveryLedger.js"
 import { attemptOffsets, roundDeadline } from "./DeliverySchedule.js"
 import { Dispatcher } from "./Dispatcher.js"
+import { OutboxSignal } from "./OutboxSignal.js"
 import { defaultDispatcherSettings, type DispatcherSettings } from "./DispatcherSettings.js"
 import { Notifications } from "./Notifications.js"
 
@@ -46,7 +47,7 @@ const world = (options: WorldOptions) =>
 
 /** A dispatcher of its own for one pass, as a worker process would run it. */
 const dispatchOnce = (settings: Partial<DispatcherSettings> = {}, network: Network = "nile", who = holder) =>
-  Effect.flatMap(Dispatcher, (d) => d.dispatchOnce(network, who)).pipe(Effect.provide(Dispatcher.layer(settings)))
+  Effect.flatMap(Dispatcher, (d) => d.dispatchOnce(network, who)).pipe(Effect.provide(Dispatcher.layer(settings).pipe(Layer.provide(OutboxSignal.layer))))
 
 /** A scope whose webhook is `url`, enabled, with one event due at `start`. */
 const scopeWithEvent = (url: string) =>
@@ -377,7 +378,7 @@ describe("Dispatcher on the memory storage", () => {
       const delivered = (scope: TenantScope, id: EventId) => Effect.map(eventOf(scope, id), (e) => e.status === "delivered")
       const now = yield* scopeWithEvent(hookUrl("/run"))
       const stuck = yield* scopeWithEvent(hookUrl("/run", "silent.test"))
-      const running = yield* Effect.fork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "runner")).pipe(Effect.provide(Dispatcher.layer())))
+      const running = yield* Effect.fork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "runner")).pipe(Effect.provide(Dispatcher.layer().pipe(Layer.provide(OutboxSignal.layer)))))
       yield* eventually(delivered(now.scope, now.event.id))
       const later = yield* outboxEvent(now.scope, new Date(start.getTime() + 1_000))
       yield* TestClock.adjust("1 second")
@@ -390,4 +391,17 @@ describe("Dispatcher on the memory storage", () => {
       expect(yield* attemptsOf(stuck.scope, stuck.event.id)).toEqual([])
       expect(transport.receivedAt(hookUrl("/run", "silent.test"))).toEqual([])
     }))
+  test("run: an event this engine announces is delivered at once, not at the notifier's next poll", () =>
+    Effect.gen(function*() {
+      const signal = yield* OutboxSignal
+      const scope = yield* webhookScope("nile", { url: hookUrl("/announced"), enabled: true })
+      const running = yield* Effect.fork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "runner")).pipe(Effect.provide(Dispatcher.layer())))
+      // Its first claim finds nothing; it then waits for its poll, and the clock stands still.
+      for (let i = 0; i < 200; i++) yield* Effect.yieldNow()
+      const booked = yield* outboxEvent(scope, start)
+      yield* signal.raise
+      yield* eventually(Effect.map(eventOf(scope, booked.id), (e) => e.status === "delivered"))
+      expect((yield* TestDeliveryTransport).receivedAt(hookUrl("/announced"))).toHaveLength(1)
+      yield* Fiber.interrupt(running)
+    }).pipe(Effect.provide(OutboxSignal.layer)))
 })

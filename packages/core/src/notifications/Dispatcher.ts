@@ -23,6 +23,7 @@ import { type DispatcherSettings, defaultDispatcherSettings } from "./Dispatcher
 import { makeAttemptSpans } from "./AttemptSpans.js"
 import { EnvelopeSealer } from "./EnvelopeSealer.js"
 import { makeMarkWriter } from "./MarkWriter.js"
+import { OutboxSignal } from "./OutboxSignal.js"
 import { makeOutcomeWriter } from "./OutcomeWriter.js"
 
 export const interruptedError = "interrupted: the worker stopped before the attempt finished"
@@ -137,7 +138,7 @@ interface LeftAttempt {
 const make = (settings: DispatcherSettings): Effect.Effect<
   Dispatcher["Type"],
   never,
-  DeliveryLedger | DeliveryTransport | WebhookTargets | SecretBox | EnvelopeSealer | ComponentStatus | Scope.Scope
+  DeliveryLedger | DeliveryTransport | WebhookTargets | SecretBox | EnvelopeSealer | ComponentStatus | OutboxSignal | Scope.Scope
 > =>
   Effect.gen(function*() {
     const ledger = yield* DeliveryLedger
@@ -146,6 +147,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
     const secrets = yield* SecretBox
     const sealer = yield* EnvelopeSealer
     const status = yield* ComponentStatus
+    const signal = yield* OutboxSignal
     // Read directly where outcomes arrive from transport callbacks, outside any fiber.
     const clock = yield* Effect.clock
     const outcomes = yield* makeOutcomeWriter(
@@ -489,12 +491,13 @@ const make = (settings: DispatcherSettings): Effect.Effect<
             for (const { tenant } of settling) take(tenant, 1)
             yield* FiberSet.run(fibers, Effect.forEach(settling, ({ tenant, work }) => Effect.ensuring(work, Effect.sync(() => freeFor(tenant)(1))), { concurrency: "unbounded", discard: true }))
           }
-          if (events.length === 0) yield* Effect.sleep(settings.pollInterval)
+          // Events this engine books are announced; others are found by the poll.
+          if (events.length === 0) yield* signal.wait(settings.pollInterval)
           else if (events.length < room) {
             // Fewer than fit: the tenants with due events are at their share. One of these
             // attempts ending gives its tenant room again; events that fall due meanwhile are
             // found at the next poll.
-            yield* Effect.race(Queue.take(freed), Effect.sleep(settings.pollInterval))
+            yield* Effect.race(Queue.take(freed), signal.wait(settings.pollInterval))
           }
         }).pipe(
           Effect.catchAllCause((cause) =>

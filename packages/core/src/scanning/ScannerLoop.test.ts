@@ -1,6 +1,7 @@
 import { signWith, wallet } from "@collector/tron-sim/testing"
 import { expect, layer } from "@effect/vitest"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Fiber, Layer, Option } from "effect"
+import { OutboxSignal } from "../notifications/OutboxSignal.js"
 import { Chain } from "../chain/Chain.js"
 import { Sim } from "../chain/testing/SimWorld.js"
 import { depositRecord } from "../deposits/DepositRecord.js"
@@ -49,6 +50,29 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
       expect(yield* pendingOf(scope)).toEqual([])
       const reports = yield* Effect.flatMap(ComponentStatus, (status) => status.list("nile"))
       expect(reports.find((r) => r.component === "scanner")).toMatchObject({ status: "ok", detail: expect.stringContaining("lag 0 blocks") })
+    }))
+
+  it.effect("running at the head: no pass until the node has a new block; then the block's deposit is booked and the notifier woken", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const signal = yield* OutboxSignal
+      const { wallets: [w] } = yield* seedTenant("block_1")
+      yield* pass()
+      const scannerReport = Effect.map(Effect.flatMap(ComponentStatus, (status) => status.list("nile")), (reports) => reports.find((r) => r.component === "scanner")!)
+      const running = yield* Effect.fork(Effect.flatMap(ScannerLoop, (loop) => loop.run("nile", "test-run")))
+      // The first pass of the run, then eight polls (50 ms each) that find the same head.
+      yield* Effect.sleep("100 millis")
+      const idle = yield* scannerReport
+      yield* Effect.sleep("400 millis")
+      expect((yield* scannerReport).updatedAt).toEqual(idle.updatedAt)
+      yield* signal.wait(0)
+      const txid = yield* sim.chain.mintUsdt(w!.address, usdt(2n))
+      yield* sim.chain.mine(1)
+      const started = yield* Clock.currentTimeMillis
+      yield* signal.wait("5 seconds")
+      expect((yield* Clock.currentTimeMillis) - started).toBeLessThan(5_000)
+      expect(yield* depositsAt(firstLog(txid))).toEqual([expect.objectContaining({ status: "confirmed", revision: 1 })])
+      yield* Fiber.interrupt(running)
     }))
 
   it.effect("block_3: not a deposit at 2 confirmations, a deposit at 3", () =>
@@ -193,7 +217,7 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
       yield* loop.pass("nile")
       expect(yield* depositsAt(firstLog(txid))).toEqual([expect.objectContaining({ walletId: w.id, amount: usdt(6n), status: "confirmed", revision: 1 })])
       // Checked again by a new scanner, whose first pass re-checks the recent blocks: already booked, never booked twice.
-      yield* Effect.flatMap(Effect.provide(ScannerLoop, ScannerLoop.layer(eagerScannerLoopSettings)), (fresh) => fresh.pass("nile"))
+      yield* Effect.flatMap(Effect.provide(ScannerLoop, ScannerLoop.layer(eagerScannerLoopSettings).pipe(Layer.provide(OutboxSignal.layer))), (fresh) => fresh.pass("nile"))
       expect((yield* eventsOf(scope)).map((e) => [e.eventType, e.revision])).toEqual([["deposit.confirmed", 1]])
     }))
 })

@@ -1,7 +1,9 @@
 import { Cause, Clock, Context, Duration, Effect, Layer, Metric, Option } from "effect"
+import { Chain } from "../chain/Chain.js"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
 import { makeOutageLog } from "../engine/OutageLog.js"
 import type { Network } from "../Network.js"
+import { OutboxSignal } from "../notifications/OutboxSignal.js"
 import { Confirmations } from "./Confirmations.js"
 import { IntegrityCheck } from "./IntegrityCheck.js"
 import { Scanner, type ScanProgress } from "./Scanner.js"
@@ -19,10 +21,12 @@ const newWalletMarginMillis = 60_000
 const make = (settings: ScannerLoopSettings) =>
   Effect.gen(function*() {
     const scanner = yield* Scanner
+    const chain = yield* Chain
     const confirmations = yield* Confirmations
     const integrity = yield* IntegrityCheck
     const ledger = yield* ScanLedger
     const status = yield* ComponentStatus
+    const outbox = yield* OutboxSignal
     const outages = makeOutageLog("scanner")
 
     const report = (network: Network, state: string, detail: string) =>
@@ -51,10 +55,11 @@ const make = (settings: ScannerLoopSettings) =>
       })
 
     /**
-     * One pass; returns whether the head was reached. `run` makes it under the network's lease;
-     * without it, the cursor's compare-and-set keeps a concurrent scanner's work (`CursorMoved`).
+     * One pass; returns where it left the cursor and the tip it saw. `run` makes it under the
+     * network's lease; without it, the cursor's compare-and-set keeps a concurrent scanner's work
+     * (`CursorMoved`).
      */
-    const pass = (network: Network) =>
+    const passProgress = (network: Network) =>
       Effect.gen(function*() {
         const state = yield* stateOf(network)
         const progress = yield* scanner.scan(network, settings.batchesPerPass)
@@ -63,6 +68,8 @@ const make = (settings: ScannerLoopSettings) =>
         if (progress.stored > 0) yield* Metric.incrementBy(scanBlocks(network), progress.stored)
         const oldest = Option.getOrElse(yield* ledger.oldestStored(network), () => progress.cursor.number)
         const booked = yield* confirmations.run(network, progress.tip, progress.cursor, oldest)
+        // Their events are committed: the notifier need not wait for its next poll.
+        if (booked.confirmed + booked.reverted > 0) yield* outbox.raise
         const now = yield* Clock.currentTimeMillis
         if (now >= state.integrityDue) {
           const from = progress.cursor.number - settings.integrityWindow > oldest ? progress.cursor.number - settings.integrityWindow : oldest
@@ -82,7 +89,30 @@ const make = (settings: ScannerLoopSettings) =>
           : ""
         yield* outages.reached(network)
         yield* report(network, "ok", describe(progress) + summary)
-        return progress.cursor.number >= progress.tip.head
+        return progress
+      })
+
+    const reachedHead = (progress: ScanProgress) => progress.cursor.number >= progress.tip.head
+
+    /** One pass; whether the head was reached. */
+    const pass = (network: Network) => Effect.map(passProgress(network), reachedHead)
+
+    /**
+     * At the head, only the head's number is polled (one light node call, no statements) until a
+     * new block shows, so a block is scanned within one poll interval of being served without a
+     * full pass each interval. The solidified block moves only with new blocks, so the head says
+     * when a pass can book anything. The wait ends after a third of the lease at the latest (the
+     * next pass renews it), and at once when the node fails (the pass reports why).
+     */
+    const untilHeadMoves = (head: bigint) =>
+      Effect.gen(function*() {
+        const until = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.leaseTtl) / 3
+        while (true) {
+          yield* Effect.sleep(settings.pollInterval)
+          if ((yield* Clock.currentTimeMillis) >= until) return
+          const polled = yield* Effect.option(chain.headBlock)
+          if (Option.isNone(polled) || polled.value.number !== head) return
+        }
       })
 
     const run = (network: Network, holder: string) =>
@@ -95,33 +125,34 @@ const make = (settings: ScannerLoopSettings) =>
             yield* Effect.sleep(Duration.millis(ttl / 3))
             continue
           }
-          const caughtUp = yield* pass(network).pipe(
+          const atHead = yield* passProgress(network).pipe(
+            Effect.map((progress) => reachedHead(progress) ? Option.some(progress.tip.head) : Option.none()),
             Effect.catchTags({
               // Another worker got there first; its work stands and ours was not written.
-              CursorMoved: () => Effect.succeed(false),
+              CursorMoved: () => Effect.succeed(Option.none()),
               ForkBelowStoredBlocks: (error) =>
                 Effect.logError("reorganisation below the stored blocks; scanning stopped").pipe(
                   Effect.zipRight(report(network, "stopped", `the chain forked below stored block ${error.oldestStored}; operator action needed`)),
                   Effect.zipRight(Effect.sleep(settings.failureBackoff)),
-                  Effect.as(true)
+                  Effect.as(Option.none())
                 ),
               BlockNotFound: (error) =>
                 report(network, "degraded", `node could not serve block ${error.number}`).pipe(
                   Effect.zipRight(outages.failed(network, `node could not serve block ${error.number}`)),
                   Effect.zipRight(Effect.sleep(settings.failureBackoff)),
-                  Effect.as(true)
+                  Effect.as(Option.none())
                 ),
               ChainUnavailable: (error) =>
                 report(network, "degraded", `node unavailable: ${error.reason}`).pipe(
                   Effect.zipRight(outages.failed(network, `node unavailable: ${error.reason}`)),
                   Effect.zipRight(Effect.sleep(settings.failureBackoff)),
-                  Effect.as(true)
+                  Effect.as(Option.none())
                 ),
               ChainRejected: (error) =>
                 report(network, "degraded", `node answered with an error: ${error.reason}`).pipe(
                   Effect.zipRight(outages.failed(network, `node answered with an error: ${error.reason}`)),
                   Effect.zipRight(Effect.sleep(settings.failureBackoff)),
-                  Effect.as(true)
+                  Effect.as(Option.none())
                 )
             }),
             // A storage failure or a bug must not end the loop unnoticed: log it, say so, retry.
@@ -129,11 +160,11 @@ const make = (settings: ScannerLoopSettings) =>
               Effect.logError("scanner pass failed", cause).pipe(
                 Effect.zipRight(report(network, "degraded", `pass failed: ${Cause.squash(cause)}`)),
                 Effect.zipRight(Effect.sleep(settings.failureBackoff)),
-                Effect.as(true)
+                Effect.as(Option.none())
               )
             )
           )
-          if (caughtUp) yield* Effect.sleep(settings.pollInterval)
+          if (Option.isSome(atHead)) yield* untilHeadMoves(atHead.value)
         }
       }).pipe(Effect.ensuring(ledger.releaseLease(network, holder)))
 

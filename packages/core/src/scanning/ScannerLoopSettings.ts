@@ -1,7 +1,7 @@
 import { Duration } from "effect"
 
 export interface ScannerLoopSettings {
-  /** Pause between passes once the scanner has reached the head. */
+  /** At the head: how often the node's head is polled for a new block (one light call each). */
   readonly pollInterval: Duration.Duration
   /** A dead scanner's lease runs out after this; another worker then takes over. */
   readonly leaseTtl: Duration.Duration
@@ -17,7 +17,7 @@ export interface ScannerLoopSettings {
 }
 
 export const defaultScannerLoopSettings: ScannerLoopSettings = {
-  pollInterval: Duration.seconds(1),
+  pollInterval: Duration.millis(500),
   leaseTtl: Duration.seconds(15),
   batchesPerPass: 5,
   integrityInterval: Duration.minutes(10),

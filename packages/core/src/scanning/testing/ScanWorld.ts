@@ -8,6 +8,7 @@ import type { Network } from "../../Network.js"
 import type { TenantScope } from "../../Scope.js"
 import { eagerScannerLoopSettings } from "../../testing/EagerLoopSettings.js"
 import { StorageFixtures } from "../../testing/StorageFixtures.js"
+import { OutboxSignal } from "../../notifications/OutboxSignal.js"
 import { Confirmations } from "../Confirmations.js"
 import { DepositBook } from "../DepositBook.js"
 import { IntegrityCheck } from "../IntegrityCheck.js"
@@ -29,7 +30,8 @@ export const ScanWorld = ScannerLoop.layer(eagerScannerLoopSettings).pipe(
   Layer.provideMerge(Layer.mergeAll(
     Scanner.layer({ batchBlocks: 10, fetchConcurrency }),
     Confirmations.layer,
-    IntegrityCheck.layer(fetchConcurrency)
+    IntegrityCheck.layer(fetchConcurrency),
+    OutboxSignal.layer
   )),
   Layer.provideMerge(SimWorld),
   Layer.provideMerge(storage)
