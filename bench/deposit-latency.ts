@@ -16,7 +16,10 @@
  *
  * Settings: BENCH_WALLETS (10000), BENCH_BLOCK_MS (`3000,500`: the intervals, one run each),
  * BENCH_DEPOSIT_BLOCKS (40: blocks with deposits per interval), BENCH_DEPOSITS_PER_BLOCK (3 per
- * rule), BENCH_WORKER_LOG (a file for the worker's log; default `.data/bench-latency-worker.log`).
+ * rule), BENCH_WARMUP_BLOCKS (5: blocks with deposits before the first interval's measured ones),
+ * TRON_REQUESTS_PER_SECOND (200 here: an own node, as an operator who cares about latency runs;
+ * the worker's default of 10 suits TronGrid and 3-second blocks) and the worker's other variables
+ * (its defaults unless set), BENCH_WORKER_LOG (a file for the worker's log; default `.data/bench-latency-worker.log`).
  */
 import { TenantAdmin } from "@collector/core"
 import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
@@ -41,7 +44,10 @@ const walletCount = Number(process.env.BENCH_WALLETS ?? 10_000)
 const intervals = (process.env.BENCH_BLOCK_MS ?? "3000,500").split(",").map(Number)
 const depositBlocks = Number(process.env.BENCH_DEPOSIT_BLOCKS ?? 40)
 const perBlock = Number(process.env.BENCH_DEPOSITS_PER_BLOCK ?? 3)
+/** Blocks with deposits before the first measured one: the worker is a long-running process, measured warm. */
+const warmupBlocks = Number(process.env.BENCH_WARMUP_BLOCKS ?? 5)
 const workerLog = resolve(process.env.BENCH_WORKER_LOG ?? join(repositoryRoot, ".data", "bench-latency-worker.log"))
+const requestsPerSecond = process.env.TRON_REQUESTS_PER_SECOND ?? "200"
 const rules = ["block_1", "solidified"] as const
 type Rule = typeof rules[number]
 const tlsDir = join(repositoryRoot, "packages", "outbound", "fixtures", "tls")
@@ -151,6 +157,7 @@ const main = async () => {
     DATABASE_URL: url,
     MASTER_KEY: masterKey.toString("base64"),
     TRON_NILE_NODE_URL: nodeUrl,
+    TRON_REQUESTS_PER_SECOND: requestsPerSecond,
     SCAN_START_BLOCK: String(state.head.number),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     WEBHOOK_EXTRA_CA_FILE: join(tlsDir, "ca.pem"),
@@ -166,12 +173,16 @@ const main = async () => {
   /** When each block number was first served as the head. */
   const servedAt = new Map<bigint, number>()
   const rows: Array<{ interval: number; rule: Rule; count: number; booked: Array<number>; posted: Array<number>; missing: number }> = []
+  /** The slowest bookings of the run, to see whether they cluster (a block, the start). */
+  const slowest: Array<{ interval: number; rule: Rule; block: bigint; slot: number; ms: number }> = []
   let senderIndex = 0
+  const firstBlockOf = new Map<number, bigint>()
   const cpuBefore = childrenCpu(worker.pid)
   for (const interval of intervals) {
     const expected = new Map<string, Rule>()
     const started = now()
     let mined = 0
+    firstBlockOf.set(interval, BigInt((await post(`${nodeUrl}/sim/state`, {})).head.number) + 1n)
     const mineAt = async (slot: number) => {
       await sleepUntil(started + slot * interval)
       const at = now()
@@ -179,7 +190,8 @@ const main = async () => {
       servedAt.set(BigInt(blocks[0]!.number), at)
       mined++
     }
-    for (let b = 0; b < depositBlocks; b++) {
+    const warmup = interval === intervals[0] ? warmupBlocks : 0
+    for (let b = 0; b < warmup + depositBlocks; b++) {
       const transfers: Array<Promise<unknown>> = []
       for (const rule of rules) {
         const wallets = walletsOf.get(rule)!
@@ -187,7 +199,7 @@ const main = async () => {
           const to = wallets[Math.floor(Math.random() * wallets.length)]!
           transfers.push(
             post(`${nodeUrl}/sim/transfer`, { from: senders[senderIndex++ % senders.length], to, amount: String(1_000_000 + Math.floor(Math.random() * 1e9)) })
-              .then((r) => expected.set(String(r.txid).toLowerCase(), rule))
+              .then((r) => b >= warmup && expected.set(String(r.txid).toLowerCase(), rule))
           )
         }
       }
@@ -217,6 +229,7 @@ const main = async () => {
         const served = servedAt.get(meets)
         if (served === undefined) throw new Error(`block ${meets} was not mined by this run`)
         booked.push(deposit.at - served)
+        slowest.push({ interval, rule, block: deposit.blockNumber, slot: Number(meets - firstBlockOf.get(interval)!), ms: deposit.at - served })
         posted.push(post - deposit.at)
       }
       rows.push({ interval, rule, count: txids.length, booked, posted, missing })
@@ -235,12 +248,14 @@ const main = async () => {
   const ms = (values: Array<number>, p: number) => (values.length === 0 ? "-" : percentile(values, p).toFixed(0))
   log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`)
   log(`${walletCount.toLocaleString("en")} wallets (two tenants: block_1 and solidified), ${depositBlocks} blocks with ${perBlock} deposits per rule and 20 other transfers each, solidification depth ${depth}; worker RSS at the end ${workerRss.toFixed(0)} MiB; worker CPU ${Option.match(workerCpu, { onNone: () => "?", onSome: (s) => `${((s * 1000) / blocksMined).toFixed(1)} ms per block` })} over ${blocksMined} blocks`)
-  log("worker settings: its defaults, unless set in this environment (SCAN_POLL_MS, NOTIFIER_POLL_MS, TRON_REQUESTS_PER_SECOND, ...)\n")
+  log(`worker settings: TRON_REQUESTS_PER_SECOND=${requestsPerSecond}; the rest its defaults unless set in this environment (SCAN_POLL_MS, NOTIFIER_POLL_MS, ...)\n`)
   log("| block interval | rule | deposits | served → booked p50 / p99 / max (ms) | booked → first POST p50 / p99 / max (ms) | not seen |")
   log("|---:|---|---:|---:|---:|---:|")
   for (const r of rows) {
     log(`| ${r.interval} ms | ${r.rule} | ${r.count} | ${ms(r.booked, 50)} / ${ms(r.booked, 99)} / ${ms(r.booked, 100)} | ${ms(r.posted, 50)} / ${ms(r.posted, 99)} / ${ms(r.posted, 100)} | ${r.missing} |`)
   }
+  log("\nslowest bookings (interval, rule, deposit block, blocks into the interval's run of the block that met the rule, ms):")
+  for (const s of slowest.sort((a, b) => b.ms - a.ms).slice(0, 8)) log(`  ${s.interval} ms ${s.rule} block ${s.block} (+${s.slot}) ${s.ms.toFixed(0)} ms`)
   const worst = (pick: (r: typeof rows[number]) => Array<number>) => Math.max(...rows.map((r) => (pick(r).length === 0 ? Infinity : percentile(pick(r), 99))))
   log("")
   log(`LATENCY deposit-booked p99 ${worst((r) => r.booked).toFixed(0)} ms`)
