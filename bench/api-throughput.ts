@@ -6,6 +6,9 @@
  * node:http and a pg Pool doing the same work per request (signature, token, the same SQL
  * statement text, the same envelope) over the same database, and printed as
  * `RATIO api-token|api-wallet-detail <ours>/<reference> = <percent>%`.
+ * Beside each operation's rate: the CPU per request of the server process and of PostgreSQL (the
+ * API's embedded one, which the reference shares). BENCH_CPU_PROF=1 profiles both servers over the
+ * whole run and prints where their CPU went per request, by layer (`bench/support/ProfileBreakdown.ts`).
  * BENCH_SECONDS per row (10), BENCH_CONNECTIONS (32); DATABASE_URL, else the API's embedded PostgreSQL.
  */
 import { canonicalString, sign } from "@collector/api"
@@ -14,13 +17,17 @@ import { rmSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 import { resolve } from "node:path"
 import { ratioLine, sameResponse, startReferenceApi } from "./support/FairReference.js"
-import { load, type LoadResult } from "./support/Load.js"
+import { load, type LoadRequest, type LoadResult } from "./support/Load.js"
+import { childProfileFlags, profileDirectory } from "./support/CpuProfile.js"
+import { processTreeCpu } from "./support/ProcessCpu.js"
+import { profileBreakdown, profileOf } from "./support/ProfileBreakdown.js"
 import { fetchToken, signedHeaders } from "./support/Signing.js"
 import { freePort, runTs, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const root = resolve(import.meta.dirname, "..")
+const profiling = process.env.BENCH_CPU_PROF === "1"
 
 const signed = (app: { appId: string; secret: string }, method: string, path: string, token: string, body = "") => {
   const timestamp = String(Math.floor(Date.now() / 1000))
@@ -47,7 +54,8 @@ const main = async () => {
   const apiPort = await freePort()
   startTs("bench/support/BareServer.ts", { PORT: String(barePort) })
   startTs("bench/support/MinimalEffectServer.ts", { PORT: String(floorPort) })
-  startTs("apps/api/src/main.ts", { ...env, PORT: String(apiPort) })
+  const apiStartedAt = Date.now()
+  const api = startTs("apps/api/src/main.ts", { ...env, PORT: String(apiPort) }, { nodeArgs: childProfileFlags(profiling) })
   const bareUrl = `http://127.0.0.1:${barePort}`
   const floorUrl = `http://127.0.0.1:${floorPort}`
   const apiUrl = `http://127.0.0.1:${apiPort}`
@@ -66,7 +74,8 @@ const main = async () => {
 
   // The fair reference, over the same database, with a token of its own.
   const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${env.EMBEDDED_PG_PORT}/postgres`
-  const referenceUrl = await startReferenceApi(databaseUrl, app)
+  const reference = await startReferenceApi(databaseUrl, app, childProfileFlags(profiling))
+  const referenceUrl = reference.url
   const referenceToken = await fetchToken(referenceUrl, app)
   const tokenRequest = { method: "POST", path: tokenPath, headers: signed(app, "POST", tokenPath, "") } as const
   const detail = { method: "GET", path: walletPath, headers: signed(app, "GET", walletPath, token) } as const
@@ -82,20 +91,52 @@ const main = async () => {
 
   // A signature stays valid for 300 s, so one signed request can be replayed for the whole run.
   const results: Array<LoadResult> = []
+  /** CPU microseconds per request of the server process and of PostgreSQL (below our API's process) over one row. */
+  const costs = new Map<string, { server: number; database: number }>()
+  /** Each server's measured rows, in milliseconds since its start (its CPU profile's clock). */
+  const windows = { ours: [] as Array<[number, number]>, reference: [] as Array<[number, number]> }
+  const cpuOf = (serverPid: number) => ({ server: processTreeCpu(serverPid).own, database: processTreeCpu(api.pid!).descendants })
+  // What each process spends per second with no request (our API's credential refresh and
+  // metrics, PostgreSQL's own background work), so that it is not charged to the requests.
+  const idleMillis = 3000
+  const idleBefore = { ours: cpuOf(api.pid!), reference: cpuOf(reference.pid) }
+  await new Promise((r) => setTimeout(r, idleMillis))
+  const idlePerSecond = (before: ReturnType<typeof cpuOf>, after: ReturnType<typeof cpuOf>) => ({
+    server: (after.server - before.server) / (idleMillis / 1000),
+    database: (after.database - before.database) / (idleMillis / 1000)
+  })
+  const idle = { ours: idlePerSecond(idleBefore.ours, cpuOf(api.pid!)), reference: idlePerSecond(idleBefore.reference, cpuOf(reference.pid)) }
+  const measured = async (name: string, url: string, request: LoadRequest, serverPid: number) => {
+    const before = cpuOf(serverPid)
+    const idleRate = serverPid === api.pid ? idle.ours : idle.reference
+    const [rows, startedAt] = serverPid === api.pid ? [windows.ours, apiStartedAt] : [windows.reference, reference.startedAt]
+    const from = Date.now() - startedAt
+    const result = await load(name, url, request, seconds, connections)
+    rows.push([from, Date.now() - startedAt])
+    const served = result.requests ?? 1
+    const after = cpuOf(serverPid)
+    const elapsed = rows[rows.length - 1]![1] - from
+    const busy = (key: "server" | "database") => after[key] - before[key] - (idleRate[key] * elapsed) / 1000
+    costs.set(name, { server: (busy("server") * 1e6) / served, database: (busy("database") * 1e6) / served })
+    return result
+  }
   results.push(await load("bare node http (reference)", bareUrl, { method: "GET", path: "/" }, seconds, connections))
   results.push(await load("one-route Effect HTTP server (framework floor)", floorUrl, { method: "GET", path: "/" }, seconds, connections))
-  results.push(await load("POST /open/v1/auth/token (signed)", apiUrl, tokenRequest, seconds, connections))
-  results.push(await load("POST /open/v1/auth/token, fair reference", referenceUrl, tokenRequest, seconds, connections))
-  results.push(await load("GET /open/v1/wallets/{id} (signed + bearer)", apiUrl, detail, seconds, connections))
-  results.push(await load("GET /open/v1/wallets/{id}, fair reference", referenceUrl, referenceDetail, seconds, connections))
+  results.push(await measured("POST /open/v1/auth/token (signed)", apiUrl, tokenRequest, api.pid!))
+  results.push(await measured("POST /open/v1/auth/token, fair reference", referenceUrl, tokenRequest, reference.pid))
+  results.push(await measured("GET /open/v1/wallets/{id} (signed + bearer)", apiUrl, detail, api.pid!))
+  results.push(await measured("GET /open/v1/wallets/{id}, fair reference", referenceUrl, referenceDetail, reference.pid))
 
-  const reference = results[0]!.rps
+  const bare = results[0]!.rps
   console.log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`)
   console.log(`load: autocannon, ${connections} connections, ${seconds} s per row, database: ${process.env.DATABASE_URL ? "DATABASE_URL" : "embedded PostgreSQL"}\n`)
-  console.log("| operation | req/s | p50 ms | p99 ms | non-2xx | vs bare |")
-  console.log("|---|---:|---:|---:|---:|---:|")
+  console.log(`idle CPU per second (subtracted below): our API ${(idle.ours.server * 1000).toFixed(1)} ms, the reference ${(idle.reference.server * 1000).toFixed(1)} ms, PostgreSQL ${(idle.ours.database * 1000).toFixed(1)} ms\n`)
+  console.log("| operation | req/s | p50 ms | p99 ms | non-2xx | vs bare | CPU µs per request: server / PostgreSQL |")
+  console.log("|---|---:|---:|---:|---:|---:|---:|")
   for (const r of results) {
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${((r.rps / reference) * 100).toFixed(1)}% |`)
+    const cost = costs.get(r.name)
+    const cpu = cost === undefined ? "" : `${cost.server.toFixed(0)} / ${cost.database.toFixed(0)}`
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.non2xx} | ${((r.rps / bare) * 100).toFixed(1)}% | ${cpu} |`)
   }
   console.log("")
   console.log(ratioLine("api-token", results[2]!.rps, results[3]!.rps))
@@ -105,7 +146,37 @@ const main = async () => {
   stopAll()
   await new Promise((r) => setTimeout(r, 3000))
   rmSync(dataDir, { recursive: true, force: true })
+  if (profiling) printBreakdown(results, windows, api.pid!, reference.pid)
   process.exit()
+}
+
+/**
+ * Self time per request and layer of both servers over their measured rows (both operations;
+ * start-up and warm-up left out), divided by the requests those rows served; idle time left out.
+ */
+const printBreakdown = (
+  results: ReadonlyArray<LoadResult>,
+  windows: { readonly ours: ReadonlyArray<readonly [number, number]>; readonly reference: ReadonlyArray<readonly [number, number]> },
+  oursPid: number,
+  referencePid: number
+) => {
+  const served = (suffix: (name: string) => boolean) => results.filter((r) => suffix(r.name)).reduce((sum, r) => sum + (r.requests ?? 0), 0)
+  const ours = profileOf(profileDirectory, oursPid)
+  const theirs = profileOf(profileDirectory, referencePid)
+  if (ours === undefined || theirs === undefined) return console.log(`no CPU profile found under ${profileDirectory}`)
+  const rows = [
+    { name: "ours", totals: profileBreakdown(ours, windows.ours), requests: served((n) => n.includes("(signed")) },
+    { name: "reference", totals: profileBreakdown(theirs, windows.reference), requests: served((n) => n.endsWith("fair reference")) }
+  ]
+  const categories = [...new Set(rows.flatMap((r) => [...r.totals.keys()]))].filter((c) => c !== "idle")
+  categories.sort((a, b) => (rows[0]!.totals.get(b) ?? 0) - (rows[0]!.totals.get(a) ?? 0))
+  console.log(`\nCPU per request by layer, µs (self time in each server's profile over its measured rows, divided by the ${rows[0]!.requests} and ${rows[1]!.requests} requests each served):`)
+  console.log("| layer | ours | reference |")
+  console.log("|---|---:|---:|")
+  const perRequest = (row: typeof rows[number], category: string) => (((row.totals.get(category) ?? 0) * 1000) / row.requests).toFixed(1)
+  for (const category of categories) console.log(`| ${category} | ${perRequest(rows[0]!, category)} | ${perRequest(rows[1]!, category)} |`)
+  const total = (row: typeof rows[number]) => (([...row.totals].filter(([c]) => c !== "idle").reduce((sum, [, ms]) => sum + ms, 0) * 1000) / row.requests).toFixed(1)
+  console.log(`| total | ${total(rows[0]!)} | ${total(rows[1]!)} |`)
 }
 
 main().catch((error) => {

@@ -129,7 +129,7 @@ const program = Effect.gen(function*() {
     const app = { appId: apps[1]!.appId, secret: apps[1]!.secret }
     const token = await fetchToken(apiUrl, app)
     // The fair reference over the same database, with a token of its own.
-    const referenceUrl = await startReferenceApi(url, app)
+    const { url: referenceUrl } = await startReferenceApi(url, app)
     const referenceToken = await fetchToken(referenceUrl, app)
     const rows: Array<LoadResult & { readonly atRate?: number; readonly p999?: number; readonly max?: number }> = []
     const listRequest = (query: string, bearer: string) => ({ method: "GET", path: listTarget(query), headers: signedHeaders(app, "GET", listTarget(query), bearer) }) as const

@@ -5,16 +5,18 @@ import type { BenchApp } from "./Signing.js"
 
 /**
  * Starts bench/support/ReferenceApiServer.ts in its own process over `databaseUrl`, accepting
- * `app`, after checking that its statements are our adapters' (text and parameters). Returns its URL.
+ * `app`, after checking that its statements are our adapters' (text and parameters). Returns its URL
+ * process ID and start time (`Date.now()` at its spawn); `nodeArgs` go to its node (a CPU profile's flags).
  */
-export const startReferenceApi = async (databaseUrl: string, app: BenchApp) => {
+export const startReferenceApi = async (databaseUrl: string, app: BenchApp, nodeArgs: ReadonlyArray<string> = []) => {
   const compared = await checkReferenceStatements()
   console.log(`reference statements: the same text and parameters as our adapters' (${compared} statements compared)`)
   const port = await freePort()
-  startTs("bench/support/ReferenceApiServer.ts", { PORT: String(port), DATABASE_URL: databaseUrl, APP_ID: app.appId, APP_SECRET: app.secret })
+  const startedAt = Date.now()
+  const child = startTs("bench/support/ReferenceApiServer.ts", { PORT: String(port), DATABASE_URL: databaseUrl, APP_ID: app.appId, APP_SECRET: app.secret }, { nodeArgs })
   const url = `http://127.0.0.1:${port}`
   await waitForHttp(url)
-  return url
+  return { url, pid: child.pid!, startedAt }
 }
 
 const call = async (baseUrl: string, shape: LoadRequest) => {

@@ -6,6 +6,8 @@ export interface LoadResult {
   readonly p50: number
   readonly p99: number
   readonly non2xx: number
+  /** Requests completed (autocannon's total), for costs per request. */
+  readonly requests?: number
 }
 
 export interface LoadRequest {
@@ -33,7 +35,8 @@ export const load = (name: string, baseUrl: string, request: LoadRequest, second
           rps: result.requests.average,
           p50: result.latency.p50,
           p99: result.latency.p99,
-          non2xx: result.non2xx + result.errors + result.timeouts
+          non2xx: result.non2xx + result.errors + result.timeouts,
+          requests: result.requests.total
         })
       }
     )

@@ -8,29 +8,45 @@ export interface ChildrenCpu {
   readonly rest: number
 }
 
+interface ProcStat {
+  readonly pid: number
+  readonly ppid: number
+  /** User and system CPU seconds (clock ticks of 10 ms). */
+  readonly seconds: number
+}
+
+/** Every process's parent and CPU seconds so far (Linux /proc); throws where /proc cannot be read. */
+const processTable = (): ReadonlyArray<ProcStat> =>
+  readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, "utf8")
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
+      return [{ pid: Number(pid), ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 }]
+    } catch {
+      return []
+    }
+  })
+
+/** Whether `pid` descends from `root`, in the table's parent links. */
+const descendsFrom = (table: ReadonlyArray<ProcStat>) => {
+  const parent = new Map(table.map((st) => [st.pid, st.ppid]))
+  return (pid: number, root: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true
+    return false
+  }
+}
+
 /**
- * CPU seconds used so far by this process's descendants (Linux /proc; clock ticks of 10 ms), split
- * into the process `simPid` (with its own children) and the rest. Empty where /proc cannot be read.
+ * CPU seconds used so far by this process's descendants, split into the process `simPid` (with
+ * its own children) and the rest. Empty where /proc cannot be read.
  */
 export const childrenCpu = (simPid: number | undefined): Option.Option<ChildrenCpu> => {
   try {
-    const stats = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
-      try {
-        const text = readFileSync(`/proc/${pid}/stat`, "utf8")
-        const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
-        return [{ pid: Number(pid), ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 }]
-      } catch {
-        return []
-      }
-    })
-    const parent = new Map(stats.map((st) => [st.pid, st.ppid]))
-    const under = (pid: number, root: number): boolean => {
-      for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true
-      return false
-    }
+    const table = processTable()
+    const under = descendsFrom(table)
     let sim = 0
     let rest = 0
-    for (const st of stats) {
+    for (const st of table) {
       if (st.pid === simPid || (simPid !== undefined && under(st.pid, simPid))) sim += st.seconds
       else if (under(st.pid, process.pid)) rest += st.seconds
     }
@@ -38,4 +54,17 @@ export const childrenCpu = (simPid: number | undefined): Option.Option<ChildrenC
   } catch {
     return Option.none()
   }
+}
+
+/** CPU seconds used so far by the process `pid` alone, and by its descendants (an embedded PostgreSQL it started). */
+export const processTreeCpu = (pid: number): { readonly own: number; readonly descendants: number } => {
+  const table = processTable()
+  const under = descendsFrom(table)
+  let own = 0
+  let descendants = 0
+  for (const st of table) {
+    if (st.pid === pid) own += st.seconds
+    else if (under(st.pid, pid)) descendants += st.seconds
+  }
+  return { own, descendants }
 }

@@ -6,13 +6,12 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   return AccessTokenRepository.of({
     // A token lost in a crash costs the client one more token request, so its commit does not
-    // wait for the WAL flush (the dominant cost of the token operation).
+    // wait for the WAL flush (the dominant cost of the token operation). One statement in its own
+    // transaction: the setting, made local by RETURNING before the commit, holds for that commit
+    // alone; an explicit transaction around SET LOCAL took four round trips for the same effect.
     insert: (tokenHash, appId, expiresAt) =>
-      sql.withTransaction(
-        sql`SET LOCAL synchronous_commit = off`.pipe(
-          Effect.zipRight(sql`INSERT INTO access_tokens (token_hash, app_id, expires_at) VALUES (${tokenHash}, ${appId}, ${expiresAt})`)
-        )
-      ).pipe(Effect.orDie, Effect.asVoid),
+      sql`INSERT INTO access_tokens (token_hash, app_id, expires_at) VALUES (${tokenHash}, ${appId}, ${expiresAt}) RETURNING set_config('synchronous_commit', 'off', true)`
+        .pipe(Effect.orDie, Effect.asVoid),
     find: (tokenHash) =>
       sql<{ app_id: string; expires_at: Date }>`SELECT app_id, expires_at FROM access_tokens WHERE token_hash = ${tokenHash}`.pipe(
         Effect.orDie,

@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+
+interface ProfileNode {
+  readonly id: number
+  readonly callFrame: { readonly functionName: string; readonly url: string }
+}
+
+interface CpuProfile {
+  readonly nodes: ReadonlyArray<ProfileNode>
+  readonly samples: ReadonlyArray<number>
+  readonly timeDeltas: ReadonlyArray<number>
+}
+
+/** Where a sampled function lives, from its script's URL: the layers a request passes through. */
+const categoryOf = (frame: ProfileNode["callFrame"]): string => {
+  const { functionName, url } = frame
+  if (functionName === "(garbage collector)") return "garbage collection"
+  if (functionName === "(idle)") return "idle"
+  if (functionName === "(program)" || url === "") return "native (V8, libuv, syscalls)"
+  if (url.startsWith("node:")) return "Node core (http, net, streams, crypto)"
+  if (/\/node_modules\/effect\/.*\/(schema|Schema|ParseResult|SchemaAST)/.test(url)) return "effect Schema (decode, encode)"
+  if (url.includes("/node_modules/effect/")) return "effect runtime (fibers, context, layers)"
+  if (url.includes("/node_modules/@effect/platform")) return "@effect/platform HTTP"
+  if (url.includes("/node_modules/@effect/sql")) return "@effect/sql"
+  if (/\/node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//.test(url)) return "pg driver"
+  if (url.includes("/packages/http-server/")) return "ours: http-server (gate, handlers)"
+  if (url.includes("/packages/api/")) return "ours: api (signature, contract schemas)"
+  if (url.includes("/packages/postgres/")) return "ours: postgres adapters"
+  if (url.includes("/packages/")) return "ours: other packages"
+  if (url.includes("/bench/")) return "the reference's own code"
+  return "other libraries"
+}
+
+/**
+ * Self time in milliseconds per category of one `.cpuprofile`, counting only the samples inside
+ * `windows`: milliseconds since the profile began (the process's start), such as the measured
+ * rows of a benchmark, so that start-up and warm-up are left out.
+ */
+export const profileBreakdown = (file: string, windows: ReadonlyArray<readonly [number, number]>): Map<string, number> => {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile
+  const byId = new Map(profile.nodes.map((node) => [node.id, categoryOf(node.callFrame)]))
+  const totals = new Map<string, number>()
+  let at = 0
+  profile.samples.forEach((id, i) => {
+    const delta = (profile.timeDeltas[i] ?? 0) / 1000
+    at += delta
+    if (!windows.some(([from, to]) => at >= from && at <= to)) return
+    const category = byId.get(id) ?? "other libraries"
+    totals.set(category, (totals.get(category) ?? 0) + delta)
+  })
+  return totals
+}
+
+/** The profile Node wrote for process `pid` under `directory` (`--cpu-prof` names files `CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile`). */
+export const profileOf = (directory: string, pid: number): string | undefined => {
+  const name = readdirSync(directory).find((file) => file.endsWith(".cpuprofile") && file.split(".")[3] === String(pid))
+  return name === undefined ? undefined : join(directory, name)
+}
