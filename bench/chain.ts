@@ -16,8 +16,9 @@ import { Duration, Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
-import { freePort, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
+import { freePort, startTs, waitForHttp } from "../test-support/Processes.js"
 import { childProfileFlags, phaseProfiler } from "./support/CpuProfile.js"
+import { runBenchmark } from "./support/RunBenchmark.js"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const blockCount = Number(process.env.BENCH_BLOCKS ?? 200)
@@ -286,12 +287,4 @@ const main = async () => {
   process.exitCode = rows.some((r) => r.failures > 0) ? 1 : 0
 }
 
-main()
-  .catch((error) => {
-    console.error(error)
-    process.exitCode = 1
-  })
-  .finally(() => {
-    stopAll()
-    process.exit()
-  })
+runBenchmark(main)

@@ -39,6 +39,7 @@ import { benchDatabase } from "./support/BenchDatabase.js"
 import { percentile } from "./support/Percentile.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
 import { loadWallets } from "./support/WalletLoad.js"
+import { runBenchmark } from "./support/RunBenchmark.js"
 
 const walletCount = Number(process.env.BENCH_WALLETS ?? 10_000)
 const intervals = (process.env.BENCH_BLOCK_MS ?? "3000,500").split(",").map(Number)
@@ -266,12 +267,4 @@ const main = async () => {
   }
 }
 
-main()
-  .catch((error) => {
-    console.error(error)
-    process.exitCode = 1
-  })
-  .finally(() => {
-    stopAll()
-    process.exit()
-  })
+runBenchmark(main)

@@ -19,12 +19,13 @@ import { Duration, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope 
 import { randomBytes } from "node:crypto"
 import { cpus, totalmem } from "node:os"
 import pg from "pg"
-import { freePort, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
+import { freePort, startTs, waitForHttp } from "../test-support/Processes.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
 import { childProfileFlags, phaseProfiler } from "./support/CpuProfile.js"
 import { makePortTiming } from "./support/PortTiming.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
 import { loadWallets } from "./support/WalletLoad.js"
+import { runBenchmark } from "./support/RunBenchmark.js"
 
 const totalWallets = Number(process.env.BENCH_WALLETS ?? 1_000_000)
 const tenants = 10
@@ -262,12 +263,4 @@ const main = async () => {
   })
 }
 
-main()
-  .catch((error) => {
-    console.error(error)
-    process.exitCode = 1
-  })
-  .finally(() => {
-    stopAll()
-    process.exit()
-  })
+runBenchmark(main)
