@@ -28,8 +28,6 @@ import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collect
 import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdirSync, openSync, readFileSync } from "node:fs"
-import { createServer } from "node:https"
-import type { AddressInfo } from "node:net"
 import { cpus, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { performance } from "node:perf_hooks"
@@ -40,6 +38,8 @@ import { percentile } from "./support/Percentile.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
 import { loadWallets } from "./support/WalletLoad.js"
 import { runBenchmark } from "./support/RunBenchmark.js"
+import { simPost } from "./support/SimControl.js"
+import { startWebhookReceiver, tlsDir } from "./support/WebhookReceiver.js"
 
 const walletCount = Number(process.env.BENCH_WALLETS ?? 10_000)
 const intervals = (process.env.BENCH_BLOCK_MS ?? "3000,500").split(",").map(Number)
@@ -51,32 +51,10 @@ const workerLog = resolve(process.env.BENCH_WORKER_LOG ?? join(repositoryRoot, "
 const requestsPerSecond = process.env.TRON_REQUESTS_PER_SECOND ?? "200"
 const rules = ["block_1", "solidified"] as const
 type Rule = typeof rules[number]
-const tlsDir = join(repositoryRoot, "packages", "outbound", "fixtures", "tls")
 const log = (line: string) => console.log(line)
 /** Milliseconds on one clock for the node's blocks, the database reader and the receiver. */
 const now = () => performance.timeOrigin + performance.now()
 const sleepUntil = (at: number) => new Promise((done) => setTimeout(done, Math.max(0, at - now())))
-
-const post = async (url: string, body: unknown) => {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${text.slice(0, 300)}`)
-  return JSON.parse(text) as Record<string, any>
-}
-
-/** The tenants' receiver: the first time each event's POST arrived, answered at once. */
-const startReceiver = () =>
-  new Promise<{ port: number; firstPost: Map<string, number>; close: () => void }>((done) => {
-    const firstPost = new Map<string, number>()
-    const server = createServer({ key: readFileSync(join(tlsDir, "server.key")), cert: readFileSync(join(tlsDir, "server.pem")) }, (req, res) => {
-      const at = now()
-      const event = String(req.headers["x-event-id"] ?? "")
-      if (!firstPost.has(event)) firstPost.set(event, at)
-      req.resume()
-      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"code":0}'))
-    })
-    server.listen(0, "127.0.0.1", () => done({ port: (server.address() as AddressInfo).port, firstPost, close: () => server.close() }))
-  })
 
 interface Booked {
   readonly txid: string
@@ -125,7 +103,7 @@ const main = async () => {
   await adminRuntime.dispose()
   const client = new pg.Client({ connectionString: url })
   await client.connect()
-  const receiver = await startReceiver()
+  const receiver = await startWebhookReceiver()
   const tenantIds = created.map((c) => String(c.tenant.id))
   for (const [i, id] of tenantIds.entries()) {
     await client.query("UPDATE apps SET confirmation_rule = $2 WHERE tenant_id = $1", [id, rules[i]])
@@ -148,9 +126,9 @@ const main = async () => {
   await waitForHttp(nodeUrl)
   const outside = () => Option.getOrThrow(TronAddress.fromHex(`41${randomBytes(20).toString("hex")}`))
   const senders = Array.from({ length: 8 }, outside)
-  for (const to of senders) await post(`${nodeUrl}/sim/mint`, { to, amount: "1000000000000000" })
-  await post(`${nodeUrl}/sim/mine`, { blocks: 30 })
-  const state = await post(`${nodeUrl}/sim/state`, {})
+  for (const to of senders) await simPost(`${nodeUrl}/sim/mint`, { to, amount: "1000000000000000" })
+  await simPost(`${nodeUrl}/sim/mine`, { blocks: 30 })
+  const state = await simPost(`${nodeUrl}/sim/state`, {})
   const depth = BigInt(state.head.number - state.solidified.number)
 
   mkdirSync(dirname(workerLog), { recursive: true })
@@ -183,11 +161,11 @@ const main = async () => {
     const expected = new Map<string, Rule>()
     const started = now()
     let mined = 0
-    firstBlockOf.set(interval, BigInt((await post(`${nodeUrl}/sim/state`, {})).head.number) + 1n)
+    firstBlockOf.set(interval, BigInt((await simPost(`${nodeUrl}/sim/state`, {})).head.number) + 1n)
     const mineAt = async (slot: number) => {
       await sleepUntil(started + slot * interval)
       const at = now()
-      const blocks = (await post(`${nodeUrl}/sim/mine`, { blocks: 1 })).blocks as Array<{ number: number }>
+      const blocks = (await simPost(`${nodeUrl}/sim/mine`, { blocks: 1 })).blocks as Array<{ number: number }>
       servedAt.set(BigInt(blocks[0]!.number), at)
       mined++
     }
@@ -199,13 +177,13 @@ const main = async () => {
         for (let i = 0; i < perBlock; i++) {
           const to = wallets[Math.floor(Math.random() * wallets.length)]!
           transfers.push(
-            post(`${nodeUrl}/sim/transfer`, { from: senders[senderIndex++ % senders.length], to, amount: String(1_000_000 + Math.floor(Math.random() * 1e9)) })
+            simPost(`${nodeUrl}/sim/transfer`, { from: senders[senderIndex++ % senders.length], to, amount: String(1_000_000 + Math.floor(Math.random() * 1e9)) })
               .then((r) => b >= warmup && expected.set(String(r.txid).toLowerCase(), rule))
           )
         }
       }
       // Traffic to others in the same blocks, as on a real chain.
-      for (let i = 0; i < 20; i++) transfers.push(post(`${nodeUrl}/sim/transfer`, { from: senders[senderIndex++ % senders.length], to: outside(), amount: "1000" }))
+      for (let i = 0; i < 20; i++) transfers.push(simPost(`${nodeUrl}/sim/transfer`, { from: senders[senderIndex++ % senders.length], to: outside(), amount: "1000" }))
       await Promise.all(transfers)
       await mineAt(mined + 1)
     }

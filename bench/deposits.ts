@@ -26,6 +26,7 @@ import { makePortTiming } from "./support/PortTiming.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
 import { loadWallets } from "./support/WalletLoad.js"
 import { runBenchmark } from "./support/RunBenchmark.js"
+import { simPost } from "./support/SimControl.js"
 
 const totalWallets = Number(process.env.BENCH_WALLETS ?? 1_000_000)
 const tenants = 10
@@ -40,13 +41,6 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
 const log = (line: string) => console.log(line)
 
 const outsideAddress = () => Option.getOrThrow(TronAddress.fromHex(`41${randomBytes(20).toString("hex")}`))
-
-const post = async (url: string, body: unknown) => {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${text.slice(0, 300)}`)
-  return JSON.parse(text) as Record<string, unknown>
-}
 
 const pool = async (tasks: ReadonlyArray<() => Promise<unknown>>, limit: number) => {
   let next = 0
@@ -104,8 +98,8 @@ const main = async () => {
   })
   await waitForHttp(nodeUrl)
   const senders = Array.from({ length: 150 }, outsideAddress)
-  await pool(senders.map((to) => () => post(`${nodeUrl}/sim/mint`, { to, amount: "1000000000000000" })), 16)
-  await post(`${nodeUrl}/sim/mine`, { blocks: 1 })
+  await pool(senders.map((to) => () => simPost(`${nodeUrl}/sim/mint`, { to, amount: "1000000000000000" })), 16)
+  await simPost(`${nodeUrl}/sim/mine`, { blocks: 1 })
 
   // 1% of USDT transfers go to tenant wallets: 1 and 2 in alternate blocks.
   const toTenant = Math.round(blockCount * usdtPerBlock * 0.01)
@@ -118,18 +112,18 @@ const main = async () => {
     const tasks: Array<() => Promise<unknown>> = []
     for (let i = 0; i < usdtPerBlock; i++) {
       const to = i < tenantCount && targetIndex < targets.length ? targets[targetIndex++]! : outsideAddress()
-      tasks.push(() => post(`${nodeUrl}/sim/transfer`, { from: senders[(b + i) % senders.length], to, amount: String(1 + Math.floor(Math.random() * 1e9)) }))
+      tasks.push(() => simPost(`${nodeUrl}/sim/transfer`, { from: senders[(b + i) % senders.length], to, amount: String(1 + Math.floor(Math.random() * 1e9)) }))
     }
     for (let i = 0; i < otherPerBlock; i++) {
-      tasks.push(() => post(`${nodeUrl}/sim/transfer`, { token: "TRX", to: outsideAddress(), amount: String(1 + Math.floor(Math.random() * 1e8)) }))
+      tasks.push(() => simPost(`${nodeUrl}/sim/transfer`, { token: "TRX", to: outsideAddress(), amount: String(1 + Math.floor(Math.random() * 1e8)) }))
     }
     await pool(tasks, 16)
-    const mined = (await post(`${nodeUrl}/sim/mine`, { blocks: 1 })).blocks as Array<{ number: number }>
+    const mined = (await simPost(`${nodeUrl}/sim/mine`, { blocks: 1 })).blocks as Array<{ number: number }>
     numbers.push(BigInt(mined[0]!.number))
     if ((b + 1) % 50 === 0) log(`prepared ${b + 1}/${blockCount} blocks (${((performance.now() - prepareStarted) / 1000).toFixed(0)} s)`)
   }
   // Twenty more blocks, so that every prepared block is solidified and every rule is met.
-  await post(`${nodeUrl}/sim/mine`, { blocks: 20 })
+  await simPost(`${nodeUrl}/sim/mine`, { blocks: 20 })
   const expectedDeposits = targetIndex
 
   const node = defaultNodeConfig("nile", {

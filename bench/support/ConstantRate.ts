@@ -26,7 +26,9 @@ export interface ConstantRateResult extends LoadResult {
 export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, seconds: number, rate: number, connections: number) =>
   new Promise<ConstantRateResult>((done, fail) => {
     const url = new URL(shape.path, baseUrl)
-    const agent = new Agent({ keepAlive: true, maxSockets: connections })
+    // Without a socket timeout Node ignores the server's `Keep-Alive: timeout=5`, and at a low
+    // rate a request can go out on a socket the server is just closing (ECONNRESET).
+    const agent = new Agent({ keepAlive: true, maxSockets: connections, timeout: 4000, scheduling: "fifo" })
     const latencies: Array<number> = []
     const slow: Array<readonly [string, number]> = []
     // performance.now() is relative to this process's start; the wall clock of a due time is this plus it.
