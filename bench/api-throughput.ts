@@ -20,7 +20,7 @@ import { ratioLine, sameResponse, startReferenceApi } from "./support/FairRefere
 import { load, type LoadRequest, type LoadResult } from "./support/Load.js"
 import { childProfileFlags, profileDirectory } from "./support/CpuProfile.js"
 import { processTreeCpu } from "./support/ProcessCpu.js"
-import { profileBreakdown, profileOf } from "./support/ProfileBreakdown.js"
+import { printLayerBreakdown } from "./support/ProfileBreakdown.js"
 import { fetchToken, signedHeaders } from "./support/Signing.js"
 import { freePort, runTs, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
 
@@ -146,37 +146,16 @@ const main = async () => {
   stopAll()
   await new Promise((r) => setTimeout(r, 3000))
   rmSync(dataDir, { recursive: true, force: true })
-  if (profiling) printBreakdown(results, windows, api.pid!, reference.pid)
+  if (profiling) {
+    const served = (pick: (name: string) => boolean) => results.filter((r) => pick(r.name)).reduce((sum, r) => sum + (r.requests ?? 0), 0)
+    printLayerBreakdown(
+      profileDirectory,
+      "token and wallet detail together",
+      { pid: api.pid!, windows: windows.ours, requests: served((n) => n.includes("(signed")) },
+      { pid: reference.pid, windows: windows.reference, requests: served((n) => n.endsWith("fair reference")) }
+    )
+  }
   process.exit()
-}
-
-/**
- * Self time per request and layer of both servers over their measured rows (both operations;
- * start-up and warm-up left out), divided by the requests those rows served; idle time left out.
- */
-const printBreakdown = (
-  results: ReadonlyArray<LoadResult>,
-  windows: { readonly ours: ReadonlyArray<readonly [number, number]>; readonly reference: ReadonlyArray<readonly [number, number]> },
-  oursPid: number,
-  referencePid: number
-) => {
-  const served = (suffix: (name: string) => boolean) => results.filter((r) => suffix(r.name)).reduce((sum, r) => sum + (r.requests ?? 0), 0)
-  const ours = profileOf(profileDirectory, oursPid)
-  const theirs = profileOf(profileDirectory, referencePid)
-  if (ours === undefined || theirs === undefined) return console.log(`no CPU profile found under ${profileDirectory}`)
-  const rows = [
-    { name: "ours", totals: profileBreakdown(ours, windows.ours), requests: served((n) => n.includes("(signed")) },
-    { name: "reference", totals: profileBreakdown(theirs, windows.reference), requests: served((n) => n.endsWith("fair reference")) }
-  ]
-  const categories = [...new Set(rows.flatMap((r) => [...r.totals.keys()]))].filter((c) => c !== "idle")
-  categories.sort((a, b) => (rows[0]!.totals.get(b) ?? 0) - (rows[0]!.totals.get(a) ?? 0))
-  console.log(`\nCPU per request by layer, µs (self time in each server's profile over its measured rows, divided by the ${rows[0]!.requests} and ${rows[1]!.requests} requests each served):`)
-  console.log("| layer | ours | reference |")
-  console.log("|---|---:|---:|")
-  const perRequest = (row: typeof rows[number], category: string) => (((row.totals.get(category) ?? 0) * 1000) / row.requests).toFixed(1)
-  for (const category of categories) console.log(`| ${category} | ${perRequest(rows[0]!, category)} | ${perRequest(rows[1]!, category)} |`)
-  const total = (row: typeof rows[number]) => (([...row.totals].filter(([c]) => c !== "idle").reduce((sum, [, ms]) => sum + ms, 0) * 1000) / row.requests).toFixed(1)
-  console.log(`| total | ${total(rows[0]!)} | ${total(rows[1]!)} |`)
 }
 
 main().catch((error) => {

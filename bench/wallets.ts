@@ -10,6 +10,8 @@
  * statement text, the same envelope) over the same database, at full speed and at the same
  * constant rate as ours; printed as `RATIO api-list-default|api-list-filter <ours>/<reference> = <percent>%`
  * and `LATENCY api-list-half-load p99 <ms> ms` (ours, default page, at half our maximum rate).
+ * BENCH_CPU_PROF=1 profiles our API and the reference and prints, for each list row at full
+ * speed, where each server's CPU went per request, by layer (`bench/support/ProfileBreakdown.ts`).
  */
 import { TenantAdmin, Wallets } from "@collector/core"
 import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
@@ -26,6 +28,8 @@ import { freePort, repositoryRoot, startTs, stopAll, waitForHttp } from "../test
 import { constantRateInChild } from "./support/ConstantRate.js"
 import { load, type LoadResult } from "./support/Load.js"
 import { ratioLine, sameResponse, startReferenceApi } from "./support/FairReference.js"
+import { childProfileFlags, profileDirectory } from "./support/CpuProfile.js"
+import { printLayerBreakdown } from "./support/ProfileBreakdown.js"
 import { fetchToken, signedHeaders } from "./support/Signing.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
 import { loadWallets } from "./support/WalletLoad.js"
@@ -35,6 +39,7 @@ const tenants = 10
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = 32
 const masterKey = randomBytes(32)
+const profiling = process.env.BENCH_CPU_PROF === "1"
 
 const log = (line: string) => console.log(line)
 
@@ -111,8 +116,9 @@ const program = Effect.gen(function*() {
     // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API under this load.
     // BENCH_API_OUTPUT=<file> keeps the API's standard output (its access log, and e.g. --trace-gc lines).
     const apiOutput = process.env.BENCH_API_OUTPUT === undefined ? "ignore" : openSync(process.env.BENCH_API_OUTPUT, "w")
-    startTs("apps/api/src/main.ts", { ...env, PORT: String(apiPort) }, {
-      nodeArgs: process.env.BENCH_API_NODE_ARGS?.split(" ").filter((a) => a !== ""),
+    const apiStartedAt = Date.now()
+    const api = startTs("apps/api/src/main.ts", { ...env, PORT: String(apiPort) }, {
+      nodeArgs: [...childProfileFlags(profiling), ...(process.env.BENCH_API_NODE_ARGS?.split(" ").filter((a) => a !== "") ?? [])],
       output: apiOutput
     })
     startTs("bench/support/BareServer.ts", { PORT: String(barePort) })
@@ -129,7 +135,8 @@ const program = Effect.gen(function*() {
     const app = { appId: apps[1]!.appId, secret: apps[1]!.secret }
     const token = await fetchToken(apiUrl, app)
     // The fair reference over the same database, with a token of its own.
-    const { url: referenceUrl } = await startReferenceApi(url, app)
+    const reference = await startReferenceApi(url, app, childProfileFlags(profiling))
+    const referenceUrl = reference.url
     const referenceToken = await fetchToken(referenceUrl, app)
     const rows: Array<LoadResult & { readonly atRate?: number; readonly p999?: number; readonly max?: number }> = []
     const listRequest = (query: string, bearer: string) => ({ method: "GET", path: listTarget(query), headers: signedHeaders(app, "GET", listTarget(query), bearer) }) as const
@@ -147,11 +154,21 @@ const program = Effect.gen(function*() {
     await load("warm-up", floorUrl, { method: "GET", path: "/" }, 2, connections)
     rows.push(await load("one-route Effect HTTP server (framework floor)", floorUrl, { method: "GET", path: "/" }, seconds, connections))
     const summary: Array<string> = []
+    /** Each full-speed row's window, in milliseconds since its server started (its CPU profile's clock). */
+    const profiled: Array<{ name: string; ours: [number, number]; reference: [number, number]; oursRequests: number; referenceRequests: number }> = []
+    const since = (startedAt: number, run: () => Promise<LoadResult>) => async () => {
+      const from = Date.now() - startedAt
+      const result = await run()
+      return { result, window: [from, Date.now() - startedAt] as [number, number] }
+    }
     for (const [name, query, key] of queries) {
-      const max = await list(`${name}, full speed`, query)
+      const ours = await since(apiStartedAt, () => list(`${name}, full speed`, query))()
+      const max = ours.result
       rows.push(max)
-      const referenceMax = await referenceList(`${name}, fair reference, full speed`, query)
+      const theirs = await since(reference.startedAt, () => referenceList(`${name}, fair reference, full speed`, query))()
+      const referenceMax = theirs.result
       rows.push(referenceMax)
+      profiled.push({ name, ours: ours.window, reference: theirs.window, oursRequests: max.requests ?? 0, referenceRequests: referenceMax.requests ?? 0 })
       summary.push(ratioLine(key, max.rps, referenceMax.rps))
       // Half our rate, held constant (requests spread evenly, latency from each one's due time),
       // on ours and then on the reference at the very same rate.
@@ -165,19 +182,29 @@ const program = Effect.gen(function*() {
         summary.push(`LATENCY ${latencyKey}${server === "" ? "" : " reference"} p99 ${paced.p99} ms`)
       }
     }
-    const reference = rows[0]!.rps
+    const bare = rows[0]!.rps
     log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${total} wallets, ${tenants} tenants; ${connections} connections, ${seconds} s per row`)
     log("full speed: autocannon, closed loop; half: an open loop at a constant rate in a process of its own (bench/support/ConstantRate.ts), latency counted from each request's due time")
     log("| operation | req/s | p50 ms | p99 ms | p99.9 ms | max ms | non-2xx | vs bare |")
     log("|---|---:|---:|---:|---:|---:|---:|---:|")
     const opt = (x: number | undefined) => (x === undefined ? "" : String(x))
     for (const r of rows) {
-      log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${opt(r.p999)} | ${opt(r.max)} | ${r.non2xx} | ${((r.rps / reference) * 100).toFixed(1)}% |`)
+      log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${opt(r.p999)} | ${opt(r.max)} | ${r.non2xx} | ${((r.rps / bare) * 100).toFixed(1)}% |`)
     }
     log("")
     for (const line of summary) log(line)
     stopAll()
     await new Promise((r) => setTimeout(r, 3000))
+    if (profiling) {
+      for (const row of profiled) {
+        printLayerBreakdown(
+          profileDirectory,
+          `${row.name}, full speed`,
+          { pid: api.pid!, windows: [row.ours], requests: row.oursRequests },
+          { pid: reference.pid, windows: [row.reference], requests: row.referenceRequests }
+        )
+      }
+    }
   })
 })
 

@@ -57,3 +57,31 @@ export const profileOf = (directory: string, pid: number): string | undefined =>
   const name = readdirSync(directory).find((file) => file.endsWith(".cpuprofile") && file.split(".")[3] === String(pid))
   return name === undefined ? undefined : join(directory, name)
 }
+
+/** One server's measured rows: its profile, the rows' windows (ms since its start) and the requests they served. */
+export interface ProfiledServer {
+  readonly pid: number
+  readonly windows: ReadonlyArray<readonly [number, number]>
+  readonly requests: number
+}
+
+/**
+ * Prints self time per request and layer of ours beside the reference's, over the measured rows
+ * only (start-up and warm-up left out), idle time left out; `directory` holds both `--cpu-prof` files.
+ */
+export const printLayerBreakdown = (directory: string, title: string, ours: ProfiledServer, reference: ProfiledServer) => {
+  const files = [profileOf(directory, ours.pid), profileOf(directory, reference.pid)]
+  if (files[0] === undefined || files[1] === undefined) return console.log(`no CPU profile found under ${directory}`)
+  const rows = [ours, reference].map((server, i) => ({ totals: profileBreakdown(files[i]!, server.windows), requests: server.requests }))
+  const categories = [...new Set(rows.flatMap((r) => [...r.totals.keys()]))].filter((c) => c !== "idle")
+  categories.sort((a, b) => (rows[0]!.totals.get(b) ?? 0) - (rows[0]!.totals.get(a) ?? 0))
+  console.log(`\n${title}: CPU per request by layer, µs (self time in each server's profile over its measured rows, divided by the ${rows[0]!.requests} and ${rows[1]!.requests} requests they served):`)
+  console.log("| layer | ours | reference |")
+  console.log("|---|---:|---:|")
+  const perRequest = (row: typeof rows[number], ms: number) => ((ms * 1000) / row.requests).toFixed(1)
+  for (const category of categories) {
+    console.log(`| ${category} | ${perRequest(rows[0]!, rows[0]!.totals.get(category) ?? 0)} | ${perRequest(rows[1]!, rows[1]!.totals.get(category) ?? 0)} |`)
+  }
+  const total = (row: typeof rows[number]) => perRequest(row, [...row.totals].filter(([c]) => c !== "idle").reduce((sum, [, ms]) => sum + ms, 0))
+  console.log(`| total | ${total(rows[0]!)} | ${total(rows[1]!)} |`)
+}
