@@ -12,6 +12,9 @@
  * and `LATENCY api-list-half-load p99 <ms> ms` (ours, default page, at half our maximum rate).
  * BENCH_CPU_PROF=1 profiles our API and the reference and prints, for each list row at full
  * speed, where each server's CPU went per request, by layer (`bench/support/ProfileBreakdown.ts`).
+ * BENCH_PAUSES=1 has both servers log their garbage-collection pauses and busy event loops
+ * (`bench/support/PauseLog.mjs`) and prints, for each half-load row, its requests over 25 ms by
+ * what their server was doing meanwhile, ours beside the reference's (`bench/support/TailBreakdown.ts`).
  */
 import { TenantAdmin, Wallets } from "@collector/core"
 import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
@@ -26,6 +29,7 @@ import { resolve } from "node:path"
 import pg from "pg"
 import { freePort, repositoryRoot, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
 import { constantRateInChild } from "./support/ConstantRate.js"
+import { enablePauseLog, pausesOf, printTails, type Tail, tailOf } from "./support/TailBreakdown.js"
 import { load, type LoadResult } from "./support/Load.js"
 import { ratioLine, sameResponse, startReferenceApi } from "./support/FairReference.js"
 import { childProfileFlags, profileDirectory } from "./support/CpuProfile.js"
@@ -42,6 +46,8 @@ const masterKey = randomBytes(32)
 const profiling = process.env.BENCH_CPU_PROF === "1"
 
 const log = (line: string) => console.log(line)
+/** Issue 3's and 21's goal for the list's p99 at half the maximum rate. */
+const listGoalMs = 25
 
 const database = benchDatabase("bench-wallets")
 
@@ -116,9 +122,13 @@ const program = Effect.gen(function*() {
     // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the API under this load.
     // BENCH_API_OUTPUT=<file> keeps the API's standard output (its access log, and e.g. --trace-gc lines).
     const apiOutput = process.env.BENCH_API_OUTPUT === undefined ? "ignore" : openSync(process.env.BENCH_API_OUTPUT, "w")
+    // BENCH_PAUSES=1: both servers log their collections and busy loops, and each half-load row's
+    // slow requests are set beside them.
+    const pauseLog = process.env.BENCH_PAUSES === "1" ? enablePauseLog() : undefined
+    const serverFlags = [...childProfileFlags(profiling), ...(pauseLog?.nodeArgs ?? [])]
     const apiStartedAt = Date.now()
     const api = startTs("apps/api/src/main.ts", { ...env, PORT: String(apiPort) }, {
-      nodeArgs: [...childProfileFlags(profiling), ...(process.env.BENCH_API_NODE_ARGS?.split(" ").filter((a) => a !== "") ?? [])],
+      nodeArgs: [...serverFlags, ...(process.env.BENCH_API_NODE_ARGS?.split(" ").filter((a) => a !== "") ?? [])],
       output: apiOutput
     })
     startTs("bench/support/BareServer.ts", { PORT: String(barePort) })
@@ -135,7 +145,7 @@ const program = Effect.gen(function*() {
     const app = { appId: apps[1]!.appId, secret: apps[1]!.secret }
     const token = await fetchToken(apiUrl, app)
     // The fair reference over the same database, with a token of its own.
-    const reference = await startReferenceApi(url, app, childProfileFlags(profiling))
+    const reference = await startReferenceApi(url, app, serverFlags)
     const referenceUrl = reference.url
     const referenceToken = await fetchToken(referenceUrl, app)
     const rows: Array<LoadResult & { readonly atRate?: number; readonly p999?: number; readonly max?: number }> = []
@@ -173,14 +183,21 @@ const program = Effect.gen(function*() {
       // Half our rate, held constant (requests spread evenly, latency from each one's due time),
       // on ours and then on the reference at the very same rate.
       const half = Math.max(1, Math.floor(max.rps / 2))
-      for (const [server, baseUrl, bearer] of [["", apiUrl, token], ["fair reference, ", referenceUrl, referenceToken]] as const) {
+      const tails: Array<readonly [string, Tail]> = []
+      for (const [server, baseUrl, bearer, pid] of [["", apiUrl, token, api.pid!], ["fair reference, ", referenceUrl, referenceToken, reference.pid]] as const) {
         const paced = await constantRateInChild(`${name}, ${server}constant ${half} req/s (half ours)`, baseUrl, listRequest(query, bearer), seconds, half, connections)
         rows.push({ ...paced, atRate: half })
+        if (pauseLog !== undefined) {
+          // The server writes its log every 500 ms.
+          await new Promise((r) => setTimeout(r, 1000))
+          tails.push([server === "" ? "ours" : "fair reference", tailOf({ ...paced, requests: Math.floor(seconds * half) }, pausesOf(pauseLog.directory, pid), listGoalMs)])
+        }
         log(`${paced.name}: p99 ${paced.p99} ms; the load generator's event loop was held up at most ${paced.generatorStall} ms`)
-        if (process.env.BENCH_VERBOSE === "1") log(`  slow requests (due at, ms): ${paced.slow.map(([at, ms]) => `${at} ${ms}`).join(", ")}`)
+        if (process.env.BENCH_VERBOSE === "1") log(`  slow requests (due at, ms): ${paced.slow.map(([at, ms]) => `${new Date(at).toISOString()} ${ms}`).join(", ")}`)
         const latencyKey = key === "api-list-default" ? "api-list-half-load" : "api-list-filter-half-load"
         summary.push(`LATENCY ${latencyKey}${server === "" ? "" : " reference"} p99 ${paced.p99} ms`)
       }
+      if (tails.length > 0) printTails(log, `${name} at ${half} req/s`, listGoalMs, tails)
     }
     const bare = rows[0]!.rps
     log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}; ${total} wallets, ${tenants} tenants; ${connections} connections, ${seconds} s per row`)

@@ -12,8 +12,10 @@ export interface ConstantRateResult extends LoadResult {
   readonly max: number
   /** The longest the load generator's own event loop was held up (ms): a stall there shows as latency too. */
   readonly generatorStall: number
-  /** The first 50 requests slower than 20 ms: when each was due (ISO time) and its latency, to set beside a server's log. */
-  readonly slow: ReadonlyArray<readonly [string, number]>
+  /** Every request slower than 20 ms (the first 10,000): when it was due (wall clock, ms since the epoch) and its latency, to set beside a server's log. */
+  readonly slow: ReadonlyArray<readonly [number, number]>
+  /** The load's wall-clock window: the first request's due time and the last reply's arrival (ms since the epoch). */
+  readonly window: readonly [number, number]
 }
 
 /**
@@ -30,7 +32,7 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
     // rate a request can go out on a socket the server is just closing (ECONNRESET).
     const agent = new Agent({ keepAlive: true, maxSockets: connections, timeout: 4000, scheduling: "fifo" })
     const latencies: Array<number> = []
-    const slow: Array<readonly [string, number]> = []
+    const slow: Array<readonly [number, number]> = []
     // performance.now() is relative to this process's start; the wall clock of a due time is this plus it.
     const wallOffset = Date.now() - performance.now()
     let sent = 0
@@ -53,7 +55,7 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
             const end = performance.now()
             const latency = Math.round((end - due) * 10) / 10
             latencies.push(latency)
-            if (latency > 20 && slow.length < 50) slow.push([new Date(wallOffset + due).toISOString(), latency])
+            if (latency > 20 && slow.length < 10_000) slow.push([wallOffset + due, latency])
             lastEnd = end
             if (++finished === total) finish()
           })
@@ -85,6 +87,7 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
         max: latencies[latencies.length - 1] ?? 0,
         generatorStall: Math.round(loopDelay.max / 1e5) / 10,
         slow,
+        window: [wallOffset + started, wallOffset + lastEnd],
         non2xx
       })
     }

@@ -1,9 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { ContractApi, CurrentApp, parseWalletFilters, parseWalletListQuery, WalletIdentity as WireIdentity } from "@collector/api"
+import { ContractApi, CurrentApp, parseWalletFilters, parseWalletListQuery, WalletIdentity as WireIdentity, WalletList } from "@collector/api"
 import { CustomIdTaken, type WalletId, Wallets } from "@collector/core"
 import { Effect, Either } from "effect"
 import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
 import { idempotentWrite } from "./Idempotent.js"
+import { presentedOk } from "./PresentedOk.js"
 import { presentIdentity, presentPreview, presentWallet } from "./WalletPresenter.js"
 
 export const WalletHandlers = HttpApiBuilder.group(ContractApi, "wallets", (handlers) =>
@@ -25,14 +26,14 @@ export const WalletHandlers = HttpApiBuilder.group(ContractApi, "wallets", (hand
           const parsed = parseWalletListQuery(urlParams)
           if (Either.isLeft(parsed)) return yield* invalidArgument(parsed.left)
           const { page, unavailable } = yield* wallets.list(app, parsed.right.query, parsed.right.selected)
-          return {
+          return presentedOk(WalletList, {
             network: app.network,
             items: page.items.map(presentWallet),
             total: page.total,
             page: parsed.right.query.page,
             page_size: parsed.right.query.pageSize,
             unavailable_wallet_ids: unavailable
-          }
+          })
         }).pipe(toEnvelope))
       .handle("selectWallets", ({ payload }) =>
         Effect.gen(function*() {

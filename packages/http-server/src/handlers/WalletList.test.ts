@@ -1,7 +1,8 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Ok, WalletList } from "@collector/api"
+import { Effect, Schema } from "effect"
 import { TestServerLive } from "../testing/TestServer.js"
-import { expectInvalid, idsOf, listTarget, maxAmount, pastMaxAmount, setWalletState, sixWallets, tenantClients } from "../testing/Wallets.js"
+import { expectInvalid, idsOf, listTarget, maxAmount, pastMaxAmount, setWalletState, sixWallets, synced, tenantClients } from "../testing/Wallets.js"
 
 const walletKeys = [
   "address", "balance_block", "balance_trx", "balance_usdt", "chain", "collected_usdt", "collection_status", "created_at", "custom_id",
@@ -41,6 +42,23 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
         last_collected_at: null,
         created_at: created[0]!.created_at
       })
+    }))
+
+  // The page is answered without a second pass through its schema (PresentedOk): what goes on the
+  // wire must still be exactly the schema's encoding, every value valid and the members in order.
+  it.effect("the page on the wire is byte for byte its schema's encoding, synced, collected and unsynced wallets alike", () =>
+    Effect.gen(function*() {
+      const { client } = yield* tenantClients()
+      const [fresh, rich, collected] = yield* client.createWallets(3)
+      yield* setWalletState(rich!.id, synced(maxAmount, "1"))
+      yield* setWalletState(collected!.id, { ...synced("0", "0"), collected: "123456", lastCollectedAt: "2026-11-27T10:00:00.000Z" })
+      const res = yield* client.get(listTarget())
+      expect(res.status).toBe(200)
+      expect(res.headers["content-type"]).toBe("application/json")
+      const page = Ok(WalletList)
+      const decoded = Schema.decodeUnknownSync(page)(res.json)
+      expect(decoded.items.map((w) => w.id)).toEqual([collected!.id, rich!.id, fresh!.id])
+      expect(res.text).toBe(JSON.stringify(Schema.encodeSync(page)(decoded)))
     }))
 
   it.effect("pages: sizes, offsets, a page past the last with the true total, empty parameters as defaults", () =>
