@@ -15,7 +15,9 @@
  * - each phase vacuums the delivery tables, seeds its batch and then analyzes them
  *   (BENCH_ANALYZE=before: analyzed with the vacuum, before seeding);
  * - BENCH_DISPATCHER_ONLY=1 skips the bare clients;
- * - BENCH_CPU_PROF=1 writes a CPU profile of the dispatcher's phase under `.data/profiles`;
+ * - BENCH_CPU_PROF=1 writes a CPU profile of each phase (this process: the deliverer and the
+ *   receiver) under `.data/profiles` and prints the CPU per delivery by layer, ours beside the
+ *   reference's (bench/support/ProfileBreakdown.ts);
  * - BENCH_INSTANT_TRANSPORT=1 replaces the dispatcher's POST by an immediate 200, to measure the
  *   rest (the reference is then skipped);
  * - BENCH_TIMING=1 times every ledger, URL check and transport call of the dispatcher;
@@ -53,6 +55,7 @@ import pg from "pg"
 import { repositoryRoot } from "../test-support/Processes.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
 import { phaseProfiler } from "./support/CpuProfile.js"
+import { printPhaseBreakdown } from "./support/ProfileBreakdown.js"
 import { makePortTiming } from "./support/PortTiming.js"
 import { type ReferenceCounts, type ReferenceDispatcher, startReference } from "./support/ReferenceDispatcher.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
@@ -64,6 +67,7 @@ const tenants = 10
 const tlsDir = join(repositoryRoot, "packages", "outbound", "fixtures", "tls")
 const instantTransport = process.env.BENCH_INSTANT_TRANSPORT === "1"
 const log = (line: string) => console.log(line)
+const profiling = process.env.BENCH_CPU_PROF === "1"
 
 // The dispatcher may deliver to the loopback receiver only with the operator's private-target
 // setting and the test CA; both are read from the environment when its layer is built.
@@ -142,6 +146,8 @@ interface PhaseResult {
   readonly buildMs: number
   readonly statements: ReadonlyArray<Record<string, any>>
   readonly tables: ReadonlyArray<{ relname: string; ins: number; upd: number; hot: number }>
+  /** The phase's CPU profile (BENCH_CPU_PROF=1). */
+  readonly profileFile: string | undefined
 }
 
 const main = async () => {
@@ -242,7 +248,7 @@ const main = async () => {
     build: () => Promise<void>,
     start: () => { readonly stop: () => Promise<void> },
     close: () => Promise<void>,
-    profile: boolean
+    profileName: string | undefined
   ): Promise<PhaseResult> => {
     const batch = await seed()
     const buildStarted = performance.now()
@@ -257,8 +263,8 @@ const main = async () => {
     loopDelay.enable()
     const before = receiver.count()
     const connectionsBefore = receiver.connections()
-    // BENCH_CPU_PROF=1: a CPU profile of this process (dispatcher and receiver) during dispatch.
-    const profiler = phaseProfiler(profile, "dispatch")
+    // BENCH_CPU_PROF=1: a CPU profile of this process (deliverer and receiver) during the phase.
+    const profiler = phaseProfiler(profileName !== undefined, profileName ?? "")
     await profiler.start()
     if (statements) await client.query("SELECT pg_stat_statements_reset()")
     const started = performance.now()
@@ -282,7 +288,7 @@ const main = async () => {
     const receiverSaw = receiver.count() - before
     const newConnections = receiver.connections() - connectionsBefore
     const profileFile = await profiler.stop()
-    if (profileFile !== undefined) log(`CPU profile of the dispatch: ${profileFile}`)
+    if (profileFile !== undefined) log(`CPU profile of the phase: ${profileFile}`)
     loopDelay.disable()
     const loopBusy = performance.eventLoopUtilization(loopUse).utilization
     const statementRows = statements
@@ -329,7 +335,8 @@ const main = async () => {
       tables: tablesAfter.map((t) => {
         const b = tablesBefore.find((x) => x.relname === t.relname)
         return { relname: t.relname, ins: t.ins - (b?.ins ?? 0), upd: t.upd - (b?.upd ?? 0), hot: t.hot - (b?.hot ?? 0) }
-      })
+      }),
+      profileFile
     }
   }
 
@@ -363,11 +370,13 @@ const main = async () => {
         await runtime.runtime()
       },
       () => {
-        const fiber = runtime.runFork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "bench")))
+        // As the worker runs it without OTEL_EXPORTER_OTLP_ENDPOINT: no tracer, so no spans
+        // (launch.ts; Effect's default native tracer would build every span and drop it).
+        const fiber = runtime.runFork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "bench")).pipe(Effect.withTracerEnabled(false)))
         return { stop: () => runtime.runPromise(Fiber.interrupt(fiber)).then(() => undefined) }
       },
       () => runtime.dispose(),
-      process.env.BENCH_CPU_PROF === "1"
+      profiling ? "deliveries-dispatcher" : undefined
     )
     if (timing !== undefined) {
       log("\n| call | count | total ms | mean ms |\n|---|---:|---:|---:|")
@@ -402,7 +411,7 @@ const main = async () => {
         agent.destroy()
         await pool.end()
       },
-      false
+      profiling ? "deliveries-reference" : undefined
     )
     return { result, counts: reference!.counts }
   }
@@ -470,6 +479,13 @@ const main = async () => {
   }
   log(`bare keep-alive client: CPU per delivery ${f(bareKeepAlive.cpuMicros)} µs (${f(bareKeepAlive.systemMicros)} in the kernel)`)
   if (reference !== undefined) {
+    if (ours.profileFile !== undefined && reference.result.profileFile !== undefined) {
+      printPhaseBreakdown(
+        "deliveries (each phase: the deliverer and the receiver in this process)",
+        { file: ours.profileFile, requests: ours.delivered },
+        { file: reference.result.profileFile, requests: reference.result.delivered }
+      )
+    }
     log(`\nRATIO deliveries ${f(ours.rate)}/${f(reference.result.rate)} = ${f((ours.rate / reference.result.rate) * 100)}%`)
   }
   const complete = (r: PhaseResult) => r.delivered === events && r.attemptsOk === events && r.rounds === events

@@ -85,3 +85,29 @@ export const printLayerBreakdown = (directory: string, title: string, ours: Prof
   const total = (row: typeof rows[number]) => perRequest(row, [...row.totals].filter(([c]) => c !== "idle").reduce((sum, [, ms]) => sum + ms, 0))
   console.log(`| total | ${total(rows[0]!)} | ${total(rows[1]!)} |`)
 }
+
+/** One phase profiled inside the benchmark's own process (`phaseProfiler`): its file, which covers the phase only, and the requests it served. */
+export interface ProfiledPhase {
+  readonly file: string
+  readonly requests: number
+}
+
+/**
+ * Prints self time per request and layer of two phases of one process (ours and the reference,
+ * run one after the other), each over its whole profile, idle time left out.
+ */
+export const printPhaseBreakdown = (title: string, ours: ProfiledPhase, reference: ProfiledPhase) => {
+  const everything = [[0, Number.POSITIVE_INFINITY] as const]
+  const rows = [ours, reference].map((phase) => ({ totals: profileBreakdown(phase.file, everything), requests: phase.requests }))
+  const categories = [...new Set(rows.flatMap((r) => [...r.totals.keys()]))].filter((c) => c !== "idle")
+  categories.sort((a, b) => (rows[0]!.totals.get(b) ?? 0) - (rows[0]!.totals.get(a) ?? 0))
+  const perRequest = (row: typeof rows[number], ms: number) => ((ms * 1000) / row.requests).toFixed(1)
+  console.log(`\n${title}: CPU per request by layer, µs (self time in each phase's profile, divided by the ${rows[0]!.requests} and ${rows[1]!.requests} requests it served):`)
+  console.log("| layer | ours | reference |")
+  console.log("|---|---:|---:|")
+  for (const category of categories) {
+    console.log(`| ${category} | ${perRequest(rows[0]!, rows[0]!.totals.get(category) ?? 0)} | ${perRequest(rows[1]!, rows[1]!.totals.get(category) ?? 0)} |`)
+  }
+  const total = (row: typeof rows[number]) => perRequest(row, [...row.totals].filter(([c]) => c !== "idle").reduce((sum, [, ms]) => sum + ms, 0))
+  console.log(`| total | ${total(rows[0]!)} | ${total(rows[1]!)} |`)
+}

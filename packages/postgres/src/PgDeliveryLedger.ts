@@ -57,30 +57,10 @@ const toDueEvent = (now: Date) => (row: DueRow): DueEvent => ({
   started: row.started && row.round_url !== null ? { attempt: row.attempts, url: row.round_url, startedAt: now } : null
 })
 
-// The batch operations' items, read back with jsonb_to_recordset.
-const heldRow = ({ attempt, claim }: HeldAttempt) => ({ event_id: claim.eventId, holder: claim.holder, round: claim.round, attempt })
-
-const heldInput = (attempts: ReadonlyArray<HeldAttempt>) => JSON.stringify(attempts.map(heldRow))
-
 /** Rolls a transaction back when its guard finds the claim gone. */
 class ClaimLost extends Data.TaggedError("ClaimLost") {}
 
 const statusOf = (next: NextStep) => next._tag === "Delivered" ? "delivered" : next._tag === "Retry" ? "pending" : "failed"
-
-// One JSON object per batch item, read back with jsonb_to_recordset (dates as ISO strings).
-const finishRow = ({ next, record, ...held }: AttemptFinish) => ({
-  ...heldRow(held),
-  ended_at: record.endedAt,
-  duration_ms: record.durationMs,
-  http_status: record.httpStatus,
-  response_excerpt: record.responseExcerpt,
-  error: record.error,
-  delivered: record.delivered,
-  status: statusOf(next),
-  next_attempt: next._tag === "Retry" ? next.at : null,
-  last_error: next._tag === "RoundFailed" ? next.reason : record.error,
-  round_reason: next._tag === "RoundFailed" ? next.reason : ""
-})
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -109,6 +89,34 @@ export const make = Effect.gen(function*() {
         )`
 
   const ensure = (rows: ReadonlyArray<unknown>) => rows.length === 0 ? Effect.fail(new ClaimLost()) : Effect.void
+
+  // A batch of held attempts or outcomes goes in as one array per column, read back with a
+  // multi-argument unnest: the planner knows the array's length when it plans. jsonb_to_recordset
+  // counts as 100 rows, for which the outcome write scanned the whole of delivery_attempts instead
+  // of probing each item's attempt by key. node-postgres writes each JavaScript array as one array
+  // literal (NULLs, quotes and dates included).
+
+  /** The `input` rows of a batch of held attempts: event, holder, round, attempt. */
+  const heldInput = (attempts: ReadonlyArray<HeldAttempt>) =>
+    sql`SELECT * FROM unnest(
+          ${attempts.map((a) => a.claim.eventId)}::bigint[], ${attempts.map((a) => a.claim.holder)}::text[],
+          ${attempts.map((a) => a.claim.round)}::int[], ${attempts.map((a) => a.attempt)}::int[]
+        ) AS i(event_id, holder, round, attempt)`
+
+  /** The `input` rows of a batch of outcomes: the held attempt, its record and where its event goes. */
+  const finishInput = (finishes: ReadonlyArray<AttemptFinish>) =>
+    sql`SELECT * FROM unnest(
+          ${finishes.map((f) => f.claim.eventId)}::bigint[], ${finishes.map((f) => f.claim.holder)}::text[],
+          ${finishes.map((f) => f.claim.round)}::int[], ${finishes.map((f) => f.attempt)}::int[],
+          ${finishes.map((f) => f.record.endedAt)}::timestamptz[], ${finishes.map((f) => f.record.durationMs)}::int[],
+          ${finishes.map((f) => f.record.httpStatus)}::int[], ${finishes.map((f) => f.record.responseExcerpt)}::text[],
+          ${finishes.map((f) => f.record.error)}::text[], ${finishes.map((f) => f.record.delivered)}::boolean[],
+          ${finishes.map((f) => statusOf(f.next))}::text[],
+          ${finishes.map((f) => f.next._tag === "Retry" ? f.next.at : null)}::timestamptz[],
+          ${finishes.map((f) => f.next._tag === "RoundFailed" ? f.next.reason : f.record.error)}::text[],
+          ${finishes.map((f) => f.next._tag === "RoundFailed" ? f.next.reason : "")}::text[]
+        ) AS i(event_id, holder, round, attempt, ended_at, duration_ms, http_status, response_excerpt, error, delivered,
+               status, next_attempt, last_error, round_reason)`
 
   return DeliveryLedger.of({
     // Fair claim: a tenant gets at most `perTenant` events held by this dispatcher (those it
@@ -209,9 +217,7 @@ export const make = Effect.gen(function*() {
     // attempt marked. A lease that ran out is not held: the event may be taken over any moment.
     markSending: (attempts, at) =>
       attempts.length === 0 ? Effect.succeed([]) : sql<{ event_id: string }>`
-        WITH input AS (
-          SELECT * FROM jsonb_to_recordset(${heldInput(attempts)}::jsonb) AS i(event_id bigint, holder text, round integer, attempt integer)
-        ), held AS (
+        WITH input AS (${heldInput(attempts)}), held AS (
           SELECT e.id FROM events e JOIN input i ON i.event_id = e.id
           WHERE e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt AND e.claimed_until > ${at}
           FOR SHARE OF e
@@ -232,9 +238,7 @@ export const make = Effect.gen(function*() {
     // recorded, and the claim never moved `next_attempt`, so the event is due again at once.
     withdrawAttempts: (attempts) =>
       attempts.length === 0 ? Effect.succeed([]) : sql<{ id: string }>`
-        WITH input AS (
-          SELECT * FROM jsonb_to_recordset(${heldInput(attempts)}::jsonb) AS i(event_id bigint, holder text, round integer, attempt integer)
-        ), moved AS (
+        WITH input AS (${heldInput(attempts)}), moved AS (
           UPDATE events e SET attempts = e.attempts - 1, status = 'pending', claimed_by = NULL, claimed_until = NULL
           FROM input i
           WHERE e.id = i.event_id AND e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt
@@ -283,12 +287,7 @@ export const make = Effect.gen(function*() {
     // already written released and closed, and changes nothing for them.
     finishAttempts: (finishes) =>
       finishes.length === 0 ? Effect.void : sql`
-        WITH input AS (
-          SELECT * FROM jsonb_to_recordset(${JSON.stringify(finishes.map(finishRow))}::jsonb)
-            AS i(event_id bigint, holder text, round integer, attempt integer, ended_at timestamptz, duration_ms integer,
-                 http_status integer, response_excerpt text, error text, delivered boolean, status text,
-                 next_attempt timestamptz, last_error text, round_reason text)
-        ), moved AS (
+        WITH input AS (${finishInput(finishes)}), moved AS (
           UPDATE events e SET status = i.status, next_attempt = i.next_attempt,
                  last_error = CASE WHEN i.delivered THEN e.last_error ELSE i.last_error END,
                  delivered_at = CASE WHEN i.delivered THEN i.ended_at ELSE e.delivered_at END,

@@ -388,6 +388,27 @@ export const deliveryLedgerContract = <E>(name: string, storage: Layer.Layer<Por
         yield* ledger.finishAttempts([])
       }))
 
+    // Whatever a tenant's server answers is kept as its excerpt: a batch write must carry any text
+    // intact, however it packs the batch (quotes, backslashes, braces, commas, the word NULL, lines, emoji).
+    test("finishAttempts: any text of a response excerpt or error is recorded as it was, in a batch of several", () =>
+      Effect.gen(function*() {
+        const ledger = yield* DeliveryLedger
+        const scope = yield* enabledScope
+        const texts = ['say "hi" \\ {a,b} NULL', "NULL", "", "line one\nline two\t, 🎉 ünïcode"]
+        const events = yield* Effect.forEach(texts, () => outboxEvent(scope, at(0)))
+        const got = yield* claimed("a", at(1))
+        const retried = retry(11)
+        yield* ledger.finishAttempts(events.map((e, i) => {
+          const due = got.get(e.id)!
+          return { ...heldBy("a", due), record: { ...recordOf(due, at(1.5), retried), responseExcerpt: texts[i]!, error: texts[i]! }, next: retried }
+        }))
+        for (const [i, e] of events.entries()) {
+          const [attempt] = yield* attemptsOf(scope, e.id)
+          expect(attempt).toEqual(expect.objectContaining({ responseExcerpt: texts[i], error: texts[i] }))
+          expect((yield* eventOf(scope, e.id)).lastError).toBe(texts[i])
+        }
+      }))
+
     test("finishAttempts: an attempt whose claim was taken over is not recorded by the old holder; the new holder settles it", () =>
       Effect.gen(function*() {
         const ledger = yield* DeliveryLedger
