@@ -4,7 +4,7 @@
  * and the production Signer alone (AES-GCM open, address check, secp256k1 signature, zeroing) as
  * the reference. Run with `npm run bench:sweeps` (BENCH_SWEEPS, BENCH_SWEEPERS,
  * BENCH_SWEEP_CONCURRENCY, BENCH_BATCH_SIZE, BENCH_BLOCK_MS, BENCH_SETTLE_MS, BENCH_IDLE_MS,
- * BENCH_SIGNING_KEYS, BENCH_HTTP=fetch|node, BENCH_CPU_PROF=1 (this process, sweeper phase), BENCH_SIM_CPU_PROF=1, BENCH_TIMEOUT_S, BENCH_VERBOSE=1 for every pass).
+ * BENCH_SIGNING_KEYS, BENCH_HTTP=fetch|node, BENCH_CPU_PROF=1 (this process, sweeper phase and the reference's run, with a by-layer table of both), BENCH_SIM_CPU_PROF=1, BENCH_TIMEOUT_S, BENCH_VERBOSE=1 for every pass).
  *
  * The simulator runs in its own process (this file again, with BENCH_SWEEPS_ROLE=sim): every
  * wallet is a genesis account (1 TRX, some USDT, 100,000 delegated energy), so setting up
@@ -65,6 +65,7 @@ import pg from "pg"
 import { freePort, repositoryRoot, sourceArgs } from "../test-support/Processes.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
 import { childProfileFlags, phaseProfiler } from "./support/CpuProfile.js"
+import { printPhaseBreakdown } from "./support/ProfileBreakdown.js"
 import { makePortTiming } from "./support/PortTiming.js"
 import { type ReferenceResult, runReferenceSweeper } from "./support/ReferenceSweeper.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
@@ -408,8 +409,9 @@ const main = async () => {
     batchSize,
     concurrency,
     idleInterval: Duration.millis(idleMs),
-    // As in production: the first receipt look-up when the block could be solidified (19 blocks).
-    settleDelay: Duration.millis(18 * blockMs),
+    // As in production (60 s of 3 s blocks): the first receipt look-up once the block the
+    // transaction lands in (the next one) could be solidified (19 blocks after it).
+    settleDelay: Duration.millis(20 * blockMs),
     settleInterval: Duration.millis(settleMs),
     rentalInterval: Duration.millis(settleMs)
   }
@@ -462,7 +464,8 @@ const main = async () => {
   let lastProgress = performance.now()
   while (true) {
     await new Promise((r) => setTimeout(r, 100))
-    peakRss = Math.max(peakRss, process.memoryUsage().rss)
+    // rss() alone: memoryUsage() walks the heap's spaces, CPU charged to our side of the ratio.
+    peakRss = Math.max(peakRss, process.memoryUsage.rss())
     const poll = await runtime.runPromise(Fiber.poll(fiber))
     if (Option.isSome(poll)) throw new Error(`the sweeper stopped: ${JSON.stringify(poll.value)}`)
     const rows = (await client.query("SELECT status, count(*)::int AS n FROM sweep_tasks GROUP BY status")).rows as Array<{ status: string; n: number }>
@@ -528,6 +531,7 @@ const main = async () => {
   let reference: ReferenceResult | undefined
   let referenceCpu = { bench: NaN, sim: NaN }
   let referenceExpected = 0n
+  let referenceProfileFile: string | undefined
   if (referenceCount > 0) {
     log(`fair reference: sweeping ${referenceCount} wallets by hand (no Effect) on the same simulator...`)
     const referenceWallets = Array.from({ length: referenceCount }, (_, i) => {
@@ -535,6 +539,8 @@ const main = async () => {
       referenceExpected += usdtAt(i)
       return { address: w.address, secretKey: w.secretKey }
     })
+    const referenceProfiler = phaseProfiler(process.env.BENCH_CPU_PROF === "1", "reference-phase")
+    await referenceProfiler.start()
     const referenceCpuBefore = { own: process.cpuUsage(), children: childrenCpu(sim.pid) }
     reference = await runReferenceSweeper({
       url: sim.url,
@@ -549,6 +555,7 @@ const main = async () => {
       blockMs
     })
     const referenceOwn = process.cpuUsage(referenceCpuBefore.own)
+    referenceProfileFile = await referenceProfiler.stop()
     const referenceChildren = childrenCpu(sim.pid)
     referenceCpu = {
       bench: (referenceOwn.user + referenceOwn.system) / 1e6,
@@ -642,6 +649,14 @@ const main = async () => {
         `simulator ${f(referenceCpu.sim, 1)} s (${f((referenceCpu.sim * 1000) / referenceCount, 2)} ms per transfer); ours per task: ` +
         `benchmark process ${f((cpuSeconds.bench * 1000) / taskCount, 2)} ms, simulator ${f((cpuSeconds.sim * 1000) / taskCount, 2)} ms`
     )
+    if (profileFile !== undefined && referenceProfileFile !== undefined) {
+      // Both phases profiled whole: ours includes the block waits' idle passes, the reference its
+      // wait for solidification (idle time is left out of both).
+      printPhaseBreakdown("sweeps, ours (sweeper phase) and the fair reference (its run)", { file: profileFile, requests: taskCount }, {
+        file: referenceProfileFile,
+        requests: referenceCount
+      })
+    }
     log(`RATIO sweeps ${f(busyRate, 1)}/${f(referenceRate, 1)} = ${f((busyRate / referenceRate) * 100, 1)}%`)
   }
   if (failures.length > 0) {

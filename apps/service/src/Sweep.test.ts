@@ -26,7 +26,7 @@ it.scopedLive("npm start: estimate, then a sweep under the default caps through 
       TRON_SIM_PORT: String(simPort),
       TRON_SIM_BLOCK_MS: "200",
       // Blocks come 15 times faster than on chain here: the sweeper's waits are scaled to match
-      // (the default first receipt look-up is 54 s after the broadcast, 18 blocks of 3 s).
+      // (the default first receipt look-up is 60 s after the broadcast, 20 blocks of 3 s).
       SWEEP_SETTLE_DELAY_MS: "4000",
       SWEEP_SETTLE_MS: "300",
       SWEEP_RENTAL_POLL_MS: "300",

@@ -4,7 +4,7 @@ import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
 import { testEngineSettings } from "./testing/EngineWorld.js"
-import { createTask, pass, runUntilDone, seedScope, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness.js"
+import { createTask, pass, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness.js"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 
@@ -80,6 +80,31 @@ layer(sweepWorld(simProvider), { excludeTestServices: true, timeout: 120_000 })(
       const { task } = yield* runUntilDone(scope, created.id)
       expect(task.status).toBe("succeeded")
       expect(yield* ordersFor(w.address)).toHaveLength(1)
+    }))
+
+  // A task signs in a step of its own only after its rented energy arrived (with its own energy
+  // it signs in the step that prepared it, on that step's reading): the signature reads the
+  // account again and refuses to burn the wallet's TRX for energy gone meanwhile.
+  it.effect("rented energy gone between its arrival and signing: failed before anything is signed, no TRX burned", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1)
+      const w = yield* fundedWallet(scope, 0)
+      const created = yield* createTask(scope, w)
+      let task = yield* taskOf(scope, created.id)
+      for (let i = 0; i < 30 && task.status !== "ready"; i++) {
+        yield* pass()
+        yield* sim.chain.mine(1)
+        task = yield* taskOf(scope, created.id)
+      }
+      expect(task.status).toBe("ready")
+      yield* sim.chain.undelegateEnergy(w.address, task.rental!.quantity)
+      yield* sim.chain.mine(1)
+      yield* pass()
+      const after = yield* taskOf(scope, created.id)
+      expect(after).toMatchObject({ status: "failed", transaction: null })
+      expect(after.reason).toContain("energy fell")
+      expect(yield* sentFrom(w.address)).toEqual([])
     }))
 
   it.effect("an under-delivered rental fails the task and is not renewed", () =>

@@ -9,7 +9,7 @@ import {
   type WalletQuery,
   WalletRepository
 } from "@collector/core"
-import { storedTransaction, sweepDraftFor, sweepRepositoryContract, sweepTime, terminalOutcome } from "@collector/core/testing"
+import { makeRecordingTracer, storedTransaction, sweepDraftFor, sweepRepositoryContract, sweepTime, terminalOutcome } from "@collector/core/testing"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { PgStorage } from "./PgStorage.js"
@@ -75,6 +75,21 @@ it.scoped("claim: a claimer skips the rows another claim holds locked in its ope
     expect(b.map((t) => t.id)).toEqual(tasks.slice(5).map((t) => t.id))
     // Everything is now under a live lease.
     expect(yield* repo.claim("nile", "worker-c", at(20), at(80), 20)).toEqual([])
+  })))
+
+it.scoped("finish of a swept task: the task's compare-and-set and the wallet's books in one statement, then the event", () =>
+  withDatabase(Effect.gen(function*() {
+    const repo = yield* SweepRepository
+    const scope = yield* newScope
+    const w = yield* addWallet(scope, "w")
+    const task = yield* claimed(yield* insertOne(scope, w), "w1")
+    const swept = { ...task, transaction: storedTransaction("b".repeat(64)) }
+    const recording = makeRecordingTracer()
+    expect(yield* repo.finish(terminalOutcome(swept, "succeeded", { amount: 50n }), "w1").pipe(Effect.withTracer(recording.tracer))).toBe(true)
+    const statements = recording.ended.filter((span) => span.name === "sql.execute").map((span) => String(span.attributes.get("db.query.text")).trim().split(/\s+/)[0])
+    expect(statements).toEqual(["WITH", "INSERT"])
+    // A lost compare-and-set changes no book and writes no event.
+    expect(yield* repo.finish(terminalOutcome(swept, "succeeded", { amount: 50n }), "w1")).toBe(false)
   })))
 
 it.scoped("the table's trigger refuses any writer: a terminal task never changes, nor what a task was created for, nor its stored transaction", () =>

@@ -4,6 +4,7 @@ import {
   claimRanks,
   isTerminal,
   type NotificationEvent,
+  type SweepOutcome,
   type SweepQuery,
   SweepRepository,
   type SweepStatus,
@@ -63,6 +64,25 @@ export const make = Effect.gen(function*() {
       UPDATE sweep_tasks t SET ${sql.update(mutableColumns(task))}, version = t.version + 1, claimed_by = NULL, claimed_until = NULL
       WHERE t.id = ${task.id} AND t.version = ${task.version} AND t.claimed_by = ${worker}
       RETURNING t.wallet_id::text AS wallet_id`
+
+  /**
+   * `casUpdate` and the wallet's books in one statement (a round trip per terminal task fewer
+   * than a statement each): the wallet's row changes only when the task's compare-and-set did.
+   */
+  const casUpdateWithBooks = (task: SweepTask, worker: string, outcome: SweepOutcome) => {
+    const books = [
+      ...(outcome.collected === null ? [] : [
+        sql`collected_usdt = w.collected_usdt + ${outcome.collected.amount.toString()}::numeric`,
+        sql`last_collected_at = GREATEST(coalesce(w.last_collected_at, '-infinity'), ${outcome.collected.at})`
+      ]),
+      ...(outcome.balanceChanged ? [sql`balance_stale_from = GREATEST(coalesce(w.balance_stale_from, 0), w.balance_block + 1)`] : [])
+    ]
+    if (books.length === 0) return casUpdate(task, worker)
+    return sql<{ wallet_id: string }>`
+      WITH task AS (${casUpdate(task, worker)}),
+      books AS (UPDATE wallets w SET ${sql.csv(books)} FROM task WHERE w.id = task.wallet_id::bigint)
+      SELECT wallet_id FROM task`
+  }
 
   return SweepRepository.of({
     // One statement for the batch. Drafts of wallets outside the scope (or with another address)
@@ -173,20 +193,9 @@ export const make = Effect.gen(function*() {
         return Effect.dieMessage(`sweep task ${task.id}: finish needs a terminal status, not ${task.status}`)
       }
       return sql.withTransaction(Effect.gen(function*() {
-        const [row] = yield* casUpdate(task, worker)
+        const [row] = yield* casUpdateWithBooks(task, worker, outcome)
         if (row === undefined) return false
         yield* insertEvents(sql, [outcome.event])
-        if (outcome.collected !== null) {
-          yield* sql`
-            UPDATE wallets SET collected_usdt = collected_usdt + ${outcome.collected.amount.toString()}::numeric,
-              last_collected_at = GREATEST(coalesce(last_collected_at, '-infinity'), ${outcome.collected.at})
-            WHERE id = ${row.wallet_id}`
-        }
-        if (outcome.balanceChanged) {
-          yield* sql`
-            UPDATE wallets SET balance_stale_from = GREATEST(coalesce(balance_stale_from, 0), balance_block + 1)
-            WHERE id = ${row.wallet_id}`
-        }
         return true
       })).pipe(Effect.orDie)
     },

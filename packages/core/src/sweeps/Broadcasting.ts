@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Duration, Effect } from "effect"
 import { Chain } from "../chain/Chain.js"
 import type { SignedTransaction } from "../chain/ChainModel.js"
 import { proceed } from "./SweepStep.js"
@@ -27,7 +27,12 @@ export const broadcast = (task: SweepTask, now: Date, settings: SweeperSettings)
       return proceed(task, now, { status: "unknown", reason: `broadcast result unknown: ${outcome.left.reason}` }, settings.settleInterval)
     }
     const answer = outcome.right
-    if (answer._tag !== "Rejected") return proceed(task, now, { status: "broadcast", reason: "" }, settings.settleDelay)
+    if (answer._tag !== "Rejected") {
+      // Counted from the node's answer, not the pass's start: a pass of many broadcasts takes
+      // seconds, and the transaction cannot land before the node has it.
+      const answeredAfter = Duration.millis(Math.max(0, (yield* Clock.currentTimeMillis) - now.getTime()))
+      return proceed(task, now, { status: "broadcast", reason: "" }, Duration.sum(answeredAfter, settings.settleDelay))
+    }
     const reason = `broadcast refused: ${answer.code}: ${answer.message}`
     if (stored.expiration.getTime() <= now.getTime()) return proceed(task, now, { status: "unknown", reason }, settings.settleInterval)
     return proceed(task, now, { reason }, settings.rebroadcastInterval)

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { AccountResources } from "../chain/ChainModel.js"
+import type { AccountResources, AccountState } from "../chain/ChainModel.js"
 import { Chain } from "../chain/Chain.js"
 import { EnergyProvider, type ProviderUnavailable } from "../energy/EnergyProvider.js"
 import { effectiveSettings } from "../Settings.js"
@@ -27,6 +27,12 @@ export const awaitBandwidth = (task: SweepTask, now: Date, account: AccountResou
     reason: `waiting for free bandwidth: ${bandwidthLeft(account)} of ${transferBandwidth} bytes left`
   }, settings.bandwidthInterval)
 
+/** What preparation decided, and the account reading it decided on. */
+export interface Prepared {
+  readonly result: StepResult
+  readonly account: AccountState
+}
+
 /**
  * `pending` from `queued` or `waiting_bandwidth`: fixes the amount from the balance at the
  * solidified block, estimates energy with the margin, and picks the fee source. Bandwidth is
@@ -37,6 +43,12 @@ export const prepare = (task: SweepTask, now: Date, settings: SweeperSettings, v
     const chain = yield* Chain
     // The pass read the solidified block before any task's reads: the balances are at least that recent.
     const account = yield* chain.account(task.address, view.solidified.number)
+    return { result: yield* decide(task, now, settings, view, account), account } satisfies Prepared
+  })
+
+const decide = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView, account: AccountState) =>
+  Effect.gen(function*() {
+    const chain = yield* Chain
     const amount = task.mode === "all" ? account.usdt : task.requestedAmount!
     if (amount === 0n) return end(task, now, "cancelled", "nothing to collect: the USDT balance is 0", { amount: 0n })
     if (task.minimumAmount !== null && amount < task.minimumAmount) {

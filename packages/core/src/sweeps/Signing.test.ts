@@ -2,13 +2,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { Chain, type ChainService } from "../chain/Chain.js"
 import type { BlockRef } from "../chain/ChainModel.js"
-import type { TenantId, WalletId } from "../Ids.js"
 import type { Sealed } from "../SecretBox.js"
 import { Signer } from "../WalletKeys.js"
 import type { ChainView } from "./ChainView.js"
 import { defaultSweeperSettings } from "./SweeperSettings.js"
 import { SweepRepository } from "./SweepRepository.js"
-import type { SweepTask, SweepTaskId } from "./SweepTask.js"
+import { chainUnusedBy, preparedTask } from "./testing/StepFixtures.js"
 import { sign } from "./Signing.js"
 
 const now = new Date("2026-11-24T12:00:00.000Z")
@@ -19,58 +18,18 @@ const block = (number: bigint): BlockRef => ({
   timestamp: new Date(now.getTime() - 3_000)
 })
 
-const task: SweepTask = {
-  id: "7" as SweepTaskId,
-  tenantId: "1" as TenantId,
-  network: "nile",
-  walletId: "3" as WalletId,
-  address: "TWalletAddressxxxxxxxxxxxxxxxxxxxx",
-  mode: "all",
-  requestedAmount: null,
-  minimumAmount: null,
-  amount: 5_000_000n,
-  destination: "TCollectorAddressxxxxxxxxxxxxxxxxx",
-  origin: "manual",
-  status: "ready",
-  stage: "ready",
-  reason: "",
-  transaction: null,
-  actualFee: 0n,
-  actualBandwidthFee: null,
-  feeWarning: null,
-  feeSource: "resources",
-  preparedEnergy: 70_000n,
-  estimatedWalletTrxFee: 0n,
-  maxWalletTrxFee: 0n,
-  rental: null,
-  createdAt: now,
-  updatedAt: now,
-  nextStepAt: now,
-  prepareBy: new Date(now.getTime() + 3_600_000),
-  version: 3
-}
+const task = preparedTask(now)
 
 /** A chain with the wallet's energy in place that records what it is asked to build. */
-const chainRecording = (builds: Array<Parameters<ChainService["buildUsdtTransfer"]>[0]>): ChainService => {
-  const unused = Effect.dieMessage("not used by signing")
-  return {
-    headBlock: unused,
-    solidifiedBlock: unused,
-    blockTransfers: () => unused,
-    account: () => unused,
-    balances: () => unused,
+const chainRecording = (builds: Array<Parameters<ChainService["buildUsdtTransfer"]>[0]>): ChainService =>
+  chainUnusedBy("signing", {
     resources: () =>
       Effect.succeed({ energyLimit: 100_000n, energyUsed: 0n, freeBandwidthLimit: 600n, freeBandwidthUsed: 0n, stakedBandwidthLimit: 0n, stakedBandwidthUsed: 0n }),
-    parameters: unused,
-    estimateTransferEnergy: () => unused,
     buildUsdtTransfer: (transfer) => {
       builds.push(transfer)
       return Effect.succeed({ txid: "11".repeat(32), rawDataHex: "0a02", expiration: transfer.expiration!, feeLimit: transfer.feeLimit })
-    },
-    broadcast: () => unused,
-    receipt: () => unused
-  }
-}
+    }
+  })
 
 const signingWith = (builds: Array<Parameters<ChainService["buildUsdtTransfer"]>[0]>, view: ChainView) =>
   sign(task, now, defaultSweeperSettings, view).pipe(

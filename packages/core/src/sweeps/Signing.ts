@@ -1,5 +1,7 @@
 import { Duration, Effect } from "effect"
 import { Chain } from "../chain/Chain.js"
+import type { AccountState } from "../chain/ChainModel.js"
+import type { Sealed } from "../SecretBox.js"
 import { Signer } from "../WalletKeys.js"
 import { SweepRepository } from "./SweepRepository.js"
 import { energyLeft } from "./FeePlan.js"
@@ -15,8 +17,19 @@ const tapos = 65_536n
  * `ready` -> `signed`: builds the transfer, signs its hash through the Signer port and returns
  * the task with the transaction stored. Nothing leaves the process before that state is saved:
  * should the save be lost, the signature was never sent anywhere and `ready` starts again.
+ *
+ * `prepared` is what the same step read before (the preparation's): its account reading, taken
+ * moments before with nothing of ours in between, so as recent as a new reading would be, and the
+ * wallet's sealed key, read beside it. A task signed in a later step (after a rental, say) reads
+ * both again.
  */
-export const sign = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView) =>
+export const sign = (
+  task: SweepTask,
+  now: Date,
+  settings: SweeperSettings,
+  view: ChainView,
+  prepared?: { readonly account: AccountState; readonly sealedKey: Effect.Effect<Sealed> }
+) =>
   Effect.gen(function*() {
     const chain = yield* Chain
     const signer = yield* Signer
@@ -25,12 +38,13 @@ export const sign = (task: SweepTask, now: Date, settings: SweeperSettings, view
     const feeLimit = task.preparedEnergy! * energyFee
     // The resources prepared must still be there: fee_limit covers the whole transfer, so energy
     // gone since preparation would be paid in the wallet's TRX, past what the task allows.
-    const left = energyLeft(yield* chain.resources(task.address))
+    const reading = prepared?.account
+    const left = energyLeft(reading ?? (yield* chain.resources(task.address)))
     const shortfall = task.preparedEnergy! - left
     if (shortfall > 0n) {
       const burn = shortfall * energyFee
       const allowed = task.feeSource === "wallet_trx" ? task.maxWalletTrxFee ?? 0n : 0n
-      if (burn > allowed || burn > (yield* chain.balances(task.address, view.solidified.number)).trx) {
+      if (burn > allowed || burn > (reading ?? (yield* chain.balances(task.address, view.solidified.number))).trx) {
         return end(task, now, "failed", `the wallet's energy fell to ${left} since preparation: signing would burn ${burn} SUN of its TRX`)
       }
     }
@@ -58,7 +72,7 @@ export const sign = (task: SweepTask, now: Date, settings: SweeperSettings, view
     if (built.expiration.getTime() - head.timestamp.getTime() < Duration.toMillis(settings.minimumValidity)) {
       return yield* Effect.dieMessage(`the transfer built expires at ${built.expiration.toISOString()}, too soon to broadcast safely`)
     }
-    const sealedKey = yield* repo.signingKey(task.walletId)
+    const sealedKey = yield* (prepared?.sealedKey ?? repo.signingKey(task.walletId))
     const signature = yield* signer.sign({ address: task.address, sealedKey }, Buffer.from(built.txid, "hex"))
     return proceed(task, now, {
       status: "signed",

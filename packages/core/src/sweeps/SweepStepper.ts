@@ -4,7 +4,7 @@ import type { ChainRejected, ChainUnavailable } from "../chain/ChainErrors.js"
 import type { EnergyProvider, ProviderUnavailable } from "../energy/EnergyProvider.js"
 import type { SettingsRepository } from "../SettingsRepository.js"
 import type { SigningFailed, Signer } from "../WalletKeys.js"
-import type { SweepRepository } from "./SweepRepository.js"
+import { SweepRepository } from "./SweepRepository.js"
 import type { StepResult } from "./SweepStep.js"
 import { broadcast } from "./Broadcasting.js"
 import { prepare } from "./Preparation.js"
@@ -17,6 +17,27 @@ import type { SweeperSettings } from "./SweeperSettings.js"
 import type { SweepTask } from "./SweepTask.js"
 
 const preparing = (task: SweepTask) => task.status === "pending" || task.status === "ready"
+
+/**
+ * Preparation, and the signature at once when it found the resources in place: the signature
+ * is checked against the preparation's own account reading (taken moments before, in this
+ * step), and only the signed task is saved. Nothing leaves the process before that save, so a
+ * failure anywhere in the step leaves the task as it was, to be prepared again. The sealed key
+ * is read beside the preparation's node calls rather than after them (a step's calls follow one
+ * another, and the sweeper steps a bounded number of tasks at once); its failure counts only
+ * when the task is to be signed.
+ */
+const prepareAndSign = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView) =>
+  Effect.gen(function*() {
+    const repo = yield* SweepRepository
+    const [{ account, result }, sealedKey] = yield* Effect.all([
+      prepare(task, now, settings, view),
+      Effect.exit(repo.signingKey(task.walletId))
+    ], { concurrency: 2 })
+    return result._tag === "Save" && result.task.status === "ready"
+      ? yield* sign(result.task, now, settings, view, { account, sealedKey })
+      : result
+  })
 
 type Step = Effect.Effect<
   StepResult,
@@ -39,7 +60,7 @@ export const stepOf = (task: SweepTask, now: Date, settings: SweeperSettings, vi
         switch (task.stage) {
           case "queued":
           case "waiting_bandwidth":
-            return prepare(task, now, settings, view)
+            return prepareAndSign(task, now, settings, view)
           case "renting":
             return rent(task, now, settings)
           case "waiting_energy":

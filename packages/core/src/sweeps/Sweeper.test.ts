@@ -7,8 +7,10 @@ import { ChainUnavailable } from "../chain/ChainErrors.js"
 import { Sim } from "../chain/testing/SimWorld.js"
 import { eagerSweeperSettings } from "../testing/EagerLoopSettings.js"
 import { StorageFixtures } from "../testing/StorageFixtures.js"
+import { SettingsRepository } from "../SettingsRepository.js"
 import { Signer } from "../WalletKeys.js"
 import { Sweeper } from "./Sweeper.js"
+import { SweepRepository } from "./SweepRepository.js"
 import {
   createTask,
   ordersFor,
@@ -132,15 +134,57 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
       expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
     }))
 
+  it.effect("a sweep the wallet can pay is prepared and signed in one step, on the preparation's one account reading", () =>
+    Effect.gen(function*() {
+      const chain = yield* Chain
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const w = yield* trxWallet(scope.wallets[0]!, usdt(4n))
+      const created = yield* createTask(scope, w)
+      const reads = yield* Ref.make<ReadonlyArray<string>>([])
+      const noted = <A, E>(what: string, read: Effect.Effect<A, E>) => Effect.zipRight(Ref.update(reads, (r) => [...r, what]), read)
+      const counted = Chain.of({
+        ...chain,
+        account: (address, solidified) => noted("account", chain.account(address, solidified)),
+        balances: (address, solidified) => noted("balances", chain.balances(address, solidified)),
+        resources: (address) => noted("resources", chain.resources(address)),
+        estimateTransferEnergy: (transfer) => noted("estimate", chain.estimateTransferEnergy(transfer))
+      })
+      const repo = yield* SweepRepository
+      const keyed = SweepRepository.of({ ...repo, signingKey: (walletId) => noted("key", repo.signingKey(walletId)) })
+      const counting = pass().pipe(Effect.provideService(Chain, counted), Effect.provideService(SweepRepository, keyed))
+      expect(yield* counting).toMatchObject({ claimed: 1, saved: 1, failed: 0 })
+      // One save: the signed transaction, with everything the preparation fixed.
+      expect((yield* taskOf(scope, created.id)).task).toMatchObject({ status: "signed", feeSource: "wallet_trx", amount: usdt(4n), version: 1 })
+      // One account reading, no resource or balance reading for the signature; the key read
+      // beside the account, not after the estimate.
+      expect(yield* Ref.get(reads)).toEqual(["account", "key", "estimate"])
+      const { task, seen } = yield* runUntilDone(scope, created.id)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
+    }))
+
+  it.effect("a pass reads a tenant's settings once, however many of its tasks it prepares", () =>
+    Effect.gen(function*() {
+      const settings = yield* SettingsRepository
+      const scope = yield* seedScope(3, { rentalAllowed: false })
+      const tasks = []
+      for (const w of scope.wallets) tasks.push(yield* createTask(scope, yield* trxWallet(w, usdt(2n))))
+      const reads = yield* Ref.make(0)
+      const counted = SettingsRepository.of({ ...settings, get: (s) => Effect.zipRight(Ref.update(reads, (n) => n + 1), settings.get(s)) })
+      expect(yield* Effect.provideService(pass(), SettingsRepository, counted)).toMatchObject({ claimed: 3, saved: 3, failed: 0 })
+      expect(yield* Ref.get(reads)).toBe(1)
+      // Finished, so the file's later passes claim none of them.
+      for (const task of tasks) expect((yield* runUntilDone(scope, task.id)).task.status).toBe("succeeded")
+    }))
+
   it.effect("a step whose node call fails is retried on the next pass from the state it was in", () =>
     Effect.gen(function*() {
       const chain = yield* Chain
       const scope = yield* seedScope(1, { rentalAllowed: false })
       const w = yield* trxWallet(scope.wallets[0]!, usdt(5n))
       const created = yield* createTask(scope, w)
-      expect(yield* pass()).toMatchObject({ claimed: 1, saved: 1, failed: 0 })
-      expect((yield* taskOf(scope, created.id)).task.status).toBe("ready")
-      // Building the transfer fails once: nothing is signed, the task waits in `ready`.
+      // Building the transfer fails once: nothing is signed, and the preparation is not saved
+      // either (it is signed in the same step): the task waits in `queued`.
       const builds = yield* Ref.make(0)
       const flaky = Chain.of({
         ...chain,
@@ -150,7 +194,7 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
       })
       const flakyPass = Effect.provideService(pass(), Chain, flaky)
       expect(yield* flakyPass).toMatchObject({ claimed: 1, saved: 1, failed: 1 })
-      expect((yield* taskOf(scope, created.id)).task).toMatchObject({ status: "ready", transaction: null, version: 2 })
+      expect((yield* taskOf(scope, created.id)).task).toMatchObject({ status: "pending", stage: "queued", transaction: null, version: 1 })
       const { task, seen } = yield* roundsUntilDone(flakyPass)(scope, created.id)
       expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
       expect(yield* Ref.get(builds)).toBe(2)

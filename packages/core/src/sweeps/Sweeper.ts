@@ -9,6 +9,8 @@ import type { Network } from "../Network.js"
 import { traced } from "../Traced.js"
 import { sweepOutcome } from "./SweepOutcome.js"
 import { countFinished, sampleUnfinished } from "./SweepMetrics.js"
+import { SettingsRepository } from "../SettingsRepository.js"
+import { passSettings } from "./PassSettings.js"
 import { SweepRepository } from "./SweepRepository.js"
 import type { StepResult } from "./SweepStep.js"
 import { later } from "./SweepStep.js"
@@ -59,9 +61,9 @@ const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
     }
 
     /** One step and its save, in a span of its own while tracing is on (its node and provider calls, its statements). */
-    const stepOne = (task: SweepTask, now: Date, view: ChainView, holder: string) =>
+    const stepOne = (task: SweepTask, now: Date, view: ChainView, holder: string, passContext: typeof context) =>
       stepOf(task, now, settings, view).pipe(
-        Effect.provide(context),
+        Effect.provide(passContext),
         Effect.catchAllCause((cause) => {
           const error = Cause.squash(cause)
           return Effect.as(
@@ -99,7 +101,10 @@ const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
         ? yield* Effect.zipRight(outages.failed(network, `${view.left.reason} (claimed tasks wait)`), release(tasks, now, holder))
         : yield* Effect.zipRight(
           outages.reached(network),
-          Effect.forEach(tasks, (task) => stepOne(task, now, view.right, holder), { concurrency: settings.concurrency })
+          Effect.flatMap(Effect.provide(passSettings, context), (settingsOfPass) => {
+            const passContext = Context.add(context, SettingsRepository, settingsOfPass)
+            return Effect.forEach(tasks, (task) => stepOne(task, now, view.right, holder, passContext), { concurrency: settings.concurrency })
+          })
         )
       return {
         claimed: tasks.length,

@@ -12,8 +12,9 @@ export interface SweeperSettings {
   /** Pause when no task was due. */
   readonly idleInterval: Duration.Duration
   /**
-   * From an accepted broadcast to the first look at its receipt: the receipt is read from the
-   * solidified node, which cannot know it sooner than some 19 blocks later.
+   * From the node's acceptance of a broadcast to the first look at its receipt: the receipt is
+   * read from the solidified node, which cannot know it before the block the transaction lands in
+   * (the next one) and the 19 after it: 20 blocks.
    */
   readonly settleDelay: Duration.Duration
   /** Between looks at a broadcast transaction's receipt. */
@@ -45,7 +46,7 @@ export const defaultSweeperSettings: SweeperSettings = {
   concurrency: 8,
   leaseTtl: Duration.seconds(60),
   idleInterval: Duration.seconds(1),
-  settleDelay: Duration.seconds(54),
+  settleDelay: Duration.seconds(60),
   settleInterval: Duration.seconds(3),
   bandwidthInterval: Duration.minutes(5),
   rentalInterval: Duration.seconds(3),
