@@ -33,11 +33,12 @@ export const settle = (task: SweepTask, now: Date, settings: SweeperSettings, vi
     // covers every block up to it, so "no receipt" and "solidified past the expiration" can never
     // straddle the block the transaction landed in.
     const solidified = view.solidified
-    // A broadcast the node took (at `updatedAt` or after) lands in a block of a later time: until
-    // the solidified chain is past that time, the solidified node cannot know it and a look is a
-    // wasted node call. Nothing is decided without a look; the next look is when it could find it,
-    // and never later than when the bytes are due to be offered again, which keeps that pace.
-    // `updatedAt` is our clock: one ahead of the chain's only delays the look by the difference.
+    // A first broadcast the node took (at `updatedAt` or after) lands in a block of a later time:
+    // until the solidified chain is past that time, the solidified node cannot know it and a look
+    // is a wasted node call. After a re-offer `updatedAt` is the re-offer's time and the first
+    // offer may have landed before it; the look then waits at most until the next re-offer. Nothing
+    // is decided without a look, and a look comes at least once per re-offer interval. `updatedAt`
+    // is our clock: one ahead of the chain's only delays the look by the difference.
     const solidifiedUntilBroadcast = task.updatedAt.getTime() - solidified.timestamp.getTime()
     const offerDueIn = Duration.toMillis(settings.rebroadcastInterval) - (now.getTime() - task.updatedAt.getTime())
     if (task.status === "broadcast" && solidifiedUntilBroadcast >= 0 && offerDueIn > 0) {
