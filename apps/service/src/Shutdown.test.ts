@@ -55,9 +55,15 @@ const startAndSignal = (
       if (options.toGroup === true) {
         // Ctrl-C in a terminal: every process of the foreground group gets the signal, and npm
         // passes its own on to node; so node is signalled twice, the second time while stopping.
+        // A second Ctrl-C soon after: a fast stop may have ended the group by then (ESRCH), which
+        // the exit code and the log lines below still judge.
         process.kill(-child.pid!, signal)
-        await new Promise((r) => setTimeout(r, 100))
-        process.kill(-child.pid!, signal)
+        await new Promise((r) => setTimeout(r, 20))
+        try {
+          process.kill(-child.pid!, signal)
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error
+        }
       } else child.kill(signal)
       const code = await exit
       return { code, started, ports, stdout, stderr }
