@@ -52,19 +52,18 @@ import { cpus, totalmem } from "node:os"
 import { monitorEventLoopDelay, performance } from "node:perf_hooks"
 import { join } from "node:path"
 import pg from "pg"
-import { repositoryRoot } from "../test-support/Processes.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
 import { phaseProfiler } from "./support/CpuProfile.js"
 import { printPhaseBreakdown } from "./support/ProfileBreakdown.js"
 import { makePortTiming } from "./support/PortTiming.js"
 import { type ReferenceCounts, type ReferenceDispatcher, startReference } from "./support/ReferenceDispatcher.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
+import { tlsDir } from "./support/WebhookReceiver.js"
 
 const events = Number(process.env.BENCH_EVENTS ?? 20_000)
 const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 64)
 const dispatcherInFlight = Number(process.env.BENCH_DISPATCHER_IN_FLIGHT ?? inFlight)
 const tenants = 10
-const tlsDir = join(repositoryRoot, "packages", "outbound", "fixtures", "tls")
 const instantTransport = process.env.BENCH_INSTANT_TRANSPORT === "1"
 const log = (line: string) => console.log(line)
 const profiling = process.env.BENCH_CPU_PROF === "1"

@@ -24,7 +24,7 @@
  * benchmark used meanwhile (/proc/stat less this process tree): the cores are shared, and someone
  * else's burst spoils a round, not the figure. The embedded PostgreSQL's processes are this
  * benchmark's descendants; with DATABASE_URL its CPU is not seen. The list load runs in a process
- * of its own (bench/support/GrowthLoad.ts).
+ * of its own (bench/support/ConstantRate.ts).
  *
  * The benchmark drives the chain: a simulated node (`apps/devchain`, blocks only on /sim/mine) is
  * the service's `nile` node through TRON_NILE_NODE_URL, as a real node would be. The service runs
@@ -61,7 +61,7 @@ import { performance } from "node:perf_hooks"
 import pg from "pg"
 import { freePort, repositoryRoot, startTs, waitForHttp } from "../test-support/Processes.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
-import { growthLoadInChild, type GrowthLoadResult } from "./support/GrowthLoad.js"
+import { constantRateInChild, type ConstantRateResult } from "./support/ConstantRate.js"
 import { cpuNow, type CpuReading, cpuSince, memoryOf, startService, stopProcess } from "./support/GrowthProcess.js"
 import { percentile, percentileOfSorted } from "./support/Percentile.js"
 import { type BenchApp, fetchToken, signedHeaders } from "./support/Signing.js"
@@ -150,7 +150,7 @@ const roundOf = (busy: Measured<unknown>, idle: Measured<unknown>, units: number
 const median = (values: ReadonlyArray<number>) => percentile(values, 50)
 
 /** Several loads as one: their requests' latencies pooled. */
-const pooled = (loads: ReadonlyArray<GrowthLoadResult>) => {
+const pooled = (loads: ReadonlyArray<ConstantRateResult>) => {
   const latencies = loads.flatMap((l) => l.latencies).sort((a, b) => a - b)
   return {
     rps: loads.reduce((sum, l) => sum + l.rps, 0) / loads.length,
@@ -334,7 +334,7 @@ const runOne = async (walletCount: number): Promise<Column> => {
     // their code paths and filling caches (p99 over a second at the first list load otherwise).
     log("  warm-up: 5 blocks, then the list for 3 s")
     await stream(5)
-    await growthLoadInChild(apiUrl, await listRequest(), 3, listRate, connections)
+    await constantRateInChild("list warm-up", apiUrl, await listRequest(), 3, listRate, connections)
     await drain()
     await sleep(3000)
 
@@ -357,13 +357,13 @@ const runOne = async (walletCount: number): Promise<Column> => {
 
     // 2. The list alone, in rounds as well.
     const listRounds: Array<Round> = []
-    const listLoads: Array<GrowthLoadResult> = []
+    const listLoads: Array<ConstantRateResult> = []
     for (let r = 0; r < rounds; r++) {
       log(`  round ${r + 1}/${rounds}: idle ${listSeconds} s, then the list at ${listRate} req/s for ${listSeconds} s`)
       const shape = await listRequest()
       const idle = await measure(pid, () => sleep(listSeconds * 1000))
       if (r === 0) await resetStatements()
-      const busy = await measure(pid, () => growthLoadInChild(apiUrl, shape, listSeconds, listRate, connections))
+      const busy = await measure(pid, () => constantRateInChild("list alone", apiUrl, shape, listSeconds, listRate, connections))
       if (r === 0) await printStatements(`${busy.result.requests} list requests`)
       listRounds.push(roundOf(busy, idle, busy.result.requests))
       listLoads.push(busy.result)
@@ -376,7 +376,7 @@ const runOne = async (walletCount: number): Promise<Column> => {
     const bothShape = await listRequest()
     const both = await measure(pid, () =>
       Promise.all([
-        growthLoadInChild(apiUrl, bothShape, bothSeconds, listRate, connections),
+        constantRateInChild("list with deposits", apiUrl, bothShape, bothSeconds, listRate, connections),
         stream(Math.floor((bothSeconds * 1000) / blockMs))
       ]))
     clearInterval(sampler)

@@ -186,6 +186,7 @@ const program = Effect.gen(function*() {
       const tails: Array<readonly [string, Tail]> = []
       for (const [server, baseUrl, bearer, pid] of [["", apiUrl, token, api.pid!], ["fair reference, ", referenceUrl, referenceToken, reference.pid]] as const) {
         const paced = await constantRateInChild(`${name}, ${server}constant ${half} req/s (half ours)`, baseUrl, listRequest(query, bearer), seconds, half, connections)
+        if (paced.errors > 0) throw new Error(`${paced.name}: ${paced.errors} requests got no answer, the first: ${paced.firstError}`)
         rows.push({ ...paced, atRate: half })
         if (pauseLog !== undefined) {
           // The server writes its log every 500 ms.

@@ -10,12 +10,19 @@ export interface ConstantRateResult extends LoadResult {
   readonly target: number
   readonly p999: number
   readonly max: number
+  /** Requests that ended, answered or not. */
+  readonly requests: number
   /** The longest the load generator's own event loop was held up (ms): a stall there shows as latency too. */
   readonly generatorStall: number
   /** Every request slower than 20 ms (the first 10,000): when it was due (wall clock, ms since the epoch) and its latency, to set beside a server's log. */
   readonly slow: ReadonlyArray<readonly [number, number]>
   /** The load's wall-clock window: the first request's due time and the last reply's arrival (ms since the epoch). */
   readonly window: readonly [number, number]
+  /** Requests without an answer (a connection refused or reset): counted, the first named in `firstError`. */
+  readonly errors: number
+  readonly firstError?: string
+  /** Every answered request's latency, sorted (ms, rounded to 0.1), to pool several loads' percentiles. */
+  readonly latencies: ReadonlyArray<number>
 }
 
 /**
@@ -23,10 +30,11 @@ export interface ConstantRateResult extends LoadResult {
  * sent at its time whatever became of the earlier ones (spread over the second, not in bursts),
  * and its latency counts from when it was due, so time spent queued behind a slow reply is
  * counted (no coordinated omission). At most `connections` are open; a due request waits for one.
- * Latencies in milliseconds, rounded to 0.1.
+ * Latencies in milliseconds, rounded to 0.1. A request that gets no answer is counted in `errors`,
+ * not fatal: the caller decides what a failed request means.
  */
 export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, seconds: number, rate: number, connections: number) =>
-  new Promise<ConstantRateResult>((done, fail) => {
+  new Promise<ConstantRateResult>((done) => {
     const url = new URL(shape.path, baseUrl)
     // Without a socket timeout Node ignores the server's `Keep-Alive: timeout=5`, and at a low
     // rate a request can go out on a socket the server is just closing (ECONNRESET).
@@ -38,7 +46,8 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
     let sent = 0
     let finished = 0
     let non2xx = 0
-    let stopped = false
+    let errors = 0
+    let firstError: string | undefined
     const total = Math.floor(seconds * rate)
     const loopDelay = monitorEventLoopDelay({ resolution: 5 })
     loopDelay.enable()
@@ -52,27 +61,27 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
           if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) non2xx++
           res.resume()
           res.on("end", () => {
-            const end = performance.now()
-            const latency = Math.round((end - due) * 10) / 10
+            const latency = Math.round((performance.now() - due) * 10) / 10
             latencies.push(latency)
             if (latency > 20 && slow.length < 10_000) slow.push([wallOffset + due, latency])
-            lastEnd = end
-            if (++finished === total) finish()
+            settle()
           })
         }
       )
       req.on("error", (error) => {
-        if (!stopped) {
-          stopped = true
-          agent.destroy()
-          fail(error)
-        }
+        errors++
+        firstError ??= String(error)
+        settle()
       })
       req.end(shape.body)
     }
 
+    const settle = () => {
+      lastEnd = performance.now()
+      if (++finished === total) finish()
+    }
+
     const finish = () => {
-      stopped = true
       clearInterval(ticker)
       agent.destroy()
       loopDelay.disable()
@@ -88,7 +97,11 @@ export const constantRate = (name: string, baseUrl: string, shape: LoadRequest, 
         generatorStall: Math.round(loopDelay.max / 1e5) / 10,
         slow,
         window: [wallOffset + started, wallOffset + lastEnd],
-        non2xx
+        non2xx,
+        requests: finished,
+        errors,
+        ...(firstError === undefined ? {} : { firstError }),
+        latencies
       })
     }
 

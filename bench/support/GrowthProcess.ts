@@ -1,38 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { readdirSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
+import { descendsFrom, processTable } from "./ProcessCpu.js"
 
 /**
  * Linux /proc readings for bench/growth.ts: the CPU of one process tree and of the embedded
  * PostgreSQL, and a process's resident memory; and the production service process itself.
  */
-
-interface ProcStat {
-  readonly pid: number
-  readonly ppid: number
-  readonly comm: string
-  /** utime + stime + cutime + cstime, in seconds (clock ticks of 10 ms). */
-  readonly seconds: number
-}
-
-const readStats = (): Array<ProcStat> =>
-  readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
-    try {
-      const text = readFileSync(`/proc/${pid}/stat`, "utf8")
-      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
-      // The children's times (cutime, cstime) too: a PostgreSQL backend that ended since the last
-      // reading is counted in its parent's once it was waited for, instead of vanishing.
-      const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
-      return [{ pid: Number(pid), ppid: Number(fields[1]), comm: text.slice(text.indexOf("(") + 1, text.lastIndexOf(")")), seconds: ticks / 100 }]
-    } catch {
-      // The process ended between the listing and the read.
-      return []
-    }
-  })
-
-const isUnder = (parent: ReadonlyMap<number, number>, pid: number, root: number) => {
-  for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true
-  return false
-}
 
 export interface CpuReading {
   /** CPU seconds of the process `pid` and its descendants. */
@@ -55,15 +28,19 @@ const machineBusy = () => {
 /** The CPU used so far by the process `pid` (with its descendants), by the embedded PostgreSQL, and by others. */
 export const cpuNow = (pid: number): CpuReading => {
   const busy = machineBusy()
-  const stats = readStats()
-  const parent = new Map(stats.map((s) => [s.pid, s.ppid]))
+  const table = processTable()
+  const descends = descendsFrom(table)
+  const under = (p: number, root: number) => p === root || descends(p, root)
   let service = 0
   let postgres = 0
   let tree = 0
-  for (const s of stats) {
-    if (isUnder(parent, s.pid, process.pid)) tree += s.seconds
-    if (isUnder(parent, s.pid, pid)) service += s.seconds
-    else if (s.comm === "postgres" && isUnder(parent, s.pid, process.pid)) postgres += s.seconds
+  for (const st of table) {
+    // The children's times too: a PostgreSQL backend that ended since the last reading is counted
+    // in its parent's once it was waited for, instead of vanishing.
+    const seconds = st.seconds + st.reapedChildrenSeconds
+    if (under(st.pid, process.pid)) tree += seconds
+    if (under(st.pid, pid)) service += seconds
+    else if (st.comm === "postgres" && under(st.pid, process.pid)) postgres += seconds
   }
   return { service, postgres, others: busy - tree }
 }

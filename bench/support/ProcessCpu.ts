@@ -8,27 +8,38 @@ export interface ChildrenCpu {
   readonly rest: number
 }
 
-interface ProcStat {
+export interface ProcStat {
   readonly pid: number
   readonly ppid: number
+  /** The command name. */
+  readonly comm: string
   /** User and system CPU seconds (clock ticks of 10 ms). */
   readonly seconds: number
+  /** The same of its children that ended and were waited for (cutime + cstime). */
+  readonly reapedChildrenSeconds: number
 }
 
-/** Every process's parent and CPU seconds so far (Linux /proc); throws where /proc cannot be read. */
-const processTable = (): ReadonlyArray<ProcStat> =>
+/** Every process's parent, name and CPU seconds so far (Linux /proc); throws where /proc cannot be read. */
+export const processTable = (): ReadonlyArray<ProcStat> =>
   readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
     try {
       const text = readFileSync(`/proc/${pid}/stat`, "utf8")
       const fields = text.slice(text.lastIndexOf(")") + 2).split(" ")
-      return [{ pid: Number(pid), ppid: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / 100 }]
+      return [{
+        pid: Number(pid),
+        ppid: Number(fields[1]),
+        comm: text.slice(text.indexOf("(") + 1, text.lastIndexOf(")")),
+        seconds: (Number(fields[11]) + Number(fields[12])) / 100,
+        reapedChildrenSeconds: (Number(fields[13]) + Number(fields[14])) / 100
+      }]
     } catch {
+      // The process ended between the listing and the read.
       return []
     }
   })
 
 /** Whether `pid` descends from `root`, in the table's parent links. */
-const descendsFrom = (table: ReadonlyArray<ProcStat>) => {
+export const descendsFrom = (table: ReadonlyArray<ProcStat>) => {
   const parent = new Map(table.map((st) => [st.pid, st.ppid]))
   return (pid: number, root: number): boolean => {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true

@@ -72,18 +72,11 @@ export interface ProfiledServer {
 export const printLayerBreakdown = (directory: string, title: string, ours: ProfiledServer, reference: ProfiledServer) => {
   const files = [profileOf(directory, ours.pid), profileOf(directory, reference.pid)]
   if (files[0] === undefined || files[1] === undefined) return console.log(`no CPU profile found under ${directory}`)
-  const rows = [ours, reference].map((server, i) => ({ totals: profileBreakdown(files[i]!, server.windows), requests: server.requests }))
-  const categories = [...new Set(rows.flatMap((r) => [...r.totals.keys()]))].filter((c) => c !== "idle")
-  categories.sort((a, b) => (rows[0]!.totals.get(b) ?? 0) - (rows[0]!.totals.get(a) ?? 0))
-  console.log(`\n${title}: CPU per request by layer, µs (self time in each server's profile over its measured rows, divided by the ${rows[0]!.requests} and ${rows[1]!.requests} requests they served):`)
-  console.log("| layer | ours | reference |")
-  console.log("|---|---:|---:|")
-  const perRequest = (row: typeof rows[number], ms: number) => ((ms * 1000) / row.requests).toFixed(1)
-  for (const category of categories) {
-    console.log(`| ${category} | ${perRequest(rows[0]!, rows[0]!.totals.get(category) ?? 0)} | ${perRequest(rows[1]!, rows[1]!.totals.get(category) ?? 0)} |`)
-  }
-  const total = (row: typeof rows[number]) => perRequest(row, [...row.totals].filter(([c]) => c !== "idle").reduce((sum, [, ms]) => sum + ms, 0))
-  console.log(`| total | ${total(rows[0]!)} | ${total(rows[1]!)} |`)
+  printPerRequest(
+    `${title}: CPU per request by layer, µs (self time in each server's profile over its measured rows, divided by the ${ours.requests} and ${reference.requests} requests they served):`,
+    { totals: profileBreakdown(files[0], ours.windows), requests: ours.requests },
+    { totals: profileBreakdown(files[1], reference.windows), requests: reference.requests }
+  )
 }
 
 /** One phase profiled inside the benchmark's own process (`phaseProfiler`): its file, which covers the phase only, and the requests it served. */
@@ -98,16 +91,31 @@ export interface ProfiledPhase {
  */
 export const printPhaseBreakdown = (title: string, ours: ProfiledPhase, reference: ProfiledPhase) => {
   const everything = [[0, Number.POSITIVE_INFINITY] as const]
-  const rows = [ours, reference].map((phase) => ({ totals: profileBreakdown(phase.file, everything), requests: phase.requests }))
+  printPerRequest(
+    `${title}: CPU per request by layer, µs (self time in each phase's profile, divided by the ${ours.requests} and ${reference.requests} requests it served):`,
+    { totals: profileBreakdown(ours.file, everything), requests: ours.requests },
+    { totals: profileBreakdown(reference.file, everything), requests: reference.requests }
+  )
+}
+
+interface LayerTotals {
+  /** Self time by layer, ms. */
+  readonly totals: ReadonlyMap<string, number>
+  readonly requests: number
+}
+
+/** The table of both sides' self time per request by layer (µs), ours' largest first, idle left out. */
+const printPerRequest = (heading: string, ours: LayerTotals, reference: LayerTotals) => {
+  const rows = [ours, reference]
   const categories = [...new Set(rows.flatMap((r) => [...r.totals.keys()]))].filter((c) => c !== "idle")
-  categories.sort((a, b) => (rows[0]!.totals.get(b) ?? 0) - (rows[0]!.totals.get(a) ?? 0))
-  const perRequest = (row: typeof rows[number], ms: number) => ((ms * 1000) / row.requests).toFixed(1)
-  console.log(`\n${title}: CPU per request by layer, µs (self time in each phase's profile, divided by the ${rows[0]!.requests} and ${rows[1]!.requests} requests it served):`)
+  categories.sort((a, b) => (ours.totals.get(b) ?? 0) - (ours.totals.get(a) ?? 0))
+  const perRequest = (row: LayerTotals, ms: number) => ((ms * 1000) / row.requests).toFixed(1)
+  console.log(`\n${heading}`)
   console.log("| layer | ours | reference |")
   console.log("|---|---:|---:|")
   for (const category of categories) {
-    console.log(`| ${category} | ${perRequest(rows[0]!, rows[0]!.totals.get(category) ?? 0)} | ${perRequest(rows[1]!, rows[1]!.totals.get(category) ?? 0)} |`)
+    console.log(`| ${category} | ${perRequest(ours, ours.totals.get(category) ?? 0)} | ${perRequest(reference, reference.totals.get(category) ?? 0)} |`)
   }
-  const total = (row: typeof rows[number]) => perRequest(row, [...row.totals].filter(([c]) => c !== "idle").reduce((sum, [, ms]) => sum + ms, 0))
-  console.log(`| total | ${total(rows[0]!)} | ${total(rows[1]!)} |`)
+  const total = (row: LayerTotals) => perRequest(row, [...row.totals].filter(([c]) => c !== "idle").reduce((sum, [, ms]) => sum + ms, 0))
+  console.log(`| total | ${total(ours)} | ${total(reference)} |`)
 }
