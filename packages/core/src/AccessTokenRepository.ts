@@ -12,6 +12,7 @@ export class AccessTokenRepository extends Context.Tag("@collector/core/AccessTo
   {
     readonly insert: (tokenHash: Uint8Array, appId: AppId, expiresAt: Date) => Effect.Effect<void>
     readonly find: (tokenHash: Uint8Array) => Effect.Effect<Option.Option<StoredAccessToken>>
-    readonly deleteExpired: (now: Date) => Effect.Effect<number>
+    /** Deletes at most `limit` tokens expiring at or before `now` (a bounded batch); returns how many. */
+    readonly deleteExpired: (now: Date, limit: number) => Effect.Effect<number>
   }
 >() {}

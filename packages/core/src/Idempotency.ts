@@ -2,7 +2,10 @@ import { Context, type Effect, Schema } from "effect"
 import type { TenantId } from "./Ids.js"
 import type { Network } from "./Network.js"
 
-/** Idempotency is scoped to (tenant, network, operation, request_id) and kept forever. */
+/**
+ * Idempotency is scoped to (tenant, network, operation, request_id) and kept for the operator's
+ * retention (forever by default, as the contract promises; `RecordPruning.ts`).
+ */
 export interface IdempotencyKey {
   readonly tenantId: TenantId
   readonly network: Network
@@ -39,5 +42,10 @@ export class IdempotencyStore extends Context.Tag("@collector/core/IdempotencySt
       paramsDigest: string,
       work: Effect.Effect<SavedOutcome, E, R>
     ) => Effect.Effect<SavedOutcome, E | IdempotencyConflict, R>
+    /**
+     * Deletes at most `limit` finished records created before `before` (a bounded batch);
+     * returns how many. A record whose request is still running is never deleted.
+     */
+    readonly prune: (before: Date, limit: number) => Effect.Effect<number>
   }
 >() {}

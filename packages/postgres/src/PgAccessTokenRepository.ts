@@ -17,8 +17,13 @@ export const make = Effect.gen(function*() {
         Effect.orDie,
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => ({ appId: String(r.app_id) as AppId, expiresAt: r.expires_at })))
       ),
-    deleteExpired: (now) =>
-      sql<{ n: string }>`WITH gone AS (DELETE FROM access_tokens WHERE expires_at <= ${now} RETURNING 1) SELECT count(*)::text AS n FROM gone`.pipe(
+    // A batch picked on the expiry index, so one pass holds few row locks and little WAL.
+    deleteExpired: (now, limit) =>
+      sql<{ n: string }>`WITH gone AS (
+        DELETE FROM access_tokens WHERE token_hash IN (
+          SELECT token_hash FROM access_tokens WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${limit}
+        ) RETURNING 1
+      ) SELECT count(*)::text AS n FROM gone`.pipe(
         Effect.orDie,
         Effect.map((rows) => Number(rows[0]?.n ?? 0))
       )

@@ -48,7 +48,21 @@ export const make = Effect.gen(function*() {
       })
     ).pipe(Effect.catchTag("SqlError" as never, Effect.die)) as never
 
-  return IdempotencyStore.of({ once })
+  // A batch picked on the creation-time index (migration 0018); a running record keeps its key
+  // locked by its own transaction and is skipped, so a request in progress never loses its key.
+  const prune: IdempotencyStore["Type"]["prune"] = (before, limit) =>
+    sql<{ n: string }>`WITH gone AS (
+      DELETE FROM idempotency_records WHERE (tenant_id, network, operation, request_id) IN (
+        SELECT tenant_id, network, operation, request_id FROM idempotency_records
+        WHERE created_at < ${before} AND outcome <> 'running'
+        ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      ) RETURNING 1
+    ) SELECT count(*)::text AS n FROM gone`.pipe(
+      Effect.orDie,
+      Effect.map((rows) => Number(rows[0]?.n ?? 0))
+    )
+
+  return IdempotencyStore.of({ once, prune })
 })
 
 export const layer = Layer.effect(IdempotencyStore, make)

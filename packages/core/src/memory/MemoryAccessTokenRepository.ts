@@ -25,9 +25,11 @@ export const make = Effect.gen(function*() {
           expiresAt: token.expiresAt
         }))
       ),
-    deleteExpired: (now) =>
+    deleteExpired: (now, limit) =>
       db.atomically(() => {
         const expired = [...tokens.entries()].filter(([, token]) => token.expiresAt.getTime() <= now.getTime())
+          .sort(([, a], [, b]) => a.expiresAt.getTime() - b.expiresAt.getTime())
+          .slice(0, limit)
         for (const [key] of expired) tokens.delete(key)
         return expired.length
       })

@@ -43,7 +43,17 @@ export const make = Effect.gen(function*() {
       })
     )
 
-  return IdempotencyStore.of({ once })
+  const prune = (before: Date, limit: number) =>
+    db.atomically(() => {
+      const old = [...records.entries()]
+        .filter(([, row]) => row.outcome !== "running" && row.createdAt.getTime() < before.getTime())
+        .sort(([, a], [, b]) => a.createdAt.getTime() - b.createdAt.getTime())
+        .slice(0, limit)
+      for (const [key] of old) records.delete(key)
+      return old.length
+    })
+
+  return IdempotencyStore.of({ once, prune })
 })
 
 export const layer = Layer.effect(IdempotencyStore, make)

@@ -32,11 +32,27 @@ export const accessTokenRepositoryContract = <E>(name: string, storage: Layer.La
         const { appId } = yield* (yield* StorageFixtures).scope("main")
         const at = (second: number) => new Date(Date.UTC(2000, 0, 1, 0, 0, second))
         for (const n of [0, 1, 2]) yield* tokens.insert(hash(10 + n), appId as AppId, at(n))
-        expect(yield* tokens.deleteExpired(new Date(at(1).getTime() - 1))).toBe(1)
-        expect(yield* tokens.deleteExpired(at(1))).toBe(1)
-        expect(yield* tokens.deleteExpired(at(1))).toBe(0)
+        expect(yield* tokens.deleteExpired(new Date(at(1).getTime() - 1), 100)).toBe(1)
+        expect(yield* tokens.deleteExpired(at(1), 100)).toBe(1)
+        expect(yield* tokens.deleteExpired(at(1), 100)).toBe(0)
         const left = yield* Effect.forEach([10, 11, 12], (n) => Effect.map(tokens.find(hash(n)), Option.isSome))
         expect(left).toEqual([false, false, true])
+      }))
+
+    // Expiries before any other test's, so that the batches hold these tokens alone.
+    it.effect("deleteExpired deletes at most its limit per call, the earliest expiries first", () =>
+      Effect.gen(function*() {
+        const tokens = yield* AccessTokenRepository
+        const { appId } = yield* (yield* StorageFixtures).scope("main")
+        const at = (second: number) => new Date(Date.UTC(1990, 0, 1, 0, 0, second))
+        for (const n of [3, 1, 2, 0, 4]) yield* tokens.insert(hash(30 + n), appId as AppId, at(n))
+        expect(yield* tokens.deleteExpired(at(4), 2)).toBe(2)
+        const left = () => Effect.forEach([30, 31, 32, 33, 34], (n) => Effect.map(tokens.find(hash(n)), Option.isSome))
+        expect(yield* left()).toEqual([false, false, true, true, true])
+        expect(yield* tokens.deleteExpired(at(4), 2)).toBe(2)
+        expect(yield* tokens.deleteExpired(at(4), 2)).toBe(1)
+        expect(yield* tokens.deleteExpired(at(4), 2)).toBe(0)
+        expect(yield* left()).toEqual([false, false, false, false, false])
       }))
 
     it.effect("a token of an unknown app, or a hash stored already, is a defect and changes nothing", () =>

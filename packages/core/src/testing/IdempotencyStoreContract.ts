@@ -132,4 +132,53 @@ export const idempotencyStoreContract = <E>(name: string, storage: Layer.Layer<I
         expect(new Set(answers.map((a) => a.json))).toEqual(new Set([outcome.json]))
         expect([yield* Ref.get(runs), yield* walletCount(scope)]).toEqual([1, 1])
       }))
+
+    it.effect("prune deletes finished records created before its time, at most its limit at a time; a pruned key is new again", () =>
+      Effect.gen(function*() {
+        const store = yield* IdempotencyStore
+        const scope = yield* (yield* StorageFixtures).scope("nile")
+        for (const n of [1, 2, 3]) yield* store.once(keyOf(scope, `prune-${n}`), "d1", createWallet(scope, `p${n}`))
+        const conflicts = (n: number) =>
+          Effect.map(Effect.either(store.once(keyOf(scope, `prune-${n}`), "other", Effect.succeed<SavedOutcome>({ _tag: "Succeeded", json: "{}" }))), Either.isLeft)
+        // Nothing is older than the epoch: every record stays.
+        expect(yield* store.prune(new Date(0), 10)).toBe(0)
+        expect(yield* conflicts(1)).toBe(true)
+        // Every record is older than a day from now: batches of one until none is left.
+        const later = new Date(Date.now() + 86_400_000)
+        const batches: Array<number> = []
+        for (let i = 0; i < 1000; i++) {
+          const n = yield* store.prune(later, 1)
+          batches.push(n)
+          if (n === 0) break
+        }
+        expect(batches.at(-1)).toBe(0)
+        expect(new Set(batches.slice(0, -1))).toEqual(new Set([1]))
+        expect(batches.length).toBeGreaterThanOrEqual(4)
+        // The key is unknown again: other parameters run their work instead of conflicting.
+        expect([yield* conflicts(1), yield* conflicts(2), yield* conflicts(3)]).toEqual([false, false, false])
+        // The work's own writes are not the store's to prune.
+        expect(yield* walletCount(scope)).toBe(3)
+      }))
+
+    it.effect("a prune while a request runs leaves that request whole: its outcome and writes are kept", () =>
+      Effect.gen(function*() {
+        const store = yield* IdempotencyStore
+        const scope = yield* (yield* StorageFixtures).scope("nile")
+        const started = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const first = yield* Effect.fork(store.once(
+          keyOf(scope, "running"),
+          "d1",
+          Effect.zipLeft(createWallet(scope, "running"), Effect.zipRight(Deferred.succeed(started, undefined), Deferred.await(release)))
+        ))
+        yield* Deferred.await(started)
+        // The store may answer at once (the running record is skipped) or after the request.
+        const pruning = yield* Effect.fork(store.prune(new Date(Date.now() + 86_400_000), 1000))
+        yield* TestServices.provideLive(Effect.sleep("50 millis"))
+        yield* Deferred.succeed(release, undefined)
+        const outcome = yield* Fiber.join(first)
+        yield* Fiber.join(pruning)
+        expect(outcome._tag).toBe("Succeeded")
+        expect([yield* stored(scope, "running"), yield* walletCount(scope)]).toEqual([true, 1])
+      }))
   })
