@@ -9,7 +9,11 @@ import {
   Heartbeats,
   Readiness,
   readinessConfig,
-  type ReadinessSettings
+  type ReadinessSettings,
+  defaultRecordPruningSettings,
+  RecordPruning,
+  recordPruningConfig,
+  type RecordPruningSettings
 } from "@collector/core"
 import { describeEnergyProvider, energyProviderConfig, energyProviderLayer, type EnergyProviderSettings } from "@collector/energy"
 import { WebhookDelivery, webhookDeliveryConfig, type WebhookDeliverySettings } from "@collector/outbound"
@@ -38,12 +42,14 @@ export interface WorkerSettings {
   readonly operator?: OperatorSettings
   /** What `/readyz` holds the engines to; the defaults when absent. */
   readonly readiness?: ReadinessSettings
+  /** How expired tokens and old idempotency records are pruned; the defaults when absent. */
+  readonly pruning?: RecordPruningSettings
 }
 
 /**
  * `WORKER_NETWORKS` (default `nile`) and, for each of those networks, its `TRON_*` and
  * `ENERGY_PROVIDER_*` variables; the engine's variables (`engineConfig`); `WEBHOOK_*`;
- * `OPERATOR_*` and `READY_*`.
+ * `OPERATOR_*` and `READY_*`; `PRUNE_*` and `IDEMPOTENCY_RETENTION_HOURS`.
  */
 export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Effect.gen(function*() {
   const networks = yield* ConfigValue.networks("WORKER_NETWORKS").pipe(Config.withDefault(["nile" as const]))
@@ -53,7 +59,8 @@ export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Ef
   const webhookDelivery = yield* webhookDeliveryConfig
   const operator = yield* operatorConfig
   const readiness = yield* readinessConfig
-  return { networks: nodes.map((node, i) => ({ node, energyProvider: providers[i]! })), engine, webhookDelivery, operator, readiness }
+  const pruning = yield* recordPruningConfig
+  return { networks: nodes.map((node, i) => ({ node, energyProvider: providers[i]! })), engine, webhookDelivery, operator, readiness, pruning }
 })
 
 /**
@@ -98,6 +105,9 @@ const engines = (settings: WorkerSettings) =>
         )
         return { network, engine: Context.get(engine, Engine), chain: Context.get(adapters, Chain) }
       }))
+    // Once per process, not per network: tokens and idempotency records belong to no network.
+    const pruning = yield* Layer.build(RecordPruning.layer(settings.pruning ?? defaultRecordPruningSettings))
+    yield* Effect.forkScoped(Context.get(pruning, RecordPruning).run)
     for (const { engine, network } of built) {
       yield* Effect.forkScoped(engine.run)
       yield* Effect.log("watching network").pipe(
