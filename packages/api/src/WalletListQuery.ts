@@ -1,4 +1,4 @@
-import { isCanonicalPositiveInt64, type WalletFilters, type WalletId, type WalletQuery, type WalletSort } from "@collector/core"
+import { isCanonicalPositiveInt64, maxPageOffset, type WalletFilters, type WalletId, type WalletQuery, type WalletSort } from "@collector/core"
 import { Either } from "effect"
 import { compareInstants, parseRfc3339, postgresTimestamp, type Rfc3339Instant } from "./Rfc3339.js"
 
@@ -68,6 +68,9 @@ export const parsePaging = (raw: Raw): Either.Either<{ page: number; pageSize: n
   const page = given(raw, "page") ?? "1"
   const size = given(raw, "page_size") ?? "20"
   if (!/^[1-9][0-9]{0,8}$/.test(page) || !/^[1-9][0-9]{0,2}$/.test(size) || Number(size) > 100) return fail("invalid pagination")
+  if ((Number(page) - 1) * Number(size) > maxPageOffset) {
+    return fail(`invalid pagination: a page may start at most ${maxPageOffset} rows deep ((page - 1) * page_size); narrow the filters`)
+  }
   return Either.right({ page: Number(page), pageSize: Number(size) })
 }
 

@@ -16,3 +16,21 @@ export class WalletNotFound extends Schema.TaggedError<WalletNotFound>()("Wallet
     return `wallet ${this.walletId} not found`
   }
 }
+
+/** The tenant holds the operator's maximum of wallets (`TENANT_MAX_WALLETS`); not saved with the key. */
+export class WalletLimitReached extends Schema.TaggedError<WalletLimitReached>()("WalletLimitReached", {
+  limit: Schema.Number
+}) {
+  override get message() {
+    return `conflict: the tenant holds the maximum of ${this.limit} wallets`
+  }
+}
+
+/** More wallets match a selection than one may return (`maxSelection`). */
+export class SelectionTooLarge extends Schema.TaggedError<SelectionTooLarge>()("SelectionTooLarge", {
+  limit: Schema.Number
+}) {
+  override get message() {
+    return `invalid request: more than ${this.limit} wallets match the filters; narrow them`
+  }
+}

@@ -13,6 +13,12 @@ export interface WalletFilters {
   readonly lastCollectedTo?: string
 }
 
+/**
+ * The most wallet IDs one selection returns: as many as one sweep or preview takes. A selection
+ * matching more is refused, so its work stays bounded whatever the tenant holds.
+ */
+export const maxSelection = 1000
+
 export type WalletSort = "created_at" | "balance_usdt" | "balance_trx" | "last_collected_at" | "collected_usdt"
 
 export interface WalletQuery {

@@ -3,7 +3,7 @@ import type { WalletId } from "./Ids.js"
 import type { TenantScope } from "./Scope.js"
 import type { Sealed } from "./SecretBox.js"
 import type { Wallet, WalletIdentity } from "./Wallet.js"
-import type { CustomIdTaken } from "./WalletErrors.js"
+import type { CustomIdTaken, WalletLimitReached } from "./WalletErrors.js"
 import type { Page } from "./Page.js"
 import type { WalletFilters, WalletQuery, WalletSummary } from "./WalletQuery.js"
 
@@ -17,12 +17,16 @@ export interface NewWallet {
 export class WalletRepository extends Context.Tag("@collector/core/WalletRepository")<
   WalletRepository,
   {
-    readonly insert: (scope: TenantScope, wallet: NewWallet) => Effect.Effect<WalletIdentity, CustomIdTaken>
+    /**
+     * With `maxWallets`, refused (`WalletLimitReached`) when the tenant already holds that many
+     * wallets over all its networks; concurrent creations may each see the last free place.
+     */
+    readonly insert: (scope: TenantScope, wallet: NewWallet, maxWallets?: number) => Effect.Effect<WalletIdentity, CustomIdTaken | WalletLimitReached>
     readonly find: (scope: TenantScope, id: WalletId) => Effect.Effect<Option.Option<Wallet>>
     readonly findByAddress: (scope: TenantScope, address: string) => Effect.Effect<Option.Option<Wallet>>
     readonly list: (scope: TenantScope, query: WalletQuery) => Effect.Effect<Page<Wallet>>
-    /** Every ID matching the filters, ascending. */
-    readonly selectIds: (scope: TenantScope, filters: WalletFilters) => Effect.Effect<ReadonlyArray<WalletId>>
+    /** Every ID matching the filters, ascending; the lowest `limit` of them when given. */
+    readonly selectIds: (scope: TenantScope, filters: WalletFilters, limit?: number) => Effect.Effect<ReadonlyArray<WalletId>>
     readonly findMany: (scope: TenantScope, ids: ReadonlyArray<WalletId>) => Effect.Effect<ReadonlyArray<Wallet>>
     /** Of `ids`, those that cannot start a sweep now (collecting, or the collection address). */
     readonly unavailable: (scope: TenantScope, ids: ReadonlyArray<WalletId>) => Effect.Effect<ReadonlyArray<WalletId>>

@@ -1,20 +1,22 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { WalletId } from "./Ids.js"
 import type { TenantScope } from "./Scope.js"
-import { WalletNotFound } from "./WalletErrors.js"
+import { TenantLimits } from "./TenantLimits.js"
+import { SelectionTooLarge, WalletNotFound } from "./WalletErrors.js"
 import { compareIds } from "./Int64Id.js"
 import { unavailableReason } from "./Wallet.js"
 import { WalletKeys } from "./WalletKeys.js"
-import type { WalletFilters, WalletQuery } from "./WalletQuery.js"
+import { maxSelection, type WalletFilters, type WalletQuery } from "./WalletQuery.js"
 import { WalletRepository } from "./WalletRepository.js"
 
 const make = Effect.gen(function*() {
   const repo = yield* WalletRepository
   const keys = yield* WalletKeys
+  const limits = yield* TenantLimits
   return {
     create: (scope: TenantScope, customId: string) =>
       Effect.flatMap(keys.generate, (generated) =>
-        repo.insert(scope, { customId, address: generated.address, sealedKey: generated.sealedKey })),
+        repo.insert(scope, { customId, address: generated.address, sealedKey: generated.sealedKey }, limits.maxWalletsPerTenant)),
     /** A page, and which wallets of the page or of `selected` cannot start a sweep now. */
     list: (scope: TenantScope, query: WalletQuery, selected: ReadonlyArray<WalletId>) =>
       Effect.gen(function*() {
@@ -25,9 +27,11 @@ const make = Effect.gen(function*() {
         const unavailable = [...unavailableOnPage, ...unavailableSelected].sort(compareIds)
         return { page, unavailable }
       }),
+    /** Every matching ID, or `SelectionTooLarge` past `maxSelection` (one more is read to know). */
     select: (scope: TenantScope, filters: WalletFilters) =>
       Effect.gen(function*() {
-        const ids = yield* repo.selectIds(scope, filters)
+        const ids = yield* repo.selectIds(scope, filters, maxSelection + 1)
+        if (ids.length > maxSelection) return yield* new SelectionTooLarge({ limit: maxSelection })
         return { ids, unavailable: yield* repo.unavailable(scope, ids) }
       }),
     preview: (scope: TenantScope, ids: ReadonlyArray<WalletId>) =>

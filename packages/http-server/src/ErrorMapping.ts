@@ -11,6 +11,7 @@ const envelopeFor = (error: DomainError, traceId: string): ApiError | undefined 
       return apiError("IDEMPOTENCY_CONFLICT", error.message, traceId)
     case "CustomIdTaken":
     case "EventNotRedeliverable":
+    case "WalletLimitReached":
       return apiError("BUSINESS_CONFLICT", error.message, traceId)
     case "WalletNotFound":
     case "DepositNotFound":
@@ -18,7 +19,11 @@ const envelopeFor = (error: DomainError, traceId: string): ApiError | undefined 
     case "SweepNotFound":
       return apiError("RESOURCE_NOT_FOUND", "resource not found", traceId)
     case "SettingRejected":
+    case "SelectionTooLarge":
       return apiError("INVALID_ARGUMENT", error.message, traceId)
+    case "EstimateBudgetExhausted":
+      // Its Retry-After is set by the handler (`withRetryAfter`), which knows the seconds.
+      return apiError("RATE_LIMITED", error.message, traceId)
     case "SweepEstimateUnavailable":
       // A dependency failure whose message names no host or detail; the cause was logged where it happened.
       return apiError("INTERNAL_ERROR", error.message, traceId)

@@ -6,6 +6,7 @@ import {
   type Wallet,
   type WalletId,
   type WalletQuery,
+  WalletLimitReached,
   WalletRepository
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
@@ -82,11 +83,14 @@ export const make = Effect.gen(function*() {
   const toWallets = (rows: ReadonlyArray<WalletRow>) => rows.map(toWallet)
   return WalletRepository.of({
     // One statement (atomic on its own): the wallet and its sealed key land together or not at all.
-    insert: (scope, wallet) =>
+    // With a limit, the tenant's count comes from the sharded counters (a few rows, not a scan);
+    // no row inserted then means the limit was reached.
+    insert: (scope, wallet, maxWallets) =>
       sql<{ id: string; created_at: Date }>`
         WITH inserted AS (
           INSERT INTO wallets (tenant_id, network, address, custom_id)
-          VALUES (${scope.tenantId}, ${scope.network}, ${wallet.address}, ${wallet.customId})
+          SELECT ${scope.tenantId}, ${scope.network}, ${wallet.address}, ${wallet.customId}
+          WHERE ${maxWallets === undefined ? sql`true` : sql`(SELECT coalesce(sum(n), 0) FROM wallet_counts WHERE tenant_id = ${scope.tenantId}) < ${maxWallets}`}
           RETURNING id, created_at
         ), keyed AS (
           INSERT INTO wallet_keys (wallet_id, key_id, sealed_key)
@@ -97,6 +101,7 @@ export const make = Effect.gen(function*() {
           ON CONFLICT (tenant_id, network, shard) DO UPDATE SET n = wallet_counts.n + 1
         )
         SELECT id, created_at FROM inserted`.pipe(
+        Effect.filterOrFail((rows) => rows.length > 0, () => new WalletLimitReached({ limit: maxWallets ?? 0 })),
         Effect.map(([row]) => ({
           id: row!.id as WalletId,
           address: wallet.address,
@@ -131,8 +136,10 @@ export const make = Effect.gen(function*() {
               SELECT coalesce(sum(n), 0)::text AS n FROM wallet_counts WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`
         return { items: [], total: Number(counted!.n) }
       }).pipe(Effect.orDie),
-    selectIds: (scope, filters) =>
-      sql<{ id: string }>`SELECT w.id::text AS id FROM wallets w WHERE ${walletWhere(sql, scope, filters)} ORDER BY w.id ASC`.pipe(
+    selectIds: (scope, filters, limit) =>
+      sql<{ id: string }>`SELECT w.id::text AS id FROM wallets w WHERE ${walletWhere(sql, scope, filters)} ORDER BY w.id ASC${
+        limit === undefined ? sql`` : sql` LIMIT ${limit}`
+      }`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map((r) => r.id as WalletId))
       ),

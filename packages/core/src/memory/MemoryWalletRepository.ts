@@ -4,7 +4,7 @@ import { compareIds } from "../Int64Id.js"
 import type { TenantScope } from "../Scope.js"
 import { isTerminal } from "../sweeps/SweepTask.js"
 import type { Wallet } from "../Wallet.js"
-import { CustomIdTaken } from "../WalletErrors.js"
+import { CustomIdTaken, WalletLimitReached } from "../WalletErrors.js"
 import { WalletRepository } from "../WalletRepository.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { keyOf, sweepTasks, tenants, tenantSettings, walletKeys, type WalletRow, wallets } from "./MemoryTables.js"
@@ -54,10 +54,14 @@ export const make = Effect.gen(function*() {
     Option.fromNullable(row !== undefined && inScope(scope)(row) ? view(scope, [row])[0] : undefined)
 
   return WalletRepository.of({
-    insert: (scope, wallet) =>
+    insert: (scope, wallet, maxWallets) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) =>
         db.atomically(() => {
           if (!tenantRows.has(scope.tenantId)) throw new Error(`wallets: no tenant ${scope.tenantId}`)
+          // The limit first, as in PostgreSQL, where a refused insert never reaches the unique index.
+          if (maxWallets !== undefined && rows.filter((row) => row.tenantId === scope.tenantId).length >= maxWallets) {
+            return new WalletLimitReached({ limit: maxWallets })
+          }
           // Checked in the order PostgreSQL checks the unique indexes: the custom ID's first.
           if (rows.find((row) => inScope(scope)(row) && row.customId === wallet.customId) !== undefined) return undefined
           if (rows.find((row) => row.network === scope.network && row.address === wallet.address) !== undefined) {
@@ -83,7 +87,13 @@ export const make = Effect.gen(function*() {
           keys.put(id, wallet.sealedKey)
           return { id, address: wallet.address, customId: wallet.customId, network: scope.network, createdAt }
         })).pipe(
-          Effect.flatMap((identity) => (identity === undefined ? Effect.fail(new CustomIdTaken({ customId: wallet.customId })) : Effect.succeed(identity)))
+          Effect.flatMap((identity) =>
+            identity === undefined
+              ? Effect.fail(new CustomIdTaken({ customId: wallet.customId }))
+              : identity instanceof WalletLimitReached
+              ? Effect.fail(identity)
+              : Effect.succeed(identity)
+          )
         ),
 
     find: (scope, id) => db.atomically(() => one(scope, rows.get(id))),
@@ -98,8 +108,8 @@ export const make = Effect.gen(function*() {
         return { items: view(scope, page), total: matching.length }
       }),
 
-    selectIds: (scope, filters) =>
-      db.atomically(() => rows.filter(inScope(scope)).filter(walletFilter(filters)).sort(byId).map((row) => row.id)),
+    selectIds: (scope, filters, limit) =>
+      db.atomically(() => rows.filter(inScope(scope)).filter(walletFilter(filters)).sort(byId).slice(0, limit).map((row) => row.id)),
 
     findMany: (scope, ids) => db.atomically(() => view(scope, named(scope, ids))),
 

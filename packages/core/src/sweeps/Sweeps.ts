@@ -1,10 +1,12 @@
-import { Context, Duration, Effect, Layer, Option } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import type { WalletId } from "../Ids.js"
 import { compareIds } from "../Int64Id.js"
 import type { TenantScope } from "../Scope.js"
 import { effectiveSettings } from "../Settings.js"
 import { SettingsRepository } from "../SettingsRepository.js"
+import { TenantLimits } from "../TenantLimits.js"
 import { WalletRepository } from "../WalletRepository.js"
+import { EstimateBudgetExhausted, estimateCost, makeEstimateBudget } from "./EstimateBudget.js"
 import { NetworkResources } from "./NetworkResources.js"
 import { type Ineligible, ineligibility, walletCollecting, walletNotFound } from "./SweepEligibility.js"
 import { SweepNotFound } from "./SweepErrors.js"
@@ -45,6 +47,7 @@ const make = Effect.gen(function*() {
   const repository = yield* SweepRepository
   // Read once, where the service is built: that is where an app provides its settings.
   const { preparationLimit } = yield* SweepSettings
+  const estimateBudget = makeEstimateBudget((yield* TenantLimits).estimateNodeRequestsPerMinute)
 
   /**
    * One task per eligible wallet; the rest get a per-item failure. The store keeps the rule of
@@ -111,6 +114,9 @@ const make = Effect.gen(function*() {
       const found = new Map((yield* wallets.findMany(scope, requested)).map((w) => [w.id as string, w]))
       const notFound = requested.filter((id) => !found.has(id)).sort(compareIds)
       const present = requested.flatMap((id) => found.get(id) ?? [])
+      // The tenant's share of the operator's node budget, taken whole before the node is asked.
+      const budget = estimateBudget(`${scope.tenantId}/${scope.network}`, estimateCost(present.length), yield* Clock.currentTimeMillis)
+      if (!budget.taken) return yield* new EstimateBudgetExhausted({ retryAfterSeconds: budget.retryAfterSeconds })
       const parameters = present.length === 0 ? undefined : yield* chain.parameters
       const items = parameters === undefined ? [] : yield* Effect.forEach(present, (wallet) =>
         estimateWallet(wallet, {

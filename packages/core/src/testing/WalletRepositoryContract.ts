@@ -5,7 +5,7 @@ import { compareIds, isCanonicalPositiveInt64 } from "../Int64Id.js"
 import type { TenantScope } from "../Scope.js"
 import { SettingsRepository } from "../SettingsRepository.js"
 import type { Wallet } from "../Wallet.js"
-import { CustomIdTaken } from "../WalletErrors.js"
+import { CustomIdTaken, WalletLimitReached } from "../WalletErrors.js"
 import type { WalletFilters, WalletQuery, WalletSort } from "../WalletQuery.js"
 import { type NewWallet, WalletRepository } from "../WalletRepository.js"
 import { dies } from "./Defects.js"
@@ -351,5 +351,34 @@ export const walletRepositoryContract = <E>(name: string, storage: Layer.Layer<W
           collectedUsdt: 100n
         })
         expect(yield* repo.summary(otherNetwork)).toEqual({ ...empty, walletCount: 1, balanceUsdt: 5n, balanceTrx: 5n })
+      }))
+
+    it.effect("insert with a limit refuses the tenant's wallet past it, counting all its networks and no other tenant's", () =>
+      Effect.gen(function*() {
+        const repo = yield* WalletRepository
+        const { otherNetwork, otherTenant, scope } = yield* scopeAndStrangers
+        const add = (into: TenantScope, label: string) => repo.insert(into, newWallet(label, `TLimit${into.tenantId}${into.network}${label}`), 3)
+        yield* add(scope, "a")
+        yield* add(scope, "b")
+        yield* add(otherTenant, "a")
+        yield* add(otherNetwork, "a")
+        expect(yield* Effect.either(add(scope, "c"))).toEqual(Either.left(new WalletLimitReached({ limit: 3 })))
+        expect(yield* Effect.either(add(otherNetwork, "b"))).toEqual(Either.left(new WalletLimitReached({ limit: 3 })))
+        // The limit is checked before the custom ID: a full tenant hears of its limit.
+        expect(yield* Effect.either(add(scope, "a"))).toEqual(Either.left(new WalletLimitReached({ limit: 3 })))
+        expect((yield* repo.selectIds(scope, {})).length + (yield* repo.selectIds(otherNetwork, {})).length).toBe(3)
+        yield* add(otherTenant, "b")
+        // Without a limit nothing is counted.
+        yield* repo.insert(scope, newWallet("c", `TLimit${scope.tenantId}nolimit`))
+      }))
+
+    it.effect("selectIds with a limit gives the lowest IDs", () =>
+      Effect.gen(function*() {
+        const repo = yield* WalletRepository
+        const fixtures = yield* StorageFixtures
+        const scope = yield* fixtures.scope("nile")
+        const ids = (yield* Effect.forEach([1, 2, 3, 4], () => fixtures.wallet(scope))).map((w) => w.id).sort(compareIds)
+        expect(yield* repo.selectIds(scope, {}, 2)).toEqual(ids.slice(0, 2))
+        expect(yield* repo.selectIds(scope, {}, 10)).toEqual(ids)
       }))
   })

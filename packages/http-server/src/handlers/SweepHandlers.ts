@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
 import { ContractApi, CurrentApp, parseSweepListQuery, parseSweepRequest, SweepCreateResult } from "@collector/api"
 import { Sweeps, type SweepTaskId } from "@collector/core"
 import { Clock, Effect, Either, Schema } from "effect"
@@ -51,6 +51,12 @@ export const SweepHandlers = HttpApiBuilder.group(ContractApi, "sweeps", (handle
           const app = yield* CurrentApp
           const request = parseSweepRequest(payload)
           if (Either.isLeft(request)) return yield* invalidArgument(request.left)
-          return presentEstimate(app.network, yield* sweeps.estimate(app, request.right))
+          const estimate = yield* sweeps.estimate(app, request.right).pipe(
+            // The contract's 429 carries Retry-After; the error envelope alone cannot set a header.
+            Effect.tapErrorTag("EstimateBudgetExhausted", (e) =>
+              HttpApp.appendPreResponseHandler((_, response) =>
+                Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(e.retryAfterSeconds)))))
+          )
+          return presentEstimate(app.network, estimate)
         }).pipe(toEnvelope))
   }))

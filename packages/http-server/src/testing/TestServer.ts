@@ -1,5 +1,5 @@
 import { HttpServer } from "@effect/platform"
-import { NetworkResources, SweepSettings, TenantAdmin, unconfiguredNetworkResources } from "@collector/core"
+import { NetworkResources, SweepSettings, TenantAdmin, TenantLimits, type TenantLimitsShape, unconfiguredNetworkResources } from "@collector/core"
 import { PgStorage } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -24,7 +24,10 @@ export class ServerUrl extends Context.Tag("ServerUrl")<ServerUrl, string>() {}
  */
 export const TestServerLive = (
   settings: Partial<GateSettings> = {},
-  options: { readonly networkResources?: Layer.Layer<NetworkResources, ConfigError.ConfigError> } = {}
+  options: {
+    readonly networkResources?: Layer.Layer<NetworkResources, ConfigError.ConfigError>
+    readonly tenantLimits?: Partial<TenantLimitsShape>
+  } = {}
 ) => {
   const lines: Array<string> = []
   const capture = Logger.replace(Logger.defaultLogger, Logger.map(Logger.jsonLogger, (line) => void lines.push(line)))
@@ -33,6 +36,7 @@ export const TestServerLive = (
     MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) }),
     Gate.layer(settings),
     SweepSettings.layer(),
+    TenantLimits.layer(options.tenantLimits),
     NodeEntropy.layer
   )
   const Url = Layer.effect(
