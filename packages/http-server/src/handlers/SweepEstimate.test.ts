@@ -7,7 +7,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
-import { expectError, expectOk } from "../testing/Assertions.js"
+import { expectError, expectOk, header } from "../testing/Assertions.js"
 import { sweepsOf } from "../testing/Sweeps.js"
 import { TestServerLive } from "../testing/TestServer.js"
 import { type Client, pastMaxAmount, tenantClients } from "../testing/Wallets.js"
@@ -161,5 +161,31 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       const res = yield* sweepsOf(client).estimate({ wallet_ids: [w!.id], sweep_mode: "all" })
       expectError(res, 500, "INTERNAL_ERROR")
       expect(res.json.message).toBe("estimate unavailable: the nile TRON node did not answer, try again later")
+    }))
+})
+
+// A budget of 13 node requests a minute: one estimate of two wallets (1 + 2 × 6) at a time.
+layer(Layer.mergeAll(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }, { networkResources: SimResources, tenantLimits: { estimateNodeRequestsPerMinute: 13 } }), SimLive), {
+  excludeTestServices: true
+})("sweep estimate node budget", (it) => {
+  it.effect("a tenant's estimates spend its own node budget: past it 429 RATE_LIMITED with Retry-After, other tenants unaffected", () =>
+    Effect.gen(function*() {
+      const { client } = yield* tenantClients()
+      const [a, b] = yield* client.createWallets(2, "budget")
+      const sweeps = sweepsOf(client)
+      expect(expectOk(yield* sweeps.estimate({ wallet_ids: [a!.id, b!.id], sweep_mode: "all" })).items).toHaveLength(2)
+      const refused = yield* sweeps.estimate({ wallet_ids: [a!.id], sweep_mode: "all" })
+      expectError(refused, 429, "RATE_LIMITED")
+      expect(refused.json.message).toBe("too many requests: the sweep estimate budget of node requests is spent, retry later")
+      // 7 requests at 13 a minute: about 32 seconds, however fast the first estimate was.
+      const retryAfter = header(refused, "retry-after")
+      expect(retryAfter).toMatch(/^[0-9]+$/)
+      expect(Number(retryAfter)).toBeGreaterThanOrEqual(28)
+      expect(Number(retryAfter)).toBeLessThanOrEqual(33)
+      // Unknown wallets cost the node nothing and are still answered.
+      expect(expectOk(yield* sweeps.estimate({ wallet_ids: ["9223372036854775807"], sweep_mode: "all" })).not_found_ids).toHaveLength(1)
+      const other = yield* tenantClients()
+      const [c] = yield* other.client.createWallets(1, "budget")
+      expectOk(yield* sweepsOf(other.client).estimate({ wallet_ids: [c!.id], sweep_mode: "all" }))
     }))
 })
