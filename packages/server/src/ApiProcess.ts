@@ -1,4 +1,4 @@
-import { allNetworks, ConfigValue, Readiness, readinessConfig, type ReadinessSettings, SweepSettings, sweepSettingsConfig } from "@collector/core"
+import { allNetworks, ConfigValue, Readiness, readinessConfig, type ReadinessSettings, SweepSettings, sweepSettingsConfig, TenantLimits, tenantLimitsConfig } from "@collector/core"
 import { energyProviderConfig } from "@collector/energy"
 import { AccessLog, ApiServerLive, Gate, gateSettingsConfig } from "@collector/http-server"
 import { allowPrivateTargetsConfig, DnsWebhookTargets } from "@collector/outbound"
@@ -28,7 +28,7 @@ export const config: Config.Config<ApiSettings> = Config.all({
 })
 
 /**
- * Reads every setting the API's layers read while they are built (`API_*`, `SWEEP_*`,
+ * Reads every setting the API's layers read while they are built (`API_*`, `SWEEP_*`, `TENANT_*`,
  * `WEBHOOK_ALLOW_PRIVATE_TARGETS`, each network's `TRON_*` and `ENERGY_PROVIDER_*`, `OPERATOR_*`,
  * `READY_*`), so that a bad one stops the start before the database is started, connected to or
  * migrated.
@@ -37,6 +37,7 @@ export const checkSettings = Effect.all([
   config,
   gateSettingsConfig,
   sweepSettingsConfig,
+  tenantLimitsConfig,
   allowPrivateTargetsConfig,
   Effect.forEach(allNetworks, (network) => Effect.all([nodeConfig(network), energyProviderConfig(network)]))
 ], { discard: true })
@@ -45,7 +46,7 @@ export const checkSettings = Effect.all([
  * What the API serves over: PostgreSQL storage on the database provided, secrets sealed under
  * the master keyring, wallet keys made in this process, webhook URLs resolved to public addresses
  * only (`WEBHOOK_*`), access lines on stdout, each network's node and energy provider, the gate's
- * and the sweeps' settings (`API_*`, `SWEEP_*`).
+ * and the sweeps' settings and the tenant limits (`API_*`, `SWEEP_*`, `TENANT_*`).
  */
 export const adapters = (networks: NetworkResourcesOptions = {}) =>
   Layer.mergeAll(
@@ -55,7 +56,8 @@ export const adapters = (networks: NetworkResourcesOptions = {}) =>
     DnsWebhookTargets.layerConfig(),
     networkResourcesLayer(networks),
     Gate.layerConfig(),
-    SweepSettings.layerConfig()
+    SweepSettings.layerConfig(),
+    TenantLimits.layerConfig()
   ).pipe(Layer.provideMerge(AesGcmSecretBox.layer), Layer.provideMerge(NodeEntropy.layer))
 
 /**

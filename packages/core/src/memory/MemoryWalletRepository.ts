@@ -3,7 +3,7 @@ import type { WalletId } from "../Ids.js"
 import { compareIds } from "../Int64Id.js"
 import type { TenantScope } from "../Scope.js"
 import { isTerminal } from "../sweeps/SweepTask.js"
-import type { Wallet } from "../Wallet.js"
+import type { Wallet, WalletIdentity } from "../Wallet.js"
 import { CustomIdTaken, WalletLimitReached } from "../WalletErrors.js"
 import { WalletRepository } from "../WalletRepository.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
@@ -87,7 +87,7 @@ export const make = Effect.gen(function*() {
           keys.put(id, wallet.sealedKey)
           return { id, address: wallet.address, customId: wallet.customId, network: scope.network, createdAt }
         })).pipe(
-          Effect.flatMap((identity) =>
+          Effect.flatMap((identity): Effect.Effect<WalletIdentity, CustomIdTaken | WalletLimitReached> =>
             identity === undefined
               ? Effect.fail(new CustomIdTaken({ customId: wallet.customId }))
               : identity instanceof WalletLimitReached

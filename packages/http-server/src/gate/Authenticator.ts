@@ -44,6 +44,8 @@ const make = Effect.gen(function*() {
   const box = yield* SecretBox
   const settings = yield* Gate
   const ttl = Duration.toMillis(settings.credentialCacheTtl)
+  // An unknown app ID is remembered longer: guessed IDs then cost one look-up each, not one a request.
+  const unknownTtl = Duration.toMillis(settings.unknownAppCacheTtl)
   // Both caches live under a second, so status changes and revocations apply within one;
   // they are dropped whole when they grow past a bound (random app IDs cannot fill memory).
   const cache = new Map<string, { readonly at: number; readonly value: Option.Option<ResolvedCredential> }>()
@@ -65,7 +67,7 @@ const make = Effect.gen(function*() {
 
   const resolve = (appId: string, now: number) => {
     const hit = cache.get(appId)
-    if (hit !== undefined && now - hit.at < ttl) return Effect.succeed(hit.value)
+    if (hit !== undefined && now - hit.at < (Option.isNone(hit.value) ? unknownTtl : ttl)) return Effect.succeed(hit.value)
     return Effect.tap(lookup(appId), (value) =>
       Effect.sync(() => {
         if (cache.size >= bound) cache.clear()
@@ -93,12 +95,19 @@ const make = Effect.gen(function*() {
 
   const reject401 = Effect.fail(new AuthRejected({ status: 401 }))
 
+  /** The checks of the headers alone: the app ID's and timestamp's form and the time window. */
+  const headersPass = (appId: string, timestamp: string, now: number) =>
+    isCanonicalPositiveInt64(appId) && canonicalTimestamp.test(timestamp) &&
+    Math.abs(Number(timestamp) - Math.floor(now / 1000)) <= settings.timestampWindowSeconds
+
+  /** Whether the app ID names a credential that can authenticate (from memory when seen lately). */
+  const knownApp = (appId: string) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.map(resolve(appId, now), Option.isSome))
+
   const authenticate = (request: SignedRequest) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      if (!isCanonicalPositiveInt64(request.appId)) return yield* reject401
-      if (!canonicalTimestamp.test(request.timestamp)) return yield* reject401
-      if (Math.abs(Number(request.timestamp) - Math.floor(now / 1000)) > settings.timestampWindowSeconds) return yield* reject401
+      if (!headersPass(request.appId, request.timestamp, now)) return yield* reject401
       const credential = yield* resolve(request.appId, now)
       if (Option.isNone(credential)) return yield* reject401
       const canonical = canonicalString({
@@ -124,7 +133,7 @@ const make = Effect.gen(function*() {
       return { appId: stored.appId, tenantId: stored.tenantId, network: stored.network } satisfies CurrentApp["Type"]
     })
 
-  return { authenticate } as const
+  return { authenticate, headersPass, knownApp } as const
 })
 
 /**

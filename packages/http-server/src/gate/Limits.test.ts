@@ -2,7 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { expectError, expectOk, header } from "../testing/Assertions.js"
 import { send, signedHeaders } from "../testing/RawClient.js"
-import { openRawSocket, slowRequestHead } from "../testing/RawSocket.js"
+import { openRawSocket, slowRequestHead, unverifiedSignature } from "../testing/RawSocket.js"
 import { provisionTenant, requestToken, tokenTarget } from "../testing/Tenants.js"
 import { ServerUrl, TestServerLive } from "../testing/TestServer.js"
 
@@ -28,7 +28,8 @@ layer(TestServerLive({ maxBodyBytes }), { excludeTestServices: true })("body siz
   it.effect("a declared Content-Length over the limit is refused without waiting for the body", () =>
     Effect.scoped(Effect.gen(function*() {
       const url = yield* ServerUrl
-      const conn = yield* openRawSocket(url, slowRequestHead(url, { declared: maxBodyBytes + 1 }))
+      const { app } = yield* provisionTenant()
+      const conn = yield* openRawSocket(url, slowRequestHead(url, { declared: maxBodyBytes + 1, headers: unverifiedSignature(app.appId) }))
       const res = yield* conn.response.pipe(Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("no 413 before the body") }))
       expectError(res, 413, "PAYLOAD_TOO_LARGE")
       expect(header(res, "connection")).toBe("close")
@@ -37,8 +38,10 @@ layer(TestServerLive({ maxBodyBytes }), { excludeTestServices: true })("body siz
   it.effect("a chunked body that grows past the limit is refused", () =>
     Effect.scoped(Effect.gen(function*() {
       const url = yield* ServerUrl
+      const { app } = yield* provisionTenant()
+      const signature = unverifiedSignature(app.appId).map(([k, v]) => `${k}: ${v}\r\n`).join("")
+      const head = `POST ${tokenTarget} HTTP/1.1\r\nHost: ${new URL(url).host}\r\n${signature}Transfer-Encoding: chunked\r\n\r\n`
       const chunk = "a".repeat(600)
-      const head = `POST ${tokenTarget} HTTP/1.1\r\nHost: ${new URL(url).host}\r\nTransfer-Encoding: chunked\r\n\r\n`
       const body = `${(600).toString(16)}\r\n${chunk}\r\n`.repeat(2) // 1200 bytes, final chunk never sent
       const conn = yield* openRawSocket(url, head + body)
       const res = yield* conn.response.pipe(Effect.timeoutFail({ duration: "2 seconds", onTimeout: () => new Error("no 413") }))

@@ -87,3 +87,18 @@ export const primeBufferedBody = (request: HttpServerRequest.HttpServerRequest, 
 export const keepQueryPlusSigns = (request: HttpServerRequest.HttpServerRequest, path: string, rawQuery: string) => {
   if (rawQuery.includes("+")) (request as unknown as { url: string }).url = `${path}?${rawQuery.replaceAll("+", "%2B")}`
 }
+
+/**
+ * The client's address: the last entry of `header` when a trusted proxy sets it (the entry that
+ * proxy added; earlier ones are the client's to write), else the connection's peer.
+ */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest, header: string): string => {
+  const source = NodeHttpServerRequest.toIncomingMessage(request)
+  if (header !== "") {
+    const value = source.headers[header]
+    const text = Array.isArray(value) ? value.at(-1) : value
+    const last = text?.split(",").at(-1)?.trim()
+    if (last !== undefined && last !== "") return last
+  }
+  return source.socket?.remoteAddress ?? ""
+}

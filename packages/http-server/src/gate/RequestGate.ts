@@ -3,12 +3,13 @@ import { parseCanonicalQuery, parseStrictJsonBody } from "@collector/api"
 import { Cause, Clock, Context, Duration, Effect, Exit, FiberRef, Layer, LogLevel, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AccessLog } from "./AccessLog.js"
+import { makeAddressBudget } from "./AddressBudget.js"
 import { Authenticator } from "./Authenticator.js"
 import { withDeadline } from "./Deadline.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { Gate } from "./GateSettings.js"
 import { makeRateLimiter } from "./RateLimiter.js"
-import { headerCounts, keepQueryPlusSigns, primeBufferedBody, readRawBody, singleHeader, splitTarget } from "./RawRequest.js"
+import { clientAddress, headerCounts, keepQueryPlusSigns, primeBufferedBody, readRawBody, singleHeader, splitTarget } from "./RawRequest.js"
 import { currentApp, currentBody, currentTraceId } from "./RequestContext.js"
 import { makeRequestMetrics } from "./RequestMetrics.js"
 import { endRequestSpan, inRequestSpan, startRequestSpan } from "./RequestSpan.js"
@@ -22,11 +23,83 @@ const make = Effect.gen(function*() {
   const authenticator = yield* Authenticator
   const accessLog = yield* AccessLog
   const rateLimit = makeRateLimiter(settings.ratePerSecond, settings.rateBurst)
+  const addresses = makeAddressBudget({
+    inFlightPerAddress: settings.unauthenticatedPerAddress,
+    failuresPerSecond: settings.failuresPerSecond,
+    failureBurst: settings.failureBurst
+  })
   const deadlineMillis = Duration.toMillis(settings.requestDeadline)
   const recordRequest = makeRequestMetrics()
   let inFlight = 0
 
-  const admit = (app: HttpApp.Default, traceId: string, match: RouteMatch, target: ReturnType<typeof splitTarget>) =>
+  const rejectedAs = (response: HttpServerResponse.HttpServerResponse) => ({ _tag: "Rejected", response }) as const
+
+  /**
+   * The unauthenticated phase, within one of the client address's places: the app look-up, the
+   * body, the signature, token and tenant, then the app's rate. Ends either rejected or admitted
+   * with the request's app and parsed body.
+   */
+  const authenticateRequest = (
+    request: HttpServerRequest.HttpServerRequest,
+    traceId: string,
+    route: Extract<RouteMatch, { _tag: "Found" }>["route"],
+    path: string,
+    canonicalQuery: string,
+    address: string,
+    signature: { readonly appId: string; readonly timestamp: string; readonly sign: string; readonly accessToken: string } | undefined
+  ) =>
+    Effect.gen(function*() {
+      const invalid = (message: string) => rejectedAs(errorResponse("INVALID_ARGUMENT", message, traceId))
+      const unauthorized = rejectedAs(errorResponse("TOKEN_INVALID_OR_EXPIRED", "token invalid or expired", traceId))
+      const failed = (response: ReturnType<typeof rejectedAs>) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          addresses.chargeFailure(address, now)
+          return response
+        })
+      // An unknown app is turned away before its body is read.
+      if (signature !== undefined && !(yield* authenticator.knownApp(signature.appId))) return yield* failed(unauthorized)
+
+      const body = yield* Effect.either(readRawBody(request, settings.maxBodyBytes))
+      if (body._tag === "Left") {
+        return body.left._tag === "BodyTooLarge"
+          ? rejectedAs(errorResponse("PAYLOAD_TOO_LARGE", `request body exceeds ${settings.maxBodyBytes} bytes`, traceId, { connection: "close" }))
+          : invalid("invalid request: the body could not be read")
+      }
+      const raw = body.right
+      const takesBody = request.method === "POST" && route.auth !== "signed"
+      if (!takesBody && raw.length > 0) {
+        return invalid(request.method === "GET" ? "invalid request: GET requests must have an empty body" : "invalid request: this operation accepts no body")
+      }
+      if (takesBody && !jsonContentType.test(request.headers["content-type"] ?? "")) return invalid("invalid request: Content-Type must be application/json")
+
+      let authenticated = Option.none<Effect.Effect.Success<ReturnType<typeof authenticator.authenticate>>>()
+      if (signature !== undefined && route.auth !== "none") {
+        const result = yield* Effect.either(authenticator.authenticate({ auth: route.auth, method: request.method, path, canonicalQuery, body: raw, ...signature }))
+        if (result._tag === "Left") {
+          return yield* failed(
+            result.left.status === 403
+              ? rejectedAs(errorResponse("TENANT_UNAVAILABLE", "tenant unavailable: disabled, deleted or expired", traceId))
+              : unauthorized
+          )
+        }
+        const verdict = rateLimit(result.right.appId, yield* Clock.currentTimeMillis)
+        if (!verdict.allowed) {
+          return rejectedAs(errorResponse("RATE_LIMITED", "too many requests", traceId, { "retry-after": String(verdict.retryAfterSeconds) }))
+        }
+        authenticated = Option.some(result.right)
+      }
+      // Parsed once the caller is known: an unauthenticated body costs no more than its read.
+      let parsedBody: Record<string, unknown> = {}
+      if (takesBody) {
+        const parsed = parseStrictJsonBody(raw)
+        if (!parsed.ok) return invalid(parsed.message)
+        parsedBody = parsed.value
+        primeBufferedBody(request, raw)
+      }
+      return { _tag: "Admitted", authenticated, parsedBody } as const
+    })
+
+  const admit = (app: HttpApp.Default, traceId: string, match: RouteMatch, target: ReturnType<typeof splitTarget>, address: string) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const { hasQuery, path, rawQuery } = target
@@ -52,27 +125,8 @@ const make = Effect.gen(function*() {
         keepQueryPlusSigns(request, path, rawQuery)
       }
 
-      const body = yield* Effect.either(readRawBody(request, settings.maxBodyBytes))
-      if (body._tag === "Left") {
-        return body.left._tag === "BodyTooLarge"
-          ? errorResponse("PAYLOAD_TOO_LARGE", `request body exceeds ${settings.maxBodyBytes} bytes`, traceId, { connection: "close" })
-          : invalid("invalid request: the body could not be read")
-      }
-      const raw = body.right
-      let parsedBody: Record<string, unknown> = {}
-      const takesBody = request.method === "POST" && route.auth !== "signed"
-      if (!takesBody && raw.length > 0) {
-        return invalid(request.method === "GET" ? "invalid request: GET requests must have an empty body" : "invalid request: this operation accepts no body")
-      }
-      if (takesBody) {
-        if (!jsonContentType.test(request.headers["content-type"] ?? "")) return invalid("invalid request: Content-Type must be application/json")
-        const parsed = parseStrictJsonBody(raw)
-        if (!parsed.ok) return invalid(parsed.message)
-        parsedBody = parsed.value
-        primeBufferedBody(request, raw)
-      }
-
-      let authenticated = Option.none<Effect.Effect.Success<ReturnType<typeof authenticator.authenticate>>>()
+      // The headers alone, before any look-up, body read or place is taken.
+      let signature: Parameters<typeof authenticateRequest>[6] = undefined
       if (route.auth !== "none") {
         const unauthorized = errorResponse("TOKEN_INVALID_OR_EXPIRED", "token invalid or expired", traceId)
         const [appId, timestamp, sign] = signatureHeaders.map((name) => singleHeader(request, counts, name))
@@ -86,32 +140,28 @@ const make = Effect.gen(function*() {
           if (header === undefined || !header.startsWith("Bearer ") || header.length === 7) return unauthorized
           accessToken = header.slice(7)
         }
-        const result = yield* Effect.either(authenticator.authenticate({
-          auth: route.auth,
-          method: request.method,
-          path,
-          canonicalQuery,
-          body: raw,
-          appId,
-          timestamp,
-          sign,
-          accessToken
-        }))
-        if (result._tag === "Left") {
-          return result.left.status === 403
-            ? errorResponse("TENANT_UNAVAILABLE", "tenant unavailable: disabled, deleted or expired", traceId)
-            : unauthorized
-        }
-        const verdict = rateLimit(result.right.appId, yield* Clock.currentTimeMillis)
-        if (!verdict.allowed) {
-          return errorResponse("RATE_LIMITED", "too many requests", traceId, { "retry-after": String(verdict.retryAfterSeconds) })
-        }
-        authenticated = Option.some(result.right)
+        const now = yield* Clock.currentTimeMillis
+        if (!authenticator.headersPass(appId, timestamp, now)) return unauthorized
+        const wait = addresses.failureWait(address, now)
+        if (wait > 0) return errorResponse("RATE_LIMITED", "too many failed requests from this address", traceId, { "retry-after": String(wait) })
+        signature = { appId, timestamp, sign, accessToken }
       }
-      return yield* app.pipe(
-        Effect.locally(currentApp, authenticated),
-        Effect.locally(currentBody, parsedBody)
+
+      if (!addresses.enter(address)) {
+        return errorResponse("RATE_LIMITED", "too many unauthenticated requests from this address", traceId, { "retry-after": "1" })
+      }
+      const outcome = yield* authenticateRequest(request, traceId, route, path, canonicalQuery, address, signature).pipe(
+        Effect.ensuring(Effect.sync(() => addresses.leave(address)))
       )
+      if (outcome._tag === "Rejected") return outcome.response
+      const run = app.pipe(Effect.locally(currentApp, outcome.authenticated), Effect.locally(currentBody, outcome.parsedBody))
+      // An unauthenticated operation (health, the document) holds no tenant's slot.
+      if (route.auth === "none") return yield* run
+      if (inFlight >= settings.maxInFlight) {
+        return errorResponse("SERVICE_UNAVAILABLE", "service busy: all in-flight slots are taken", traceId, { "retry-after": "1" })
+      }
+      inFlight++
+      return yield* Effect.ensuring(run, Effect.sync(() => inFlight--))
     })
 
   const handle = (app: HttpApp.Default) =>
@@ -135,23 +185,18 @@ const make = Effect.gen(function*() {
       // A response from the handlers is written before it returns here, so the envelope headers
       // must be added on the way out as well as to the gate's own responses below.
       const withHeaders = HttpApp.withPreResponseHandler(app, (_, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers)))
-      let response: HttpServerResponse.HttpServerResponse
-      if (inFlight >= settings.maxInFlight) {
-        response = errorResponse("SERVICE_UNAVAILABLE", "service busy: all in-flight slots are taken", traceId, { "retry-after": "1" })
-      } else {
-        inFlight++
-        const exit = yield* withDeadline(
-          admit(withHeaders, traceId, route, target).pipe(Effect.locally(currentTraceId, traceId), inRequestSpan(span)),
-          deadlineMillis
-        ).pipe(Effect.ensuring(Effect.sync(() => inFlight--)), Effect.exit)
-        if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
-          yield* Effect.logError("request failed", exit.cause).pipe(Effect.annotateLogs("trace_id", traceId))
-        }
-        response = Exit.match(exit, {
-          onSuccess: Option.getOrElse(() => errorResponse("REQUEST_TIMEOUT", "request deadline exceeded", traceId)),
-          onFailure: () => errorResponse("INTERNAL_ERROR", "internal error", traceId)
-        })
+      const address = clientAddress(request, settings.clientAddressHeader)
+      const exit = yield* withDeadline(
+        admit(withHeaders, traceId, route, target, address).pipe(Effect.locally(currentTraceId, traceId), inRequestSpan(span)),
+        deadlineMillis
+      ).pipe(Effect.exit)
+      if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
+        yield* Effect.logError("request failed", exit.cause).pipe(Effect.annotateLogs("trace_id", traceId))
       }
+      const response = Exit.match(exit, {
+        onSuccess: Option.getOrElse(() => errorResponse("REQUEST_TIMEOUT", "request deadline exceeded", traceId)),
+        onFailure: () => errorResponse("INTERNAL_ERROR", "internal error", traceId)
+      })
       recordRequest(route._tag === "Found" ? route.route : null, response.status, (performance.now() - arrived) / 1000)
       const finished = yield* Clock.currentTimeMillis
       const appIdHeader = request.headers["x-app-id"]
@@ -174,9 +219,13 @@ const make = Effect.gen(function*() {
 })
 
 /**
- * Every request passes here in a fixed order: in-flight slot (503), deadline (504), route
- * (404/405), request format and size (400/413), signature, token and tenant (401/403), rate
- * (429); then the typed handlers run. The envelope headers go on every response.
+ * Every request passes here in a fixed order, all within its deadline (504): route (404/405),
+ * headers and query (400; the signature headers' form and time window, 401); the client
+ * address's failure budget (429); one of the address's unauthenticated places (429); the app
+ * look-up (401), body size and format (413/400), signature, token and tenant (401/403), the
+ * app's rate (429), the body's JSON (400); then a tenant's in-flight slot (503) and the typed
+ * handlers. Until authenticated a request holds only its address's places, so unauthenticated
+ * clients cannot take the tenants' slots. The envelope headers go on every response.
  */
 export class RequestGate extends Context.Tag("@collector/http-server/RequestGate")<RequestGate, Effect.Effect.Success<typeof make>>() {
   static readonly layer = Layer.effect(RequestGate, make)

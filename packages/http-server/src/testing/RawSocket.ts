@@ -40,16 +40,17 @@ export interface OpenSocket {
 /**
  * A raw TCP connection that writes `bytes` and then keeps the socket open without writing
  * anything else; closed when the scope closes. For requests a normal client cannot send, such
- * as a body that never arrives.
+ * as a body that never arrives. `localAddress` (a loopback address such as 127.0.0.2) makes the
+ * connection come from another client address.
  */
-export const openRawSocket = (baseUrl: string, bytes: string | Buffer) =>
+export const openRawSocket = (baseUrl: string, bytes: string | Buffer, options: { readonly localAddress?: string } = {}) =>
   Effect.acquireRelease(
     Effect.gen(function*() {
       const url = new URL(baseUrl)
       const response = yield* Deferred.make<RawResponse>()
       const closed = yield* Deferred.make<void>()
       const socket = yield* Effect.async<Socket, Error>((resume) => {
-        const s = connect({ host: url.hostname, port: Number(url.port) }, () => resume(Effect.succeed(s)))
+        const s = connect({ host: url.hostname, port: Number(url.port), ...options }, () => resume(Effect.succeed(s)))
         s.once("error", (e) => resume(Effect.fail(e)))
       })
       let received = Buffer.alloc(0)
@@ -89,3 +90,13 @@ export const slowRequestHead = (
   ]
   return lines.join("\r\n") + "\r\n\r\n"
 }
+
+/**
+ * Signature headers of a known app, current, with a signature that will not verify: what a
+ * request needs to pass the header checks and reach the body read, where the signature is checked.
+ */
+export const unverifiedSignature = (appId: string): ReadonlyArray<readonly [string, string]> => [
+  ["X-App-Id", appId],
+  ["X-Timestamp", String(Math.floor(Date.now() / 1000))],
+  ["X-Sign", "0".repeat(64)]
+]
