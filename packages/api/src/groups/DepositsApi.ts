@@ -31,7 +31,7 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
         "Deposit records of the calling tenant and network, deposit ID descending, each in its current revision (confirmed and " +
           "reverted alike). A deposit is a USDT transfer into one of the tenant's wallets by anyone but the service sweeping " +
           "for this tenant: a sweep into a collection address that is one of its wallets is no deposit. Query: page (>= 1, default 1) and page_size (1 to 100, default 20), absent or empty meaning the default, " +
-          "otherwise 400 `invalid request: invalid pagination`; address: case-insensitive contains match on the receiving wallet " +
+          "otherwise 400 `invalid request: invalid pagination` (also for a page starting more than 100000 rows deep: (page - 1) * page_size); address: case-insensitive contains match on the receiving wallet " +
           "address only (never source or contract), at most 100 UTF-8 bytes, empty ignored, `%` matching any run and `_` one " +
           "character. Any other or repeated query key is 400. total counts every match; a page past the last has items [] with the " +
           "true total."

@@ -208,7 +208,7 @@ export class SweepsApi extends HttpApiGroup.make("sweeps")
           "`invalid request: status must be one of ...`), wallet_id (a canonical wallet ID, else 400 `invalid request: wallet_id " +
           "must be a positive integer ID`), txid (64 lowercase hexadecimal characters, exact match, else 400 `invalid request: " +
           "txid must be 64 lowercase hexadecimal characters`). page (>= 1, default 1) and page_size (1 to 100, default 20), absent " +
-          "or empty meaning the default, otherwise 400 `invalid request: invalid pagination`. Any other or repeated query key is " +
+          "or empty meaning the default, otherwise 400 `invalid request: invalid pagination` (also for a page starting more than 100000 rows deep: (page - 1) * page_size). Any other or repeated query key is " +
           "400. total counts every match; a page past the last has items [] with the true total."
       )
   )
@@ -237,7 +237,9 @@ export class SweepsApi extends HttpApiGroup.make("sweeps")
         "Read-only (no request_id; it is an unknown field here): what sweeping each wallet to the collection address would need " +
           "and cost now, read from the network's node at the solidified block and the energy provider. " + idsRule(100) + " " +
           modeRule + " Items follow the request order; IDs that are not wallets of this tenant and network are listed in " +
-          "not_found_ids, ascending. amount: the on-chain USDT balance for all, the requested amount for fixed. energy_estimate: " +
+          "not_found_ids, ascending. Each estimate spends its tenant's node budget on this network (an existing wallet counts 6 node " +
+          "requests, the estimate 1 more, refilled over a minute); past it 429 RATE_LIMITED with Retry-After and the node is not asked. " +
+          "amount: the on-chain USDT balance for all, the requested amount for fixed. energy_estimate: " +
           "the node's estimate of the transfer; prepared_energy: it plus 10%; energy_available: the wallet's own energy left. " +
           "fee_source follows the contract's order: resources (the wallet's own energy covers prepared_energy), wallet_trx (the " +
           "wallet's TRX pays the whole shortfall at the current energy price, within max_wallet_trx_fee of the automation " +

@@ -106,7 +106,9 @@ export class WalletsApi extends HttpApiGroup.make("wallets")
       .annotate(
         OpenApi.Description,
         "The service generates the key pair and never returns the private key. Idempotent by request_id: the same key and " +
-          "parameters return the saved response; other parameters 409 IDEMPOTENCY_CONFLICT; a duplicate custom_id 409 BUSINESS_CONFLICT (also saved)."
+          "parameters return the saved response; other parameters 409 IDEMPOTENCY_CONFLICT; a duplicate custom_id 409 BUSINESS_CONFLICT (also saved). " +
+          "A tenant holding the operator's maximum of wallets over all its networks gets 409 BUSINESS_CONFLICT (not saved: the same " +
+          "request_id creates the wallet once there is room)."
       )
   )
   .add(
@@ -119,7 +121,8 @@ export class WalletsApi extends HttpApiGroup.make("wallets")
         "Filters, bounds and sorting as the contract's wallet list rules say: every parameter optional, empty meaning absent; a minimum " +
           "above its maximum gives an empty result; ties sort by wallet ID descending; null balances and never-collected wallets sort " +
           "last. A bound or hide_zero never matches a wallet whose first balance sync is pending. unavailable_wallet_ids covers the page " +
-          "and selected_wallet_ids: wallets with an unfinished sweep task or serving as the collection address."
+          "and selected_wallet_ids: wallets with an unfinished sweep task or serving as the collection address. A page may start at most " +
+          "100000 rows deep ((page - 1) * page_size); deeper is 400 `invalid request: invalid pagination: ...`: narrow the filters."
       )
   )
   .add(
@@ -129,7 +132,9 @@ export class WalletsApi extends HttpApiGroup.make("wallets")
       .annotate(OpenApi.Summary, "Cross-page wallet selection")
       .annotate(
         OpenApi.Description,
-        "Read-only: every wallet ID matching `filters` (the list's filter names and string forms), ID ascending, with the unavailable ones."
+        "Read-only: every wallet ID matching `filters` (the list's filter names and string forms), ID ascending, with the unavailable ones. " +
+          "At most 1000 IDs, as many as a sweep takes: a selection matching more is 400 " +
+          "`invalid request: more than 1000 wallets match the filters; narrow them`."
       )
   )
   .add(

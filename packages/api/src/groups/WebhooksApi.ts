@@ -88,7 +88,7 @@ export const AttemptList = deliveryList(DeliveryAttemptItem)
 export const RedeliverRequest = strict({ request_id: RequestId })
 
 const pagingRule = "page (>= 1, default 1) and page_size (1 to 100, default 20), absent or empty meaning the default, otherwise 400 " +
-  "`invalid request: invalid pagination`. Any other or repeated query key is 400; a page past the last has items [] with the true total."
+  "`invalid request: invalid pagination` (also for a page starting more than 100000 rows deep: (page - 1) * page_size). Any other or repeated query key is 400; a page past the last has items [] with the true total."
 
 const eventRule = "The path ID is the event ID (event_id of the payload; not a deposit, round or attempt ID). An ID that is not a canonical " +
   "positive int64 is 400; an event that does not exist or belongs to another tenant or network is 404 RESOURCE_NOT_FOUND."
