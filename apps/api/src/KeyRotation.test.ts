@@ -26,6 +26,13 @@ const stopped = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
+const outputOf = (child: ChildProcess) => {
+  let text = ""
+  child.stdout!.on("data", (chunk) => (text += chunk))
+  child.stderr!.on("data", (chunk) => (text += chunk))
+  return () => text
+}
+
 const cli = (env: Record<string, string | undefined>, ...args: Array<string>) => Effect.promise(() => runTs("apps/cli/src/main.ts", env, args))
 
 describe("master key rotation", () => {
@@ -67,9 +74,11 @@ describe("master key rotation", () => {
 
       // Rotated: the API runs on B with A still listed, while the re-seal runs beside it.
       const port = yield* Effect.promise(freePort)
-      const api = startTs("apps/api/src/main.ts", { ...rotated, PORT: String(port), OPERATOR_PORT: "0" })
+      const api = startTs("apps/api/src/main.ts", { ...rotated, PORT: String(port), OPERATOR_PORT: "0", LOG_FORMAT: "json" }, { output: "pipe" })
+      const startOutput = outputOf(api)
       yield* Effect.addFinalizer(() => Effect.promise(() => stopped(api)))
       yield* Effect.promise(() => waitForHttp(`http://127.0.0.1:${port}/healthz`))
+      expect(startOutput()).toContain("5 sealed values are still under an older master key: run `npm run cli -- keys reseal`, then MASTER_KEY_PREVIOUS can be removed")
       // The key check, two app secrets and two webhook keys, all under A.
       const before = JSON.parse((yield* cli(rotated, "keys", "status", "--json")).stdout)
       expect(before).toMatchObject({ current_key_id: b.id, previous_key_ids: [a.id], by_key_id: [{ key_id: a.id, count: 5, current: false }], under_other_keys: 5 })
@@ -83,6 +92,14 @@ describe("master key rotation", () => {
       expect(report.status).toMatchObject({ by_key_id: [{ key_id: b.id, count: 5, current: true }], under_other_keys: 0, previous_keys_needed: false })
       for (const app of apps) expect((yield* Effect.promise(() => requestToken(`http://127.0.0.1:${port}`, app.app_id, app.app_secret))).status).toBe(200)
       yield* Effect.promise(() => stopped(api))
+      // Started again with A still listed, the service says A can go.
+      const port1 = yield* Effect.promise(freePort)
+      const api1 = startTs("apps/api/src/main.ts", { ...rotated, PORT: String(port1), OPERATOR_PORT: "0", LOG_FORMAT: "json" }, { output: "pipe" })
+      const restartOutput = outputOf(api1)
+      yield* Effect.addFinalizer(() => Effect.promise(() => stopped(api1)))
+      yield* Effect.promise(() => waitForHttp(`http://127.0.0.1:${port1}/healthz`))
+      expect(restartOutput()).toContain("no value is sealed under an older master key any more: MASTER_KEY_PREVIOUS can be removed")
+      yield* Effect.promise(() => stopped(api1))
 
       // A is removed: the service starts, says nothing is left under an old key, and every secret opens.
       const again = yield* cli(underB, "keys", "status")
