@@ -54,6 +54,10 @@ const make = Effect.gen(function*() {
 
   const reseal = (options: ResealOptions) =>
     Effect.gen(function*() {
+      // A batch of none would end the walk at once and report nothing done.
+      if (!Number.isSafeInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > maxBatchSize) {
+        return yield* Effect.dieMessage(`re-seal batch size must be from 1 to ${maxBatchSize}, got ${options.batchSize}`)
+      }
       const keyId = box.keyIds.current
       // A stored position under another key belongs to an earlier rotation: start over.
       const stored = Option.filter(yield* store.progress, (p) => p.keyId === keyId)
