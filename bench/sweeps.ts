@@ -40,7 +40,8 @@ import {
   defaultSweeperSettings,
   Sweeps,
   type TenantId,
-  type WalletId
+  type WalletId,
+  walletKeyContext
 } from "@collector/core"
 import {
   DatabaseAtUrl,
@@ -305,7 +306,7 @@ const main = async () => {
   const collection = wallet(keyBase - 1)
   const wallets = Array.from({ length: taskCount }, (_, i) => {
     const w = wallet(keyBase + i)
-    return { address: w.address, sealed: Effect.runSync(box.seal(w.secretKey)) }
+    return { address: w.address, sealed: Effect.runSync(box.seal(w.secretKey, walletKeyContext(w.address))) }
   })
 
   const counter = { calls: 0, byPath: new Map<string, number>() }

@@ -1,10 +1,11 @@
 // The CLI proper: loaded by main.ts for every call but --help.
-import { TenantAdmin } from "@collector/core"
-import { databaseLayerConfig, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
-import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
+import { MasterKeyCheck, Resealer, TenantAdmin } from "@collector/core"
+import { databaseLayerConfig, PgAccessTokenRepository, PgIdempotencyStore, PgSealedValues, PgTenantRepository } from "@collector/postgres"
+import { AesGcmSecretBox, MasterKeyring, NodeEntropy, wrongMasterKey } from "@collector/vault"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
 import { UsageError } from "./CliError.js"
+import { keyCommands } from "./commands/KeyCommands.js"
 import { tenantCommands } from "./commands/TenantCommands.js"
 import { usage } from "./Usage.js"
 
@@ -22,26 +23,47 @@ const parse = () =>
           at: { type: "string" },
           rule: { type: "string" },
           json: { type: "boolean" },
+          "batch-size": { type: "string" },
           help: { type: "boolean", short: "h" }
         }
       }),
     catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) })
   })
 
-const AdminLive = TenantAdmin.layer.pipe(
-  Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
+/**
+ * The keys are checked against the store before any command runs: a wrong MASTER_KEY would seal a
+ * new tenant's secrets under a key the service cannot open.
+ */
+const KeyGuard = Layer.effectDiscard(Effect.gen(function*() {
+  const keyring = yield* MasterKeyring
+  yield* Effect.flatMap(MasterKeyCheck, (check) => check.verify).pipe(Effect.mapError((mismatch) => wrongMasterKey(mismatch, keyring.origin)))
+}))
+
+const AdminLive = Layer.mergeAll(TenantAdmin.layer, Resealer.layer, KeyGuard).pipe(
+  Layer.provide(MasterKeyCheck.layer),
+  Layer.provideMerge(Layer.mergeAll(
+    PgTenantRepository.layer,
+    PgAccessTokenRepository.layer,
+    PgIdempotencyStore.layer,
+    PgSealedValues.layer,
+    NodeEntropy.layer,
+    AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))
+  )),
   // The keyring first: a missing or malformed MASTER_KEY is reported before the database is touched.
-  Layer.provide(databaseLayerConfig().pipe(Layer.provideMerge(MasterKeyring.layerConfig(undefined, { quiet: true }))))
+  Layer.provideMerge(databaseLayerConfig().pipe(Layer.provideMerge(MasterKeyring.layerConfig(undefined, { quiet: true }))))
 )
 
 const program = Effect.gen(function*() {
   const parsed = yield* parse()
   const [group, command] = parsed.positionals
   if (parsed.values.help === true || group === undefined) return yield* Effect.sync(() => console.log(usage))
-  if (group !== "tenant" || command === undefined || !(command in tenantCommands)) {
+  const commands: Record<string, Record<string, unknown>> = { tenant: tenantCommands, keys: keyCommands }
+  const inGroup = Object.hasOwn(commands, group) ? commands[group]! : {}
+  const found = command !== undefined && Object.hasOwn(inGroup, command) ? inGroup[command] : undefined
+  if (found === undefined) {
     return yield* new UsageError({ message: `unknown command: ${parsed.positionals.slice(0, 2).join(" ")}` })
   }
-  const run = tenantCommands[command as keyof typeof tenantCommands] as (p: typeof parsed) => Effect.Effect<void, { readonly message: string }, TenantAdmin>
+  const run = found as (p: typeof parsed) => Effect.Effect<void, { readonly message: string }, TenantAdmin | Resealer>
   yield* run(parsed).pipe(Effect.provide(AdminLive))
 })
 

@@ -11,6 +11,11 @@ Tenants (each tenant has one app credential per network; secrets are printed onc
   tenant rotate-webhook-key <tenant> --network <nile|main> [--json]
   tenant set-confirmation <tenant> --network <nile|main> --rule <block_1|block_3|block_6|block_12|solidified>
 
+Master keys (see docs/deployment.md, "Rotating the master key"):
+  keys status [--json]                        values sealed under each master key id
+  keys reseal [--batch-size <n>] [--json]     re-seal every value under MASTER_KEY (online,
+                                              resumable; default batches of 500)
+
 <tenant> is a tenant ID or a tenant name. The CLI uses the service's database: DATABASE_URL
 and MASTER_KEY when set, otherwise the embedded database and key under .data/ (shared with a
 running service).`

@@ -90,7 +90,11 @@ describe("operator CLI", () => {
         [["tenant", "set-confirmation", "gamma", "--network", "nile", "--rule", "block_2"], 2, /--rule must be one of/],
         [["tenant", "rotate-secret", "gamma", "--network", "main"], 1, /no app credential on network main/],
         [["tenant", "frobnicate"], 2, /unknown command/],
-        [["tenant", "list", "--bogus"], 2, /bogus/]
+        [["tenant", "list", "--bogus"], 2, /bogus/],
+        [["keys", "reseal", "--batch-size", "0"], 2, /--batch-size must be a whole number from 1 to 10000, not "0"/],
+        [["keys", "reseal", "--batch-size", "10001"], 2, /--batch-size must be/],
+        [["keys", "rotate"], 2, /unknown command: keys rotate/],
+        [["keys", "constructor"], 2, /unknown command/]
       ]
       for (const [args, code, message] of cases) {
         const run = yield* cli(...args)

@@ -7,6 +7,7 @@ import type { DeliveryLedger } from "./notifications/DeliveryLedger.js"
 import type { NotificationRepository } from "./notifications/NotificationRepository.js"
 import type { DepositBook } from "./scanning/DepositBook.js"
 import type { ScanLedger } from "./scanning/ScanLedger.js"
+import type { SealedValues } from "./secrets/SealedValues.js"
 import type { SettingsRepository } from "./SettingsRepository.js"
 import type { StorageProbe } from "./StorageProbe.js"
 import type { AutomationLedger } from "./sweeps/AutomationLedger.js"
@@ -35,3 +36,4 @@ export type StoragePorts =
   | DeliveryLedger
   | ComponentStatus
   | StorageProbe
+  | SealedValues

@@ -3,6 +3,7 @@ import { type ConfirmationRule, defaultConfirmationRule } from "./ConfirmationRu
 import { Entropy } from "./Entropy.js"
 import type { AppId, TenantId } from "./Ids.js"
 import type { Network } from "./Network.js"
+import { appSecretContext, webhookKeyContext } from "./SealContext.js"
 import { SecretBox } from "./SecretBox.js"
 import type { TenantWithApps } from "./Tenant.js"
 import { TenantRepository } from "./TenantRepository.js"
@@ -39,17 +40,20 @@ const make = Effect.gen(function*() {
           const webhookKey = yield* newWebhookKey
           return { network, secret, webhookKey }
         }))
+      // Sealed for the app's place, which its tenant ID names: drawn first, so that it is known here.
+      const tenantId = yield* repo.reserveTenantId
       const tenant = yield* repo.create(
         name,
         yield* Effect.forEach(fresh, (f) =>
           Effect.gen(function*() {
             return {
               network: f.network,
-              secret: yield* box.seal(encoder.encode(f.secret)),
-              webhookKey: yield* box.seal(f.webhookKey),
+              secret: yield* box.seal(encoder.encode(f.secret), appSecretContext(tenantId, f.network)),
+              webhookKey: yield* box.seal(f.webhookKey, webhookKeyContext(tenantId, f.network)),
               confirmationRule: defaultConfirmationRule
             }
-          }))
+          })),
+        tenantId
       )
       const credentials = fresh.map((f): IssuedCredential => ({
         network: f.network,
@@ -64,7 +68,7 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const tenant = yield* repo.find(reference)
       const secret = yield* newAppSecret
-      const appId = yield* repo.replaceSecret(tenant.id, network, yield* box.seal(encoder.encode(secret)))
+      const appId = yield* repo.replaceSecret(tenant.id, network, yield* box.seal(encoder.encode(secret), appSecretContext(tenant.id, network)))
       return { appId, network, appSecret: Redacted.make(secret) }
     })
 
@@ -72,7 +76,7 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const tenant = yield* repo.find(reference)
       const key = yield* newWebhookKey
-      const appId = yield* repo.replaceWebhookKey(tenant.id, network, yield* box.seal(key))
+      const appId = yield* repo.replaceWebhookKey(tenant.id, network, yield* box.seal(key, webhookKeyContext(tenant.id, network)))
       return { appId, network, webhookKey: Redacted.make(Encoding.encodeBase64(key)) }
     })
 

@@ -32,7 +32,13 @@ export interface StoredCredential {
 export class TenantRepository extends Context.Tag("@collector/core/TenantRepository")<
   TenantRepository,
   {
-    readonly create: (name: string, apps: ReadonlyArray<NewAppCredential>) => Effect.Effect<TenantWithApps, TenantNameTaken>
+    /**
+     * A tenant ID no tenant has or will be given but by `create(…, id)`: drawn before the tenant is
+     * stored, so that its app credentials can be sealed for their place (`appSecretContext`).
+     */
+    readonly reserveTenantId: Effect.Effect<TenantId>
+    /** Stores a tenant and its apps, under `id` when given (from `reserveTenantId`). */
+    readonly create: (name: string, apps: ReadonlyArray<NewAppCredential>, id?: TenantId) => Effect.Effect<TenantWithApps, TenantNameTaken>
     readonly list: Effect.Effect<ReadonlyArray<TenantWithApps>>
     /** Finds a tenant by its ID or, failing that, by its name. */
     readonly find: (reference: string) => Effect.Effect<TenantWithApps, TenantNotFound>

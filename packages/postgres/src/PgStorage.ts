@@ -9,6 +9,7 @@ import * as PgDepositRepository from "./PgDepositRepository.js"
 import * as PgIdempotencyStore from "./PgIdempotencyStore.js"
 import * as PgNotificationRepository from "./PgNotificationRepository.js"
 import * as PgScanLedger from "./PgScanLedger.js"
+import * as PgSealedValues from "./PgSealedValues.js"
 import * as PgSettingsRepository from "./PgSettingsRepository.js"
 import * as PgStorageProbe from "./PgStorageProbe.js"
 import * as PgSweepRepository from "./PgSweepRepository.js"
@@ -31,5 +32,6 @@ export const PgStorage = Layer.mergeAll(
   PgNotificationRepository.layer,
   PgDeliveryLedger.layer,
   PgComponentStatus.layer,
-  PgStorageProbe.layer
+  PgStorageProbe.layer,
+  PgSealedValues.layer
 )

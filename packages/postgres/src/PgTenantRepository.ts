@@ -72,10 +72,13 @@ export const make = Effect.gen(function*() {
       return toTenant(row)
     }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-  const create = (name: string, apps: Parameters<TenantRepository["Type"]["create"]>[1]) =>
+  const create = (name: string, apps: Parameters<TenantRepository["Type"]["create"]>[1], id?: TenantId) =>
     sql.withTransaction(
       Effect.gen(function*() {
-        const [tenant] = yield* sql<{ id: string }>`INSERT INTO tenants (name) VALUES (${name}) RETURNING id`
+        // A reserved ID was drawn from the identity's own sequence, so no generated one can collide.
+        const [tenant] = id === undefined
+          ? yield* sql<{ id: string }>`INSERT INTO tenants (name) VALUES (${name}) RETURNING id`
+          : yield* sql<{ id: string }>`INSERT INTO tenants (id, name) OVERRIDING SYSTEM VALUE VALUES (${id}, ${name}) RETURNING id`
         for (const app of apps) {
           yield* sql`
             INSERT INTO apps (tenant_id, network, secret_key_id, secret_sealed, webhook_key_id, webhook_key_sealed, confirmation_rule)
@@ -110,6 +113,10 @@ export const make = Effect.gen(function*() {
     ).pipe(Effect.catchTag("SqlError", Effect.die))
 
   return TenantRepository.of({
+    reserveTenantId: sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('tenants', 'id'))::text AS id`.pipe(
+      Effect.map((rows) => rows[0]!.id as TenantId),
+      Effect.orDie
+    ),
     create,
     list: selectTenants(sql`true`).pipe(Effect.map((rows) => rows.map(toTenant)), Effect.orDie),
     find,

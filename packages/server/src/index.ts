@@ -1,5 +1,6 @@
 export * as ApiProcess from "./ApiProcess.js"
 export * from "./NetworkResourcesLive.js"
+export * as MasterKeyGuard from "./MasterKeyGuard.js"
 export * as OperatorServer from "./OperatorServer.js"
 export * from "./OperatorSettings.js"
 export * from "./ProcessStorage.js"

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { type GeneratedWallet, SecretBox, Signer, SigningFailed, WalletKeys } from "@collector/core"
+import { type GeneratedWallet, SecretBox, Signer, SigningFailed, walletKeyContext, WalletKeys } from "@collector/core"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
@@ -45,7 +45,7 @@ describe("LocalSigner", () => {
         expect(signature.length).toBe(65)
         expect([0, 1]).toContain(signature[64])
         expect(TronSignature.recoverAddress(hash, signature)).toEqual(Option.some(wallet.address))
-        const secretKey = yield* box.open(wallet.sealedKey)
+        const secretKey = yield* box.open(wallet.sealedKey, walletKeyContext(wallet.address))
         expect(secp256k1.verify(signature.subarray(0, 64), hash, secp256k1.getPublicKey(secretKey), { prehash: false })).toBe(true)
         // Deterministic (RFC 6979): the same hash gives the same signature.
         expect(yield* sign(wallet, hash)).toEqual(signature)
@@ -56,7 +56,7 @@ describe("LocalSigner", () => {
     Effect.gen(function*() {
       const box = yield* SecretBox
       const secretKey = hexToBytes("097c8ba8a310f39a41a667d35a20000cd21d58c7322484b584c4ada8ebd3ec06")
-      const wallet = { address: "TLHx2Ta9WwtwDjgGxyeifHs5ipmJrJAbZ3", sealedKey: yield* box.seal(Uint8Array.from(secretKey)) }
+      const wallet = { address: "TLHx2Ta9WwtwDjgGxyeifHs5ipmJrJAbZ3", sealedKey: yield* box.seal(Uint8Array.from(secretKey), walletKeyContext("TLHx2Ta9WwtwDjgGxyeifHs5ipmJrJAbZ3")) }
       const hash = txHash("known")
       expect(yield* sign(wallet, hash)).toEqual(TronSignature.sign(secretKey, hash))
     }).pipe(Effect.provide(testLayer)))
@@ -66,9 +66,14 @@ describe("LocalSigner", () => {
       const box = yield* SecretBox
       const a = yield* generate
       const b = yield* generate
-      const reason = yield* failureReason(sign({ address: b.address, sealedKey: a.sealedKey }, txHash("mix-up")))
+      // A key copied to another wallet's row no longer opens there: it was sealed for its own.
+      const moved = yield* failureReason(sign({ address: b.address, sealedKey: a.sealedKey }, txHash("mix-up")))
+      expect(moved).toContain("could not be opened")
+      // A key sealed for the wrong wallet in the first place opens, but must not sign for it.
+      const keyA = yield* box.open(a.sealedKey, walletKeyContext(a.address))
+      const misfiled = yield* box.seal(Uint8Array.from(keyA), walletKeyContext(b.address))
+      const reason = yield* failureReason(sign({ address: b.address, sealedKey: misfiled }, txHash("mix-up")))
       expect(reason).toContain("does not belong")
-      const keyA = yield* box.open(a.sealedKey)
       expect(reason).not.toContain(bytesToHex(keyA))
       expect(reason).not.toContain(a.address)
     }).pipe(Effect.provide(testLayer)))
@@ -94,7 +99,7 @@ describe("LocalSigner", () => {
       const wallet = yield* generate
       const n = secp256k1.Point.CURVE().n
       for (const bytes of [new Uint8Array(16).fill(7), new Uint8Array(32), hexToBytes(n.toString(16)), new Uint8Array(33).fill(1)]) {
-        const reason = yield* failureReason(sign({ address: wallet.address, sealedKey: yield* box.seal(bytes) }, txHash("x")))
+        const reason = yield* failureReason(sign({ address: wallet.address, sealedKey: yield* box.seal(bytes, walletKeyContext(wallet.address)) }, txHash("x")))
         expect(reason).toContain("not a secp256k1 key")
       }
     }).pipe(Effect.provide(testLayer)))
@@ -113,15 +118,16 @@ describe("LocalSigner", () => {
       const real = yield* SecretBox
       const opened: Array<Uint8Array> = []
       const spy: SecretBox["Type"] = {
-        seal: real.seal,
-        open: (sealed) => Effect.tap(real.open(sealed), (key) => Effect.sync(() => opened.push(key)))
+        ...real,
+        open: (sealed, context) => Effect.tap(real.open(sealed, context), (key) => Effect.sync(() => opened.push(key)))
       }
       const signer = yield* Effect.provide(Signer, LocalSigner.layer.pipe(Layer.provide(Layer.succeed(SecretBox, spy))))
       const a = yield* generate
       const b = yield* generate
       const hash = txHash("zero")
       const signature = yield* signer.sign(a, hash)
-      yield* Effect.either(signer.sign({ address: b.address, sealedKey: a.sealedKey }, hash))
+      const misfiled = yield* real.seal(yield* real.open(a.sealedKey, walletKeyContext(a.address)), walletKeyContext(b.address))
+      yield* Effect.either(signer.sign({ address: b.address, sealedKey: misfiled }, hash))
       expect(opened.length).toBe(2)
       for (const key of opened) expect(key.every((byte) => byte === 0)).toBe(true)
       // The signature was made before zeroing, with the real key.

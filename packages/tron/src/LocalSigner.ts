@@ -1,4 +1,4 @@
-import { type Sealed, SecretBox, Signer, SigningFailed } from "@collector/core"
+import { type Sealed, SecretBox, Signer, SigningFailed, walletKeyContext } from "@collector/core"
 import { Effect, Layer } from "effect"
 import * as TronAddress from "./TronAddress.js"
 import * as TronSignature from "./TronSignature.js"
@@ -15,7 +15,7 @@ export const make = (box: SecretBox["Type"]): Signer["Type"] => ({
       ? Effect.fail(new SigningFailed({ reason: `the hash to sign must be 32 bytes, got ${hash.length}` }))
       : Effect.acquireUseRelease(
         Effect.mapError(
-          box.open(wallet.sealedKey),
+          box.open(wallet.sealedKey, walletKeyContext(wallet.address)),
           // The SecretBox reason is fixed text without key material, but it is not ours to
           // promise, so it is replaced rather than forwarded.
           () => new SigningFailed({ reason: `the sealed key of wallet ${wallet.address} could not be opened` })

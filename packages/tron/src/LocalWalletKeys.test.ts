@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { Entropy, SecretBox, WalletKeys } from "@collector/core"
+import { Entropy, SecretBox, walletKeyContext, WalletKeys } from "@collector/core"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -26,7 +26,7 @@ describe("LocalWalletKeys", () => {
       const secretKeys = new Set<string>()
       for (const wallet of wallets) {
         expect(TronAddress.isValidTronAddress(wallet.address)).toBe(true)
-        const secretKey = yield* box.open(wallet.sealedKey)
+        const secretKey = yield* box.open(wallet.sealedKey, walletKeyContext(wallet.address))
         expect(secretKey.length).toBe(32)
         expect(TronAddress.fromSecretKey(secretKey)).toBe(wallet.address)
         // The sealed blob must not carry the key in clear, nor any 8-byte run of it.
@@ -43,12 +43,12 @@ describe("LocalWalletKeys", () => {
       const handed: Array<Uint8Array> = []
       const copies: Array<Uint8Array> = []
       const spy: SecretBox["Type"] = {
-        seal: (plaintext) => {
+        ...real,
+        seal: (plaintext, context) => {
           handed.push(plaintext)
           copies.push(Uint8Array.from(plaintext))
-          return real.seal(plaintext)
-        },
-        open: real.open
+          return real.seal(plaintext, context)
+        }
       }
       const wallet = yield* Effect.flatMap(WalletKeys, (k) => k.generate).pipe(
         Effect.provide(LocalWalletKeys.layer.pipe(Layer.provide(Layer.succeed(SecretBox, spy))))
@@ -57,7 +57,7 @@ describe("LocalWalletKeys", () => {
       expect(copies[0]!.some((b) => b !== 0)).toBe(true)
       expect(handed[0]!.every((b) => b === 0)).toBe(true)
       // The zeroing happened after sealing: the sealed copy still opens to the real key.
-      expect(yield* real.open(wallet.sealedKey)).toEqual(copies[0])
+      expect(yield* real.open(wallet.sealedKey, walletKeyContext(wallet.address))).toEqual(copies[0])
     }).pipe(Effect.provide(boxLayer)))
 
   it.effect("draws its keys from the Entropy port: the same bytes give the same wallet, other bytes another", () =>

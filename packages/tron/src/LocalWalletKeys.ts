@@ -1,4 +1,4 @@
-import { Entropy, SecretBox, WalletKeys } from "@collector/core"
+import { Entropy, SecretBox, walletKeyContext, WalletKeys } from "@collector/core"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Layer } from "effect"
 import * as TronAddress from "./TronAddress.js"
@@ -21,7 +21,10 @@ export const make = (box: SecretBox["Type"], entropy: Entropy["Type"]): WalletKe
         return secretKey
       })),
     (secretKey) =>
-      Effect.map(box.seal(secretKey), (sealedKey) => ({ address: TronAddress.fromSecretKey(secretKey), sealedKey })),
+      Effect.suspend(() => {
+        const address = TronAddress.fromSecretKey(secretKey)
+        return Effect.map(box.seal(secretKey, walletKeyContext(address)), (sealedKey) => ({ address, sealedKey }))
+      }),
     // Zeroed on every exit (success, defect, interruption) so the plaintext key does not linger
     // in our buffer; SecretBox.seal has finished reading it by the time its effect completes.
     (secretKey) => Effect.sync(() => secretKey.fill(0))

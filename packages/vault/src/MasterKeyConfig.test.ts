@@ -135,6 +135,27 @@ describe("loadMasterKeys embedded default", () => {
       expect(logs.lines[1]).toMatch(/^WARN Using the generated master key in .*master\.key/)
     }))
 
+  it.scoped("says once, at load, that MASTER_KEY overrides a generated master.key, unless it is the same key or the caller is quiet", () =>
+    Effect.gen(function*() {
+      const dataDir = join(yield* tempDir, ".data")
+      const file = join(dataDir, "master.key")
+      const logs = captureLogs()
+      const generated = yield* loadMasterKeys(dataDir).pipe(withEnv({}), Effect.provide(logs.logger))
+      expect(generated.origin).toBe(`the generated key file ${file}`)
+      const other = randomBytes(32).toString("base64")
+      const overridden = yield* loadMasterKeys(dataDir).pipe(withEnv({ MASTER_KEY: other }), Effect.provide(logs.logger))
+      expect(overridden.origin).toBe("MASTER_KEY")
+      expect(logs.lines.slice(1)).toEqual([
+        `WARN MASTER_KEY is set, so the generated master key in ${file} is not used. ` +
+        "If the data was sealed under that key, list it in MASTER_KEY_PREVIOUS and run `npm run cli -- keys reseal`."
+      ])
+      const stored = yield* Effect.promise(() => readFile(file, "utf8"))
+      yield* loadMasterKeys(dataDir).pipe(withEnv({ MASTER_KEY: stored.trim() }), Effect.provide(logs.logger))
+      yield* loadMasterKeys(dataDir, { quiet: true }).pipe(withEnv({ MASTER_KEY: other }), Effect.provide(logs.logger))
+      expect(logs.lines).toHaveLength(2)
+      expect(logs.lines.join("\n")).not.toContain(stored.trim())
+    }))
+
   it.scoped("applies MASTER_KEY_PREVIOUS on top of the generated key", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir

@@ -180,17 +180,35 @@ const loadOrCreateKeyFile = (dataDir: string, options: KeyFileOptions) =>
 export const loadMasterKeys = (
   dataDir: string,
   options: KeyFileOptions = {}
-): Effect.Effect<{ readonly current: MasterKey; readonly previous: ReadonlyArray<MasterKey> }, MasterKeyConfigError> =>
+): Effect.Effect<
+  { readonly current: MasterKey; readonly previous: ReadonlyArray<MasterKey>; readonly origin: string },
+  MasterKeyConfigError
+> =>
   Effect.gen(function*() {
     const config = yield* masterKeyConfig.pipe(
       Effect.mapError((error) => new MasterKeyConfigError({ message: describeConfigError(error) }))
     )
-    if (Option.isSome(config.current)) return { current: config.current.value, previous: config.previous }
+    if (Option.isSome(config.current)) {
+      // A key generated on an earlier embedded start is easy to forget once MASTER_KEY is set,
+      // and it is the key that opens what was stored back then: say once that it is not used.
+      const file = join(dataDir, "master.key")
+      const generated = options.quiet === true
+        ? Option.none<string>()
+        : yield* readKeyFile(file).pipe(Effect.orElseSucceed(() => Option.none<string>()))
+      const sameKey = Option.exists(generated, (text) => Either.getOrUndefined(decodeKey(file, text))?.id === Option.getOrThrow(config.current).id)
+      if (Option.isSome(generated) && !sameKey) {
+        yield* Effect.logWarning(
+          `MASTER_KEY is set, so the generated master key in ${file} is not used. ` +
+            "If the data was sealed under that key, list it in MASTER_KEY_PREVIOUS and run `npm run cli -- keys reseal`."
+        )
+      }
+      return { current: config.current.value, previous: config.previous, origin: "MASTER_KEY" }
+    }
     if (Option.isSome(config.databaseUrl)) {
       return yield* new MasterKeyConfigError({
         message: "MASTER_KEY is required when DATABASE_URL is set: generate one with `openssl rand -base64 32`"
       })
     }
     const current = yield* loadOrCreateKeyFile(dataDir, options)
-    return { current, previous: config.previous }
+    return { current, previous: config.previous, origin: `the generated key file ${join(dataDir, "master.key")}` }
   })

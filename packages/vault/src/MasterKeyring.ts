@@ -9,6 +9,8 @@ export interface MasterKeys {
   readonly current: MasterKey
   /** Older keys kept only so values sealed before a rotation can still be opened. */
   readonly previous?: ReadonlyArray<MasterKey>
+  /** Where the current key came from, for messages (`MASTER_KEY`, or the generated key file). */
+  readonly origin?: string
 }
 
 /**
@@ -21,6 +23,8 @@ export class MasterKeyring extends Context.Tag("@collector/vault/MasterKeyring")
   {
     readonly current: MasterKey
     readonly previous: ReadonlyArray<MasterKey>
+    /** Where the current key came from: `MASTER_KEY`, or the generated key file's path. */
+    readonly origin: string
     readonly find: (keyId: string) => Option.Option<MasterKey>
   }
 >() {
@@ -33,6 +37,7 @@ export class MasterKeyring extends Context.Tag("@collector/vault/MasterKeyring")
     return {
       current: keys.current,
       previous,
+      origin: keys.origin ?? "the keys given",
       find: (keyId) => Option.fromNullable(byId.get(keyId))
     }
   }

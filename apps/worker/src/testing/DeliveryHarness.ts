@@ -1,5 +1,6 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
-import type { Network } from "@collector/core"
+import type { Network, TenantId } from "@collector/core"
+import { webhookKeyContext } from "@collector/core"
 import { DeliveryLedger } from "@collector/core"
 import { Dispatcher, OutboxSignal } from "@collector/core"
 import { type DispatcherSettings, defaultDispatcherSettings, roundDeadline } from "@collector/core"
@@ -66,9 +67,9 @@ export const seedScope = (webhook: { readonly url: string; readonly enabled: boo
     const sql = yield* SqlClient.SqlClient
     const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }), NodeEntropy.make)
     const webhookKey = new Uint8Array(randomBytes(32))
-    const sealed = yield* box.seal(webhookKey)
     const [tenant] = yield* sql<{ id: string }>`
       INSERT INTO tenants (name) VALUES (${`hook-${randomBytes(6).toString("hex")}`}) RETURNING id::text`
+    const sealed = yield* box.seal(webhookKey, webhookKeyContext(tenant!.id as TenantId, network))
     const [app] = yield* sql<{ app_id: string }>`
       INSERT INTO apps (tenant_id, network, secret_key_id, secret_sealed, webhook_key_id, webhook_key_sealed)
       VALUES (${tenant!.id}, ${network}, ${sealed.keyId}, ${Buffer.alloc(16)}, ${sealed.keyId}, ${sealed.blob})

@@ -8,7 +8,8 @@ import {
   type SweepTaskId,
   type TenantId,
   type TenantScope,
-  type WalletId
+  type WalletId,
+  walletKeyContext
 } from "@collector/core"
 import type { EnergyProviderSettings } from "@collector/energy"
 import { sentBy, wallet } from "@collector/tron-sim/testing"
@@ -81,7 +82,7 @@ export const seedScope = (count: number, policy: PolicyChanges = {}, network: Ne
     for (let i = 0; i < count; i++) {
       const index = nextKey++
       const key = wallet(index)
-      const sealed = yield* box.seal(key.secretKey)
+      const sealed = yield* box.seal(key.secretKey, walletKeyContext(key.address))
       const [row] = yield* sql<{ id: string }>`
         WITH w AS (
           INSERT INTO wallets (tenant_id, network, address, custom_id) VALUES (${tenant!.id}, ${network}, ${key.address}, ${`w-${index}`})

@@ -13,6 +13,7 @@ import * as MemoryAutomationLedger from "./MemoryAutomationLedger.js"
 import * as MemoryBalanceLedger from "./MemoryBalanceLedger.js"
 import * as MemoryDepositRepository from "./MemoryDepositRepository.js"
 import * as MemoryScanLedger from "./MemoryScanLedger.js"
+import * as MemorySealedValues from "./MemorySealedValues.js"
 import * as MemoryNotificationRepository from "./MemoryNotificationRepository.js"
 import * as MemorySweepRepository from "./MemorySweepRepository.js"
 
@@ -35,7 +36,8 @@ const ports = Layer.mergeAll(
   MemoryAutomationLedger.layer,
   MemoryNotificationRepository.layer,
   MemoryDeliveryLedger.layer,
-  MemorySweepRepository.layer
+  MemorySweepRepository.layer,
+  MemorySealedValues.layer
 )
 
 export const MemoryStorage = ports.pipe(Layer.provideMerge(MemoryDatabase.layer))

@@ -6,6 +6,7 @@ import type { Network } from "../Network.js"
 import type { DeliveryOutcome } from "../notifications/DeliveryRecords.js"
 import type { DeliveryStatus, EventType } from "../notifications/EventTypes.js"
 import type { Sealed } from "../SecretBox.js"
+import type { ResealProgress } from "../secrets/SealedValues.js"
 import type { SweepTask } from "../sweeps/SweepTask.js"
 import type { TenantStatus } from "../Tenant.js"
 import { tableDef } from "./MemoryDatabase.js"
@@ -227,3 +228,9 @@ export interface SweepTaskRow extends SweepTask {
 }
 /** By task ID (the shared `taskEvent` sequence); one unfinished task per wallet. */
 export const sweepTasks = tableDef<string, SweepTaskRow>("sweep_tasks")
+
+/** By "1": the known value sealed at first start (`master_key_check`). */
+export const masterKeyCheck = tableDef<"1", Sealed>("master_key_check")
+
+/** By "1": how far the re-seal under a master key has walked (`reseal_progress`). */
+export const resealProgress = tableDef<"1", ResealProgress>("reseal_progress")

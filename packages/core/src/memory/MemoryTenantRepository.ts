@@ -48,13 +48,15 @@ export const make = Effect.gen(function*() {
     )
 
   return TenantRepository.of({
-    create: (name, credentials) =>
+    reserveTenantId: db.atomically(() => db.nextId("tenant") as TenantId),
+    create: (name, credentials, reserved) =>
       Effect.flatMap(now, (at) =>
         db.atomically(() => {
           const length = [...name].length
           if (length < 1 || length > 200) throw new Error(`tenants: name of ${length} characters`)
           if (liveNamed(name) !== undefined) return undefined
-          const id = db.nextId("tenant") as TenantId
+          const id = reserved ?? db.nextId("tenant") as TenantId
+          if (tenantRows.has(id)) throw new Error(`tenants: ${id} exists already`)
           tenantRows.put(id, { id, name, status: "active", expiresAt: null, createdAt: at, updatedAt: at })
           for (const credential of credentials) {
             if (appOf(id, credential.network) !== undefined) throw new Error(`apps: tenant ${id} has an app on ${credential.network} already`)

@@ -4,6 +4,7 @@ import { noExtraLabels } from "../metrics/MetricFamily.js"
 import { noCheckpoint } from "../engine/Checkpoint.js"
 import type { TenantId } from "../Ids.js"
 import type { Network } from "../Network.js"
+import { webhookKeyContext } from "../SealContext.js"
 import { SecretBox } from "../SecretBox.js"
 import { type ResolvedTarget, WebhookTargets } from "../webhook/WebhookTargets.js"
 import type { WebhookUrlRejected } from "../webhook/WebhookUrlRejected.js"
@@ -279,7 +280,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
           if (event.app === null) return yield* closeAll(failedOutcome("the app credential of this scope no longer exists"))
           const resolved = yield* Effect.either(resolve)
           if (Either.isLeft(resolved)) return yield* closeAll(failedOutcome(`target refused: ${resolved.left.reason}`))
-          const key = yield* Effect.either(secrets.open(event.app.webhookKey))
+          const key = yield* Effect.either(secrets.open(event.app.webhookKey, webhookKeyContext(event.tenantId, event.network)))
           if (Either.isLeft(key)) return yield* closeAll(failedOutcome(`webhook key could not be opened: ${key.left.reason}`))
           const timestamp = new Date(clock.unsafeCurrentTimeMillis()).toISOString()
           // Every address was checked; a second one is tried only when the first cannot be

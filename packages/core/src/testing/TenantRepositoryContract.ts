@@ -58,6 +58,20 @@ export const tenantRepositoryContract = <E>(name: string, storage: Layer.Layer<T
         expect(listed.map((t) => t.id)).toEqual(listed.map((t) => t.id).sort(compareIds))
       }))
 
+    it.effect("creates a tenant under an ID drawn beforehand; IDs drawn or generated never repeat", () =>
+      Effect.gen(function*() {
+        const repo = yield* TenantRepository
+        const first = yield* repo.reserveTenantId
+        const second = yield* repo.reserveTenantId
+        expect(isCanonicalPositiveInt64(first) && isCanonicalPositiveInt64(second)).toBe(true)
+        expect(first).not.toBe(second)
+        const reserved = yield* repo.create("contract-reserved", [credential("nile", 17)], second)
+        expect(reserved.id).toBe(second)
+        expect((yield* repo.credential(appOn(reserved, "nile"))).pipe(Option.map((c) => c.tenantId))).toEqual(Option.some(second))
+        const generated = yield* repo.create("contract-generated", [])
+        expect([first, second]).not.toContain(generated.id)
+      }))
+
     it.effect("the credential of an app: its sealed secret and webhook key, rule and tenant; none for an unknown app", () =>
       Effect.gen(function*() {
         const repo = yield* TenantRepository

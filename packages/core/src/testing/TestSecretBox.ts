@@ -4,7 +4,8 @@ import { SecretBox, SecretBoxError } from "../SecretBox.js"
 /**
  * A SecretBox for tests that keeps secrets as they are (sealed under the key ID "test"), so the
  * fixtures' sealed keys open to their own bytes. Secrets sealed under a key ID in `lost` cannot
- * be opened, as if that master key were gone.
+ * be opened, as if that master key were gone. It binds no place: what a value's place does is the
+ * real box's to show (packages/vault).
  */
 export const layer = (options: { readonly lost?: ReadonlyArray<string> } = {}) =>
   Layer.succeed(SecretBox, SecretBox.of({
@@ -12,5 +13,7 @@ export const layer = (options: { readonly lost?: ReadonlyArray<string> } = {}) =
     open: (sealed) =>
       options.lost?.includes(sealed.keyId) === true
         ? Effect.fail(new SecretBoxError({ reason: `master key ${sealed.keyId} is not available` }))
-        : Effect.succeed(new Uint8Array(sealed.blob))
+        : Effect.succeed(new Uint8Array(sealed.blob)),
+    isCurrent: (sealed) => sealed.keyId === "test",
+    keyIds: { current: "test", previous: [] }
   }))

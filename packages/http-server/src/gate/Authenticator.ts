@@ -2,6 +2,7 @@ import { type CurrentApp, canonicalString, verifySignature } from "@collector/ap
 import {
   AccessTokenRepository,
   type AppId,
+  appSecretContext,
   isCanonicalPositiveInt64,
   isTenantAvailable,
   SecretBox,
@@ -57,7 +58,7 @@ const make = Effect.gen(function*() {
       Effect.flatMap(Option.match({
         onNone: () => Effect.succeedNone,
         onSome: (stored) =>
-          box.open(stored.secret).pipe(
+          box.open(stored.secret, appSecretContext(stored.tenantId, stored.network)).pipe(
             Effect.map((bytes) => Option.some({ stored, secret: decoder.decode(bytes) })),
             // A secret sealed under an unknown master key cannot authenticate anyone.
             Effect.catchAll((error) => Effect.as(Effect.logError("cannot open an app secret", error.reason), Option.none()))

@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import { walletKeyContext } from "@collector/core"
 import { expect, layer } from "@effect/vitest"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Effect } from "effect"
@@ -163,12 +164,12 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       }
       const sql = yield* SqlClient.SqlClient
       const box = AesGcmSecretBox.make(yield* MasterKeyring, NodeEntropy.make)
-      const rows = yield* sql<{ key_id: string; sealed_key: Uint8Array }>`
-        SELECT k.key_id, k.sealed_key FROM wallet_keys k JOIN wallets w ON w.id = k.wallet_id WHERE w.custom_id LIKE 'secret-scan-%'`
+      const rows = yield* sql<{ key_id: string; sealed_key: Uint8Array; address: string }>`
+        SELECT k.key_id, k.sealed_key, w.address FROM wallet_keys k JOIN wallets w ON w.id = k.wallet_id WHERE w.custom_id LIKE 'secret-scan-%'`
       expect(rows.length).toBe(5)
       const haystack = [...texts, ...(yield* CapturedLogs).lines].join("\n").toLowerCase()
       for (const row of rows) {
-        const key = yield* box.open({ keyId: row.key_id, blob: row.sealed_key })
+        const key = yield* box.open({ keyId: row.key_id, blob: row.sealed_key }, walletKeyContext(row.address))
         const hex = Buffer.from(key).toString("hex")
         expect(haystack).not.toContain(hex)
         expect(haystack).not.toContain(Buffer.from(key).toString("base64").toLowerCase())

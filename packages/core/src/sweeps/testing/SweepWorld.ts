@@ -5,6 +5,7 @@ import { Clock, Effect, Layer, Option } from "effect"
 import { MemoryTestStorage } from "../../testing/MemoryTestStorage.js"
 import { ComponentStatus } from "../../engine/ComponentStatus.js"
 import type { WalletId } from "../../Ids.js"
+import { walletKeyContext } from "../../SealContext.js"
 import { defaultAutomationPolicy } from "../../Settings.js"
 import { SettingsRepository } from "../../SettingsRepository.js"
 import type { TenantScope } from "../../Scope.js"
@@ -66,7 +67,7 @@ export const seedScope = (count: number, policy: { readonly rentalAllowed: boole
     for (let i = 0; i < count; i++) {
       const index = nextKey++
       const key = wallet(index)
-      const sealedKey = yield* box.seal(key.secretKey)
+      const sealedKey = yield* box.seal(key.secretKey, walletKeyContext(key.address))
       const stored = yield* fixtures.wallet(scope, { address: key.address, sealedKey })
       wallets.push({ id: stored.id, address: key.address, index })
     }
