@@ -40,7 +40,8 @@ import {
   defaultSweeperSettings,
   Sweeps,
   type TenantId,
-  type WalletId
+  type WalletId,
+  localKey
 } from "@collector/core"
 import {
   DatabaseAtUrl,
@@ -375,7 +376,7 @@ const main = async () => {
   const signingSet = wallets.slice(0, Math.min(signingKeys, wallets.length))
   const hashes = signingSet.map(() => new Uint8Array(randomBytes(32)))
   const signAll = (n: number) =>
-    Effect.forEach(signingSet.slice(0, n), (w, i) => signer.sign({ address: w.address, sealedKey: w.sealed }, hashes[i]!))
+    Effect.forEach(signingSet.slice(0, n), (w, i) => signer.sign({ address: w.address, key: localKey(w.sealed) }, hashes[i]!))
   await Effect.runPromise(signAll(Math.min(200, signingSet.length)))
   let started = performance.now()
   const signatures = await Effect.runPromise(signAll(signingSet.length))

@@ -1,4 +1,4 @@
-import { Entropy, SecretBox, WalletKeys } from "@collector/core"
+import { Entropy, localKey, SecretBox, WalletKeys } from "@collector/core"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Layer } from "effect"
 import * as TronAddress from "./TronAddress.js"
@@ -21,7 +21,7 @@ export const make = (box: SecretBox["Type"], entropy: Entropy["Type"]): WalletKe
         return secretKey
       })),
     (secretKey) =>
-      Effect.map(box.seal(secretKey), (sealedKey) => ({ address: TronAddress.fromSecretKey(secretKey), sealedKey })),
+      Effect.map(box.seal(secretKey), (sealed) => ({ address: TronAddress.fromSecretKey(secretKey), key: localKey(sealed) })),
     // Zeroed on every exit (success, defect, interruption) so the plaintext key does not linger
     // in our buffer; SecretBox.seal has finished reading it by the time its effect completes.
     (secretKey) => Effect.sync(() => secretKey.fill(0))
