@@ -3,6 +3,7 @@ import { TronAddress } from "@collector/tron"
 import { Effect, Layer } from "effect"
 import pkcs11js from "pkcs11js"
 import { uncompressedPoint } from "./EcPoint.js"
+import { isSessionLost } from "./Pkcs11Failure.js"
 import { call, callAsync, Pkcs11Token, type TokenCallFailed, type TokenSession } from "./Pkcs11Token.js"
 import { fromTokenSignature } from "./TokenSignature.js"
 
@@ -39,7 +40,7 @@ export const make = (token: Pkcs11Token["Type"], local: Signer["Type"]): Signer[
         }))
     })
 
-  const signWith = (wallet: { readonly address: string }, label: string, hash: Uint8Array) =>
+  const signOnce = (wallet: { readonly address: string }, label: string, hash: Uint8Array) =>
     Effect.gen(function*() {
       const key = yield* lookUp(label)
       if (key === undefined) {
@@ -60,12 +61,16 @@ export const make = (token: Pkcs11Token["Type"], local: Signer["Type"]): Signer[
       }
       return signature
     }).pipe(
+      // Object handles do not outlive the login: after the sessions were lost, the cached one is
+      // stale (CKR_OBJECT_HANDLE_INVALID), so it is dropped and the key found again.
+      Effect.tapError((failed) => (failed._tag === "TokenCallFailed" ? Effect.sync(() => found.delete(label)) : Effect.void))
+    )
+
+  const signWith = (wallet: { readonly address: string }, label: string, hash: Uint8Array) =>
+    signOnce(wallet, label, hash).pipe(
+      Effect.retry({ while: (failed) => failed._tag === "TokenCallFailed" && isSessionLost(failed), times: 1 }),
       Effect.catchTag("TokenCallFailed", (failed) =>
-        Effect.zipRight(
-          // A handle from a lost session may be stale; found again next time.
-          Effect.sync(() => found.delete(label)),
-          Effect.fail(new SigningFailed({ reason: `the PKCS#11 token could not sign for wallet ${wallet.address} (${failed.returnValue})` }))
-        ))
+        Effect.fail(new SigningFailed({ reason: `the PKCS#11 token could not sign for wallet ${wallet.address} (${failed.returnValue})` })))
     )
 
   return {

@@ -24,7 +24,8 @@ export class Pkcs11Token extends Context.Tag("@collector/pkcs11/Pkcs11Token")<
     readonly description: string
     /**
      * Runs `use` on a pooled session. When the session turns out lost (closed, logged out, the
-     * token removed), it is dropped and `use` runs once more on a fresh one; then the failure stands.
+     * token removed), it is dropped and `use` runs again, at most once per pooled session and once
+     * on a fresh one; then the failure stands (a per-task reason for the sweeper to retry later).
      */
     readonly withSession: <A>(use: (session: TokenSession) => Effect.Effect<A, TokenCallFailed>) => Effect.Effect<A, TokenCallFailed>
     /** A cheap round trip to the token (C_GetSessionInfo on a pooled session), for readiness. */
@@ -117,8 +118,10 @@ export const open = (settings: Pkcs11Settings): Effect.Effect<Pkcs11Token["Type"
       Effect.scoped(Effect.flatMap(Pool.get(pool), (session) =>
         use(session).pipe(Effect.tapError((failed) => isSessionLost(failed) ? Pool.invalidate(pool, session) : Effect.void))))
 
+    // A lost session usually means all were lost (the token was reset, removed or logged out),
+    // so up to one try per pooled session plus a fresh one: each failure drops the session it used.
     const withSession = <A>(use: (session: TokenSession) => Effect.Effect<A, TokenCallFailed>) =>
-      once(use).pipe(Effect.catchIf(isSessionLost, () => once(use)))
+      once(use).pipe(Effect.retry({ while: isSessionLost, times: settings.sessions }))
 
     return {
       description,
