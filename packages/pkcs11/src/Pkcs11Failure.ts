@@ -5,7 +5,11 @@ import pkcs11js from "pkcs11js"
  * The token cannot be used at all (module missing, token absent, PIN wrong): the service says so
  * in one line at start rather than generating or signing with something else.
  */
-export class Pkcs11Unavailable extends Data.TaggedError("Pkcs11Unavailable")<{ readonly reason: string }> {}
+export class Pkcs11Unavailable extends Data.TaggedError("Pkcs11Unavailable")<{ readonly reason: string }> {
+  override get message() {
+    return this.reason
+  }
+}
 
 // CKR_* names by code, from the binding's own constants: the module's messages are not ours to
 // forward (they may name internals), but the return value's name is public and says what failed.
