@@ -4,7 +4,7 @@ import { LocalSigner, LocalWalletKeys, TronSignature } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { sha256 } from "@noble/hashes/sha2.js"
-import { Effect, Exit, Layer, Option, Redacted } from "effect"
+import { Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import pkcs11js from "pkcs11js"
 import * as Pkcs11Signer from "./Pkcs11Signer.js"
 import * as Pkcs11Token from "./Pkcs11Token.js"
@@ -106,4 +106,21 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token (SoftHSM2)", () => {
     )))
 
   it("skips only when SoftHSM2 is missing", () => expect(softHsmInstalled || skipReason).toBe(true))
+})
+
+describe.skipIf(!softHsmInstalled)("PKCS#11 token opened twice in one process", () => {
+  const token = softHsmInstalled ? createTestToken() : undefined!
+
+  it.effect("the API's and the worker's stores share the module: both sign, and closing one leaves the other working", () =>
+    Effect.gen(function*() {
+      const first = yield* Pkcs11Token.open(token.settings)
+      const wallet = yield* Pkcs11WalletKeys.make(first, NodeEntropy.make).generate
+      const secondScope = yield* Scope.make()
+      const second = yield* Scope.extend(Pkcs11Token.open(token.settings), secondScope)
+      const viaSecond = Pkcs11Signer.make(second, { sign: () => Effect.dieMessage("no local wallet here") })
+      expect(TronSignature.recoverAddress(hash, yield* viaSecond.sign(wallet, hash))).toEqual(Option.some(wallet.address))
+      yield* Scope.close(secondScope, Exit.void)
+      const viaFirst = Pkcs11Signer.make(first, { sign: () => Effect.dieMessage("no local wallet here") })
+      expect(TronSignature.recoverAddress(hash, yield* viaFirst.sign(wallet, hash))).toEqual(Option.some(wallet.address))
+    }).pipe(Effect.scoped))
 })

@@ -43,6 +43,11 @@ export const callAsync = <A>(f: () => Promise<A>): Effect.Effect<A, TokenCallFai
 
 const trimmed = (text: string) => text.replace(/\0/g, "").trim()
 
+// Opens per module path in this process: the module's library state is per process, so a second
+// open (the API's and the worker's store in one process, or two tests) shares its initialisation
+// and only the last close finalises it.
+const opens = new Map<string, number>()
+
 const unavailable = (reason: string) => new Pkcs11Unavailable({ reason })
 
 /** Loads the module, finds the token and checks the PIN once, then opens the session pool. */
@@ -57,10 +62,16 @@ export const open = (settings: Pkcs11Settings): Effect.Effect<Pkcs11Token["Type"
     yield* Effect.acquireRelease(
       Effect.mapError(
         // OS locking: the module is called from libuv's threads when signing asynchronously.
-        call(() => module.C_Initialize({ flags: pkcs11js.CKF_OS_LOCKING_OK })),
+        call(() => module.C_Initialize({ flags: pkcs11js.CKF_OS_LOCKING_OK })).pipe(
+          Effect.catchIf((failed) => failed.returnValue === "CKR_CRYPTOKI_ALREADY_INITIALIZED" && (opens.get(settings.module) ?? 0) > 0, () => Effect.void),
+          Effect.tap(() => Effect.sync(() => opens.set(settings.module, (opens.get(settings.module) ?? 0) + 1)))
+        ),
         (failed) => unavailable(`the PKCS#11 module ${settings.module} did not initialise (${failed.returnValue})`)
       ),
       () => Effect.sync(() => {
+        const left = (opens.get(settings.module) ?? 1) - 1
+        opens.set(settings.module, left)
+        if (left > 0) return
         try {
           module.C_Finalize()
           module.close()
