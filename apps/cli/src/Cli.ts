@@ -1,11 +1,12 @@
 // The CLI proper: loaded by main.ts for every call but --help.
-import { TenantAdmin } from "@collector/core"
-import { databaseLayerConfig, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
+import { TenantAdmin, type TenantRepository, type WalletKeyDirectory } from "@collector/core"
+import { databaseLayerConfig, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletKeyDirectory } from "@collector/postgres"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
 import { UsageError } from "./CliError.js"
 import { tenantCommands } from "./commands/TenantCommands.js"
+import { wallets } from "./commands/WalletKeyCommands.js"
 import { usage } from "./Usage.js"
 
 const parse = () =>
@@ -21,6 +22,7 @@ const parse = () =>
           network: { type: "string" },
           at: { type: "string" },
           rule: { type: "string" },
+          store: { type: "string" },
           json: { type: "boolean" },
           help: { type: "boolean", short: "h" }
         }
@@ -29,7 +31,8 @@ const parse = () =>
   })
 
 const AdminLive = TenantAdmin.layer.pipe(
-  Layer.provide([PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
+  Layer.provideMerge(Layer.mergeAll(PgTenantRepository.layer, PgWalletKeyDirectory.layer)),
+  Layer.provide([PgAccessTokenRepository.layer, PgIdempotencyStore.layer, NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
   // The keyring first: a missing or malformed MASTER_KEY is reported before the database is touched.
   Layer.provide(databaseLayerConfig().pipe(Layer.provideMerge(MasterKeyring.layerConfig(undefined, { quiet: true }))))
 )
@@ -38,10 +41,13 @@ const program = Effect.gen(function*() {
   const parsed = yield* parse()
   const [group, command] = parsed.positionals
   if (parsed.values.help === true || group === undefined) return yield* Effect.sync(() => console.log(usage))
-  if (group !== "tenant" || command === undefined || !(command in tenantCommands)) {
+  const commands = { ...tenantCommands, wallets }
+  if (group !== "tenant" || command === undefined || !(command in commands)) {
     return yield* new UsageError({ message: `unknown command: ${parsed.positionals.slice(0, 2).join(" ")}` })
   }
-  const run = tenantCommands[command as keyof typeof tenantCommands] as (p: typeof parsed) => Effect.Effect<void, { readonly message: string }, TenantAdmin>
+  const run = commands[command as keyof typeof commands] as (
+    p: typeof parsed
+  ) => Effect.Effect<void, { readonly message: string }, TenantAdmin | TenantRepository | WalletKeyDirectory>
   yield* run(parsed).pipe(Effect.provide(AdminLive))
 })
 

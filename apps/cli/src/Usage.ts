@@ -11,6 +11,9 @@ Tenants (each tenant has one app credential per network; secrets are printed onc
   tenant rotate-webhook-key <tenant> --network <nile|main> [--json]
   tenant set-confirmation <tenant> --network <nile|main> --rule <block_1|block_3|block_6|block_12|solidified>
 
+Wallet keys (where each wallet's key is held; never the key itself):
+  tenant wallets <tenant> --network <nile|main> [--store local|pkcs11] [--json]
+
 <tenant> is a tenant ID or a tenant name. The CLI uses the service's database: DATABASE_URL
 and MASTER_KEY when set, otherwise the embedded database and key under .data/ (shared with a
 running service).`
