@@ -70,6 +70,7 @@ import { printPhaseBreakdown } from "./support/ProfileBreakdown.js"
 import { makePortTiming } from "./support/PortTiming.js"
 import { type ReferenceResult, runReferenceSweeper } from "./support/ReferenceSweeper.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
+import { benchKeyStore, measureToken, type TokenFigures } from "./support/TokenSigning.js"
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const taskCount = env("BENCH_SWEEPS", 10_000)
@@ -80,6 +81,11 @@ const blockMs = env("BENCH_BLOCK_MS", 200)
 const settleMs = env("BENCH_SETTLE_MS", 300)
 const idleMs = env("BENCH_IDLE_MS", 100)
 const signingKeys = env("BENCH_SIGNING_KEYS", 2000)
+// `--key-store pkcs11` (or BENCH_KEY_STORE=pkcs11): also wallet creation and signing in a SoftHSM2
+// token, beside the local signer's figures; BENCH_TOKEN_WALLETS keys (generation is slow: one file each).
+const keyStore = benchKeyStore()
+const tokenWallets = env("BENCH_TOKEN_WALLETS", 300)
+const tokenSessions = env("BENCH_TOKEN_SESSIONS", 4)
 const createBatch = 1000
 const poolSize = 20
 const timeoutMs = env("BENCH_TIMEOUT_S", 300 + taskCount * 0.5) * 1000
@@ -391,6 +397,11 @@ const main = async () => {
   const recoveryRate = signingSet.length / ((performance.now() - started) / 1000)
   if (recovered !== signingSet.length) throw new Error(`signature recovery found ${recovered} of ${signingSet.length} signers`)
   log(`signature recovery (the node's check of each broadcast): ${recoveryRate.toFixed(0)} signatures/s`)
+  let token: TokenFigures | undefined
+  if (keyStore === "pkcs11") {
+    token = await Effect.runPromise(measureToken(tokenWallets, tokenSessions))
+    log(`PKCS#11 (${token.description}): ${token.createRate.toFixed(1)} wallets/s created in the token, ${token.signRate.toFixed(0)} signatures/s sequential, ${token.concurrentSignRate.toFixed(0)} with ${token.sessions} sessions`)
+  }
 
   // Sweeps end to end: create every task, then the sweeper(s) until every task is terminal.
   const scope = { tenantId: tenantId as TenantId, network: "nile" as const }
@@ -594,6 +605,11 @@ const main = async () => {
   log("|---|---:|---:|---:|")
   log(`| signing alone (LocalSigner: open, check, sign, zero; ${signingSet.length} keys, sequential) | ${signingSet.length} signatures | ${f(signingRate)} | 100% |`)
   log(`| signature recovery alone (a node's check of each broadcast; same signatures, sequential) | ${signingSet.length} signatures | ${f(recoveryRate)} | ${f((recoveryRate / signingRate) * 100, 1)}% |`)
+  if (token !== undefined) {
+    log(`| signing in the PKCS#11 token (SoftHSM2, CKM_ECDSA, low S and recovery id; ${token.wallets} keys, sequential, first use) | ${token.wallets} signatures | ${f(token.signRate)} | ${f((token.signRate / signingRate) * 100, 1)}% |`)
+    log(`| signing in the PKCS#11 token (${token.sessions} sessions at once, keys found) | ${token.wallets} signatures | ${f(token.concurrentSignRate)} | ${f((token.concurrentSignRate / signingRate) * 100, 1)}% |`)
+    log(`| wallet creation in the token (key pair generated in SoftHSM2, sequential) | ${token.wallets} wallets | ${f(token.createRate, 1)} | |`)
+  }
   log(`| create (Sweeps.create, batches of ${createBatch}) | ${f(createSeconds, 1)} s | ${f(taskCount / createSeconds)} | |`)
   log(`| first create to all succeeded (wall) | ${f(wallSeconds, 1)} s | ${f(sweepRate, 1)} | ${f((sweepRate / signingRate) * 100, 1)}% |`)
   log(`| sweeper phase (sweeper start to all succeeded) | ${f(sweeperSeconds, 1)} s | ${f(taskCount / sweeperSeconds, 1)} | ${f((taskCount / sweeperSeconds / signingRate) * 100, 1)}% |`)
