@@ -70,7 +70,7 @@ import { printPhaseBreakdown } from "./support/ProfileBreakdown.js"
 import { makePortTiming } from "./support/PortTiming.js"
 import { type ReferenceResult, runReferenceSweeper } from "./support/ReferenceSweeper.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
-import { benchKeyStore, measureToken, type TokenFigures, tokenWithKeys } from "./support/TokenSigning.js"
+import { benchKeyStore, benchTokens, measureToken, type TokenFigures, tokenWithKeys } from "./support/TokenSigning.js"
 import { Pkcs11Signer } from "@collector/pkcs11"
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -317,8 +317,9 @@ const main = async () => {
   })
   // With --key-store pkcs11 the sweeper signs through a SoftHSM2 token holding the same keys.
   const tokenScope = Effect.runSync(Scope.make())
-  const sweepToken = keyStore === "pkcs11"
-    ? await Effect.runPromise(Scope.extend(tokenWithKeys(wallets.map((_, i) => wallet(keyBase + i)), tokenSessions), tokenScope))
+  const tokens = keyStore === "pkcs11" ? benchTokens(tokenSessions) : undefined
+  const sweepToken = tokens !== undefined
+    ? await Effect.runPromise(Scope.extend(tokenWithKeys(tokens.sweeps, wallets.map((_, i) => wallet(keyBase + i))), tokenScope))
     : undefined
   if (sweepToken !== undefined) log(`imported ${taskCount} wallet keys into ${sweepToken.opened.description}; the sweeper signs there`)
 
@@ -414,8 +415,8 @@ const main = async () => {
   if (recovered !== signingSet.length) throw new Error(`signature recovery found ${recovered} of ${signingSet.length} signers`)
   log(`signature recovery (the node's check of each broadcast): ${recoveryRate.toFixed(0)} signatures/s`)
   let token: TokenFigures | undefined
-  if (keyStore === "pkcs11") {
-    token = await Effect.runPromise(measureToken(tokenWallets, tokenSessions))
+  if (tokens !== undefined) {
+    token = await Effect.runPromise(measureToken(tokens.signing, tokenWallets, tokenSessions))
     log(`PKCS#11 (${token.description}): ${token.createRate.toFixed(1)} wallets/s created in the token, ${token.signRate.toFixed(0)} signatures/s sequential on first use, ${token.warmSignRate.toFixed(0)} once found, ${token.concurrentSignRate.toFixed(0)} with ${token.sessions} sessions`)
   }
 

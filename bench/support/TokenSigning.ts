@@ -1,6 +1,6 @@
 import { Entropy, type GeneratedWallet } from "@collector/core"
 import { EcPoint, Pkcs11Signer, Pkcs11Token, Pkcs11WalletKeys } from "@collector/pkcs11"
-import { createTestToken, softHsmInstalled, softHsmModule } from "@collector/pkcs11/softhsm"
+import { createTestToken, softHsmInstalled, softHsmModule, type TestToken } from "@collector/pkcs11/softhsm"
 import { TronSignature } from "@collector/tron"
 import { NodeEntropy } from "@collector/vault"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
@@ -35,10 +35,8 @@ export interface TokenFigures {
  * label once), again sequentially (warm), and with `sessions` at once. Every signature is checked to recover to
  * its wallet's address, so a fast wrong signer cannot win.
  */
-export const measureToken = (wallets: number, sessions: number) =>
+export const measureToken = (token: TestToken, wallets: number, sessions: number) =>
   Effect.gen(function*() {
-    if (!softHsmInstalled) return yield* Effect.dieMessage(`--key-store pkcs11 needs SoftHSM2 (${softHsmModule}): apt-get install softhsm2`)
-    const token = createTestToken(`bench-${process.pid}`, sessions)
     const opened = yield* Effect.orDie(Pkcs11Token.open(token.settings))
     const keys = Pkcs11WalletKeys.make(opened, NodeEntropy.make satisfies Entropy["Type"])
     const signer = Pkcs11Signer.make(opened, { sign: () => Effect.dieMessage("only token wallets here") })
@@ -61,9 +59,17 @@ export const measureToken = (wallets: number, sessions: number) =>
     started = performance.now()
     check(yield* Effect.orDie(signEach(sessions)))
     const concurrentSignRate = wallets / ((performance.now() - started) / 1000)
-    token.remove()
     return { wallets, sessions, createRate, signRate, warmSignRate, concurrentSignRate, description: opened.description } satisfies TokenFigures
   }).pipe(Effect.scoped)
+
+/**
+ * Both tokens of a run, initialised before either is opened: SoftHSM lists the slots it finds when
+ * the module initialises, once per process, so a token made later would not be seen.
+ */
+export const benchTokens = (sessions: number) => {
+  if (!softHsmInstalled) throw new Error(`--key-store pkcs11 needs SoftHSM2 (${softHsmModule}): apt-get install softhsm2`)
+  return { sweeps: createTestToken(`bench-sweeps-${process.pid}`, sessions), signing: createTestToken(`bench-${process.pid}`, sessions) }
+}
 
 /**
  * A token holding the benchmark's wallet keys, so the sweeper signs through PKCS#11. The wallets
@@ -71,10 +77,8 @@ export const measureToken = (wallets: number, sessions: number) =>
  * sensitive and non-extractable, as generated ones are) rather than generated: a benchmark-only
  * shortcut; the service never imports a key. Each key is labelled `bench-<address>`.
  */
-export const tokenWithKeys = (keys: ReadonlyArray<{ readonly address: string; readonly secretKey: Uint8Array }>, sessions: number) =>
+export const tokenWithKeys = (token: TestToken, keys: ReadonlyArray<{ readonly address: string; readonly secretKey: Uint8Array }>) =>
   Effect.gen(function*() {
-    if (!softHsmInstalled) return yield* Effect.dieMessage(`--key-store pkcs11 needs SoftHSM2 (${softHsmModule}): apt-get install softhsm2`)
-    const token = createTestToken(`bench-sweeps-${process.pid}`, sessions)
     const opened = yield* Effect.orDie(Pkcs11Token.open(token.settings))
     yield* Effect.orDie(opened.withSession((session) =>
       Effect.forEach(keys, (key) =>
