@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { type GeneratedWallet, localKey, type Sealed, SecretBox, Signer, SigningFailed, WalletKeys } from "@collector/core"
+import { type GeneratedWallet, localKey, type Sealed, SecretBox, Signer, SigningFailed, tokenKey, WalletKeys } from "@collector/core"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
@@ -55,6 +55,13 @@ describe("LocalSigner", () => {
         // Deterministic (RFC 6979): the same hash gives the same signature.
         expect(yield* sign(wallet, hash)).toEqual(signature)
       }
+    }).pipe(Effect.provide(testLayer)))
+
+  it.effect("refuses a wallet whose key is held in a PKCS#11 token (that store's signer signs for it)", () =>
+    Effect.gen(function*() {
+      const wallet = yield* generate
+      const reason = yield* failureReason(sign({ address: wallet.address, key: tokenKey("collector-wallet-00") }, txHash("t")))
+      expect(reason).toBe(`the key of wallet ${wallet.address} is held in the pkcs11 key store, not the local one`)
     }).pipe(Effect.provide(testLayer)))
 
   it.effect("signs with a known key exactly as the pure signer does", () =>
