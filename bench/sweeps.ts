@@ -41,6 +41,7 @@ import {
   Sweeps,
   type TenantId,
   type WalletId,
+  localKey,
   walletKeyContext
 } from "@collector/core"
 import {
@@ -70,6 +71,8 @@ import { printPhaseBreakdown } from "./support/ProfileBreakdown.js"
 import { makePortTiming } from "./support/PortTiming.js"
 import { type ReferenceResult, runReferenceSweeper } from "./support/ReferenceSweeper.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
+import { benchKeyStore, benchTokens, measureToken, type TokenFigures, tokenWithKeys } from "./support/TokenSigning.js"
+import { Pkcs11Signer } from "@collector/pkcs11"
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const taskCount = env("BENCH_SWEEPS", 10_000)
@@ -80,6 +83,11 @@ const blockMs = env("BENCH_BLOCK_MS", 200)
 const settleMs = env("BENCH_SETTLE_MS", 300)
 const idleMs = env("BENCH_IDLE_MS", 100)
 const signingKeys = env("BENCH_SIGNING_KEYS", 2000)
+// `--key-store pkcs11` (or BENCH_KEY_STORE=pkcs11): also wallet creation and signing in a SoftHSM2
+// token, beside the local signer's figures; BENCH_TOKEN_WALLETS keys (generation is slow: one file each).
+const keyStore = benchKeyStore()
+const tokenWallets = env("BENCH_TOKEN_WALLETS", 300)
+const tokenSessions = env("BENCH_TOKEN_SESSIONS", 4)
 const createBatch = 1000
 const poolSize = 20
 const timeoutMs = env("BENCH_TIMEOUT_S", 300 + taskCount * 0.5) * 1000
@@ -308,6 +316,13 @@ const main = async () => {
     const w = wallet(keyBase + i)
     return { address: w.address, sealed: Effect.runSync(box.seal(w.secretKey, walletKeyContext(w.address))) }
   })
+  // With --key-store pkcs11 the sweeper signs through a SoftHSM2 token holding the same keys.
+  const tokenScope = Effect.runSync(Scope.make())
+  const tokens = keyStore === "pkcs11" ? benchTokens(tokenSessions) : undefined
+  const sweepToken = tokens !== undefined
+    ? await Effect.runPromise(Scope.extend(tokenWithKeys(tokens.sweeps, wallets.map((_, i) => wallet(keyBase + i))), tokenScope))
+    : undefined
+  if (sweepToken !== undefined) log(`imported ${taskCount} wallet keys into ${sweepToken.opened.description}; the sweeper signs there`)
 
   const counter = { calls: 0, byPath: new Map<string, number>() }
   const sim = await simStarting
@@ -329,7 +344,8 @@ const main = async () => {
     PgComponentStatus.layer,
     PgWalletRepository.layer
   ).pipe(Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), poolSize)))
-  const signerLayer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(Layer.merge(MasterKeyring.layer({ current: masterKey }), NodeEntropy.layer)))
+  const localSignerLayer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(Layer.merge(MasterKeyring.layer({ current: masterKey }), NodeEntropy.layer)))
+  const signerLayer = sweepToken === undefined ? localSignerLayer : Layer.succeed(Signer, Pkcs11Signer.make(sweepToken.opened, LocalSigner.make(box)))
   const world = Layer.mergeAll(
     Sweeps.layer.pipe(Layer.provide(Layer.merge(SingleNetworkResources.layer, SweepSettings.layer()))),
     instrumented(Signer, "signer").pipe(Layer.provide(signerLayer))
@@ -362,6 +378,14 @@ const main = async () => {
       [tenantId, part.map((w) => w.address), part.map((_, i) => `w-${start + i}`), masterKey.id, part.map((w) => Buffer.from(w.sealed.blob))]
     )
   }
+  if (sweepToken !== undefined) {
+    // Token wallets hold a label only, as KEY_STORE=pkcs11 makes them.
+    await client.query(
+      `UPDATE wallet_keys k SET store = 'pkcs11', key_id = NULL, sealed_key = NULL, key_label = 'bench-' || w.address
+       FROM wallets w WHERE w.id = k.wallet_id AND w.tenant_id = $1`,
+      [tenantId]
+    )
+  }
   await client.query("VACUUM ANALYZE wallets")
   await client.query("VACUUM ANALYZE wallet_keys")
   const idByAddress = new Map(
@@ -376,7 +400,7 @@ const main = async () => {
   const signingSet = wallets.slice(0, Math.min(signingKeys, wallets.length))
   const hashes = signingSet.map(() => new Uint8Array(randomBytes(32)))
   const signAll = (n: number) =>
-    Effect.forEach(signingSet.slice(0, n), (w, i) => signer.sign({ address: w.address, sealedKey: w.sealed }, hashes[i]!))
+    Effect.forEach(signingSet.slice(0, n), (w, i) => signer.sign({ address: w.address, key: localKey(w.sealed) }, hashes[i]!))
   await Effect.runPromise(signAll(Math.min(200, signingSet.length)))
   let started = performance.now()
   const signatures = await Effect.runPromise(signAll(signingSet.length))
@@ -391,6 +415,11 @@ const main = async () => {
   const recoveryRate = signingSet.length / ((performance.now() - started) / 1000)
   if (recovered !== signingSet.length) throw new Error(`signature recovery found ${recovered} of ${signingSet.length} signers`)
   log(`signature recovery (the node's check of each broadcast): ${recoveryRate.toFixed(0)} signatures/s`)
+  let token: TokenFigures | undefined
+  if (tokens !== undefined) {
+    token = await Effect.runPromise(measureToken(tokens.signing, tokenWallets, tokenSessions))
+    log(`PKCS#11 (${token.description}): ${token.createRate.toFixed(1)} wallets/s created in the token, ${token.signRate.toFixed(0)} signatures/s sequential on first use, ${token.warmSignRate.toFixed(0)} once found, ${token.concurrentSignRate.toFixed(0)} with ${token.sessions} sessions`)
+  }
 
   // Sweeps end to end: create every task, then the sweeper(s) until every task is terminal.
   const scope = { tenantId: tenantId as TenantId, network: "nile" as const }
@@ -579,12 +608,15 @@ const main = async () => {
   sim.stop()
   await client.end()
   await runtime.dispose()
+  await Effect.runPromise(Scope.close(tokenScope, Exit.void))
+  sweepToken?.remove()
   await Effect.runPromise(Scope.close(databaseScope, Exit.void))
 
   const f = (x: number, digits = 0) => x.toFixed(digits)
   const sweepRate = taskCount / wallSeconds
   const busyRate = taskCount / busySeconds
   log(`\nmachine: ${machine}`)
+  log(`key store of the sweeps: ${keyStore}${sweepToken === undefined ? "" : ` (${sweepToken.opened.description}, ${tokenSessions} sessions)`}`)
   log(
     `run: ${taskCount} tasks, ${sweeperCount} sweeper(s), batchSize ${batchSize}, concurrency ${concurrency}, settle/rental interval ${settleMs} ms, ` +
       `idle ${idleMs} ms; a block every ${blockMs} ms (chain time = wall time; solidified 19 blocks behind); node client ${httpClient}; ` +
@@ -594,6 +626,12 @@ const main = async () => {
   log("|---|---:|---:|---:|")
   log(`| signing alone (LocalSigner: open, check, sign, zero; ${signingSet.length} keys, sequential) | ${signingSet.length} signatures | ${f(signingRate)} | 100% |`)
   log(`| signature recovery alone (a node's check of each broadcast; same signatures, sequential) | ${signingSet.length} signatures | ${f(recoveryRate)} | ${f((recoveryRate / signingRate) * 100, 1)}% |`)
+  if (token !== undefined) {
+    log(`| signing in the PKCS#11 token (SoftHSM2, CKM_ECDSA, low S and recovery id; ${token.wallets} keys, sequential, first use) | ${token.wallets} signatures | ${f(token.signRate)} | ${f((token.signRate / signingRate) * 100, 1)}% |`)
+    log(`| signing in the PKCS#11 token (sequential, keys found) | ${token.wallets} signatures | ${f(token.warmSignRate)} | ${f((token.warmSignRate / signingRate) * 100, 1)}% |`)
+    log(`| signing in the PKCS#11 token (${token.sessions} sessions at once, keys found) | ${token.wallets} signatures | ${f(token.concurrentSignRate)} | ${f((token.concurrentSignRate / signingRate) * 100, 1)}% |`)
+    log(`| wallet creation in the token (key pair generated in SoftHSM2, sequential) | ${token.wallets} wallets | ${f(token.createRate, 1)} | |`)
+  }
   log(`| create (Sweeps.create, batches of ${createBatch}) | ${f(createSeconds, 1)} s | ${f(taskCount / createSeconds)} | |`)
   log(`| first create to all succeeded (wall) | ${f(wallSeconds, 1)} s | ${f(sweepRate, 1)} | ${f((sweepRate / signingRate) * 100, 1)}% |`)
   log(`| sweeper phase (sweeper start to all succeeded) | ${f(sweeperSeconds, 1)} s | ${f(taskCount / sweeperSeconds, 1)} | ${f((taskCount / sweeperSeconds / signingRate) * 100, 1)}% |`)

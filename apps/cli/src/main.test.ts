@@ -77,6 +77,35 @@ describe("operator CLI", () => {
       expect((yield* cli("tenant", "create", "--name", "beta", "--networks", "nile", "--json")).code).toBe(0)
     }), { timeout: 90_000 })
 
+  it.scoped("tenant wallets lists each wallet with its key store and token label, by store, never a sealed key", () =>
+    Effect.gen(function*() {
+      const { cli, url } = yield* withDatabase
+      const created = JSON.parse((yield* cli("tenant", "create", "--name", "keys", "--networks", "nile", "--json")).stdout)
+      const tenant = created.tenant_id as string
+      yield* query(url, `
+        WITH a AS (INSERT INTO wallets (tenant_id, network, address, custom_id) VALUES (${tenant}, 'nile', 'TLocalAddress', 'old') RETURNING id)
+        INSERT INTO wallet_keys (wallet_id, key_id, sealed_key) SELECT id, 'k1', '\\x0badc0ffee'::bytea FROM a`)
+      yield* query(url, `
+        WITH b AS (INSERT INTO wallets (tenant_id, network, address, custom_id) VALUES (${tenant}, 'nile', 'TTokenAddress', 'new') RETURNING id)
+        INSERT INTO wallet_keys (wallet_id, store, key_label) SELECT id, 'pkcs11', 'collector-wallet-ab12' FROM b`)
+      const all = yield* cli("tenant", "wallets", "keys", "--network", "nile", "--json")
+      expect(all.code, all.stderr).toBe(0)
+      const listed = JSON.parse(all.stdout)
+      expect(listed.map((w: { address: string; key_store: string; key_label: string | null }) => [w.address, w.key_store, w.key_label])).toEqual([
+        ["TLocalAddress", "local", null],
+        ["TTokenAddress", "pkcs11", "collector-wallet-ab12"]
+      ])
+      expect(all.stdout).not.toContain("0badc0ffee")
+      const tokenOnly = JSON.parse((yield* cli("tenant", "wallets", tenant, "--network", "nile", "--store", "pkcs11", "--json")).stdout)
+      expect(tokenOnly.map((w: { custom_id: string }) => w.custom_id)).toEqual(["new"])
+      const human = yield* cli("tenant", "wallets", "keys", "--network", "nile")
+      expect(human.stdout).toContain("local (1):")
+      expect(human.stdout).toContain("pkcs11 (1):")
+      const bad = yield* cli("tenant", "wallets", "keys", "--network", "nile", "--store", "kms")
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain("--store must be one of local, pkcs11")
+    }), { timeout: 60_000 })
+
   it.scoped("says what is wrong, with exit 2 for usage and 1 for refusals", () =>
     Effect.gen(function*() {
       const { cli } = yield* withDatabase

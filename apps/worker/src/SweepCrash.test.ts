@@ -1,7 +1,11 @@
+import type { WalletKeys } from "@collector/core"
+import { Pkcs11Token, Pkcs11WalletKeys } from "@collector/pkcs11"
+import { createTestToken, skipReason, softHsmInstalled, softHsmModule } from "@collector/pkcs11/testing"
 import { PgSweepRepository } from "@collector/postgres"
+import { NodeEntropy } from "@collector/vault"
 import { SqlClient } from "@effect/sql"
-import { expect, layer } from "@effect/vitest"
-import { Effect, Fiber, Layer } from "effect"
+import { describe, expect, it as vitestIt, layer } from "@effect/vitest"
+import { Effect, Fiber, Layer, type Scope } from "effect"
 import type { ChildProcess } from "node:child_process"
 import { exited } from "../../../test-support/ChildExit.js"
 import { eventually } from "../../../test-support/Eventually.js"
@@ -11,8 +15,29 @@ import { createTask, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 
-const workerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint, crashAt?: string) => ({
+/** The key store the workers sign with, and how the test makes its wallets' keys. */
+interface Store {
+  readonly name: string
+  readonly env: Record<string, string>
+  /** Keys made in the store (a PKCS#11 token); absent: simulator keys sealed locally. */
+  readonly keys?: Effect.Effect<WalletKeys["Type"], never, Scope.Scope>
+}
+
+const local: Store = { name: "local", env: {} }
+
+/** A throw-away SoftHSM2 token; the workers find it through SOFTHSM2_CONF, inherited from this process. */
+const pkcs11Store = (): Store => {
+  const token = createTestToken(undefined, 2)
+  return {
+    name: "pkcs11",
+    env: { KEY_STORE: "pkcs11", PKCS11_MODULE: softHsmModule, PKCS11_TOKEN_LABEL: token.label, PKCS11_PIN: token.pin, PKCS11_SESSIONS: "2" },
+    keys: Effect.map(Effect.orDie(Pkcs11Token.open(token.settings)), (opened) => Pkcs11WalletKeys.make(opened, NodeEntropy.make))
+  }
+}
+
+const workerEnv = (store: Store, databaseUrl: string, nodeUrl: string, startBlock: bigint, crashAt?: string) => ({
   ...sweepWorkerEnv(databaseUrl, nodeUrl, startBlock, crashAt),
+  ...store.env,
   TRON_REQUEST_RETRIES: "0",
   ENERGY_PROVIDER_NILE: "sim",
   SWEEP_IDLE_MS: "50",
@@ -94,12 +119,16 @@ const crashPoints = [
 
 const world = Layer.provideMerge(PgSweepRepository.layer, ProcessWorld)
 
-layer(world, { excludeTestServices: true, timeout: 600_000 })("sweeper processes", (it) => {
+/** The keys of `count` wallets in the store: sealed simulator keys, or made in the token. */
+const seeded = (store: Store, count: number) =>
+  store.keys === undefined ? seedScope(count) : Effect.flatMap(store.keys, (keys) => seedScope(count, {}, "nile", keys))
+
+const crashSuite = (store: Store) => layer(world, { excludeTestServices: true, timeout: 600_000 })(`sweeper processes (${store.name} key store)`, (it) => {
   it.effect("a worker killed at every state transition and restarted: one rental order, one transaction, one event", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
       const databaseUrl = yield* DatabaseUrl
-      const scope = yield* seedScope(1)
+      const scope = yield* seeded(store, 1)
       const w = scope.wallets[0]!
       yield* rentalWallet(w)
       yield* sim.chain.mine(25)
@@ -107,38 +136,43 @@ layer(world, { excludeTestServices: true, timeout: 600_000 })("sweeper processes
       const task = yield* createTask(scope, w)
       const start = yield* headOf
       for (const point of crashPoints) {
-        const child = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start, point))
+        const child = startTs("apps/worker/src/main.ts", workerEnv(store, databaseUrl, sim.url, start, point))
         yield* Effect.raceFirst(
           exited(child),
           Effect.zipRight(Effect.sleep("120 seconds"), Effect.dieMessage(`the worker never reached ${point}`))
         ).pipe(Effect.ensuring(killed(child)))
         expect(child.signalCode, point).toBe("SIGKILL")
       }
-      const last = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start))
+      const last = startTs("apps/worker/src/main.ts", workerEnv(store, databaseUrl, sim.url, start))
       // Past the last checkpoint the task is already terminal: give the worker a moment to do anything wrong.
       yield* eventually(taskRow(task.id), (t) => t.status === "succeeded")
       yield* Effect.sleep("2 seconds")
       yield* killed(last, "SIGTERM")
       yield* Fiber.interrupt(miner)
       yield* provenOnce(scope, w, task.id)
-    }), 600_000)
+    }).pipe(Effect.scoped), 600_000)
 
   it.effect("two workers at once share the tasks: each wallet sweeps once, one order and one event each", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
       const databaseUrl = yield* DatabaseUrl
-      const scope = yield* seedScope(6)
+      const scope = yield* seeded(store, 6)
       for (const w of scope.wallets) yield* rentalWallet(w)
       yield* sim.chain.mine(25)
       const miner = yield* Effect.fork(mining)
       const start = yield* headOf
-      const a = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start))
-      const b = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start))
+      const a = startTs("apps/worker/src/main.ts", workerEnv(store, databaseUrl, sim.url, start))
+      const b = startTs("apps/worker/src/main.ts", workerEnv(store, databaseUrl, sim.url, start))
       const tasks = yield* Effect.forEach(scope.wallets, (w) => createTask(scope, w))
       // Done when every task has succeeded; a slow machine only has to keep making progress.
       yield* eventually(Effect.forEach(tasks, (task) => taskRow(task.id)), (rows) => rows.every((t) => t.status === "succeeded"))
       yield* Effect.all([killed(a, "SIGTERM"), killed(b, "SIGTERM")])
       yield* Fiber.interrupt(miner)
       for (const [i, task] of tasks.entries()) yield* provenOnce(scope, scope.wallets[i]!, task.id)
-    }), 600_000)
+    }).pipe(Effect.scoped), 600_000)
 })
+
+crashSuite(local)
+// The same crashes with every wallet key in a PKCS#11 token: no sweep is signed twice or lost.
+if (softHsmInstalled) crashSuite(pkcs11Store())
+else describe("sweeper processes (pkcs11 key store)", () => vitestIt.skip(skipReason, () => expect(softHsmInstalled).toBe(false)))

@@ -1,15 +1,15 @@
 import { Context, Data, type Effect } from "effect"
-import type { Sealed } from "./SecretBox.js"
+import type { WalletKey } from "./WalletKey.js"
 
-/** A freshly generated wallet: its public address and its private key, sealed at once. */
+/** A freshly generated wallet: its public address and where its private key is (sealed, or a token's label). */
 export interface GeneratedWallet {
   readonly address: string
-  readonly sealedKey: Sealed
+  readonly key: WalletKey
 }
 
 /**
  * Port: creates wallet key pairs. The private key never leaves the adapter unsealed, so the
- * domain only ever holds an address and an opaque sealed blob.
+ * domain only ever holds an address and an opaque sealed blob or token label.
  */
 export class WalletKeys extends Context.Tag("@collector/core/WalletKeys")<
   WalletKeys,
@@ -26,6 +26,6 @@ export class Signer extends Context.Tag("@collector/core/Signer")<
   Signer,
   {
     /** Returns the 65-byte r || s || v signature of a 32-byte hash. */
-    readonly sign: (wallet: { readonly address: string; readonly sealedKey: Sealed }, hash: Uint8Array) => Effect.Effect<Uint8Array, SigningFailed>
+    readonly sign: (wallet: { readonly address: string; readonly key: WalletKey }, hash: Uint8Array) => Effect.Effect<Uint8Array, SigningFailed>
   }
 >() {}

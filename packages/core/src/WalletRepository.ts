@@ -1,16 +1,16 @@
 import { Context, type Effect, type Option } from "effect"
 import type { WalletId } from "./Ids.js"
 import type { TenantScope } from "./Scope.js"
-import type { Sealed } from "./SecretBox.js"
 import type { Wallet, WalletIdentity } from "./Wallet.js"
 import type { CustomIdTaken, WalletLimitReached } from "./WalletErrors.js"
 import type { Page } from "./Page.js"
 import type { WalletFilters, WalletQuery, WalletSummary } from "./WalletQuery.js"
+import type { WalletKey } from "./WalletKey.js"
 
 export interface NewWallet {
   readonly customId: string
   readonly address: string
-  readonly sealedKey: Sealed
+  readonly key: WalletKey
 }
 
 /** Port: wallets of one tenant scope. Storage failures are defects. */

@@ -16,7 +16,7 @@ const make = Effect.gen(function*() {
   return {
     create: (scope: TenantScope, customId: string) =>
       Effect.flatMap(keys.generate, (generated) =>
-        repo.insert(scope, { customId, address: generated.address, sealedKey: generated.sealedKey }, limits.maxWalletsPerTenant)),
+        repo.insert(scope, { customId, address: generated.address, key: generated.key }, limits.maxWalletsPerTenant)),
     /** A page, and which wallets of the page or of `selected` cannot start a sweep now. */
     list: (scope: TenantScope, query: WalletQuery, selected: ReadonlyArray<WalletId>) =>
       Effect.gen(function*() {

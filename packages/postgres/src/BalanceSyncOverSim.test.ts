@@ -7,7 +7,8 @@ import {
   type TenantId,
   type TenantScope,
   type WalletId,
-  WalletRepository
+  WalletRepository,
+  localKey
 } from "@collector/core"
 import { adapterFor, startSimNode } from "@collector/tron-sim/testing"
 import { wallet } from "@collector/tron-sim/testing"
@@ -50,7 +51,7 @@ const newScope = Effect.gen(function*() {
 
 const addWallet = (scope: TenantScope, n: number) =>
   Effect.flatMap(WalletRepository, (repo) =>
-    repo.insert(scope, { customId: `w${n}`, address: wallet(n).address, sealedKey: { keyId: "k", blob: randomBytes(60) } }))
+    repo.insert(scope, { customId: `w${n}`, address: wallet(n).address, key: localKey({ keyId: "k", blob: randomBytes(60) }) }))
 
 const balancesOf = (id: WalletId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>

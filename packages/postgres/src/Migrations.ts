@@ -17,6 +17,7 @@ import defaultRentalCap from "./migrations/0014_default_rental_cap.js"
 import depositIdsDrawnFirst from "./migrations/0015_deposit_ids_drawn_first.js"
 import sealedValues from "./migrations/0017_sealed_values.js"
 import recordPruning from "./migrations/0018_record_pruning.js"
+import walletKeyStore from "./migrations/0021_wallet_key_store.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -35,7 +36,8 @@ const loader = Migrator.fromRecord({
   "0014_default_rental_cap": defaultRentalCap,
   "0015_deposit_ids_drawn_first": depositIdsDrawnFirst,
   "0017_sealed_values": sealedValues,
-  "0018_record_pruning": recordPruning
+  "0018_record_pruning": recordPruning,
+  "0021_wallet_key_store": walletKeyStore
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -68,7 +68,7 @@ export const make = Effect.gen(function*() {
         return sql<SealedRow>`
           SELECT k.wallet_id::text AS row_id, k.key_id, k.sealed_key AS sealed, NULL AS tenant_id, NULL AS network, w.address
           FROM wallet_keys k JOIN wallets w ON w.id = k.wallet_id
-          WHERE k.wallet_id > ${after} ORDER BY k.wallet_id LIMIT ${limit}`
+          WHERE k.wallet_id > ${after} AND k.store = 'local' ORDER BY k.wallet_id LIMIT ${limit}`
     }
   }
 
@@ -121,7 +121,7 @@ export const make = Effect.gen(function*() {
       SELECT key_id FROM master_key_check
       UNION ALL SELECT secret_key_id FROM apps
       UNION ALL SELECT webhook_key_id FROM apps
-      UNION ALL SELECT key_id FROM wallet_keys
+      UNION ALL SELECT key_id FROM wallet_keys WHERE store = 'local'
     ) AS sealed GROUP BY key_id ORDER BY key_id COLLATE "C"`.pipe(
     Effect.map((rows) => rows.map((r): KeyIdCount => ({ keyId: r.key_id, count: Number(r.count) }))),
     Effect.orDie

@@ -15,6 +15,7 @@ import * as PgStorageProbe from "./PgStorageProbe.js"
 import * as PgSweepRepository from "./PgSweepRepository.js"
 import * as PgTenantRepository from "./PgTenantRepository.js"
 import * as PgWalletRepository from "./PgWalletRepository.js"
+import * as PgWalletKeyDirectory from "./PgWalletKeyDirectory.js"
 
 /** Every storage port of the core on the SqlClient provided (one database, one pool). */
 export const PgStorage = Layer.mergeAll(
@@ -22,6 +23,7 @@ export const PgStorage = Layer.mergeAll(
   PgAccessTokenRepository.layer,
   PgIdempotencyStore.layer,
   PgWalletRepository.layer,
+  PgWalletKeyDirectory.layer,
   PgSettingsRepository.layer,
   PgScanLedger.layer,
   PgDepositBook.layer,

@@ -7,7 +7,8 @@ import {
   type TenantScope,
   type WalletId,
   type WalletQuery,
-  WalletRepository
+  WalletRepository,
+  localKey
 } from "@collector/core"
 import { makeRecordingTracer, storedTransaction, sweepDraftFor, sweepRepositoryContract, sweepTime, terminalOutcome } from "@collector/core/testing"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
@@ -35,7 +36,7 @@ const newScope = Effect.gen(function*() {
 
 const addWallet = (scope: TenantScope, customId: string) =>
   Effect.flatMap(WalletRepository, (repo) =>
-    repo.insert(scope, { customId, address: `T${randomBytes(16).toString("hex")}`, sealedKey: { keyId: "k1", blob: randomBytes(60) } }))
+    repo.insert(scope, { customId, address: `T${randomBytes(16).toString("hex")}`, key: localKey({ keyId: "k1", blob: randomBytes(60) }) }))
 
 const at = sweepTime
 

@@ -16,6 +16,7 @@ import { Effect, Layer, Option } from "effect"
 import { insertEvents } from "./EventOutbox.js"
 import { eventColumns, type EventRow, toEvent } from "./NotificationRows.js"
 import { mutableColumns, sweepColumns, type SweepRow, terminalSql, toSweepTask } from "./SweepRows.js"
+import * as WalletKeyRow from "./WalletKeyRow.js"
 
 // The core's claim order as SQL: statuses are constant literals of the core, never input.
 const claimOrderSql = `CASE d.status ${
@@ -201,12 +202,12 @@ export const make = Effect.gen(function*() {
     },
 
     signingKey: (walletId) =>
-      sql<{ key_id: string; sealed_key: Uint8Array }>`SELECT key_id, sealed_key FROM wallet_keys WHERE wallet_id = ${walletId}`.pipe(
+      sql<WalletKeyRow.WalletKeyRow>`SELECT store, key_id, sealed_key, key_label FROM wallet_keys WHERE wallet_id = ${walletId}`.pipe(
         Effect.orDie,
         Effect.flatMap(([row]) =>
           row === undefined
             ? Effect.dieMessage(`wallet ${walletId} has no stored key`)
-            : Effect.succeed({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) })
+            : Effect.sync(() => WalletKeyRow.fromRow(walletId, row))
         )
       )
   })

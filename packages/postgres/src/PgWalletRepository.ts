@@ -11,6 +11,7 @@ import {
 } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 import { integerArray } from "./PgArrays.js"
+import * as WalletKeyRow from "./WalletKeyRow.js"
 import { isUniqueViolationOf } from "./SqlErrors.js"
 import { terminalSql } from "./SweepRows.js"
 import { hasFilters, walletOrder, walletWhere } from "./WalletFilterSql.js"
@@ -82,19 +83,20 @@ export const make = Effect.gen(function*() {
   const collecting = sql.unsafe(collectingSql)
   const toWallets = (rows: ReadonlyArray<WalletRow>) => rows.map(toWallet)
   return WalletRepository.of({
-    // One statement (atomic on its own): the wallet and its sealed key land together or not at all.
+    // One statement (atomic on its own): the wallet and its key (sealed, or a token label) land together or not at all.
     // With a limit, the tenant's count comes from the sharded counters (a few rows, not a scan);
     // no row inserted then means the limit was reached.
-    insert: (scope, wallet, maxWallets) =>
-      sql<{ id: string; created_at: Date }>`
+    insert: (scope, wallet, maxWallets) => {
+      const key = WalletKeyRow.toColumns(wallet.key)
+      return sql<{ id: string; created_at: Date }>`
         WITH inserted AS (
           INSERT INTO wallets (tenant_id, network, address, custom_id)
           SELECT ${scope.tenantId}, ${scope.network}, ${wallet.address}, ${wallet.customId}
           WHERE ${maxWallets === undefined ? sql`true` : sql`(SELECT coalesce(sum(n), 0) FROM wallet_counts WHERE tenant_id = ${scope.tenantId}) < ${maxWallets}`}
           RETURNING id, created_at
         ), keyed AS (
-          INSERT INTO wallet_keys (wallet_id, key_id, sealed_key)
-          SELECT id, ${wallet.sealedKey.keyId}, ${wallet.sealedKey.blob} FROM inserted
+          INSERT INTO wallet_keys (wallet_id, store, key_id, sealed_key, key_label)
+          SELECT id, ${key.store}, ${key.keyId}, ${key.sealedKey}, ${key.keyLabel} FROM inserted
         ), counted AS (
           INSERT INTO wallet_counts (tenant_id, network, shard, n)
           SELECT ${scope.tenantId}, ${scope.network}, floor(random() * 16)::smallint, 1 FROM inserted
@@ -111,7 +113,8 @@ export const make = Effect.gen(function*() {
         })),
         Effect.catchIf(isUniqueViolationOf("wallets_tenant_id_network_custom_id_key"), () => Effect.fail(new CustomIdTaken({ customId: wallet.customId }))),
         Effect.catchTag("SqlError", Effect.die)
-      ),
+      )
+    },
     find: (scope, id) =>
       sql<WalletRow>`SELECT ${columns} FROM ${from} WHERE w.id = ${id} AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}`.pipe(
         Effect.orDie,

@@ -1,13 +1,13 @@
-import { allNetworks, ConfigValue, Readiness, readinessConfig, type ReadinessSettings, SweepSettings, sweepSettingsConfig, TenantLimits, tenantLimitsConfig } from "@collector/core"
+import { allNetworks, ConfigValue, defaultReadinessSettings, Readiness, readinessConfig, type ReadinessSettings, SweepSettings, sweepSettingsConfig, TenantLimits, tenantLimitsConfig } from "@collector/core"
 import { energyProviderConfig } from "@collector/energy"
 import { AccessLog, ApiServerLive, Gate, gateSettingsConfig } from "@collector/http-server"
 import { allowPrivateTargetsConfig, DnsWebhookTargets } from "@collector/outbound"
 import { nodeConfig } from "@collector/tron-node"
 import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres"
-import { LocalWalletKeys } from "@collector/tron"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { Config, Effect, Layer } from "effect"
 import { networkResourcesLayer, type NetworkResourcesOptions } from "./NetworkResourcesLive.js"
+import * as KeyStore from "./KeyStore.js"
 import * as OperatorServer from "./OperatorServer.js"
 import { defaultOperatorSettings, operatorConfig, type OperatorSettings } from "./OperatorSettings.js"
 import { processStorage } from "./ProcessStorage.js"
@@ -35,6 +35,7 @@ export const config: Config.Config<ApiSettings> = Config.all({
  */
 export const checkSettings = Effect.all([
   config,
+  KeyStore.keyStoreConfig,
   gateSettingsConfig,
   sweepSettingsConfig,
   tenantLimitsConfig,
@@ -51,7 +52,8 @@ export const checkSettings = Effect.all([
 export const adapters = (networks: NetworkResourcesOptions = {}) =>
   Layer.mergeAll(
     PgStorage,
-    LocalWalletKeys.layer,
+    // The wallet keys of the configured store (KEY_STORE), and the store itself for readiness.
+    KeyStore.walletKeys.pipe(Layer.provideMerge(KeyStore.layer)),
     AccessLog.stdout,
     DnsWebhookTargets.layerConfig(),
     networkResourcesLayer(networks),
@@ -71,7 +73,9 @@ export const layer = (settings: ApiSettings, networks: NetworkResourcesOptions =
   Layer.merge(
     ApiServerLive({ port: settings.port }),
     // The API has no engine: it is ready when the database answers (see Readiness.storage).
-    OperatorServer.layer(settings.operator ?? { ...defaultOperatorSettings, port: 0 }).pipe(Layer.provide(Readiness.storage(settings.readiness)))
+    OperatorServer.layer(settings.operator ?? { ...defaultOperatorSettings, port: 0 }).pipe(
+      Layer.provide(KeyStore.withReadiness((settings.readiness ?? defaultReadinessSettings).checkTimeout)(Readiness.storage(settings.readiness)))
+    )
   ).pipe(Layer.provide(adapters(networks)))
 
 /**
@@ -87,8 +91,9 @@ export const layerConfig = (networks: NetworkResourcesOptions = {}) =>
   }))
 
 /** The API process's start line: its port, its storage and the operator's endpoints. */
-export const describe = Effect.map(Config.all({ settings: config, database: databaseConfig }), ({ database, settings }) => ({
+export const describe = Effect.map(Config.all({ settings: config, database: databaseConfig, keyStore: KeyStore.keyStoreConfig }), ({ database, keyStore, settings }) => ({
   api_port: settings.port,
   storage: describeDatabase(database),
+  key_store: keyStore,
   ...OperatorServer.describe(settings.operator ?? defaultOperatorSettings)
 }))

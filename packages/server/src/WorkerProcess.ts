@@ -8,6 +8,7 @@ import {
   type EngineSettings,
   Heartbeats,
   Readiness,
+  defaultReadinessSettings,
   readinessConfig,
   type ReadinessSettings,
   defaultRecordPruningSettings,
@@ -18,12 +19,12 @@ import {
 import { describeEnergyProvider, energyProviderConfig, energyProviderLayer, type EnergyProviderSettings } from "@collector/energy"
 import { WebhookDelivery, webhookDeliveryConfig, type WebhookDeliverySettings } from "@collector/outbound"
 import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres"
-import { LocalSigner } from "@collector/tron"
 import { type NodeConfig, nodeConfig, nodeHttpClient, TronNodeChain } from "@collector/tron-node"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Config, type ConfigError, Context, Effect, Layer } from "effect"
 import { hostname } from "node:os"
+import * as KeyStore from "./KeyStore.js"
 import * as OperatorServer from "./OperatorServer.js"
 import { defaultOperatorSettings, operatorConfig, type OperatorSettings } from "./OperatorSettings.js"
 import { processStorage } from "./ProcessStorage.js"
@@ -82,7 +83,8 @@ export const networkAdapters = (network: WorkerNetwork, http: Layer.Layer<HttpCl
 export const sharedAdapters = (webhookDelivery: WebhookDeliverySettings) =>
   Layer.mergeAll(
     PgStorage,
-    LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer)),
+    // The signer of the configured store (KEY_STORE; local keys still sign locally), and the store for readiness.
+    KeyStore.signer.pipe(Layer.provideMerge(KeyStore.layer), Layer.provide(AesGcmSecretBox.layer)),
     AesGcmSecretBox.layer,
     WebhookEnvelopeSealer.layer,
     WebhookDelivery.layer(webhookDelivery)
@@ -131,7 +133,7 @@ const engines = (settings: WorkerSettings) =>
  */
 export const layer = (settings: WorkerSettings) =>
   OperatorServer.layer(settings.operator ?? { ...defaultOperatorSettings, port: 0 }).pipe(
-    Layer.provide(engines(settings)),
+    Layer.provide(KeyStore.withReadiness((settings.readiness ?? defaultReadinessSettings).checkTimeout)(engines(settings))),
     Layer.provide(Heartbeats.layer),
     Layer.provide(sharedAdapters(settings.webhookDelivery))
   )
@@ -150,9 +152,10 @@ export const layerConfig = (options: { readonly checkpoint?: Checkpoint } = {}) 
   }))
 
 /** The worker's start line: the networks it watches (with their nodes), its storage and the operator's endpoints. */
-export const describe = Effect.map(Effect.all({ settings: config, database: databaseConfig }), ({ database, settings }) => ({
+export const describe = Effect.map(Effect.all({ settings: config, database: databaseConfig, keyStore: KeyStore.keyStoreConfig }), ({ database, keyStore, settings }) => ({
   networks: settings.networks.map((network) => network.node.network).join(","),
   nodes: settings.networks.map((network) => `${network.node.network}=${network.node.fullNodeUrl}`).join(" "),
   storage: describeDatabase(database),
+  key_store: keyStore,
   ...OperatorServer.describe(settings.operator ?? defaultOperatorSettings)
 }))

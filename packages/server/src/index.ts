@@ -1,4 +1,5 @@
 export * as ApiProcess from "./ApiProcess.js"
+export * as KeyStore from "./KeyStore.js"
 export * from "./NetworkResourcesLive.js"
 export * as MasterKeyGuard from "./MasterKeyGuard.js"
 export * as OperatorServer from "./OperatorServer.js"

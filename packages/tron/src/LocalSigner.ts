@@ -1,4 +1,4 @@
-import { type Sealed, SecretBox, Signer, SigningFailed, walletKeyContext } from "@collector/core"
+import { SecretBox, Signer, SigningFailed, type WalletKey, walletKeyContext } from "@collector/core"
 import { Effect, Layer } from "effect"
 import * as TronAddress from "./TronAddress.js"
 import * as TronSignature from "./TronSignature.js"
@@ -9,13 +9,16 @@ import * as TronSignature from "./TronSignature.js"
  * they must never carry key bytes or the underlying library's messages.
  */
 export const make = (box: SecretBox["Type"]): Signer["Type"] => ({
-  sign: (wallet: { readonly address: string; readonly sealedKey: Sealed }, hash: Uint8Array) =>
-    hash.length !== 32
+  sign: (wallet: { readonly address: string; readonly key: WalletKey }, hash: Uint8Array, key = wallet.key) =>
+    key.store !== "local"
+      // A token's key is signed for by its own store's signer (KEY_STORE=pkcs11), never here.
+      ? Effect.fail(new SigningFailed({ reason: `the key of wallet ${wallet.address} is held in the ${key.store} key store, not the local one` }))
+      : hash.length !== 32
       // Checked before the key is opened: a wrong-length input is a caller bug, not worth a decryption.
       ? Effect.fail(new SigningFailed({ reason: `the hash to sign must be 32 bytes, got ${hash.length}` }))
       : Effect.acquireUseRelease(
         Effect.mapError(
-          box.open(wallet.sealedKey, walletKeyContext(wallet.address)),
+          box.open(key.sealed, walletKeyContext(wallet.address)),
           // The SecretBox reason is fixed text without key material, but it is not ours to
           // promise, so it is replaced rather than forwarded.
           () => new SigningFailed({ reason: `the sealed key of wallet ${wallet.address} could not be opened` })

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { Entropy, SecretBox, walletKeyContext, WalletKeys } from "@collector/core"
+import { Entropy, type GeneratedWallet, type Sealed, SecretBox, walletKeyContext, WalletKeys } from "@collector/core"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -11,6 +11,12 @@ const boxLayer = AesGcmSecretBox.layer.pipe(
   Layer.provideMerge(NodeEntropy.layer)
 )
 const keysLayer = Layer.merge(LocalWalletKeys.layer.pipe(Layer.provide(boxLayer)), boxLayer)
+
+/** The sealed key of a wallet this store generated (always local). */
+const sealedOf = (wallet: GeneratedWallet): Sealed => {
+  if (wallet.key.store !== "local") throw new Error("expected a local key")
+  return wallet.key.sealed
+}
 
 /** True when `needle` occurs anywhere in `haystack` as a contiguous run. */
 const contains = (haystack: Uint8Array, needle: Uint8Array): boolean =>
@@ -26,12 +32,12 @@ describe("LocalWalletKeys", () => {
       const secretKeys = new Set<string>()
       for (const wallet of wallets) {
         expect(TronAddress.isValidTronAddress(wallet.address)).toBe(true)
-        const secretKey = yield* box.open(wallet.sealedKey, walletKeyContext(wallet.address))
+        const secretKey = yield* box.open(sealedOf(wallet), walletKeyContext(wallet.address))
         expect(secretKey.length).toBe(32)
         expect(TronAddress.fromSecretKey(secretKey)).toBe(wallet.address)
         // The sealed blob must not carry the key in clear, nor any 8-byte run of it.
-        expect(contains(wallet.sealedKey.blob, secretKey)).toBe(false)
-        for (let i = 0; i + 8 <= 32; i += 8) expect(contains(wallet.sealedKey.blob, secretKey.subarray(i, i + 8))).toBe(false)
+        expect(contains(sealedOf(wallet).blob, secretKey)).toBe(false)
+        for (let i = 0; i + 8 <= 32; i += 8) expect(contains(sealedOf(wallet).blob, secretKey.subarray(i, i + 8))).toBe(false)
         secretKeys.add(Buffer.from(secretKey).toString("hex"))
       }
       expect(secretKeys.size).toBe(100)
@@ -57,7 +63,7 @@ describe("LocalWalletKeys", () => {
       expect(copies[0]!.some((b) => b !== 0)).toBe(true)
       expect(handed[0]!.every((b) => b === 0)).toBe(true)
       // The zeroing happened after sealing: the sealed copy still opens to the real key.
-      expect(yield* real.open(wallet.sealedKey, walletKeyContext(wallet.address))).toEqual(copies[0])
+      expect(yield* real.open(sealedOf(wallet), walletKeyContext(wallet.address))).toEqual(copies[0])
     }).pipe(Effect.provide(boxLayer)))
 
   it.effect("draws its keys from the Entropy port: the same bytes give the same wallet, other bytes another", () =>

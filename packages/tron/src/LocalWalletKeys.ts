@@ -1,4 +1,4 @@
-import { Entropy, SecretBox, walletKeyContext, WalletKeys } from "@collector/core"
+import { Entropy, localKey, SecretBox, walletKeyContext, WalletKeys } from "@collector/core"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Layer } from "effect"
 import * as TronAddress from "./TronAddress.js"
@@ -23,7 +23,7 @@ export const make = (box: SecretBox["Type"], entropy: Entropy["Type"]): WalletKe
     (secretKey) =>
       Effect.suspend(() => {
         const address = TronAddress.fromSecretKey(secretKey)
-        return Effect.map(box.seal(secretKey, walletKeyContext(address)), (sealedKey) => ({ address, sealedKey }))
+        return Effect.map(box.seal(secretKey, walletKeyContext(address)), (sealed) => ({ address, key: localKey(sealed) }))
       }),
     // Zeroed on every exit (success, defect, interruption) so the plaintext key does not linger
     // in our buffer; SecretBox.seal has finished reading it by the time its effect completes.

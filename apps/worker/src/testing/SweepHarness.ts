@@ -9,6 +9,7 @@ import {
   type TenantId,
   type TenantScope,
   type WalletId,
+  type WalletKeys,
   walletKeyContext
 } from "@collector/core"
 import type { EnergyProviderSettings } from "@collector/energy"
@@ -44,7 +45,7 @@ export const sweepWorld = (provider: (simUrl: string) => EnergyProviderSettings)
 export interface SweepWallet {
   readonly walletId: WalletId
   readonly address: string
-  /** The simulator key behind the address. */
+  /** The simulator key behind the address; -1 for a key made in a PKCS#11 token (no one knows it). */
   readonly index: number
 }
 
@@ -62,8 +63,12 @@ export interface PolicyChanges {
   readonly rentalAllowed?: boolean
 }
 
-/** A tenant on nile with `count` wallets whose real keys are sealed under the test master key, and its collection address. */
-export const seedScope = (count: number, policy: PolicyChanges = {}, network: Network = "nile") =>
+/**
+ * A tenant on nile with `count` wallets whose real keys are sealed under the test master key, and
+ * its collection address. With `tokenKeys` (a PKCS#11 store), each wallet's key is made in the
+ * token instead and its row holds only the label, as `KEY_STORE=pkcs11` makes wallets.
+ */
+export const seedScope = (count: number, policy: PolicyChanges = {}, network: Network = "nile", tokenKeys?: WalletKeys["Type"]) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const [tenant] = yield* sql<{ id: string }>`
@@ -79,7 +84,18 @@ export const seedScope = (count: number, policy: PolicyChanges = {}, network: Ne
       VALUES (${tenant!.id}, ${network}, ${destination}, now(), ${(policy.maxWalletTrxFee ?? 15_000_000n).toString()},
               ${(policy.maxRentalCost ?? 20_000_000n).toString()}, ${policy.rentalAllowed ?? true}, now())`
     const wallets: Array<SweepWallet> = []
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < count && tokenKeys !== undefined; i++) {
+      const generated = yield* tokenKeys.generate
+      const label = generated.key.store === "pkcs11" ? generated.key.label : yield* Effect.dieMessage("expected a token key")
+      const [row] = yield* sql<{ id: string }>`
+        WITH w AS (
+          INSERT INTO wallets (tenant_id, network, address, custom_id) VALUES (${tenant!.id}, ${network}, ${generated.address}, ${label})
+          RETURNING id
+        ), k AS (INSERT INTO wallet_keys (wallet_id, store, key_label) SELECT id, 'pkcs11', ${label} FROM w)
+        SELECT id::text FROM w`
+      wallets.push({ walletId: row!.id as WalletId, address: generated.address, index: -1 })
+    }
+    for (let i = 0; i < count && tokenKeys === undefined; i++) {
       const index = nextKey++
       const key = wallet(index)
       const sealed = yield* box.seal(key.secretKey, walletKeyContext(key.address))

@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import type { WalletId } from "../Ids.js"
+import { localKey } from "../WalletKey.js"
 import type { Sealed } from "../SecretBox.js"
 import {
   type KeyIdCount,
@@ -43,11 +44,11 @@ export const make = Effect.gen(function*() {
           sealed: app.webhookKey
         }))
       case "wallet_keys.sealed_key":
-        return [...keyRows.entries()].map(([walletId, sealed]) => ({
-          position: at(walletId),
-          owner: { _tag: "WalletKey" as const, address: walletRows.get(walletId)!.address },
-          sealed
-        }))
+        // A token's key is held in the token, not sealed here: nothing of it to re-seal.
+        return [...keyRows.entries()].flatMap(([walletId, key]) =>
+          key.store === "local"
+            ? [{ position: at(walletId), owner: { _tag: "WalletKey" as const, address: walletRows.get(walletId)!.address }, sealed: key.sealed }]
+            : [])
     }
   }
 
@@ -80,7 +81,7 @@ export const make = Effect.gen(function*() {
           appRows.update(position.rowId, (app) => ({ ...app, webhookKey: next }))
           break
         case "wallet_keys.sealed_key":
-          keyRows.put(position.rowId as WalletId, next)
+          keyRows.put(position.rowId as WalletId, localKey(next))
           break
       }
       return true

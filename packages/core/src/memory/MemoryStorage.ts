@@ -9,6 +9,7 @@ import * as MemoryIdempotencyStore from "./MemoryIdempotencyStore.js"
 import * as MemorySettingsRepository from "./MemorySettingsRepository.js"
 import * as MemoryTenantRepository from "./MemoryTenantRepository.js"
 import * as MemoryWalletRepository from "./MemoryWalletRepository.js"
+import * as MemoryWalletKeyDirectory from "./MemoryWalletKeyDirectory.js"
 import * as MemoryAutomationLedger from "./MemoryAutomationLedger.js"
 import * as MemoryBalanceLedger from "./MemoryBalanceLedger.js"
 import * as MemoryDepositRepository from "./MemoryDepositRepository.js"
@@ -29,6 +30,7 @@ const ports = Layer.mergeAll(
   MemoryAccessTokenRepository.layer,
   MemoryIdempotencyStore.layer,
   MemoryWalletRepository.layer,
+  MemoryWalletKeyDirectory.layer,
   MemorySettingsRepository.layer,
   MemoryScanLedger.layer,
   MemoryDepositRepository.layer,

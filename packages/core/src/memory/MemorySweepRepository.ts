@@ -5,6 +5,7 @@ import { byClaimOrder } from "../sweeps/ClaimOrder.js"
 import { queuedTask } from "../sweeps/QueuedTask.js"
 import { type SweepQuery, SweepRepository, type SweepView } from "../sweeps/SweepRepository.js"
 import { isTerminal, type SweepStatus, type SweepTask, type SweepTaskId } from "../sweeps/SweepTask.js"
+import { localKey } from "../WalletKey.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { notificationEventOf } from "./NotificationEventOf.js"
 import { appendEvents } from "./MemoryOutbox.js"
@@ -174,10 +175,11 @@ export const make = Effect.gen(function*() {
         : Effect.dieMessage(`sweep task ${outcome.task.id}: finish needs a terminal status, not ${outcome.task.status}`),
 
     signingKey: (walletId) =>
-      Effect.flatMap(db.atomically(() => db.table(walletKeys).get(walletId)), (sealed) =>
-        sealed === undefined
+      Effect.flatMap(db.atomically(() => db.table(walletKeys).get(walletId)), (key) =>
+        key === undefined
           ? Effect.dieMessage(`wallet ${walletId} has no stored key`)
-          : Effect.succeed({ keyId: sealed.keyId, blob: new Uint8Array(sealed.blob) }))
+          // A copy, as a database read would be: the signer zeroes what it opens, not what we store.
+          : Effect.succeed(key.store === "local" ? localKey({ keyId: key.sealed.keyId, blob: new Uint8Array(key.sealed.blob) }) : key))
   })
 })
 

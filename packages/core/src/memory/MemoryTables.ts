@@ -7,6 +7,7 @@ import type { DeliveryOutcome } from "../notifications/DeliveryRecords.js"
 import type { DeliveryStatus, EventType } from "../notifications/EventTypes.js"
 import type { Sealed } from "../SecretBox.js"
 import type { ResealProgress } from "../secrets/SealedValues.js"
+import type { WalletKey } from "../WalletKey.js"
 import type { SweepTask } from "../sweeps/SweepTask.js"
 import type { TenantStatus } from "../Tenant.js"
 import { tableDef } from "./MemoryDatabase.js"
@@ -86,8 +87,8 @@ export interface WalletRow {
 /** Unique: (tenantId, network, customId) and (network, address). */
 export const wallets = tableDef<WalletId, WalletRow>("wallets")
 
-/** By wallet ID: the wallet's private key, sealed. */
-export const walletKeys = tableDef<WalletId, Sealed>("wallet_keys")
+/** By wallet ID: the wallet's private key, sealed, or the label of its key in a token. */
+export const walletKeys = tableDef<WalletId, WalletKey>("wallet_keys")
 
 export interface TenantSettingsRow {
   readonly tenantId: TenantId

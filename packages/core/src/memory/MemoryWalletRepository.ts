@@ -84,7 +84,7 @@ export const make = Effect.gen(function*() {
             balanceSyncedAt: null,
             balanceStaleFrom: null
           })
-          keys.put(id, wallet.sealedKey)
+          keys.put(id, wallet.key)
           return { id, address: wallet.address, customId: wallet.customId, network: scope.network, createdAt }
         })).pipe(
           Effect.flatMap((identity): Effect.Effect<WalletIdentity, CustomIdTaken | WalletLimitReached> =>

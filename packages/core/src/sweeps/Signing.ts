@@ -1,7 +1,7 @@
 import { Duration, Effect } from "effect"
 import { Chain } from "../chain/Chain.js"
 import type { AccountState } from "../chain/ChainModel.js"
-import type { Sealed } from "../SecretBox.js"
+import type { WalletKey } from "../WalletKey.js"
 import { Signer } from "../WalletKeys.js"
 import { SweepRepository } from "./SweepRepository.js"
 import { energyLeft } from "./FeePlan.js"
@@ -28,7 +28,7 @@ export const sign = (
   now: Date,
   settings: SweeperSettings,
   view: ChainView,
-  prepared?: { readonly account: AccountState; readonly sealedKey: Effect.Effect<Sealed> }
+  prepared?: { readonly account: AccountState; readonly key: Effect.Effect<WalletKey> }
 ) =>
   Effect.gen(function*() {
     const chain = yield* Chain
@@ -72,8 +72,8 @@ export const sign = (
     if (built.expiration.getTime() - head.timestamp.getTime() < Duration.toMillis(settings.minimumValidity)) {
       return yield* Effect.dieMessage(`the transfer built expires at ${built.expiration.toISOString()}, too soon to broadcast safely`)
     }
-    const sealedKey = yield* (prepared?.sealedKey ?? repo.signingKey(task.walletId))
-    const signature = yield* signer.sign({ address: task.address, sealedKey }, Buffer.from(built.txid, "hex"))
+    const key = yield* (prepared?.key ?? repo.signingKey(task.walletId))
+    const signature = yield* signer.sign({ address: task.address, key }, Buffer.from(built.txid, "hex"))
     return proceed(task, now, {
       status: "signed",
       transaction: {

@@ -4,7 +4,7 @@ import type { Network } from "../Network.js"
 import type { NotificationEvent } from "../notifications/NotificationEvent.js"
 import type { Page } from "../Page.js"
 import type { TenantScope } from "../Scope.js"
-import type { Sealed } from "../SecretBox.js"
+import type { WalletKey } from "../WalletKey.js"
 import type { SweepOutcome } from "./SweepOutcome.js"
 import type { SweepMode, SweepOrigin, SweepStatus, SweepTask, SweepTaskId } from "./SweepTask.js"
 
@@ -76,6 +76,6 @@ export class SweepRepository extends Context.Tag("@collector/core/SweepRepositor
      */
     readonly finish: (outcome: SweepOutcome, worker: string) => Effect.Effect<boolean>
     /** The sealed private key of a wallet, for the Signer port alone. */
-    readonly signingKey: (walletId: WalletId) => Effect.Effect<Sealed>
+    readonly signingKey: (walletId: WalletId) => Effect.Effect<WalletKey>
   }
 >() {}

@@ -30,12 +30,12 @@ const preparing = (task: SweepTask) => task.status === "pending" || task.status 
 const prepareAndSign = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView) =>
   Effect.gen(function*() {
     const repo = yield* SweepRepository
-    const [{ account, result }, sealedKey] = yield* Effect.all([
+    const [{ account, result }, key] = yield* Effect.all([
       prepare(task, now, settings, view),
       Effect.exit(repo.signingKey(task.walletId))
     ], { concurrency: 2 })
     return result._tag === "Save" && result.task.status === "ready"
-      ? yield* sign(result.task, now, settings, view, { account, sealedKey })
+      ? yield* sign(result.task, now, settings, view, { account, key })
       : result
   })
 

@@ -1,3 +1,4 @@
+import { localKey } from "../WalletKey.js"
 import { expect, layer } from "@effect/vitest"
 import { Deferred, Effect, Either, Fiber, type Layer, Option, Ref, TestServices } from "effect"
 import { IdempotencyConflict, type IdempotencyKey, IdempotencyStore, type SavedOutcome } from "../Idempotency.js"
@@ -19,7 +20,7 @@ const addressOf = (scope: TenantScope, label: string) => `TIdempotent${scope.ten
 const createWallet = (scope: TenantScope, label: string) =>
   Effect.flatMap(WalletRepository, (wallets) =>
     Effect.map(
-      wallets.insert(scope, { customId: label, address: addressOf(scope, label), sealedKey: { keyId: "k", blob: new Uint8Array([1]) } }),
+      wallets.insert(scope, { customId: label, address: addressOf(scope, label), key: localKey({ keyId: "k", blob: new Uint8Array([1]) }) }),
       (wallet): SavedOutcome => ({ _tag: "Succeeded", json: JSON.stringify({ id: wallet.id }) })
     ))
 

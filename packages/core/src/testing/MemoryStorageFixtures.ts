@@ -3,6 +3,7 @@ import type { DepositId, EventId } from "../deposits/Deposit.js"
 import type { TenantId, WalletId } from "../Ids.js"
 import { compareIds } from "../Int64Id.js"
 import { MemoryDatabase } from "../memory/MemoryDatabase.js"
+import { localKey } from "../WalletKey.js"
 import {
   apps,
   events,
@@ -76,7 +77,7 @@ export const make = Effect.gen(function*() {
             balanceSyncedAt: null,
             balanceStaleFrom: fields?.balanceStaleFrom ?? null
           })
-          db.table(walletKeys).put(id, fields?.sealedKey ?? fixtureKey)
+          db.table(walletKeys).put(id, fields?.key ?? localKey(fixtureKey))
           return { id, address, customId }
         })),
     walletCollected: (wallet, collectedUsdt, lastCollectedAt) =>

@@ -6,6 +6,7 @@ import { appSecretContext, type SealContext, walletKeyContext, webhookKeyContext
 import { type Sealed, SecretBox } from "../SecretBox.js"
 import { MasterKeyCheck, MasterKeyMismatch } from "../secrets/MasterKeyCheck.js"
 import { Resealer } from "../secrets/Resealer.js"
+import { localKey } from "../WalletKey.js"
 import { sealContextOf } from "../secrets/SealedOwnerContext.js"
 import { type SealedEntry, SealedValues } from "../secrets/SealedValues.js"
 import { TenantRepository } from "../TenantRepository.js"
@@ -64,7 +65,7 @@ export const resealContract = <E>(name: string, storage: Layer.Layer<Services, E
       }
       for (let i = 0; i < 4; i++) {
         const address = `TResealWallet${i}`
-        yield* fixtures.wallet({ tenantId: tenants[1]!, network: "nile" }, { address, sealedKey: yield* sealFor(walletKeyContext(address)) })
+        yield* fixtures.wallet({ tenantId: tenants[1]!, network: "nile" }, { address, key: localKey(yield* sealFor(walletKeyContext(address))) })
       }
     }).pipe(under(boxes.old))
     // The check, 3 app secrets, 3 webhook keys, 4 wallet keys.
@@ -169,7 +170,7 @@ export const resealContract = <E>(name: string, storage: Layer.Layer<Services, E
         const repo = yield* TenantRepository
         const scope = { tenantId: (yield* repo.find("reseal-b")).id, network: "nile" as const }
         const lost: Sealed = { keyId: "0123456789abcdef", blob: new Uint8Array(40).fill(7) }
-        yield* fixtures.wallet(scope, { address: "TLostKey", sealedKey: lost })
+        yield* fixtures.wallet(scope, { address: "TLostKey", key: localKey(lost) })
         const report = yield* Effect.flatMap(Resealer, (r) => r.reseal({ batchSize: 50 })).pipe(under(boxes.rotated))
         expect([report.resealed, report.unreadable]).toEqual([total, 1])
         const status = yield* Effect.flatMap(Resealer, (r) => r.status).pipe(under(boxes.rotated))

@@ -4,6 +4,7 @@ import type { Network } from "../Network.js"
 import type { Sealed } from "../SecretBox.js"
 import { type SealedEntry, type SealedOwner, SealedValues } from "../secrets/SealedValues.js"
 import { TenantRepository } from "../TenantRepository.js"
+import { localKey } from "../WalletKey.js"
 import { onFreshStorage } from "./FreshStorage.js"
 import { StorageFixtures } from "./StorageFixtures.js"
 
@@ -28,9 +29,9 @@ const seed = Effect.gen(function*() {
   const second = yield* repo.create("sealed-second", [credential("nile", 3)])
   const scope = { tenantId: second.id, network: "nile" as const }
   const wallets = [
-    yield* fixtures.wallet(scope, { address: "TSealedWalletA", sealedKey: sealed("k1", 30, 1) }),
-    yield* fixtures.wallet(scope, { address: "TSealedWalletB", sealedKey: sealed("k3", 30, 2) }),
-    yield* fixtures.wallet(scope, { address: "TSealedWalletC", sealedKey: sealed("k1", 30, 3) })
+    yield* fixtures.wallet(scope, { address: "TSealedWalletA", key: localKey(sealed("k1", 30, 1)) }),
+    yield* fixtures.wallet(scope, { address: "TSealedWalletB", key: localKey(sealed("k3", 30, 2)) }),
+    yield* fixtures.wallet(scope, { address: "TSealedWalletC", key: localKey(sealed("k1", 30, 3)) })
   ]
   const appsOf = [...first.apps.map((app) => ({ app, tenant: first })), ...second.apps.map((app) => ({ app, tenant: second }))]
     .sort((a, b) => Number(BigInt(a.app.appId) - BigInt(b.app.appId)))

@@ -6,9 +6,9 @@ import type { Network } from "../Network.js"
 import type { EventType } from "../notifications/EventTypes.js"
 import type { OutboxEvent } from "../notifications/OutboxEvent.js"
 import type { TenantScope } from "../Scope.js"
-import type { Sealed } from "../SecretBox.js"
 import type { SweepStatus, SweepTaskId } from "../sweeps/SweepTask.js"
 import type { TenantStatus } from "../Tenant.js"
+import type { WalletKey } from "../WalletKey.js"
 
 export interface FixtureScope extends TenantScope {
   readonly appId: string
@@ -24,8 +24,8 @@ export interface FixtureWalletFields {
   readonly createdAt?: Date
   /** Balance sync's mark: the balance may have changed from this block on. */
   readonly balanceStaleFrom?: bigint
-  /** The wallet's private key as sealed; a fixed stand-in unless given. */
-  readonly sealedKey?: Sealed
+  /** The wallet's key (sealed, or a token's label); a fixed sealed stand-in unless given. */
+  readonly key?: WalletKey
 }
 
 /** The wallet columns a sweep's terminal write changes. */

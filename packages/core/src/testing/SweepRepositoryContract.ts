@@ -152,11 +152,20 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         const repo = yield* SweepRepository
         const scope = yield* newScope()
         const blob = new Uint8Array(Array.from({ length: 60 }, (_, i) => (i * 7 + 3) % 256))
-        const wallet = yield* addWallet(scope, { sealedKey: { keyId: "key-7", blob } })
-        const sealed = yield* repo.signingKey(wallet.id)
-        expect(sealed.keyId).toBe("key-7")
-        expect([...sealed.blob]).toEqual([...blob])
+        const wallet = yield* addWallet(scope, { key: { store: "local", sealed: { keyId: "key-7", blob } } })
+        const key = yield* repo.signingKey(wallet.id)
+        expect(key.store).toBe("local")
+        expect(key.store === "local" && key.sealed.keyId).toBe("key-7")
+        expect(key.store === "local" && [...key.sealed.blob]).toEqual([...blob])
         expect(isDefect(yield* Effect.exit(repo.signingKey("999999999" as WalletId)))).toBe(true)
+      }))
+
+    it.effect("signingKey: a token wallet's key is its label and store, with no sealed blob", () =>
+      Effect.gen(function*() {
+        const repo = yield* SweepRepository
+        const scope = yield* newScope()
+        const wallet = yield* addWallet(scope, { key: { store: "pkcs11", label: "collector-wallet-0a1b" } })
+        expect(yield* repo.signingKey(wallet.id)).toEqual({ store: "pkcs11", label: "collector-wallet-0a1b" })
       }))
 
     it.effect("claim: claimers racing in small batches get every task exactly once; a live lease keeps out everyone else", () =>

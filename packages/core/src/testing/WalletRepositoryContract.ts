@@ -1,3 +1,4 @@
+import { localKey } from "../WalletKey.js"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, type Layer, Option } from "effect"
 import type { WalletId } from "../Ids.js"
@@ -14,7 +15,7 @@ import { type FixtureWallet, StorageFixtures } from "./StorageFixtures.js"
 const maxAmount = 2n ** 256n - 1n
 const unknownId = "9223372036854775807" as WalletId
 
-const newWallet = (customId: string, address: string): NewWallet => ({ customId, address, sealedKey: { keyId: "k", blob: new Uint8Array([7]) } })
+const newWallet = (customId: string, address: string): NewWallet => ({ customId, address, key: localKey({ keyId: "k", blob: new Uint8Array([7]) }) })
 
 const query = (filters: WalletFilters = {}, sort: WalletSort = "created_at", order: "asc" | "desc" = "desc", page = 1, pageSize = 20): WalletQuery => ({
   filters,

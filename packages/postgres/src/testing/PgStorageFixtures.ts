@@ -1,7 +1,9 @@
 import { type FixtureAutomationSettings, StorageFixtures } from "@collector/core/testing"
 import type { DepositId, EventId, EventType, SweepTaskId, TenantId, WalletId } from "@collector/core"
 import { SqlClient, SqlError } from "@effect/sql"
+import { localKey } from "@collector/core"
 import { Effect, Layer } from "effect"
+import * as WalletKeyRow from "../WalletKeyRow.js"
 import { seedDeposit } from "./SeedDeposits.js"
 import { insertEvents } from "../EventOutbox.js"
 
@@ -53,8 +55,10 @@ export const make = Effect.gen(function*() {
           VALUES (${id}, ${scope.tenantId}, ${scope.network}, ${address}, ${customId},
                   ${synced ? (fields?.balanceUsdt ?? 0n).toString() : null}, ${synced ? (fields?.balanceTrx ?? 0n).toString() : null},
                   ${(fields?.balanceBlock ?? 0n).toString()}, ${fields?.balanceStaleFrom?.toString() ?? null}, ${fields?.createdAt ?? new Date()})`
-        const key = fields?.sealedKey ?? fixtureKey
-        yield* sql`INSERT INTO wallet_keys (wallet_id, key_id, sealed_key) VALUES (${id}, ${key.keyId}, ${key.blob})`
+        const key = WalletKeyRow.toColumns(fields?.key ?? localKey(fixtureKey))
+        yield* sql`
+          INSERT INTO wallet_keys (wallet_id, store, key_id, sealed_key, key_label)
+          VALUES (${id}, ${key.store}, ${key.keyId}, ${key.sealedKey}, ${key.keyLabel})`
         yield* sql`
           INSERT INTO wallet_counts (tenant_id, network, shard, n) VALUES (${scope.tenantId}, ${scope.network}, 0, 1)
           ON CONFLICT (tenant_id, network, shard) DO UPDATE SET n = wallet_counts.n + 1`

@@ -1,3 +1,4 @@
+import { localKey } from "../../WalletKey.js"
 import { LocalSigner } from "@collector/tron"
 import { sentBy, wallet } from "@collector/tron-sim/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -67,8 +68,8 @@ export const seedScope = (count: number, policy: { readonly rentalAllowed: boole
     for (let i = 0; i < count; i++) {
       const index = nextKey++
       const key = wallet(index)
-      const sealedKey = yield* box.seal(key.secretKey, walletKeyContext(key.address))
-      const stored = yield* fixtures.wallet(scope, { address: key.address, sealedKey })
+      const sealed = yield* box.seal(key.secretKey, walletKeyContext(key.address))
+      const stored = yield* fixtures.wallet(scope, { address: key.address, key: localKey(sealed) })
       wallets.push({ id: stored.id, address: key.address, index })
     }
     return { ...scope, wallets, destination: wallet(nextKey++).address } satisfies SweepScope

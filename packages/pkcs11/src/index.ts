@@ -1,0 +1,7 @@
+export * as EcPoint from "./EcPoint.js"
+export * from "./Pkcs11Failure.js"
+export * as Pkcs11Settings from "./Pkcs11Settings.js"
+export * as Pkcs11Signer from "./Pkcs11Signer.js"
+export * as Pkcs11Token from "./Pkcs11Token.js"
+export * as Pkcs11WalletKeys from "./Pkcs11WalletKeys.js"
+export * as TokenSignature from "./TokenSignature.js"

@@ -1,0 +1,2 @@
+export * from "./KeyStoreContract.js"
+export * from "./SoftHsmToken.js"
