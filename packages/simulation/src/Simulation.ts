@@ -1,5 +1,6 @@
 import { Duration, Effect, Logger, LogLevel, Random } from "effect"
 import { bury } from "./Burial.js"
+import { ChainAtCommit } from "./ChainAtCommit.js"
 import { Dice } from "./Dice.js"
 import { Faults } from "./Faults.js"
 import { checkInvariants, watchStore } from "./Invariants.js"
@@ -69,6 +70,11 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
     const time = new VirtualTime(startTime, storage.pendingWork)
     const program = Effect.gen(function*() {
       const world = yield* World.parts(id, receiver)
+      if (history.complete) {
+        const chains = new Map(world.networks.map(({ network, sim }) => [network, sim.chain.state] as const))
+        // The chain is read at the moment the store reports a commit (its state is a plain reference).
+        history.chainAtCommit = new ChainAtCommit(trace.feed, (network) => Effect.runSync(chains.get(network)!))
+      }
       faults = new Faults(world, dice.stream("faults"), trace)
       const crashAt = faults.crashAt
       const scheduler = new Scheduler(world, time, dice.stream("schedule"), trace, World.simulationEngineSettings, crashAt, (d) => defects.push(d))
