@@ -1,10 +1,13 @@
 import { Effect } from "effect"
 import { canonicalInclusions } from "./CanonicalInclusions.js"
+import type { ChainAtCommit } from "./ChainAtCommit.js"
 import { canonicalTransfers } from "./CanonicalTransfers.js"
 import { DepositHistory } from "./DepositHistory.js"
+import { bookingTime } from "./invariants/BookingTime.js"
 import { collectionReceived } from "./invariants/CollectionReceived.js"
+import { deliveryIsolation } from "./invariants/DeliveryIsolation.js"
 import { dashboardAgrees } from "./invariants/DashboardAgrees.js"
-import { depositEventsMatchRevisions } from "./invariants/DepositEventsMatchRevisions.js"
+import { depositEventsMatchRevisions, logKey } from "./invariants/DepositEventsMatchRevisions.js"
 import { depositsMatchChain } from "./invariants/DepositsMatchChain.js"
 import { eventsDelivered } from "./invariants/EventsDelivered.js"
 import { noOverdraft } from "./invariants/NoOverdraft.js"
@@ -12,6 +15,8 @@ import { noTaskSignedTwice } from "./invariants/NoTaskSignedTwice.js"
 import { oneRentalPerTask } from "./invariants/OneRentalPerTask.js"
 import { receivedMatchesStored } from "./invariants/ReceivedMatchesStored.js"
 import { revisionsIncrease } from "./invariants/RevisionsIncrease.js"
+import { settledWhenSolid } from "./invariants/SettledWhenSolid.js"
+import { sweepDestination } from "./invariants/SweepDestination.js"
 import { sweepEventsMatchTasks } from "./invariants/SweepEventsMatchTasks.js"
 import { replaysIdentical } from "./invariants/ReplaysIdentical.js"
 import { type ChainFacts, sweepsOnChain } from "./invariants/SweepsOnChain.js"
@@ -29,6 +34,8 @@ export interface StoreHistory {
    * so there the invariants that need a row's past check what the final rows show).
    */
   readonly complete: boolean
+  /** The chain at each booking and each settlement; set once the world's chains exist (memory only). */
+  chainAtCommit?: ChainAtCommit
 }
 
 /** Each network's canonical chain, read from its simulator. */
@@ -46,11 +53,17 @@ export const checkInvariants = (world: WorldParts, history: StoreHistory) =>
     const chains = yield* chainFacts(world)
     const received = world.receiver.received
     const perChain = (check: (chain: ChainFacts) => ReadonlyArray<string>) => chains.flatMap(check)
+    const chainLogs = new Map(chains.flatMap((c) => c.transfers.map((t) => [logKey(c.network, t.txid, t.logIndex), t] as const)))
+    const commits = history.complete ? history.chainAtCommit : undefined
     return [
       ...(yield* depositsMatchChain(world, snapshot)),
       ...(history.complete ? revisionsIncrease(history.deposits) : []),
       ...eventsDelivered(snapshot, received),
-      ...depositEventsMatchRevisions(snapshot, history.complete ? history.deposits : DepositHistory.ofRows(snapshot.deposits)),
+      ...depositEventsMatchRevisions(snapshot, history.complete ? history.deposits : DepositHistory.ofRows(snapshot.deposits), chainLogs),
+      ...(commits === undefined ? [] : bookingTime(commits.bookings, world.ledger)),
+      ...(commits === undefined ? [] : settledWhenSolid(commits.settlements)),
+      ...deliveryIsolation(snapshot, received, world.ledger),
+      ...perChain((chain) => sweepDestination(snapshot, chain, world.ledger)),
       ...sweepEventsMatchTasks(snapshot),
       ...receivedMatchesStored(snapshot, received),
       ...(history.complete ? noTaskSignedTwice(history.tasks) : []),
@@ -58,7 +71,7 @@ export const checkInvariants = (world: WorldParts, history: StoreHistory) =>
       ...perChain((chain) => noOverdraft(snapshot, chain)),
       ...perChain((chain) => collectionReceived(snapshot, chain)),
       ...(yield* Effect.forEach(world.networks, ({ network, sim }) =>
-        Effect.map(sim.provider.orders, (orders) => oneRentalPerTask(snapshot, network, orders.map((o) => o.order.orderNo))))).flat(),
+        Effect.map(sim.provider.orders, (orders) => oneRentalPerTask(snapshot, network, orders.map((o) => ({ orderNo: o.order.orderNo, receiver: o.order.receiver })))))).flat(),
       ...(yield* dashboardAgrees(world, snapshot)),
       ...(yield* replaysIdentical(world))
     ]

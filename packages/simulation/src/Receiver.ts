@@ -13,6 +13,8 @@ export type ReceiverAnswer = "ack" | "serverError" | "timeout" | "refused"
 /** One request the receiver read, opened with its tenant's webhook key. */
 export interface ReceivedWebhook {
   readonly appId: string
+  /** The URL the request was sent to. */
+  readonly url: string
   readonly eventId: string
   readonly eventType: string
   /** The decrypted payload; null when the envelope did not open (a wrong key, a broken envelope). */
@@ -58,6 +60,7 @@ export class Receiver {
       }
       this.received.push({
         appId,
+        url: request.url,
         eventId,
         eventType: request.headers["X-Event-Type"] ?? "",
         payload: this.open(appId, request.body),

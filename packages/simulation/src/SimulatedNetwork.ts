@@ -3,14 +3,16 @@ import { SimEnergyProvider } from "@collector/energy"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
 import { defaultSimConfig, SimInProcess } from "@collector/tron-sim"
 import { Context, Duration, Effect, Layer } from "effect"
+import type { AdapterPlant } from "./plants/AdapterPlant.js"
 
 /**
  * One network of a simulated run: the simulator answering in process, and the production node
  * adapter and energy provider adapter speaking to it (the same for every worker). Both networks
  * run the simulator as a test network (it refuses to be mainnet); the engine of `main` reads
- * its own simulator exactly as it would read mainnet's node.
+ * its own simulator exactly as it would read mainnet's node. `plant` is a defect planted in both
+ * adapters (`--plant`), for the engines and the API alike.
  */
-export const make = (network: Network, seed: string) =>
+export const make = (network: Network, seed: string, plant?: AdapterPlant) =>
   Effect.gen(function*() {
     const sim = yield* SimInProcess.make(defaultSimConfig("nile", { seed: `${seed}/${network}` }))
     const node = defaultNodeConfig(network, {
@@ -22,10 +24,11 @@ export const make = (network: Network, seed: string) =>
       retryBaseDelay: Duration.millis(200),
       requestsPerSecond: 1_000_000
     })
-    const chain = yield* TronNodeChain.make(node).pipe(Effect.provide(sim.layer))
-    const provider = yield* SimEnergyProvider.make(SimEnergyProvider.defaultSimProviderConfig(sim.url, { requestTimeout: Duration.seconds(5) })).pipe(
+    const realChain = yield* TronNodeChain.make(node).pipe(Effect.provide(sim.layer))
+    const realProvider = yield* SimEnergyProvider.make(SimEnergyProvider.defaultSimProviderConfig(sim.url, { requestTimeout: Duration.seconds(5) })).pipe(
       Effect.provide(sim.layer)
     )
+    const { chain, provider } = plant === undefined ? { chain: realChain, provider: realProvider } : plant({ chain: realChain, provider: realProvider, sim: sim.chain })
     return {
       network,
       sim,

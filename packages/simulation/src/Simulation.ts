@@ -1,5 +1,6 @@
 import { Duration, Effect, Logger, LogLevel, Random } from "effect"
 import { bury } from "./Burial.js"
+import { ChainAtCommit } from "./ChainAtCommit.js"
 import { Dice } from "./Dice.js"
 import { Faults } from "./Faults.js"
 import { checkInvariants, watchStore } from "./Invariants.js"
@@ -32,6 +33,18 @@ export interface RunOptions {
 export type { StorageKind } from "./RunStorage.js"
 
 export const defaultRunOptions: RunOptions = { ticks: 30 }
+
+/**
+ * One seed in `longRunEvery` runs `longRunFactor` times the ticks: about 36 blocks instead of 18,
+ * past the solidification depth of 19, so deposits made during the run solidify while the
+ * workload and the faults still go on (not only in the settling, which buries everything at
+ * once) and sweeps settle on blocks that reorganisations can still reach.
+ */
+export const longRunEvery = 8
+export const longRunFactor = 2
+
+/** The ticks seed `seed` runs under `options`. */
+export const ticksOf = (seed: number, options: RunOptions) => seed % longRunEvery === 0 ? options.ticks * longRunFactor : options.ticks
 
 export interface RunResult {
   readonly seed: number
@@ -68,7 +81,12 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
     const storage = World.storageOf(options, trace)
     const time = new VirtualTime(startTime, storage.pendingWork)
     const program = Effect.gen(function*() {
-      const world = yield* World.parts(id, receiver)
+      const world = yield* World.parts(id, receiver, options.plant)
+      if (history.complete) {
+        const chains = new Map(world.networks.map(({ network, sim }) => [network, sim.chain.state] as const))
+        // The chain is read at the moment the store reports a commit (its state is a plain reference).
+        history.chainAtCommit = new ChainAtCommit(trace.feed, (network) => Effect.runSync(chains.get(network)!))
+      }
       faults = new Faults(world, dice.stream("faults"), trace)
       const crashAt = faults.crashAt
       const scheduler = new Scheduler(world, time, dice.stream("schedule"), trace, World.simulationEngineSettings, crashAt, (d) => defects.push(d))
@@ -77,7 +95,8 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
       // The service starts on a chain that already holds the opening's payments, solidified.
       yield* operator.opening
       yield* bury(world, time, openingBurial)
-      for (let tick = 0; tick < options.ticks; tick++) {
+      const ticks = ticksOf(seed, options)
+      for (let tick = 0; tick < ticks; tick++) {
         yield* operator.step
         yield* faults.step
         yield* scheduler.round(0.3)

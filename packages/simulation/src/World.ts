@@ -17,6 +17,7 @@ import { LocalSigner, LocalWalletKeys } from "@collector/tron"
 import { defaultSimConfig } from "@collector/tron-sim"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { Duration, Effect, Layer } from "effect"
+import { type PlantName, plantAdapters } from "./Plants.js"
 import type { Receiver } from "./Receiver.js"
 import { postgresStorage } from "./PgRunStorage.js"
 import { memoryStorage, type RunStorage } from "./RunStorage.js"
@@ -116,8 +117,9 @@ export const sweepsOf = (network: SimulatedNetwork.SimulatedNetwork) =>
   Sweeps.layer.pipe(Layer.provide(SingleNetworkResources.layer), Layer.provide(network.adapters))
 
 /** The networks on their simulators, two workers, and the tenants' receivers. */
-export const parts = (seed: string, receiver: Receiver) =>
+export const parts = (seed: string, receiver: Receiver, plant?: PlantName) =>
   Effect.gen(function*() {
-    const networks = yield* Effect.forEach(worldNetworks, (network) => SimulatedNetwork.make(network, seed))
+    const planted = plant === undefined ? undefined : plantAdapters(plant)
+    const networks = yield* Effect.forEach(worldNetworks, (network) => SimulatedNetwork.make(network, seed, planted))
     return { seed, networks, workers: [new Worker("A"), new Worker("B")], receiver, ledger: new WorkloadLedger() } satisfies WorldParts
   })

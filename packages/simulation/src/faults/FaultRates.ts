@@ -11,6 +11,8 @@ export const faultRates = {
   reorgShallow: 0.4,
   /** Of the reorganisations: the share that leaves some of the dropped blocks' transactions out, each with even odds. */
   reorgDropsTransactions: 0.5,
+  /** Of the reorganisations, when a reversible block holds a sweep's transaction: the share aimed at such a block (dropping it and those above). */
+  reorgAimedAtSweep: 0.4,
   /** The node answering 503 for a while (`error`), or holding every request past the adapter's timeout (`timeout`), per tick. */
   nodeOutage: 0.025,
   /** The node holding every request for less than the adapter's timeout, per tick. */

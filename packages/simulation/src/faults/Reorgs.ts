@@ -20,7 +20,8 @@ const deepestBlockRule = Math.max(...allConfirmationRules.flatMap((rule) => (rul
  * `solidifyDepth`): shallow ones most often, and deep ones, past every block rule, often enough
  * that deposits already confirmed leave the canonical chain in most runs. Some keep every
  * transaction of the dropped blocks (they land again in other blocks), some leave some out.
- * The trace names how many confirmed deposits the reorganisation took off the chain.
+ * Some are aimed at a block holding a sweep's transaction. The trace names how many confirmed
+ * deposits the reorganisation took off the chain, and whether it was aimed.
  */
 export class Reorgs {
   constructor(private readonly network: SimulatedNetwork, private readonly dice: Dice, private readonly trace: Trace) {}
@@ -42,7 +43,15 @@ export class Reorgs {
     const state = yield* sim.chain.state
     const reversible = Math.min(sim.chain.config.solidifyDepth, state.blocks.length - 1)
     if (reversible < 1) return
-    const depth = this.depth(reversible)
+    const snapshot = yield* Effect.flatMap(SnapshotReader, (reader) => reader.read)
+    // Sweeps are where a reorganisation hurts most: now and then one is aimed at a block holding a sweep's transaction.
+    const sweepTxids = new Set(snapshot.sweepTasks.flatMap((t) => (t.network === network && t.transaction !== null ? [t.transaction.txid] : [])))
+    const sweepBlocks = state.blocks.slice(state.blocks.length - reversible).filter((b) => b.transactions.some(({ tx }) => sweepTxids.has(tx.txid)))
+    const head = state.blocks[state.blocks.length - 1]!.number
+    const aimed = sweepBlocks.length > 0 && this.dice.chance(faultRates.reorgAimedAtSweep)
+    const depth = aimed
+      ? Number(head - this.dice.pick(sweepBlocks).number + 1n)
+      : this.depth(reversible)
     const dropped = state.blocks.slice(state.blocks.length - depth)
     const txids = dropped.flatMap((block) => block.transactions.map(({ tx }) => tx.txid))
     // The energy provider's own transactions always land again: a real provider watches its delegations and sends them again.
@@ -50,11 +59,10 @@ export class Reorgs {
     const leavable = dropped.flatMap((block) => block.transactions.filter(({ tx }) => ownerOf(tx) !== provider).map(({ tx }) => tx.txid))
     const exclude = this.dice.chance(faultRates.reorgDropsTransactions) ? leavable.filter(() => this.dice.chance(0.5)) : []
     const hashes = new Set(dropped.map((block) => block.blockId.toLowerCase()))
-    const snapshot = yield* Effect.flatMap(SnapshotReader, (reader) => reader.read)
     const confirmed = snapshot.deposits.filter((d) =>
       d.network === network && d.status === "confirmed" && d.blockHash !== null && hashes.has(d.blockHash.toLowerCase())
     ).length
     yield* Effect.orDie(sim.chain.reorg(depth, exclude))
-    this.trace.record(`fault ${network} reorg depth ${depth} of ${txids.length} transactions left out ${exclude.length} confirmed deposits undone ${confirmed}`)
+    this.trace.record(`fault ${network} reorg depth ${depth} aimed ${aimed} of ${txids.length} transactions left out ${exclude.length} confirmed deposits undone ${confirmed}`)
   })
 }

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { canonicalTransfers } from "../CanonicalTransfers.js"
+import { canonicalTokenTransfers } from "../CanonicalTransfers.js"
 import type { Snapshot } from "../Snapshot.js"
 import type { WorldParts } from "../World.js"
 
@@ -7,7 +7,7 @@ const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
 
 /**
  * Every USDT Transfer log to a tenant wallet on the final canonical chain is exactly one
- * deposit, confirmed, with its amount, wallet and block (our own sweeps into a wallet of the
+ * deposit (a Transfer log of any other contract is none, and is reported as such), confirmed, with its amount, wallet and block (our own sweeps into a wallet of the
  * tenant they swept for excepted); every other deposit is reverted; a deposit's revisions each
  * have exactly one event, numbered 1 to its current revision.
  */
@@ -18,8 +18,13 @@ export const depositsMatchChain = (world: WorldParts, snapshot: Snapshot) =>
     for (const { network, sim } of world.networks) {
       const state = yield* sim.chain.state
       const walletAt = new Map(wallets.filter((w) => w.network === network).map((w) => [w.address, w]))
-      const expected = new Map<string, ReturnType<typeof canonicalTransfers>[number] & { readonly walletId: string; readonly tenantId: string }>()
-      for (const log of canonicalTransfers(state)) {
+      const usdt = state.config.usdtContract
+      const tokenLogs = canonicalTokenTransfers(state)
+      // Transfer logs of other token contracts: never a deposit, whatever their recipient.
+      const otherTokens = new Map(tokenLogs.filter((l) => l.contract !== usdt).map((l) => [keyOf(l.txid, l.logIndex), l]))
+      const expected = new Map<string, (typeof tokenLogs)[number] & { readonly walletId: string; readonly tenantId: string }>()
+      for (const log of tokenLogs) {
+        if (log.contract !== usdt) continue
         const wallet = walletAt.get(log.to)
         if (wallet === undefined) continue
         const ownSweep = tasks.some((t) =>
@@ -33,6 +38,13 @@ export const depositsMatchChain = (world: WorldParts, snapshot: Snapshot) =>
         const key = keyOf(deposit.txid, deposit.logIndex)
         found.set(key, (found.get(key) ?? 0) + 1)
         const log = expected.get(key)
+        const other = otherTokens.get(key)
+        if (other !== undefined || deposit.contract !== usdt) {
+          violations.push(
+            `${network}: deposit ${deposit.id} (${key}) is ${deposit.status} from a log of contract ${other?.contract ?? deposit.contract}, not USDT (${usdt})`
+          )
+          continue
+        }
         if (log === undefined) {
           if (deposit.status !== "reverted") {
             violations.push(`${network}: deposit ${deposit.id} (${key}) is ${deposit.status} but its log is not on the canonical chain`)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { MemoryTables, rentalOrderId, sweepEvent, type TerminalSweepStatus } from "@collector/core"
+import { MemoryTables, sweepEvent, type TerminalSweepStatus } from "@collector/core"
 import { storedTransaction } from "@collector/core/testing"
 import { ChangeFeed } from "../ChangeFeed.js"
 import { DepositHistory } from "../DepositHistory.js"
@@ -8,7 +8,7 @@ import { TaskHistory } from "../TaskHistory.js"
 import { collection, depositEventRow, depositRow, emptySnapshot, settingsRow, taskRow, transfer, walletRow } from "../testing/Rows.js"
 import { collectionReceived } from "./CollectionReceived.js"
 import { dashboardDisagreements, recordedFigures } from "./DashboardAgrees.js"
-import { depositEventsMatchRevisions } from "./DepositEventsMatchRevisions.js"
+import { depositEventsMatchRevisions, logKey } from "./DepositEventsMatchRevisions.js"
 import { eventsDelivered } from "./EventsDelivered.js"
 import { noOverdraft } from "./NoOverdraft.js"
 import { noTaskSignedTwice } from "./NoTaskSignedTwice.js"
@@ -52,6 +52,7 @@ const terminalEvent = (task: MemoryTables.SweepTaskRow): MemoryTables.EventRow =
 
 const received = (event: MemoryTables.EventRow, over: Partial<ReceivedWebhook> = {}): ReceivedWebhook => ({
   appId: "1000001",
+  url: "https://hooks.simulated.test/hooks/tenant-1/nile/v1",
   eventId: event.id,
   eventType: event.eventType,
   payload: event.payload,
@@ -75,19 +76,46 @@ describe("depositEventsMatchRevisions", () => {
   const first = depositRow("1", 1)
   const reverted = depositRow("1", 2, { status: "reverted", blockHash: null })
   const history = depositWrites(first, reverted)
+  // The log of deposit 1 on the chain: 5 USDT from TStranger to TWallet1 in block 100 (b100).
+  const chainLogs = new Map([[logKey("nile", "tx-1", 0), transfer("tx-1", "TStranger", "TWallet1", 5_000_000n)]])
+  const snapshotWith = (events: ReadonlyArray<MemoryTables.EventRow>) => ({ ...emptySnapshot, wallets: [wallet], deposits: [reverted], events })
 
-  it("accepts each revision's event carrying that revision's record", () => {
-    const snapshot = { ...emptySnapshot, deposits: [reverted], events: [depositEventRow(first), depositEventRow(reverted)] }
-    expect(depositEventsMatchRevisions(snapshot, history)).toEqual([])
+  it("accepts each revision's event carrying that revision's record, member by member as the chain and the store say", () => {
+    expect(depositEventsMatchRevisions(snapshotWith([depositEventRow(first), depositEventRow(reverted)]), history, chainLogs)).toEqual([])
   })
 
   it("reports an event carrying another revision's record, and one of a revision never stored", () => {
     const stale = { ...depositEventRow(reverted), payload: depositEventRow(first).payload }
     const unknown = depositEventRow(depositRow("1", 3))
-    const violations = depositEventsMatchRevisions({ ...emptySnapshot, events: [depositEventRow(first), stale, unknown] }, history)
-    expect(violations).toHaveLength(2)
-    expect(violations[0]).toMatch(/^event 102 \(deposit.reverted\) of deposit 1 at revision 2: payload .*"revision":1.* is not the record .*"revision":2/)
-    expect(violations[1]).toBe("event 103 (deposit.confirmed) of deposit 1 at revision 3: the deposit was never stored at that revision")
+    const violations = depositEventsMatchRevisions({ ...emptySnapshot, events: [depositEventRow(first), stale, unknown] }, history, chainLogs)
+    expect(violations).toEqual([
+      "event 102 (deposit.reverted) of deposit 1 at revision 2: event_id is 101, not 102",
+      "event 102 (deposit.reverted) of deposit 1 at revision 2: event_id (the revision's) is 101, not 102",
+      "event 102 (deposit.reverted) of deposit 1 at revision 2: event_type is deposit.confirmed, not deposit.reverted",
+      "event 102 (deposit.reverted) of deposit 1 at revision 2: event_type (the event's) is deposit.confirmed, not deposit.reverted",
+      "event 102 (deposit.reverted) of deposit 1 at revision 2: status is confirmed, not reverted",
+      "event 102 (deposit.reverted) of deposit 1 at revision 2: block_hash is b100, not null",
+      "event 102 (deposit.reverted) of deposit 1 at revision 2: revision is 1, not 2",
+      "event 103 (deposit.confirmed) of deposit 1 at revision 3: the deposit was never stored at that revision"
+    ])
+  })
+
+  it("reports a record whose sender and recipient are swapped, row and payload alike, against the chain's log", () => {
+    // As a record function that swapped them would write it, into the stored revision too.
+    const swapped = depositRow("1", 1, { address: "TStranger", source: "TWallet1" })
+    const violations = depositEventsMatchRevisions(snapshotWith([depositEventRow(swapped)]), depositWrites(swapped), chainLogs)
+    expect(violations).toEqual([
+      "event 101 (deposit.confirmed) of deposit 1 at revision 1: address (the wallet's) is TStranger, not TWallet1",
+      "event 101 (deposit.confirmed) of deposit 1 at revision 1: source (the chain's) is TWallet1, not TStranger",
+      "event 101 (deposit.confirmed) of deposit 1 at revision 1: address (the chain's) is TStranger, not TWallet1"
+    ])
+  })
+
+  it("reports a payload the published schema refuses", () => {
+    const broken = { ...depositEventRow(first), payload: depositEventRow(first).payload.replace('"amount":"5000000"', '"amount":5000000') }
+    expect(depositEventsMatchRevisions(snapshotWith([broken]), history, chainLogs)).toEqual([
+      `event 101 (deposit.confirmed) of deposit 1 at revision 1: payload is not a DepositRecord: ${broken.payload}`
+    ])
   })
 })
 
@@ -154,7 +182,7 @@ describe("sweepEventsMatchTasks", () => {
     expect(sweepEventsMatchTasks({ ...emptySnapshot, sweepTasks: [task] })).toEqual(["task 5 ended succeeded with 0 events, not 1"])
     const stale = terminalEvent({ ...task, amount: 6n })
     expect(sweepEventsMatchTasks({ ...emptySnapshot, sweepTasks: [task], events: [stale] })[0]).toMatch(
-      /^event 5 \(sweep.succeeded\): payload .*"amount":"6".* is not the task's outcome .*"amount":"7"/
+      /^event 5 \(sweep.succeeded\): amount is 6, not the task's 7$/
     )
   })
 })
@@ -230,7 +258,7 @@ describe("oneRentalPerTask", () => {
   const rented = {
     ...task,
     rental: {
-      orderId: rentalOrderId(task),
+      orderId: "sweep-nile-5",
       provider: "sim",
       providerOrderId: null,
       quantity: 65_000n,
@@ -242,13 +270,21 @@ describe("oneRentalPerTask", () => {
     }
   }
 
-  it("accepts the task's one order, and reports an order under another number, and one the task does not know", () => {
-    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", ["sweep-nile-5"])).toEqual([])
-    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", ["sweep-nile-5", "sweep-nile-5-again"])).toEqual([
-      "nile: the provider took order sweep-nile-5-again, which names no sweep task"
+  const order = (orderNo: string, receiver = wallet.address) => ({ orderNo, receiver })
+
+  it("accepts the task's one order, and reports an order no task stored, a number booked twice, an order for another wallet", () => {
+    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", [order("sweep-nile-5")])).toEqual([])
+    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", [order("sweep-nile-5"), order("sweep-nile-5-again")])).toEqual([
+      "nile: the provider took order sweep-nile-5-again, which no sweep task stored"
     ])
-    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [task] }, "nile", ["sweep-nile-5"])).toEqual([
-      "nile: the provider took order sweep-nile-5 for task 5, whose rental is none"
+    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [task] }, "nile", [order("sweep-nile-5")])).toEqual([
+      "nile: the provider took order sweep-nile-5, which no sweep task stored"
+    ])
+    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", [order("sweep-nile-5"), order("sweep-nile-5")])).toEqual([
+      "nile: order sweep-nile-5 of task 5 is in the provider's book 2 times"
+    ])
+    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", [order("sweep-nile-5", "TWallet2")])).toEqual([
+      "nile: order sweep-nile-5 of task 5 delegates to TWallet2, not its wallet TWallet1"
     ])
   })
 })

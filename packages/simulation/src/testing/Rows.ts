@@ -174,5 +174,7 @@ export const transfer = (txid: string, from: string, to: string, amount: bigint,
   blockHash: `b${blockNumber}`,
   from,
   to,
-  amount
+  amount,
+  contract: "TUsdt",
+  blockTime: at(0).getTime()
 })

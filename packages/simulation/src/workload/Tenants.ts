@@ -26,7 +26,9 @@ export const createTenant = (workload: Workload) =>
     for (const credential of created.credentials) {
       const scope: TenantScope = { tenantId: created.tenant.id, network: credential.network }
       world.receiver.registerKey(credential.appId, Redacted.value(credential.webhookKey))
-      yield* admin.setConfirmationRule(created.tenant.id, credential.network, dice.pick(allConfirmationRules)).pipe(Effect.orDie)
+      const rule = dice.pick(allConfirmationRules)
+      yield* admin.setConfirmationRule(created.tenant.id, credential.network, rule).pipe(Effect.orDie)
+      world.ledger.recordScope({ tenantId: created.tenant.id, network: credential.network, tenantName: name, appId: credential.appId, rule })
       const simScope: SimScope = { scope, appId: credential.appId, wallets: [], webhookVersion: 1, webhookEnabled: true, automationEnabled: false }
       yield* settings.setWebhook(scope, webhookUrl(name, simScope), true)
       scopes.push(simScope)

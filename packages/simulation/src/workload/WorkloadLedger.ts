@@ -1,4 +1,4 @@
-import type { Network, TenantId } from "@collector/core"
+import type { ConfirmationRule, Network, TenantId } from "@collector/core"
 
 /** How a repeated idempotent request was sent: again later, with other parameters, or twice at once. */
 export type ReplayKind = "replay" | "conflict" | "concurrent"
@@ -21,6 +21,18 @@ export const conflictAnswer = "failed IdempotencyConflict"
 
 const scopeKey = (tenantId: TenantId, network: Network) => `${tenantId}/${network}`
 
+/** What the workload was handed and chose for one (tenant, network) when it created the tenant. */
+export interface LedgerScope {
+  readonly tenantId: TenantId
+  readonly network: Network
+  /** The tenant's name, which every webhook URL the workload sets for it names (`webhookUrl`). */
+  readonly tenantName: string
+  /** The app the operator handed over for this scope. */
+  readonly appId: string
+  /** The confirmation rule the workload set for this scope. */
+  readonly rule: ConfirmationRule
+}
+
 /**
  * What the workload did that the invariants read: the collection address of each
  * (tenant, network) it set (an address it owns, outside every tenant's wallets, one per
@@ -28,7 +40,21 @@ const scopeKey = (tenantId: TenantId, network: Network) => `${tenantId}/${networ
  */
 export class WorkloadLedger {
   private readonly collection = new Map<string, string>()
+  private readonly scopeOf = new Map<string, LedgerScope>()
   readonly replays: Array<ReplayComparison> = []
+
+  recordScope(scope: LedgerScope): void {
+    this.scopeOf.set(scopeKey(scope.tenantId, scope.network), scope)
+  }
+
+  scope(tenantId: TenantId, network: Network): LedgerScope | undefined {
+    return this.scopeOf.get(scopeKey(tenantId, network))
+  }
+
+  /** Every scope the workload created, in the order it created them. */
+  get scopes(): ReadonlyArray<LedgerScope> {
+    return [...this.scopeOf.values()]
+  }
 
   setCollectionAddress(tenantId: TenantId, network: Network, address: string): void {
     this.collection.set(scopeKey(tenantId, network), address)
