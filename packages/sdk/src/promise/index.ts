@@ -1,0 +1,5 @@
+export * from "./ClientOptions.js"
+export * from "./CollectorClient.js"
+export * from "./CollectorErrors.js"
+export type * from "./ContractTypes.js"
+export * from "./PageIterable.js"
