@@ -49,5 +49,6 @@ const types = await rollup({
 await types.write({ file: join(out, "index.d.ts"), format: "es" })
 copyFileSync(join(out, "index.d.ts"), join(out, "index.d.cts"))
 
-for (const file of ["index.js", "index.cjs", "index.d.ts"]) console.log(`bundle/${file}  ${(statSync(join(out, file)).size / 1024).toFixed(0)} kB`)
+// On stderr: `npm pack --json` (scripts/pack.mjs) reads stdout, prepack scripts included.
+for (const file of ["index.js", "index.cjs", "index.d.ts"]) console.error(`bundle/${file}  ${(statSync(join(out, file)).size / 1024).toFixed(0)} kB`)
 
