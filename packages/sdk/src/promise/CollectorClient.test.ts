@@ -123,6 +123,48 @@ layer(TestServerLive(), { excludeTestServices: true })("CollectorClient (Promise
       expect(failed).toBeInstanceOf(CollectorNetworkError)
     }))
 
+  it.effect("a read retries 503 after Retry-After and fetches a new token once after a 401", () =>
+    Effect.promise(async () => {
+      const seen: Array<string> = []
+      let tokens = 0
+      const wallet = { id: "7", custom_id: "c" }
+      const stub = createServer((request, response) => {
+        const auth = request.headers.authorization ?? ""
+        seen.push(`${request.method} ${request.url} ${auth}`)
+        const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+          response.writeHead(status, { "content-type": "application/json", ...headers })
+          response.end(JSON.stringify(body))
+        }
+        if (request.url === "/open/v1/auth/token") {
+          tokens++
+          return send(200, { code: 0, message: "", data: { access_token: `token-${tokens}`, token_type: "Bearer", expires_in: 7200 } })
+        }
+        const gets = seen.filter((line) => line.startsWith("GET")).length
+        if (gets === 1) return send(503, { code: 503, message: "busy", error_code: "SERVICE_UNAVAILABLE", trace_id: "0".repeat(32) }, { "retry-after": "0" })
+        // The first token is revoked (a rotated secret): 401 until the client fetches another.
+        if (auth === "Bearer token-1") return send(401, { code: 401, message: "token", error_code: "TOKEN_INVALID_OR_EXPIRED", trace_id: "1".repeat(32) })
+        return send(200, { code: 0, message: "", data: wallet })
+      })
+      const url = await listening(stub)
+      try {
+        const client = new CollectorClient({ baseUrl: url, appId: "1", appSecret: "s" })
+        expect(await client.wallets.get("7")).toEqual(wallet)
+        expect(seen).toEqual([
+          "POST /open/v1/auth/token ",
+          "GET /open/v1/wallets/7 Bearer token-1",
+          "GET /open/v1/wallets/7 Bearer token-1",
+          "POST /open/v1/auth/token ",
+          "GET /open/v1/wallets/7 Bearer token-2"
+        ])
+        // An ID that is not a positive integer never reaches a URL.
+        expect(await rejectionOf(client.wallets.get("../settings/webhook"))).toBeInstanceOf(CollectorValidationError)
+        expect(seen).toHaveLength(5)
+      } finally {
+        stub.closeAllConnections()
+        await new Promise((resolve) => stub.close(resolve))
+      }
+    }))
+
   it("refuses bad options with a message naming the option", () => {
     expect(() => new CollectorClient({ baseUrl: "not a url", appId: "1", appSecret: "s" })).toThrow(/baseUrl/)
     expect(() => new CollectorClient({ baseUrl: "http://x", appId: "", appSecret: "s" })).toThrow(/appId/)

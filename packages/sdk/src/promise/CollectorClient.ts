@@ -3,6 +3,8 @@ import { Duration, type Effect, Exit, Layer, ManagedRuntime, Redacted } from "ef
 import { type CollectorClientService, makeCollectorClient } from "../CollectorEffectClient.js"
 import type { CollectorClientOptions } from "./ClientOptions.js"
 import type * as T from "./ContractTypes.js"
+import { CollectorValidationError } from "./CollectorErrors.js"
+import { makeReadTransport } from "./ReadTransport.js"
 import { causeToCollectorError } from "./toCollectorError.js"
 import { type Page, type PageIterable, pageIterable } from "./PageIterable.js"
 
@@ -20,6 +22,12 @@ const queryText = <Q extends object>(query: Q | undefined): Record<string, strin
     if (value !== undefined) text[key] = typeof value === "number" ? String(value) : (value as string)
   }
   return text
+}
+
+// A path ID is checked before it goes into a URL: digits only, so nothing can change the path.
+const objectId = (id: string): string => {
+  if (typeof id !== "string" || !/^[1-9][0-9]{0,18}$/.test(id)) throw new CollectorValidationError(`id must be a positive decimal integer string, got ${JSON.stringify(id)}`)
+  return id
 }
 
 const firstPageOf = (query: { readonly page?: number | string } | undefined) => (query?.page === undefined || query.page === "" ? 1 : Number(query.page))
@@ -47,6 +55,7 @@ const checkOptions = (options: CollectorClientOptions) => {
 export class CollectorClient {
   readonly #runtime: ManagedRuntime.ManagedRuntime<import("@effect/platform").HttpClient.HttpClient, never>
   readonly #api: Promise<Api>
+  readonly #reads: ReturnType<typeof makeReadTransport>
 
   constructor(options: CollectorClientOptions) {
     const secret = checkOptions(options)
@@ -54,6 +63,15 @@ export class CollectorClient {
       ? FetchHttpClient.layer
       : FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.Fetch, options.fetch)))
     this.#runtime = ManagedRuntime.make(http)
+    this.#reads = makeReadTransport({
+      baseUrl: options.baseUrl.replace(/\/+$/, ""),
+      appId: options.appId,
+      secret,
+      timeoutMs: options.timeoutMs ?? 20_000,
+      maxRetries: options.maxRetries ?? 3,
+      tokenRefreshMarginMs: options.tokenRefreshMarginMs ?? 300_000,
+      fetch: options.fetch ?? globalThis.fetch
+    })
     this.#api = this.#runtime.runPromise(makeCollectorClient({
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
       appId: options.appId,
@@ -75,6 +93,11 @@ export class CollectorClient {
     return pageIterable<T.ItemOf<L>, L>(firstPageOf(query), (page) => fetch(String(page)))
   }
 
+  // Reads go the short way (ReadTransport.ts); their types are the Effect client's, from the schemas.
+  #read<A>(path: string, query: Record<string, string> = {}): Promise<A> {
+    return this.#reads.get(path, query) as Promise<A>
+  }
+
   /** Frees what the client holds; calls after it fail. */
   async close(): Promise<void> {
     await this.#runtime.dispose()
@@ -93,58 +116,58 @@ export class CollectorClient {
   readonly wallets = {
     /** Creates a wallet; resolves to it (a repeat of the same `request_id` resolves to the same wallet). */
     create: (body: T.CreateWallet): Promise<T.Wallet> => this.#run((api) => api.wallets.createWallet({ payload: withRequestId(body) })),
-    get: (id: string): Promise<T.WalletDetail> => this.#run((api) => api.wallets.getWallet({ path: { id } })),
+    get: async (id: string): Promise<T.WalletDetail> => this.#read(`/open/v1/wallets/${objectId(id)}`),
     /** Every wallet matching `query`, over every page: `for await (const wallet of client.wallets.list({...}))`. */
     list: (query?: T.WalletListQuery) => this.#list(query, (page) => this.wallets.listPage({ ...query, page })),
     /** One page of the list, as the contract answers it. */
     listPage: (query?: T.WalletListQuery): Promise<T.WalletList> =>
-      this.#run((api) => api.wallets.listWallets({ urlParams: queryText(query) })),
+      this.#read("/open/v1/wallets", queryText(query)),
     select: (body: T.SelectWallets = {} as T.SelectWallets): Promise<T.WalletSelection> => this.#run((api) => api.wallets.selectWallets({ payload: body })),
     preview: (body: T.PreviewWallets): Promise<T.WalletPreview> => this.#run((api) => api.wallets.previewWallets({ payload: body }))
   }
 
   readonly deposits = {
-    get: (id: string): Promise<T.Deposit> => this.#run((api) => api.deposits.getDeposit({ path: { id } })),
+    get: async (id: string): Promise<T.Deposit> => this.#read(`/open/v1/deposits/${objectId(id)}`),
     list: (query?: T.DepositListQuery) => this.#list(query, (page) => this.deposits.listPage({ ...query, page })),
     listPage: (query?: T.DepositListQuery): Promise<T.DepositList> =>
-      this.#run((api) => api.deposits.listDeposits({ urlParams: queryText(query) }))
+      this.#read("/open/v1/deposits", queryText(query))
   }
 
   readonly dashboard = {
-    get: (): Promise<T.Dashboard> => this.#run((api) => api.dashboard.getDashboard())
+    get: (): Promise<T.Dashboard> => this.#read("/open/v1/dashboard")
   }
 
   readonly settings = {
-    getAddresses: (): Promise<T.Addresses> => this.#run((api) => api.settings.getAddresses()),
+    getAddresses: (): Promise<T.Addresses> => this.#read("/open/v1/settings/addresses"),
     setCollectionAddress: (body: T.SetCollectionAddress): Promise<T.Addresses> =>
       this.#run((api) => api.settings.setCollectionAddress({ payload: withRequestId(body) })),
-    getAutomation: (): Promise<T.Automation> => this.#run((api) => api.settings.getAutomation()),
+    getAutomation: (): Promise<T.Automation> => this.#read("/open/v1/settings/automation"),
     setAutomation: (body: T.SetAutomation): Promise<T.Automation> => this.#run((api) => api.settings.setAutomation({ payload: withRequestId(body) })),
-    getWebhook: (): Promise<T.WebhookSettings> => this.#run((api) => api.settings.getWebhook()),
+    getWebhook: (): Promise<T.WebhookSettings> => this.#read("/open/v1/settings/webhook"),
     setWebhook: (body: T.SetWebhook): Promise<T.WebhookSettings> => this.#run((api) => api.settings.setWebhook({ payload: withRequestId(body) }))
   }
 
   readonly sweeps = {
     /** Creates sweep tasks; a per-wallet refusal is an item of the result, not a rejection. */
     create: (body: T.CreateSweeps): Promise<T.SweepCreateResult> => this.#run((api) => api.sweeps.createSweeps({ payload: withRequestId(body) })),
-    get: (id: string): Promise<T.Sweep> => this.#run((api) => api.sweeps.getSweep({ path: { id } })),
+    get: async (id: string): Promise<T.Sweep> => this.#read(`/open/v1/sweeps/${objectId(id)}`),
     list: (query?: T.SweepListQuery) => this.#list(query, (page) => this.sweeps.listPage({ ...query, page })),
-    listPage: (query?: T.SweepListQuery): Promise<T.SweepList> => this.#run((api) => api.sweeps.listSweeps({ urlParams: queryText(query) })),
+    listPage: (query?: T.SweepListQuery): Promise<T.SweepList> => this.#read("/open/v1/sweeps", queryText(query)),
     estimate: (body: T.EstimateSweeps): Promise<T.SweepEstimate> => this.#run((api) => api.sweeps.estimateSweeps({ payload: body }))
   }
 
   readonly webhooks = {
-    get: (id: string): Promise<T.NotificationEvent> => this.#run((api) => api.webhooks.getEvent({ path: { id } })),
+    get: async (id: string): Promise<T.NotificationEvent> => this.#read(`/open/v1/webhooks/${objectId(id)}`),
     list: (query?: T.NotificationListQuery) => this.#list(query, (page) => this.webhooks.listPage({ ...query, page })),
     listPage: (query?: T.NotificationListQuery): Promise<T.NotificationList> =>
-      this.#run((api) => api.webhooks.listEvents({ urlParams: queryText(query) })),
+      this.#read("/open/v1/webhooks", queryText(query)),
     listRounds: (id: string, query?: T.DeliveryRoundListQuery) => this.#list(query, (page) => this.webhooks.listRoundsPage(id, { ...query, page })),
-    listRoundsPage: (id: string, query?: T.DeliveryRoundListQuery): Promise<T.DeliveryRoundList> =>
-      this.#run((api) => api.webhooks.listRounds({ path: { id }, urlParams: queryText(query) })),
+    listRoundsPage: async (id: string, query?: T.DeliveryRoundListQuery): Promise<T.DeliveryRoundList> =>
+      this.#read(`/open/v1/webhooks/${objectId(id)}/rounds`, queryText(query)),
     listAttempts: (id: string, query?: T.DeliveryAttemptListQuery) =>
       this.#list(query, (page) => this.webhooks.listAttemptsPage(id, { ...query, page })),
-    listAttemptsPage: (id: string, query?: T.DeliveryAttemptListQuery): Promise<T.DeliveryAttemptList> =>
-      this.#run((api) => api.webhooks.listAttempts({ path: { id }, urlParams: queryText(query) })),
+    listAttemptsPage: async (id: string, query?: T.DeliveryAttemptListQuery): Promise<T.DeliveryAttemptList> =>
+      this.#read(`/open/v1/webhooks/${objectId(id)}/attempts`, queryText(query)),
     /** Starts a new delivery round of a failed event. */
     redeliver: (id: string, body: T.Redeliver = {}): Promise<T.NotificationEvent> =>
       this.#run((api) => api.webhooks.redeliver({ path: { id }, payload: withRequestId(body) }))
