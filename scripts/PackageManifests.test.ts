@@ -58,6 +58,8 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
   const declared = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]
   const src = join(dir, "src")
   const testingEntry = join(src, "testing")
+  // The tenant SDK ships one bundle (packages/sdk/scripts/bundle.mjs): our packages inlined, Effect's shared.
+  const bundled = manifest.files?.includes("bundle") === true
 
   it("is publishable: a 0.x version, a licence, engines, no side effects, built files and sources", () => {
     expect(manifest.private).toBeUndefined()
@@ -67,13 +69,21 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
     expect(manifest.license).toBe("Apache-2.0")
     expect(manifest.engines?.node).toBeDefined()
     expect(manifest.sideEffects).toBe(false)
-    expect(manifest.files).toEqual(expect.arrayContaining(["dist", "README.md", "LICENSE"]))
+    expect(manifest.files).toEqual(expect.arrayContaining([bundled ? "bundle" : "dist", "README.md", "LICENSE"]))
     expect(existsSync(join(dir, "README.md"))).toBe(true)
   })
 
   it("exports each entry as types and import of the build, and its source under @collector/source", () => {
     const entries = Object.entries(manifest.exports).filter(([path]) => path !== "./package.json")
     expect(entries.map(([path]) => path)).toEqual(existsSync(join(testingEntry, "index.ts")) ? [".", "./testing"] : ["."])
+    if (bundled) {
+      expect(manifest.exports["."]).toEqual({
+        "@collector/source": "./src/index.ts",
+        import: { types: "./bundle/index.d.ts", default: "./bundle/index.js" },
+        require: { types: "./bundle/index.d.cts", default: "./bundle/index.cjs" }
+      })
+      return
+    }
     for (const [path, conditions] of entries) {
       const sub = path === "." ? "" : `${path.slice(2)}/`
       expect(conditions).toEqual({ "@collector/source": `./src/${sub}index.ts`, types: `./dist/${sub}index.d.ts`, import: `./dist/${sub}index.js` })
@@ -81,6 +91,8 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
   })
 
   it("takes Effect's packages as peers, never as dependencies", () => {
+    // A plain JS tenant installs the SDK alone: Effect comes with it, nothing of the server's does.
+    if (bundled) return expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(["@effect/platform", "effect"])
     expect(Object.keys(manifest.dependencies ?? {}).filter((name) => name === "effect" || name.startsWith("@effect/"))).toEqual([])
     for (const name of effectPackages(manifest)) expect(manifest.devDependencies?.[name], name).toBe(manifest.peerDependencies?.[name])
   })
@@ -88,6 +100,11 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
   // The main entry may reach an optional peer only lazily (`import type`, `await import()`), as the
   // embedded database does, so that a project without it can still load the package.
   it("declares what its shipped files import: the main entry from required packages, the testing entry from any", () => {
+    // A bundle inlines every import but the ones it keeps external, which must be its dependencies.
+    if (bundled) {
+      const external = /const external = (\[[^\]]*\])/.exec(readFileSync(join(dir, "scripts/bundle.mjs"), "utf8"))?.[1]
+      return expect(JSON.parse(external ?? "[]").sort()).toEqual(Object.keys(manifest.dependencies ?? {}).sort())
+    }
     const undeclared = shipped(src).flatMap((file) => {
       const allowed = file.startsWith(testingEntry) ? declared : required
       const text = readFileSync(file, "utf8")

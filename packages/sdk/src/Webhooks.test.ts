@@ -5,7 +5,7 @@ import { ServerUrl, TestServerLive } from "@collector/http-server/testing"
 import { seedAttempt, seedEvent, seedRound } from "@collector/postgres/testing"
 import { Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
-import { makeCollectorClient } from "./CollectorClient.js"
+import { makeCollectorClient } from "./CollectorEffectClient.js"
 import { Conflict, NotFound } from "./index.js"
 
 layer(TestServerLive(), { excludeTestServices: true })("CollectorClient notifications", (it) => {

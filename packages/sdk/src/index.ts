@@ -1,4 +1,5 @@
 export * from "./ApiErrors.js"
-export * from "./CollectorClient.js"
+export * from "./CollectorEffectClient.js"
 export * from "./SdkConfig.js"
 export * from "./webhook/index.js"
+export * from "./promise/index.js"

@@ -21,7 +21,8 @@ import {
   TenantAdmin,
   Wallets
 } from "@collector/core"
-import { eagerScannerLoopSettings, eagerSweeperSettings, type ScriptedReply, TestDeliveryTransport } from "@collector/core/testing"
+import { eagerScannerLoopSettings, eagerSweeperSettings } from "./EagerLoopSettings.js"
+import { type ScriptedReply, TestDeliveryTransport } from "./TestDeliveryTransport.js"
 import { receiveWebhook, type WebhookEvent, type WebhookRejected } from "@collector/sdk"
 import { LocalSigner, LocalWalletKeys } from "@collector/tron"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"

@@ -23,6 +23,7 @@ export const makeCollectorClient = (config: SdkConfig) =>
 
 export type CollectorClientService = Effect.Effect.Success<ReturnType<typeof makeCollectorClient>>
 
-export class CollectorClient extends Context.Tag("@collector/sdk/CollectorClient")<CollectorClient, CollectorClientService>() {
-  static readonly layer = (config: SdkConfig) => Layer.effect(CollectorClient, makeCollectorClient(config))
+/** The Effect client as a service, for Effect programs; plain JS and TS use the Promise `CollectorClient`. */
+export class CollectorEffectClient extends Context.Tag("@collector/sdk/CollectorEffectClient")<CollectorEffectClient, CollectorClientService>() {
+  static readonly layer = (config: SdkConfig) => Layer.effect(CollectorEffectClient, makeCollectorClient(config))
 }

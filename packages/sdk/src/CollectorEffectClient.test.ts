@@ -7,7 +7,7 @@ import { bypass, delay, http, HttpResponse, passthrough } from "msw"
 import { setupServer } from "msw/node"
 import { randomUUID } from "node:crypto"
 import { Conflict, NotFound, TenantUnavailable } from "./index.js"
-import { makeCollectorClient } from "./CollectorClient.js"
+import { makeCollectorClient } from "./CollectorEffectClient.js"
 
 const tenantClient = (name: string, options: { timeout?: Duration.DurationInput } = {}) =>
   Effect.gen(function*() {
@@ -25,7 +25,7 @@ const tenantClient = (name: string, options: { timeout?: Duration.DurationInput 
 
 const failureOf = <A, E>(effect: Effect.Effect<A, E>) => Effect.map(Effect.either(effect), Either.getLeft)
 
-layer(TestServerLive(), { excludeTestServices: true })("CollectorClient", (it) => {
+layer(TestServerLive(), { excludeTestServices: true })("CollectorEffectClient", (it) => {
   it.effect("obtains a token by itself and creates and reads a wallet", () =>
     Effect.gen(function*() {
       const { nile } = yield* tenantClient("sdk-basic")

@@ -1,0 +1,6 @@
+export * from "./ClientOptions.js"
+export * from "./CollectorClient.js"
+export * from "./CollectorErrors.js"
+export type * from "./ContractTypes.js"
+export * from "./PageIterable.js"
+export * from "./webhook/index.js"

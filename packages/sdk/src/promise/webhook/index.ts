@@ -1,0 +1,7 @@
+export * from "./createWebhookHandler.js"
+export * from "./fastifyWebhookPlugin.js"
+export * from "./MemoryWebhookStore.js"
+export * from "./nodeWebhookHandler.js"
+export * from "./verifyAndOpen.js"
+export * from "./WebhookStore.js"
+export * from "./WebhookVerificationError.js"
