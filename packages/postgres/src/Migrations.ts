@@ -15,6 +15,7 @@ import automationRoundLease from "./migrations/0012_automation_round_lease.js"
 import deliveryAttemptSent from "./migrations/0013_delivery_attempt_sent.js"
 import defaultRentalCap from "./migrations/0014_default_rental_cap.js"
 import depositIdsDrawnFirst from "./migrations/0015_deposit_ids_drawn_first.js"
+import depositMinimum from "./migrations/0016_deposit_minimum.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -31,7 +32,8 @@ const loader = Migrator.fromRecord({
   "0012_automation_round_lease": automationRoundLease,
   "0013_delivery_attempt_sent": deliveryAttemptSent,
   "0014_default_rental_cap": defaultRentalCap,
-  "0015_deposit_ids_drawn_first": depositIdsDrawnFirst
+  "0015_deposit_ids_drawn_first": depositIdsDrawnFirst,
+  "0016_deposit_minimum": depositMinimum
 })
 
 const runMigrator = Migrator.make({})({ loader })

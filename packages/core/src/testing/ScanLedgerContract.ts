@@ -40,7 +40,8 @@ const matchOf = (scope: TenantScope, wallet: FixtureWallet): WalletMatch => ({
   walletId: wallet.id,
   tenantId: scope.tenantId,
   address: wallet.address,
-  customId: wallet.customId
+  customId: wallet.customId,
+  depositMinimum: null
 })
 
 /** A USDT transfer to `wallet` in block `b`; `tx` names the transaction (one hex digit pair). */
