@@ -21,6 +21,7 @@ const parse = () =>
           network: { type: "string" },
           at: { type: "string" },
           rule: { type: "string" },
+          amount: { type: "string" },
           json: { type: "boolean" },
           help: { type: "boolean", short: "h" }
         }

@@ -30,7 +30,12 @@ export const matchTransfers = (
   ledger: Pick<Context.Tag.Service<typeof ScanLedger>, "walletsAt" | "sweepsAmong">,
   network: Network,
   blocks: ReadonlyArray<BlockTransfers>,
-  networkMinimum: bigint = 0n
+  options: {
+    /** The network's deposit minimum (base units; 0: none). */
+    readonly networkMinimum: bigint
+    /** Whether to count what was dropped: the scanner's first look, not the integrity check's re-reads. */
+    readonly countIgnored: boolean
+  }
 ): Effect.Effect<ReadonlyArray<ScannedBlock>> =>
   Effect.gen(function*() {
     const recipients = [...new Set(blocks.flatMap((b) => b.transfers.map((t) => t.to)))]
@@ -54,12 +59,12 @@ export const matchTransfers = (
           ownSweeps.push(t)
           continue
         }
-        const reason = ignoredTransfer(t.transfer.amount, t.wallet.depositMinimum, networkMinimum)
+        const reason = ignoredTransfer(t.transfer.amount, t.wallet.depositMinimum, options.networkMinimum)
         if (reason === undefined) deposits.push(t)
         else ignored.set(reason, (ignored.get(reason) ?? 0) + 1)
       }
       return { block: b.block, transfers: deposits, ownSweeps }
     })
-    for (const [reason, count] of ignored) yield* Metric.incrementBy(depositsIgnored(network, reason), count)
+    if (options.countIgnored) for (const [reason, count] of ignored) yield* Metric.incrementBy(depositsIgnored(network, reason), count)
     return scanned
   })
