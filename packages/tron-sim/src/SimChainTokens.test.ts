@@ -80,6 +80,37 @@ describe("SimChain: several Transfer logs in one transaction, another token", ()
       expect([yield* usdtOf(chain, bob.hex), yield* usdtOf(chain, carol.hex)]).toEqual([0n, 0n])
     }))
 
+  it.effect("Tether's freeze list: only the issuer lists and unlists; a listed holder's transfer and batch revert; others may still pay it", () =>
+    Effect.gen(function*() {
+      const chain = yield* testChain({ genesisAccounts: [{ address: alice.address, trx: trx(100n), usdt: 50n }, { address: bob.address, trx: trx(100n), usdt: 5n }] })
+      yield* chain.setBlackListed(alice.address, true)
+      yield* chain.mine()
+      const blocked = yield* chain.transferUsdt({ from: alice.address, to: carol.address, amount: 1n })
+      const blockedBatch = yield* chain.batchTransferUsdt({ from: alice.address, transfers: [{ to: carol.address, amount: 1n }] })
+      const toFrozen = yield* chain.transferUsdt({ from: bob.address, to: alice.address, amount: 2n })
+      yield* chain.mine()
+      expect((yield* infoOf(chain, blocked)).receipt.result).toBe("REVERT")
+      expect((yield* infoOf(chain, blockedBatch)).receipt.result).toBe("REVERT")
+      expect((yield* infoOf(chain, toFrozen)).receipt.result).toBe("SUCCESS")
+      expect(yield* usdtOf(chain, alice.hex)).toBe(52n)
+      // Anyone but the issuer calling addBlackList reverts and lists nobody.
+      const state = yield* chain.state
+      const raw = Either.getOrThrow(buildTrigger(state, {
+        owner: bob.hex,
+        contract: usdtHex(state.config),
+        data: Trc20Call.addBlackListSelector + word(carol.hex),
+        callValue: 0n,
+        feeLimit: trx(50n)
+      }, yield* Clock.currentTimeMillis))
+      const forged = yield* signAndBroadcast(chain, Either.getOrThrow(fromRawData(raw, [])), bob)
+      yield* chain.setBlackListed(alice.address, false)
+      yield* chain.mine()
+      expect((yield* infoOf(chain, forged)).receipt.result).toBe("REVERT")
+      const unfrozen = yield* chain.transferUsdt({ from: alice.address, to: carol.address, amount: 1n })
+      yield* chain.mine()
+      expect((yield* infoOf(chain, unfrozen)).receipt.result).toBe("SUCCESS")
+    }))
+
   it.effect("refuses a batch the sender cannot pay and an empty one, leaving the pool as it was", () =>
     Effect.gen(function*() {
       const chain = yield* testChain({ genesisAccounts: [{ address: alice.address, usdt: 10n }] })

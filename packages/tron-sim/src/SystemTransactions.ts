@@ -1,4 +1,4 @@
-import type { TransactionRaw } from "@collector/tron"
+import { type TransactionRaw, Trc20Call } from "@collector/tron"
 import { Either, Option } from "effect"
 import { pendingWorld } from "./Broadcast.js"
 import { stakeForEnergy } from "./SimAccount.js"
@@ -50,6 +50,12 @@ const tokenAmount = (amount: bigint) => (amount >= 0n ? Either.void : fail(`amou
 export const mintUsdt = (state: SimState, to: string, amount: bigint, now: number): Either.Either<Injected, SimControlError> =>
   Either.map(tokenAmount(amount), () =>
     inject(state, triggerContract({ owner_address: state.issuer.hex, contract_address: usdtHex(state.config), data: mintData(to, amount) }), now, 100_000_000n))
+
+/** The issuer (the contract's owner here) freezes (`listed`) or unfreezes `address`'s USDT: Tether's `addBlackList` / `removeBlackList`. */
+export const setUsdtBlackListed = (state: SimState, address: string, listed: boolean, now: number): Injected => {
+  const selector = listed ? Trc20Call.addBlackListSelector : Trc20Call.removeBlackListSelector
+  return inject(state, triggerContract({ owner_address: state.issuer.hex, contract_address: usdtHex(state.config), data: selector + address.slice(2).padStart(64, "0") }), now, 100_000_000n)
+}
 
 /** A USDT transfer by `from`, which must hold the amount once the pending pool has run. */
 export const transferUsdt = (state: SimState, from: string, to: string, amount: bigint, now: number): Either.Either<Injected, SimControlError> =>

@@ -82,7 +82,7 @@ const wait = (millis: number) =>
  * What every ScanLedger must do, run against each implementation. The cursor, blocks and lease
  * are per network (there are two), so each test runs on a store of its own.
  */
-export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLedger | DepositRepository | StorageFixtures, E>) =>
+export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLedger | DepositRepository | TenantRepository | StorageFixtures, E>) =>
   describe(`ScanLedger contract (${name})`, () => {
     const test = onFreshStorage(storage)
 
