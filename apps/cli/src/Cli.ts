@@ -24,6 +24,7 @@ const parse = () =>
           at: { type: "string" },
           rule: { type: "string" },
           store: { type: "string" },
+          amount: { type: "string" },
           json: { type: "boolean" },
           "batch-size": { type: "string" },
           help: { type: "boolean", short: "h" }

@@ -10,6 +10,7 @@ Tenants (each tenant has one app credential per network; secrets are printed onc
   tenant rotate-secret <tenant> --network <nile|main> [--json]
   tenant rotate-webhook-key <tenant> --network <nile|main> [--json]
   tenant set-confirmation <tenant> --network <nile|main> --rule <block_1|block_3|block_6|block_12|solidified>
+  tenant set-deposit-minimum <tenant> --network <nile|main> --amount <base units | none>
 
 Wallet keys (where each wallet's key is held; never the key itself):
   tenant wallets <tenant> --network <nile|main> [--store local|pkcs11] [--json]

@@ -17,6 +17,8 @@ export interface AppSummary {
   readonly appId: AppId
   readonly network: Network
   readonly confirmationRule: ConfirmationRule
+  /** The smallest transfer booked as this tenant's deposit on the network (base units); null: the network's. */
+  readonly depositMinimum: bigint | null
 }
 
 export interface TenantWithApps extends Tenant {

@@ -93,6 +93,9 @@ const make = Effect.gen(function*() {
     expire: (reference: string, at: Date | null) => withTenant(reference, (id) => repo.setExpiry(id, at)),
     setConfirmationRule: (reference: string, network: Network, rule: ConfirmationRule) =>
       withTenant(reference, (id) => repo.setConfirmationRule(id, network, rule)),
+    /** The tenant's own deposit minimum on `network` in base units; null: the network's (`DepositMinimum.ts`). */
+    setDepositMinimum: (reference: string, network: Network, minimum: bigint | null) =>
+      withTenant(reference, (id) => repo.setDepositMinimum(id, network, minimum)),
     rotateSecret,
     rotateWebhookKey
   }

@@ -48,6 +48,8 @@ export class TenantRepository extends Context.Tag("@collector/core/TenantReposit
     readonly replaceSecret: (id: TenantId, network: Network, secret: Sealed) => Effect.Effect<AppId, TenantHasNoApp>
     readonly replaceWebhookKey: (id: TenantId, network: Network, key: Sealed) => Effect.Effect<AppId, TenantHasNoApp>
     readonly setConfirmationRule: (id: TenantId, network: Network, rule: ConfirmationRule) => Effect.Effect<void, TenantHasNoApp>
+    /** Sets (or, with null, clears) the tenant's own deposit minimum on the network. */
+    readonly setDepositMinimum: (id: TenantId, network: Network, minimum: bigint | null) => Effect.Effect<void, TenantHasNoApp>
     readonly credential: (appId: AppId) => Effect.Effect<Option.Option<StoredCredential>>
   }
 >() {}

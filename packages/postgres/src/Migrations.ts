@@ -15,6 +15,7 @@ import automationRoundLease from "./migrations/0012_automation_round_lease.js"
 import deliveryAttemptSent from "./migrations/0013_delivery_attempt_sent.js"
 import defaultRentalCap from "./migrations/0014_default_rental_cap.js"
 import depositIdsDrawnFirst from "./migrations/0015_deposit_ids_drawn_first.js"
+import depositMinimum from "./migrations/0016_deposit_minimum.js"
 import sealedValues from "./migrations/0017_sealed_values.js"
 import recordPruning from "./migrations/0018_record_pruning.js"
 import walletKeyStore from "./migrations/0021_wallet_key_store.js"
@@ -35,6 +36,7 @@ const loader = Migrator.fromRecord({
   "0013_delivery_attempt_sent": deliveryAttemptSent,
   "0014_default_rental_cap": defaultRentalCap,
   "0015_deposit_ids_drawn_first": depositIdsDrawnFirst,
+  "0016_deposit_minimum": depositMinimum,
   "0017_sealed_values": sealedValues,
   "0018_record_pruning": recordPruning,
   "0021_wallet_key_store": walletKeyStore

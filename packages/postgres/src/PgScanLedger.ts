@@ -82,16 +82,18 @@ export const make = Effect.gen(function*() {
       ),
     // One indexed lookup (the unique (network, address) index) for every recipient of a batch.
     walletsAt: (network, addresses) =>
-      sql<{ id: string; tenant_id: string; address: string; custom_id: string }>`
-        SELECT id, tenant_id, address, custom_id FROM wallets
-        WHERE network = ${network} AND address = ANY(${textArray(addresses)}::text[])`.pipe(
+      sql<{ id: string; tenant_id: string; address: string; custom_id: string; deposit_minimum: string | null }>`
+        SELECT w.id, w.tenant_id, w.address, w.custom_id, a.deposit_minimum::text AS deposit_minimum
+        FROM wallets w LEFT JOIN apps a ON a.tenant_id = w.tenant_id AND a.network = w.network
+        WHERE w.network = ${network} AND w.address = ANY(${textArray(addresses)}::text[])`.pipe(
         Effect.orDie,
         Effect.map((rows) =>
           rows.map((row): WalletMatch => ({
             walletId: row.id as WalletId,
             tenantId: row.tenant_id as TenantId,
             address: row.address,
-            customId: row.custom_id
+            customId: row.custom_id,
+            depositMinimum: row.deposit_minimum === null ? null : BigInt(row.deposit_minimum)
           }))
         )
       ),

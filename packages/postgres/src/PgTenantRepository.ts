@@ -23,7 +23,7 @@ interface TenantRow {
   readonly status: TenantStatus
   readonly expires_at: Date | null
   readonly created_at: Date
-  readonly apps: ReadonlyArray<{ app_id: string; network: Network; confirmation_rule: ConfirmationRule }> | null
+  readonly apps: ReadonlyArray<{ app_id: string; network: Network; confirmation_rule: ConfirmationRule; deposit_minimum: string | null }> | null
 }
 
 interface CredentialRow {
@@ -46,7 +46,9 @@ const toTenant = (row: TenantRow): TenantWithApps => ({
   expiresAt: row.expires_at,
   createdAt: row.created_at,
   apps: (row.apps ?? [])
-    .map((a): AppSummary => ({ appId: String(a.app_id) as AppId, network: a.network, confirmationRule: a.confirmation_rule }))
+    .map((a): AppSummary => ({ appId: String(a.app_id) as AppId, network: a.network, confirmationRule: a.confirmation_rule,
+      depositMinimum: a.deposit_minimum === null ? null : BigInt(a.deposit_minimum)
+    }))
     .sort((a, b) => a.network.localeCompare(b.network))
 })
 
@@ -55,7 +57,8 @@ export const make = Effect.gen(function*() {
 
   const selectTenants = (where: Statement.Fragment) => sql<TenantRow>`
     SELECT t.id, t.name, t.status, t.expires_at, t.created_at,
-      (SELECT json_agg(json_build_object('app_id', a.app_id::text, 'network', a.network, 'confirmation_rule', a.confirmation_rule))
+      (SELECT json_agg(json_build_object('app_id', a.app_id::text, 'network', a.network, 'confirmation_rule', a.confirmation_rule,
+        'deposit_minimum', a.deposit_minimum::text))
          FROM apps a WHERE a.tenant_id = t.id) AS apps
     FROM tenants t WHERE ${where} ORDER BY t.id`
 
@@ -129,6 +132,14 @@ export const make = Effect.gen(function*() {
         WHERE tenant_id = ${id} AND network = ${network} RETURNING app_id`.pipe(
         Effect.catchTag("SqlError", Effect.die),
         Effect.flatMap(appOf(id, network))
+      ),
+    setDepositMinimum: (id, network, minimum) =>
+      sql<{ app_id: string }>`
+        UPDATE apps SET deposit_minimum = ${minimum === null ? null : minimum.toString()}::numeric
+        WHERE tenant_id = ${id} AND network = ${network} RETURNING app_id`.pipe(
+        Effect.catchTag("SqlError", Effect.die),
+        Effect.flatMap(appOf(id, network)),
+        Effect.asVoid
       ),
     setConfirmationRule: (id, network, rule) =>
       sql<{ app_id: string }>`

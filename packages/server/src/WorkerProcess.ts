@@ -3,6 +3,7 @@ import {
   Chain,
   type Checkpoint,
   ConfigValue,
+  depositMinimumConfig,
   Engine,
   engineConfig,
   type EngineSettings,
@@ -33,6 +34,8 @@ import { processStorage } from "./ProcessStorage.js"
 export interface WorkerNetwork {
   readonly node: NodeConfig
   readonly energyProvider: EnergyProviderSettings
+  /** The network's deposit minimum in base units (`DEPOSIT_MINIMUM_<NETWORK>`); 0 or absent: none. */
+  readonly depositMinimum?: bigint
 }
 
 export interface WorkerSettings {
@@ -57,11 +60,19 @@ export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Ef
   const engine = yield* engineConfig
   const nodes = yield* Effect.forEach(networks, (network) => nodeConfig(network))
   const providers = yield* Effect.forEach(networks, energyProviderConfig)
+  const minimums = yield* Effect.forEach(networks, depositMinimumConfig)
   const webhookDelivery = yield* webhookDeliveryConfig
   const operator = yield* operatorConfig
   const readiness = yield* readinessConfig
   const pruning = yield* recordPruningConfig
-  return { networks: nodes.map((node, i) => ({ node, energyProvider: providers[i]! })), engine, webhookDelivery, operator, readiness, pruning }
+  return {
+    networks: nodes.map((node, i) => ({ node, energyProvider: providers[i]!, depositMinimum: minimums[i]! })),
+    engine,
+    webhookDelivery,
+    operator,
+    readiness,
+    pruning
+  }
 })
 
 /**
@@ -103,7 +114,10 @@ const engines = (settings: WorkerSettings) =>
       Effect.gen(function*() {
         const adapters = yield* Layer.build(networkAdapters(network))
         const engine = yield* Layer.build(
-          Engine.layer(network.node.network, engineSettings).pipe(Layer.provide(Layer.succeedContext(adapters)), Layer.provide(Heartbeats.recording))
+          Engine.layer(network.node.network, {
+            ...engineSettings,
+            scanner: { ...engineSettings.scanner, depositMinimum: network.depositMinimum ?? 0n }
+          }).pipe(Layer.provide(Layer.succeedContext(adapters)), Layer.provide(Heartbeats.recording))
         )
         return { network, engine: Context.get(engine, Engine), chain: Context.get(adapters, Chain) }
       }))

@@ -29,11 +29,12 @@ export const PgSnapshotReader = Layer.effect(
         webhook_key_id: string
         webhook_key_sealed: Uint8Array
         confirmation_rule: ConfirmationRule
+        deposit_minimum: string | null
         created_at: Date
         secret_rotated_at: Date
       }>`
         SELECT app_id::text AS app_id, tenant_id::text AS tenant_id, network, secret_key_id, secret_sealed, webhook_key_id,
-               webhook_key_sealed, confirmation_rule, created_at, secret_rotated_at FROM apps`
+               webhook_key_sealed, confirmation_rule, deposit_minimum::text AS deposit_minimum, created_at, secret_rotated_at FROM apps`
       const wallets = yield* sql<{
         id: string
         tenant_id: string
@@ -184,6 +185,7 @@ export const PgSnapshotReader = Layer.effect(
           secret: { keyId: r.secret_key_id, blob: r.secret_sealed },
           webhookKey: { keyId: r.webhook_key_id, blob: r.webhook_key_sealed },
           confirmationRule: r.confirmation_rule,
+          depositMinimum: r.deposit_minimum === null ? null : BigInt(r.deposit_minimum),
           createdAt: r.created_at,
           secretRotatedAt: r.secret_rotated_at
         })),

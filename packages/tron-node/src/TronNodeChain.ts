@@ -200,6 +200,7 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
       balances,
       resources,
       parameters,
+      isBlackListed: usdt.isBlackListed,
       estimateTransferEnergy: usdt.estimateTransferEnergy,
       buildUsdtTransfer: usdt.buildUsdtTransfer,
       broadcast,

@@ -11,6 +11,7 @@ type Transfer = { readonly from: string; readonly to: string; readonly amount: b
 /** The `function_selector` texts the contract endpoints take (the node hashes them to the selector). */
 const transferSignature = "transfer(address,uint256)"
 const balanceOfSignature = "balanceOf(address)"
+const isBlackListedSignature = "isBlackListed(address)"
 
 /**
  * Only Base58Check addresses go into call data. Trc20Call also takes the `41…` hex form; the
@@ -204,5 +205,18 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
         return { txid: TransactionId.compute(bytes), rawDataHex, expiration, feeLimit } satisfies UnsignedTransaction
       })
 
-    return { balanceOf, estimateTransferEnergy, buildUsdtTransfer }
+    /** Tether's freeze list, read at the head (a freeze matters from the block it lands in). */
+    const isBlackListed = (address: string) =>
+      Effect.gen(function*() {
+        const word = yield* required(
+          Option.flatMap(base58(address), (owner) => Either.getRight(Trc20Call.addressParameter(owner))),
+          () => `not a TRON address: ${address}`
+        )
+        const path = "/wallet/triggerconstantcontract"
+        const reply = yield* constantCall(path, callBody(address, isBlackListedSignature, word))
+        const value = yield* required(Trc20Call.decodeUint256(reply.constant_result[0] ?? ""), () => `${path}: isBlackListed returned ${reply.constant_result[0] ?? "nothing"}`)
+        return value !== 0n
+      })
+
+    return { balanceOf, isBlackListed, estimateTransferEnergy, buildUsdtTransfer }
   })

@@ -96,6 +96,13 @@ const routes: Readonly<Record<string, Handler>> = {
       const exclude = Array.isArray(body["exclude"]) ? body["exclude"].map(String) : []
       return done(chain.reorg(depth, exclude))
     }),
+  blacklist: (chain, body) =>
+    txid(Effect.gen(function*() {
+      const address = yield* text(body, "address")
+      const listed = body["listed"] === undefined ? true : body["listed"]
+      if (typeof listed !== "boolean") return yield* Effect.fail(invalid("listed must be true or false"))
+      return yield* chain.setBlackListed(address, listed)
+    })),
   "energy-price": (chain, body) => done(Effect.flatMap(integer(body, "sun"), chain.setEnergyPrice)),
   fail: (chain, body) =>
     Effect.gen(function*() {

@@ -136,4 +136,29 @@ describe("control API: several logs in one transaction, another token", () => {
         `${bob.hex} holds 400 other-token units, cannot send 401`
       )
     }))
+
+  it.scopedLive("/sim/mint of 0 lands a Transfer log of value 0; /sim/blacklist freezes an address, as triggerconstantcontract isBlackListed then reads", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode()
+      const zeroMint = yield* post(`${sim.url}/sim/mint`, { to: alice.address, amount: "0" })
+      expect(zeroMint.body.ok).toBe(true)
+      const listed = yield* post(`${sim.url}/sim/blacklist`, { address: bob.address })
+      expect(listed.body.ok).toBe(true)
+      expect((yield* post(`${sim.url}/sim/blacklist`, { address: bob.address, listed: "yes" })).status).toBe(400)
+      const [block] = (yield* post(`${sim.url}/sim/mine`)).body.blocks
+      const receipts = (yield* post(`${sim.url}/wallet/gettransactioninfobyblocknum`, { num: block.number })).body
+      expect(receipts.find((r: { id: string }) => r.id === zeroMint.body.txid).log).toEqual([
+        { address: usdtHex20, topics: [Trc20Call.transferTopic, zero, word(alice.hex)], data: zero }
+      ])
+      const isListed = (who: { address: string }) =>
+        Effect.map(post(`${sim.url}/wallet/triggerconstantcontract`, {
+          owner_address: who.address,
+          contract_address: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf",
+          function_selector: "isBlackListed(address)",
+          parameter: word(who === bob ? bob.hex : carol.hex),
+          visible: true
+        }), (reply) => reply.body.constant_result?.[0])
+      expect(yield* isListed(bob)).toBe(amountWord(1))
+      expect(yield* isListed(carol)).toBe(amountWord(0))
+    }))
 })

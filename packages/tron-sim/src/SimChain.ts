@@ -25,6 +25,8 @@ export interface SimChain {
   readonly broadcastHex: (hex: string) => Effect.Effect<string, TransactionRejected | MalformedRequest>
   readonly mintUsdt: (to: string, amount: bigint) => Effect.Effect<string, SimControlError>
   readonly transferUsdt: (transfer: { readonly from: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<string, SimControlError>
+  /** The issuer's `addBlackList` (`listed`) or `removeBlackList` on the USDT contract, in the next block. Returns the txid. */
+  readonly setBlackListed: (address: string, listed: boolean) => Effect.Effect<string, SimControlError>
   /**
    * Several USDT transfers in ONE transaction, one Transfer log per item (log indexes 0..n-1):
    * `from`'s `batchTransfer`, or without `from` the issuer's `batchMint`. Returns the txid.
@@ -118,6 +120,8 @@ export const make = (config: SimConfig): Effect.Effect<SimChain> =>
       mintUsdt: (to, amount) => withHex(to, (hex) => injected((state, now) => SystemTransactions.mintUsdt(state, hex, amount, now))),
       transferUsdt: ({ amount, from, to }) =>
         withHex(from, (fromHex) => withHex(to, (toHex) => injected((state, now) => SystemTransactions.transferUsdt(state, fromHex, toHex, amount, now)))),
+      setBlackListed: (address, listed) =>
+        withHex(address, (hex) => injected((state, now) => Either.right(SystemTransactions.setUsdtBlackListed(state, hex, listed, now)))),
       batchTransferUsdt: ({ from, transfers }) =>
         Effect.flatMap(optionalHex(from), (fromHex) =>
           Effect.flatMap(

@@ -1,4 +1,4 @@
-import type { TransactionRaw } from "@collector/tron"
+import { type TransactionRaw, Trc20Call } from "@collector/tron"
 import { Either, Option } from "effect"
 import { pendingWorld } from "./Broadcast.js"
 import { stakeForEnergy } from "./SimAccount.js"
@@ -40,15 +40,27 @@ export const inject = (state: SimState, contract: TransactionRaw.Contract, now: 
 
 const positive = (amount: bigint, what: string) => (amount > 0n ? Either.void : fail(`${what} must be positive, got ${amount}`))
 
+/**
+ * The USDT contract, like any ERC-20, accepts a transfer (and the issuer a mint) of 0 and emits
+ * its Transfer log of value 0: the address-poisoning kind, which a scanner must not book.
+ */
+const tokenAmount = (amount: bigint) => (amount >= 0n ? Either.void : fail(`amount must not be negative, got ${amount}`))
+
 /** New USDT for `to`, minted by the issuer (a Transfer log from the zero address). */
 export const mintUsdt = (state: SimState, to: string, amount: bigint, now: number): Either.Either<Injected, SimControlError> =>
-  Either.map(positive(amount, "amount"), () =>
+  Either.map(tokenAmount(amount), () =>
     inject(state, triggerContract({ owner_address: state.issuer.hex, contract_address: usdtHex(state.config), data: mintData(to, amount) }), now, 100_000_000n))
+
+/** The issuer (the contract's owner here) freezes (`listed`) or unfreezes `address`'s USDT: Tether's `addBlackList` / `removeBlackList`. */
+export const setUsdtBlackListed = (state: SimState, address: string, listed: boolean, now: number): Injected => {
+  const selector = listed ? Trc20Call.addBlackListSelector : Trc20Call.removeBlackListSelector
+  return inject(state, triggerContract({ owner_address: state.issuer.hex, contract_address: usdtHex(state.config), data: selector + address.slice(2).padStart(64, "0") }), now, 100_000_000n)
+}
 
 /** A USDT transfer by `from`, which must hold the amount once the pending pool has run. */
 export const transferUsdt = (state: SimState, from: string, to: string, amount: bigint, now: number): Either.Either<Injected, SimControlError> =>
   Either.gen(function*() {
-    yield* positive(amount, "amount")
+    yield* tokenAmount(amount)
     yield* holds(state, usdtHex(state.config), "USDT", from, amount, now)
     return inject(state, triggerContract({ owner_address: from, contract_address: usdtHex(state.config), data: transferData(to, amount) }), now, 100_000_000n)
   })
@@ -75,7 +87,7 @@ export const batchTransferUsdt = (
 ): Either.Either<Injected, SimControlError> =>
   Either.gen(function*() {
     if (items.length === 0) return yield* fail("transfers must not be empty")
-    for (const item of items) yield* positive(item.amount, "amount")
+    for (const item of items) yield* tokenAmount(item.amount)
     const contract = usdtHex(state.config)
     if (Option.isSome(from)) yield* holds(state, contract, "USDT", from.value, items.reduce((sum, item) => sum + item.amount, 0n), now)
     const owner = Option.getOrElse(from, () => state.issuer.hex)

@@ -3,7 +3,7 @@ import { Option } from "effect"
 import type { TransferEnergy } from "./SimConfig.js"
 import { type SimLog, transferLog } from "./SimTransactionInfo.js"
 import { type BatchItem, batchMintSelector, batchTransferSelector, decodeBatch } from "./TokenBatch.js"
-import { setTokenBalance, tokenBalance, type WorldState } from "./WorldState.js"
+import { isBlackListed, setBlackListed, setTokenBalance, tokenBalance, type WorldState } from "./WorldState.js"
 
 /**
  * The TRC20 contract the simulator runs, emulated rather than interpreted: the calls the service
@@ -25,9 +25,18 @@ export type UsdtCall =
   | { readonly kind: "mint"; readonly to: string; readonly amount: bigint }
   | { readonly kind: "batchTransfer"; readonly items: ReadonlyArray<BatchItem> }
   | { readonly kind: "batchMint"; readonly items: ReadonlyArray<BatchItem> }
+  | { readonly kind: "isBlackListed"; readonly owner: string }
+  | { readonly kind: "addBlackList"; readonly owner: string }
+  | { readonly kind: "removeBlackList"; readonly owner: string }
   | { readonly kind: "unknown" }
 
 const hex21 = (base58: string) => Option.getOrThrow(TronAddress.toHex(base58))
+
+const blackListCalls = [
+  [Trc20Call.isBlackListedSelector, "isBlackListed"],
+  [Trc20Call.addBlackListSelector, "addBlackList"],
+  [Trc20Call.removeBlackListSelector, "removeBlackList"]
+] as const
 
 /** Reads call data; anything but the known calls, or a malformed one, is `unknown` (and reverts). */
 export const parseCall = (data: string): UsdtCall => {
@@ -36,6 +45,10 @@ export const parseCall = (data: string): UsdtCall => {
   if (Option.isSome(transfer)) return { kind: "transfer", to: hex21(transfer.value.to), amount: transfer.value.amount }
   const balanceOf = Trc20Call.decodeBalanceOf(hex)
   if (Option.isSome(balanceOf)) return { kind: "balanceOf", owner: hex21(balanceOf.value.owner) }
+  for (const [selector, kind] of blackListCalls) {
+    const owner = Trc20Call.decodeAddressCall(hex, selector)
+    if (Option.isSome(owner)) return { kind, owner: hex21(owner.value) }
+  }
   // mint(address,uint256) has the transfer layout under another selector.
   if (hex.startsWith(mintSelector)) {
     const asTransfer = Trc20Call.decodeTransfer(Trc20Call.transferSelector + hex.slice(mintSelector.length))
@@ -116,9 +129,31 @@ export const runCall = (
         logs: [],
         returned: tokenBalance(world, contract, call.owner).toString(16).padStart(64, "0")
       }
+    case "isBlackListed":
+      return {
+        outcome: "SUCCESS",
+        energy: energy.balanceOf,
+        penalty: 0n,
+        world,
+        logs: [],
+        returned: (isBlackListed(world, contract, call.owner) ? 1n : 0n).toString(16).padStart(64, "0")
+      }
+    case "addBlackList":
+    case "removeBlackList":
+      // Tether's owner alone keeps the list (the issuer here); no event is modelled.
+      if (caller !== issuer) return reverted(world, energy.reverted)
+      return {
+        outcome: "SUCCESS",
+        energy: energy.balanceOf,
+        penalty: 0n,
+        world: setBlackListed(world, contract, call.owner, call.kind === "addBlackList"),
+        logs: [],
+        returned: ""
+      }
     case "transfer": {
       const held = tokenBalance(world, contract, caller)
-      if (held < call.amount) return reverted(world, energy.reverted)
+      // A frozen holder's transfer reverts, as Tether's `require(!isBlackListed[msg.sender])` makes it.
+      if (held < call.amount || isBlackListed(world, contract, caller)) return reverted(world, energy.reverted)
       // Writing a zero slot costs more than overwriting one: the 64,285 / 130,285 split.
       const fresh = tokenBalance(world, contract, call.to) === 0n
       const total = fresh ? energy.toEmpty : energy.toHolder
@@ -150,7 +185,7 @@ export const runCall = (
       // The whole sum is debited first: a sender short of it reverts before any log.
       const held = tokenBalance(world, contract, caller)
       const sum = call.items.reduce((acc, item) => acc + item.amount, 0n)
-      if (held < sum) return reverted(world, energy.reverted)
+      if (held < sum || isBlackListed(world, contract, caller)) return reverted(world, energy.reverted)
       const paid = credit(setTokenBalance(world, contract, caller, held - sum), contract, caller, call.items, energy)
       return { outcome: "SUCCESS", energy: paid.total, penalty: paid.total - paid.base, world: paid.world, logs: paid.logs, returned: zeroWord }
     }

@@ -1,4 +1,4 @@
-import { HashMap, Option } from "effect"
+import { HashMap, HashSet, Option } from "effect"
 import type { SimAccount } from "./SimAccount.js"
 
 /**
@@ -9,9 +9,22 @@ import type { SimAccount } from "./SimAccount.js"
 export interface WorldState {
   readonly accounts: HashMap.HashMap<string, SimAccount>
   readonly tokens: HashMap.HashMap<string, HashMap.HashMap<string, bigint>>
+  /** Addresses on a token's freeze list (Tether's blacklist), as `contract/address` (both hex). */
+  readonly blackListed: HashSet.HashSet<string>
 }
 
-export const emptyWorld: WorldState = { accounts: HashMap.empty(), tokens: HashMap.empty() }
+export const emptyWorld: WorldState = { accounts: HashMap.empty(), tokens: HashMap.empty(), blackListed: HashSet.empty() }
+
+const listKey = (contract: string, address: string) => `${contract}/${address}`
+
+/** Whether the token at `contract` has frozen `address` (both 21-byte hex). */
+export const isBlackListed = (world: WorldState, contract: string, address: string): boolean =>
+  HashSet.has(world.blackListed, listKey(contract, address))
+
+export const setBlackListed = (world: WorldState, contract: string, address: string, listed: boolean): WorldState => ({
+  ...world,
+  blackListed: listed ? HashSet.add(world.blackListed, listKey(contract, address)) : HashSet.remove(world.blackListed, listKey(contract, address))
+})
 
 export const account = (world: WorldState, address: string): Option.Option<SimAccount> => HashMap.get(world.accounts, address)
 

@@ -28,7 +28,9 @@ const describeTenant = (t: TenantWithApps) => ({
   status: t.status,
   expires_at: t.expiresAt?.toISOString() ?? null,
   created_at: t.createdAt.toISOString(),
-  apps: t.apps.map((a) => ({ network: a.network, app_id: a.appId, confirmation_rule: a.confirmationRule }))
+  apps: t.apps.map((a) => ({ network: a.network, app_id: a.appId, confirmation_rule: a.confirmationRule,
+    deposit_minimum: a.depositMinimum === null ? null : a.depositMinimum.toString()
+  }))
 })
 
 const create = (parsed: Parsed) =>
@@ -123,6 +125,23 @@ const setConfirmation = (parsed: Parsed) =>
     yield* Console.log(`Tenant ${reference} on ${net} now confirms deposits by ${rule}.`)
   })
 
+const setDepositMinimum = (parsed: Parsed) =>
+  Effect.gen(function*() {
+    const reference = yield* tenantRef(parsed)
+    const net = yield* network(parsed)
+    const amount = yield* text(parsed, "amount")
+    if (amount !== "none" && !/^\d{1,30}$/.test(amount)) {
+      return yield* new UsageError({ message: "--amount must be an amount in base units (digits only; 1000000 is 1 USDT) or none" })
+    }
+    const minimum = amount === "none" ? null : BigInt(amount)
+    yield* (yield* TenantAdmin).setDepositMinimum(reference, net, minimum)
+    yield* Console.log(
+      minimum === null
+        ? `Tenant ${reference} on ${net} now follows the network's deposit minimum.`
+        : `Tenant ${reference} on ${net} now ignores transfers under ${minimum} base units (they are not booked or announced).`
+    )
+  })
+
 export const tenantCommands = {
   create,
   list,
@@ -132,5 +151,6 @@ export const tenantCommands = {
   expire,
   "rotate-secret": rotateSecret,
   "rotate-webhook-key": rotateWebhookKey,
-  "set-confirmation": setConfirmation
+  "set-confirmation": setConfirmation,
+  "set-deposit-minimum": setDepositMinimum
 } as const

@@ -37,6 +37,7 @@ const scriptedChain = (node: ScriptedNode): ChainService => {
       Effect.map((number) => ({ number, hash: "00".repeat(32), parentHash: "00".repeat(32), timestamp: new Date(0) }))
     ),
     blockTransfers: () => unused,
+    isBlackListed: () => unused,
     account: () => unused,
     balances: (address, solidified) =>
       Effect.gen(function*() {

@@ -35,6 +35,11 @@ export interface ChainService {
   /** Only the energy and bandwidth figures of `account`, in one node call. */
   readonly resources: (address: string) => Effect.Effect<AccountResources, Failure>
   readonly parameters: Effect.Effect<ChainParameters, Failure>
+  /**
+   * Whether the USDT contract's issuer has frozen `address` (Tether's `isBlackListed`), at the
+   * head: a frozen address's transfers revert, so nothing should be rented or signed for it.
+   */
+  readonly isBlackListed: (address: string) => Effect.Effect<boolean, Failure>
   /** Energy a USDT transfer of `amount` from `from` to `to` would use now. */
   readonly estimateTransferEnergy: (transfer: { readonly from: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<bigint, Failure>
   /**

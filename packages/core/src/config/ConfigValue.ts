@@ -39,6 +39,14 @@ export const integer = (name: string, bounds: Bounds & { readonly unit?: string;
     bounds.default
   )
 
+/** An amount of USDT in base units (6 decimals: 1000000 is 1 USDT), as digits. */
+export const baseUnits = (name: string, options: { readonly default?: bigint } = {}): Config.Config<bigint> =>
+  orDefault(
+    parsed(name, `${name} must be an amount in base units (digits only; 1000000 is 1 USDT)`, (text) =>
+      /^\d{1,30}$/.test(text) ? BigInt(text) : undefined),
+    options.default
+  )
+
 const durationUnits = { milliseconds: Duration.millis, seconds: Duration.seconds, hours: Duration.hours } as const
 
 /** A duration given as a whole number of `unit`, within bounds (in that unit). */

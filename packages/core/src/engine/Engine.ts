@@ -19,7 +19,7 @@ const loops = (settings: EngineSettings) => {
   const checkpoint = settings.checkpoint
   return Layer.mergeAll(
     ScannerLoop.layer(settings.loop).pipe(
-      Layer.provide(Layer.mergeAll(Scanner.layer(settings.scanner), Confirmations.layer, IntegrityCheck.layer(settings.scanner.fetchConcurrency)))
+      Layer.provide(Layer.mergeAll(Scanner.layer(settings.scanner), Confirmations.layer, IntegrityCheck.layer(settings.scanner.fetchConcurrency, settings.scanner.depositMinimum)))
     ),
     BalanceSync.layer(settings.balances),
     Sweeper.layer(settings.sweeper, checkpoint),

@@ -4,7 +4,7 @@ import type { WalletId } from "../Ids.js"
 import type { Network } from "../Network.js"
 import { CursorMoved, type ObservedTransfer, ScanLedger, type ScanPosition } from "../scanning/ScanLedger.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
-import { deposits, keyOf, type ObservedLogRow, observedLogs, scanCursors, scannedBlocks, sweepTasks, tenants, wallets } from "./MemoryTables.js"
+import { apps, deposits, keyOf, type ObservedLogRow, observedLogs, scanCursors, scannedBlocks, sweepTasks, tenants, wallets } from "./MemoryTables.js"
 import { compareIds } from "./Ordering.js"
 
 const logKey = (network: Network, txid: string, logIndex: number) => keyOf(network, txid, logIndex)
@@ -126,9 +126,16 @@ export const make = Effect.gen(function*() {
     walletsAt: (network, addresses) =>
       db.atomically(() => {
         const wanted = new Set(addresses)
+        const appRows = db.table(apps)
         return walletRows
           .filter((w) => w.network === network && wanted.has(w.address))
-          .map((w) => ({ walletId: w.id, tenantId: w.tenantId, address: w.address, customId: w.customId }))
+          .map((w) => ({
+            walletId: w.id,
+            tenantId: w.tenantId,
+            address: w.address,
+            customId: w.customId,
+            depositMinimum: appRows.find((a) => a.tenantId === w.tenantId && a.network === network)?.depositMinimum ?? null
+          }))
       }),
     sweepsAmong: (network, txids) =>
       db.atomically(() => {

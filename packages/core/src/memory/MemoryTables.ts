@@ -39,6 +39,7 @@ export interface AppRow {
   readonly secret: Sealed
   readonly webhookKey: Sealed
   readonly confirmationRule: ConfirmationRule
+  readonly depositMinimum: bigint | null
   readonly createdAt: Date
   readonly secretRotatedAt: Date
 }

@@ -25,7 +25,7 @@ export const make = Effect.gen(function*() {
     createdAt: tenant.createdAt,
     apps: appRows
       .filter((app) => app.tenantId === tenant.id)
-      .map((app): AppSummary => ({ appId: app.appId as AppId, network: app.network, confirmationRule: app.confirmationRule }))
+      .map((app): AppSummary => ({ appId: app.appId as AppId, network: app.network, confirmationRule: app.confirmationRule, depositMinimum: app.depositMinimum }))
       .sort(byNetwork)
   })
 
@@ -68,6 +68,7 @@ export const make = Effect.gen(function*() {
               secret: credential.secret,
               webhookKey: credential.webhookKey,
               confirmationRule: credential.confirmationRule,
+              depositMinimum: null,
               createdAt: at,
               secretRotatedAt: at
             })
@@ -114,6 +115,8 @@ export const make = Effect.gen(function*() {
     replaceWebhookKey: (id, network, webhookKey) => changeApp(id, network, (app) => ({ ...app, webhookKey })),
 
     setConfirmationRule: (id, network, confirmationRule) => Effect.asVoid(changeApp(id, network, (app) => ({ ...app, confirmationRule }))),
+
+    setDepositMinimum: (id, network, depositMinimum) => Effect.asVoid(changeApp(id, network, (app) => ({ ...app, depositMinimum }))),
 
     credential: (appId) =>
       db.atomically(() => {

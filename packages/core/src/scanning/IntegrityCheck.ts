@@ -11,7 +11,7 @@ import { ScanLedger } from "./ScanLedger.js"
  * that the node now has with another hash is left to the scanner's reorganisation handling, and
  * a transfer already booked in the same block is never stored again, so nothing is booked twice.
  */
-const make = (fetchConcurrency: number) =>
+const make = (fetchConcurrency: number, depositMinimum: bigint) =>
   Effect.gen(function*() {
     const chain = yield* Chain
     const ledger = yield* ScanLedger
@@ -33,7 +33,7 @@ const make = (fetchConcurrency: number) =>
       Effect.gen(function*() {
         const numbers = Array.from({ length: Number(to - from + 1n) }, (_, i) => from + BigInt(i))
         const blocks = yield* Effect.forEach(numbers, (number) => chain.blockTransfers(number), { concurrency: fetchConcurrency })
-        const observed = (yield* matchTransfers(ledger, network, blocks)).flatMap((b) => b.transfers)
+        const observed = (yield* matchTransfers(ledger, network, blocks, { networkMinimum: depositMinimum, countIgnored: false })).flatMap((b) => b.transfers)
         const restored = observed.length === 0 ? 0 : yield* ledger.restore(network, observed)
         if (restored > 0) {
           yield* Effect.logWarning("integrity check restored missing transfers").pipe(
@@ -50,5 +50,6 @@ export class IntegrityCheck extends Context.Tag("@collector/core/IntegrityCheck"
   IntegrityCheck,
   Effect.Effect.Success<ReturnType<typeof make>>
 >() {
-  static readonly layer = (fetchConcurrency: number) => Layer.effect(IntegrityCheck, make(fetchConcurrency))
+  /** `depositMinimum`: the network's, as the scanner has it (`ScannerSettings`), so a re-read restores no dust. */
+  static readonly layer = (fetchConcurrency: number, depositMinimum = 0n) => Layer.effect(IntegrityCheck, make(fetchConcurrency, depositMinimum))
 }

@@ -1,7 +1,9 @@
-import { type Context, Effect } from "effect"
+import { type Context, Effect, Metric } from "effect"
 import type { BlockTransfers } from "../chain/ChainModel.js"
 import type { Network } from "../Network.js"
+import { ignoredTransfer, type IgnoredTransfer } from "./DepositMinimum.js"
 import type { ObservedTransfer, ScanLedger, ScannedBlock, SweepTransaction } from "./ScanLedger.js"
+import { depositsIgnored } from "./ScanMetrics.js"
 
 /** The transfer is the log of our own sweep into a wallet of the tenant it swept for. */
 const isOwnSweep = (observed: ObservedTransfer, sweeps: ReadonlyMap<string, SweepTransaction>) => {
@@ -18,13 +20,22 @@ const isOwnSweep = (observed: ObservedTransfer, sweeps: ReadonlyMap<string, Swee
  * it went to is due for a refresh. The same sweep into another tenant's wallet is money arriving
  * from outside for that tenant, and stays a deposit.
  *
+ * A transfer that is not our own sweep and whose value makes it no deposit (`DepositMinimum.ts`:
+ * value 0, or under the tenant's or network's minimum) is dropped here, counted and never stored.
+ *
  * All recipients of all `blocks` are looked up at once, never one lookup per log, and not at
  * all when the blocks carry no transfers; the sweeps among the matched transactions likewise.
  */
 export const matchTransfers = (
   ledger: Pick<Context.Tag.Service<typeof ScanLedger>, "walletsAt" | "sweepsAmong">,
   network: Network,
-  blocks: ReadonlyArray<BlockTransfers>
+  blocks: ReadonlyArray<BlockTransfers>,
+  options: {
+    /** The network's deposit minimum (base units; 0: none). */
+    readonly networkMinimum: bigint
+    /** Whether to count what was dropped: the scanner's first look, not the integrity check's re-reads. */
+    readonly countIgnored: boolean
+  }
 ): Effect.Effect<ReadonlyArray<ScannedBlock>> =>
   Effect.gen(function*() {
     const recipients = [...new Set(blocks.flatMap((b) => b.transfers.map((t) => t.to)))]
@@ -39,10 +50,21 @@ export const matchTransfers = (
     }))
     const txids = [...new Set(matched.flatMap((b) => b.transfers.map((t) => t.transfer.txid)))]
     const sweeps = new Map((txids.length === 0 ? [] : yield* ledger.sweepsAmong(network, txids)).map((s) => [s.txid, s]))
-    return matched.map((b): ScannedBlock => {
+    const ignored = new Map<IgnoredTransfer, number>()
+    const scanned = matched.map((b): ScannedBlock => {
       const deposits: Array<ObservedTransfer> = []
       const ownSweeps: Array<ObservedTransfer> = []
-      for (const t of b.transfers) (isOwnSweep(t, sweeps) ? ownSweeps : deposits).push(t)
+      for (const t of b.transfers) {
+        if (isOwnSweep(t, sweeps)) {
+          ownSweeps.push(t)
+          continue
+        }
+        const reason = ignoredTransfer(t.transfer.amount, t.wallet.depositMinimum, options.networkMinimum)
+        if (reason === undefined) deposits.push(t)
+        else ignored.set(reason, (ignored.get(reason) ?? 0) + 1)
+      }
       return { block: b.block, transfers: deposits, ownSweeps }
     })
+    if (options.countIgnored) for (const [reason, count] of ignored) yield* Metric.incrementBy(depositsIgnored(network, reason), count)
+    return scanned
   })

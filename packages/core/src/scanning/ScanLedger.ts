@@ -14,6 +14,8 @@ export interface WalletMatch {
   readonly tenantId: TenantId
   readonly address: string
   readonly customId: string
+  /** The wallet's tenant's own deposit minimum on the network (base units), if it set one. */
+  readonly depositMinimum: bigint | null
 }
 
 /** A USDT Transfer log to a tenant wallet, in the block it was seen in. */

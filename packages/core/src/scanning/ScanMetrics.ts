@@ -26,3 +26,15 @@ export const depositsBooked = counterFamily(
   "Deposit revisions booked, by the event they produced (deposit.confirmed, deposit.reverted)",
   ["network", "event_type"]
 )
+
+/**
+ * Transfers to tenant wallets not booked because of their value: `zero` (a 0-value Transfer log,
+ * the address-poisoning kind) or `below_minimum` (under the tenant's or the network's minimum).
+ * Counted when the scanner first stores the block; a block stored again after a reorganisation
+ * counts again.
+ */
+export const depositsIgnored = counterFamily(
+  "collector_deposits_ignored_total",
+  "Transfers to tenant wallets not booked as deposits because of their value (zero, below_minimum)",
+  ["network", "reason"]
+)

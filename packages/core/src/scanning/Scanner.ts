@@ -42,7 +42,7 @@ const make = (settings: ScannerSettings) =>
     const ledger = yield* ScanLedger
 
     // Tenant wallets among all recipients of a batch: one lookup, never one per log.
-    const observe = (network: Network, blocks: ReadonlyArray<BlockTransfers>) => matchTransfers(ledger, network, blocks)
+    const observe = (network: Network, blocks: ReadonlyArray<BlockTransfers>) => matchTransfers(ledger, network, blocks, { networkMinimum: settings.depositMinimum ?? 0n, countIgnored: true })
 
     /** Walks down from the cursor to the newest stored block the chain still has, and drops the rest. */
     const rewindToFork = (network: Network, cursor: ScanPosition) =>

@@ -1,6 +1,6 @@
 import { signWith, wallet } from "@collector/tron-sim/testing"
 import { expect, layer } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Option } from "effect"
+import { Clock, Effect, Fiber, Layer, Metric, Option } from "effect"
 import { OutboxSignal } from "../notifications/OutboxSignal.js"
 import { Chain } from "../chain/Chain.js"
 import { Sim } from "../chain/testing/SimWorld.js"
@@ -9,7 +9,9 @@ import { ComponentStatus } from "../engine/ComponentStatus.js"
 import { SweepRepository } from "../sweeps/SweepRepository.js"
 import { StorageFixtures } from "../testing/StorageFixtures.js"
 import { eagerScannerLoopSettings } from "../testing/EagerLoopSettings.js"
+import { TenantRepository } from "../TenantRepository.js"
 import { ScannerLoop } from "./ScannerLoop.js"
+import { depositsIgnored } from "./ScanMetrics.js"
 import { blockOf, depositsAt, eventsOf, newAddress, pass, pendingOf, ScanWorld, seedTenant, usdt } from "./testing/ScanWorld.js"
 
 const firstLog = (txid: string) => [{ txid, logIndex: 0 }]
@@ -143,6 +145,40 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
       ])
       expect((yield* eventsOf(scope)).map((e) => [e.eventType, e.revision])).toEqual([["deposit.confirmed", 1], ["deposit.reverted", 2]])
       expect(Option.isNone(yield* blockOf(txid))).toBe(true)
+    }))
+
+  it.effect("a 0-value transfer is never a deposit, nor one under the tenant's minimum; both are counted, nothing stored or announced", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const ignored = (reason: string) => Effect.map(Metric.value(depositsIgnored("nile", reason)), (state) => state.count)
+      const [zeroBefore, dustBefore] = [yield* ignored("zero"), yield* ignored("below_minimum")]
+      const { scope, wallets: [w] } = yield* seedTenant("block_1")
+      const other = yield* seedTenant("block_1")
+      yield* sim.chain.activate(w!.address, 20_000_000n)
+      yield* sim.chain.mintUsdt(w!.address, usdt(3n))
+      yield* sim.chain.mine(1)
+      yield* pass()
+      // A look-alike sender's 0-value transfer (address poisoning), and a mint of 0.
+      const poison = yield* sim.chain.transferUsdt({ from: w!.address, to: other.wallets[0]!.address, amount: 0n })
+      const zeroMint = yield* sim.chain.mintUsdt(other.wallets[0]!.address, 0n)
+      yield* (yield* TenantRepository).setDepositMinimum(other.scope.tenantId, "nile", 1_000_000n)
+      const dust = yield* sim.chain.mintUsdt(other.wallets[0]!.address, 999_999n)
+      const enough = yield* sim.chain.mintUsdt(other.wallets[0]!.address, 1_000_000n)
+      yield* sim.chain.mine(1)
+      yield* pass()
+      expect(yield* depositsAt([...firstLog(poison), ...firstLog(zeroMint), ...firstLog(dust)])).toEqual([])
+      expect(yield* depositsAt(firstLog(enough))).toEqual([expect.objectContaining({ amount: 1_000_000n })])
+      expect((yield* eventsOf(other.scope)).length).toBe(1)
+      expect((yield* pendingOf(other.scope)).map((l) => l.txid)).toEqual([])
+      expect((yield* ignored("zero")) - zeroBefore).toBe(2)
+      expect((yield* ignored("below_minimum")) - dustBefore).toBe(1)
+      // Cleared, the tenant follows the network's minimum again (none here): 1 base unit is a deposit.
+      yield* (yield* TenantRepository).setDepositMinimum(other.scope.tenantId, "nile", null)
+      const small = yield* sim.chain.mintUsdt(other.wallets[0]!.address, 1n)
+      yield* sim.chain.mine(1)
+      yield* pass()
+      expect(yield* depositsAt(firstLog(small))).toEqual([expect.objectContaining({ amount: 1n })])
+      expect((yield* eventsOf(scope)).length).toBe(1)
     }))
 
   it.effect("our own sweep into a wallet of the tenant it swept for is no deposit, only a balance to read again; anyone else's transfer there is", () =>

@@ -9,6 +9,11 @@ export interface ScannerSettings {
    * solidified block (nothing after it can be missed, nothing before it undone).
    */
   readonly startBlock?: bigint
+  /**
+   * The smallest transfer booked as a deposit on this network (base units) for tenants that set
+   * no minimum of their own; absent or 0: any value above 0 (a 0-value transfer never is one).
+   */
+  readonly depositMinimum?: bigint
 }
 
 export const defaultScannerSettings: ScannerSettings = {

@@ -1,5 +1,6 @@
 import { Config, Option } from "effect"
 import * as ConfigValue from "../config/ConfigValue.js"
+import type { Network } from "../Network.js"
 import { defaultScannerLoopSettings, type ScannerLoopSettings } from "./ScannerLoopSettings.js"
 import { defaultScannerSettings, type ScannerSettings } from "./ScannerSettings.js"
 
@@ -43,3 +44,11 @@ export const scanningConfig: Config.Config<ScanningSettings> = Config.all({
     }
   }))
 )
+
+/**
+ * `DEPOSIT_MINIMUM_<NETWORK>` (`DEPOSIT_MINIMUM_MAIN`, `DEPOSIT_MINIMUM_NILE`): the smallest transfer
+ * booked as a deposit on that network for tenants without a minimum of their own, in base units;
+ * default 0 (every transfer above 0; one of 0 never is a deposit).
+ */
+export const depositMinimumConfig = (network: Network): Config.Config<bigint> =>
+  ConfigValue.baseUnits(`DEPOSIT_MINIMUM_${network.toUpperCase()}`, { default: 0n })

@@ -28,6 +28,7 @@ const unconfiguredChain = (network: Network): ChainService => {
     balances: () => down,
     resources: () => down,
     parameters: down,
+    isBlackListed: () => down,
     estimateTransferEnergy: () => down,
     buildUsdtTransfer: () => down,
     broadcast: () => down,

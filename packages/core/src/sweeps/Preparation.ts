@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Either, Metric } from "effect"
 import type { AccountResources, AccountState } from "../chain/ChainModel.js"
 import { Chain } from "../chain/Chain.js"
 import { EnergyProvider, type ProviderUnavailable } from "../energy/EnergyProvider.js"
@@ -6,6 +6,7 @@ import { effectiveSettings } from "../Settings.js"
 import { SettingsRepository } from "../SettingsRepository.js"
 import { bandwidthLeft, type FeePlan, planFees } from "./FeePlan.js"
 import { decideRental } from "./RentalDecision.js"
+import { frozenReason, frozenWallets } from "./SweepMetrics.js"
 import { end, proceed, type StepResult } from "./SweepStep.js"
 import type { ChainView } from "./ChainView.js"
 import type { SweeperSettings } from "./SweeperSettings.js"
@@ -57,10 +58,20 @@ const decide = (task: SweepTask, now: Date, settings: SweeperSettings, view: Cha
     if (amount > account.usdt) {
       return end(task, now, "failed", `the fixed amount ${amount} is above the balance ${account.usdt} at block ${account.atBlock}`)
     }
-    const [estimatedEnergy, settingsNow] = yield* Effect.all([
-      chain.estimateTransferEnergy({ from: task.address, to: task.destination, amount }),
+    // A frozen wallet's transfer reverts (and so does its estimate): nothing is rented or signed for it.
+    const [frozen, estimate, settingsNow] = yield* Effect.all([
+      chain.isBlackListed(task.address),
+      Effect.either(chain.estimateTransferEnergy({ from: task.address, to: task.destination, amount })),
       Effect.flatMap(SettingsRepository, (repo) => Effect.map(repo.get({ tenantId: task.tenantId, network: task.network }), effectiveSettings))
-    ])
+    ], { concurrency: "unbounded" })
+    if (frozen) {
+      yield* Metric.increment(frozenWallets(task.network, "preparation"))
+      yield* Effect.logWarning("sweep of a frozen wallet failed: the USDT issuer has blacklisted it").pipe(
+        Effect.annotateLogs({ network: task.network, task_id: task.id, wallet_id: task.walletId, address: task.address })
+      )
+      return end(task, now, "failed", frozenReason, { amount })
+    }
+    const estimatedEnergy = yield* Either.match(estimate, { onLeft: Effect.fail, onRight: Effect.succeed })
     const parameters = view.parameters
     const policy = settingsNow.automation
     const maxWalletTrxFee = task.maxWalletTrxFee ?? policy.maxWalletTrxFee

@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect, Metric, Schema } from "effect"
 import type { ChainService } from "../chain/Chain.js"
 import type { ChainRejected, ChainUnavailable } from "../chain/ChainErrors.js"
 import type { AccountState, ChainParameters } from "../chain/ChainModel.js"
@@ -10,6 +10,7 @@ import { bandwidthLeft, energyLeft, type FeePlan, planFees } from "./FeePlan.js"
 import { decideRental, type RentalPlan } from "./RentalDecision.js"
 import { transferBandwidth } from "./Preparation.js"
 import { ineligibility } from "./SweepEligibility.js"
+import { frozenReason, frozenWallets } from "./SweepMetrics.js"
 import type { FeeSource, SweepMode } from "./SweepTask.js"
 
 export interface SweepAmountRequest {
@@ -131,6 +132,14 @@ export const estimateWallet = (wallet: Wallet, context: EstimateContext): Effect
     if (blocked?.failure === "COLLECTION_ADDRESS_NOT_SET" || blocked?.failure === "WALLET_IS_COLLECTION_ADDRESS") return finish()
     if (account.usdt === 0n) {
       reasons.push("the wallet holds no USDT at the solidified block")
+      return finish()
+    }
+    if (yield* chain.isBlackListed(wallet.address)) {
+      yield* Metric.increment(frozenWallets(wallet.network, "estimate"))
+      yield* Effect.logWarning("estimate: the USDT issuer has frozen a wallet").pipe(
+        Effect.annotateLogs({ network: wallet.network, wallet_id: wallet.id, address: wallet.address })
+      )
+      reasons.push(frozenReason)
       return finish()
     }
     if (amount > account.usdt) reasons.push(`the amount ${amount} is above the wallet's USDT balance ${account.usdt}`)

@@ -14,6 +14,20 @@ export const sweepsByStatus = gaugeFamily(
   ["network", "status"]
 )
 
+/**
+ * Wallets found frozen by the USDT contract's issuer (Tether's `isBlackListed`), by where the
+ * service looked: `estimate` (an estimate's item) or `preparation` (a task, failed with nothing
+ * rented or signed).
+ */
+export const frozenWallets = counterFamily(
+  "collector_sweep_frozen_wallets_total",
+  "Wallets found frozen by the USDT issuer (isBlackListed) at an estimate or a sweep's preparation",
+  ["network", "stage"]
+)
+
+/** What a task or an estimate item says of a frozen wallet. */
+export const frozenReason = "the wallet's USDT is frozen by the token's issuer (isBlackListed): nothing is rented or signed for it"
+
 /** Tasks this process finished, by terminal status (`succeeded`, `failed`, `cancelled`). */
 export const sweepsFinished = counterFamily(
   "collector_sweeps_finished_total",

@@ -119,6 +119,31 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
       expect(yield* booksOf(small)).toEqual({ collectedUsdt: 0n, lastCollectedAt: null, balanceStaleFrom: null })
     }))
 
+  it.effect("a wallet the USDT issuer froze: the task fails with that reason, nothing ordered or signed; unfrozen, a new task moves the USDT", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: true })
+      const w = yield* rentalWallet(scope.wallets[0]!, usdt(5n))
+      // The issuer's addBlackList, through the simulated USDT contract (isBlackListed answers over the node's HTTP API).
+      yield* sim.chain.setBlackListed(w.address, true)
+      yield* sim.chain.mine(1)
+      expect(yield* (yield* Chain).isBlackListed(w.address)).toBe(true)
+      const frozen = yield* createTask(scope, w)
+      yield* pass()
+      const { task, webhook } = yield* taskOf(scope, frozen.id)
+      expect(task).toMatchObject({ status: "failed", transaction: null, rental: null })
+      expect(task.reason).toBe("the wallet's USDT is frozen by the token's issuer (isBlackListed): nothing is rented or signed for it")
+      expect(JSON.parse(webhook!.payload)).toMatchObject({ status: "failed", txid: "", reason: task.reason })
+      expect([...(yield* ordersFor(w.address)), ...(yield* sentFrom(w.address))]).toEqual([])
+      yield* sim.chain.setBlackListed(w.address, false)
+      yield* sim.chain.mine(1)
+      expect(yield* (yield* Chain).isBlackListed(w.address)).toBe(false)
+      const again = yield* createTask(scope, w)
+      const done = yield* runUntilDone(scope, again.id)
+      expect(done.task.status, done.task.reason).toBe("succeeded")
+      expect(yield* usdtAt(scope.destination)).toBe(usdt(5n))
+    }))
+
   it.effect("a node that does not answer: the claimed task is handed back unchanged, and goes on once the node is back", () =>
     Effect.gen(function*() {
       const sim = yield* Sim

@@ -239,6 +239,8 @@ interface Script {
   readonly energy?: bigint
   readonly down?: boolean
   readonly estimateRefused?: ReadonlyArray<string>
+  /** Addresses the USDT contract has frozen. */
+  readonly frozen?: ReadonlyArray<string>
   readonly estimates?: Array<{ from: string; to: string; amount: bigint }>
 }
 
@@ -253,6 +255,7 @@ const scriptedChain = (script: Script): ChainService => {
     balances: (address) => Effect.as(down, accountOf(address, script.accounts?.[address])),
     resources: (address) => Effect.as(down, accountOf(address, script.accounts?.[address])),
     parameters: Effect.as(down, parameters),
+    isBlackListed: (address) => Effect.as(down, script.frozen?.includes(address) ?? false),
     estimateTransferEnergy: (transfer) => {
       script.estimates?.push(transfer)
       return script.estimateRefused?.includes(transfer.from)
@@ -362,6 +365,26 @@ describe("Sweeps.estimate", () => {
         sweepable: false, feeSource: "rental", reason: `the energy provider "none" refused the rental: no energy provider configured`
       })
       expect(rentable.result.total.amount).toBe(0n)
+    }))
+
+  it.effect("a wallet frozen by the USDT issuer: not sweepable, with the reason; no transfer estimated, no rental quoted", () =>
+    Effect.gen(function*() {
+      const quotes: Array<RentalRequest> = []
+      const estimates: Array<{ from: string; to: string; amount: bigint }> = []
+      const chain = scriptedChain({
+        estimates,
+        frozen: ["TWallet2"],
+        accounts: { TWallet1: { usdt: 10n, energyLimit: 100_000n }, TWallet2: { usdt: 20n, activated: false } }
+      })
+      const { result } = yield* run({ wallets: [walletOf(1), walletOf(2)], chain, provider: quotingProvider(quotes), policy: { rentalAllowed: true } }, (s) =>
+        s.estimate(scope, { walletIds: ids(1, 2), mode: "all", amount: null }))
+      expect(result.items.map((i) => [i.walletId, i.sweepable, i.feeSource, i.reason])).toEqual([
+        ["1", true, "resources", ""],
+        ["2", false, null, "the wallet's USDT is frozen by the token's issuer (isBlackListed): nothing is rented or signed for it"]
+      ])
+      expect(estimates.map((e) => e.from)).toEqual(["TWallet1"])
+      expect(quotes).toEqual([])
+      expect(result.total.amount).toBe(10n)
     }))
 
   it.effect("no collection address, or the wallet is the collection address: not sweepable, no transfer estimated", () =>

@@ -50,6 +50,7 @@ export const make = Effect.gen(function*() {
             secret: fixtureKey,
             webhookKey: fixtureKey,
             confirmationRule: options?.confirmationRule ?? "solidified",
+            depositMinimum: null,
             createdAt: now,
             secretRotatedAt: now
           })

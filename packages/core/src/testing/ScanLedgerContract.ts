@@ -5,6 +5,7 @@ import { DepositRepository } from "../deposits/DepositRepository.js"
 import type { Network } from "../Network.js"
 import { CursorMoved, type ObservedTransfer, ScanLedger, type ScannedBlock, type WalletMatch } from "../scanning/ScanLedger.js"
 import type { TenantScope } from "../Scope.js"
+import { TenantRepository } from "../TenantRepository.js"
 import { onFreshStorage } from "./FreshStorage.js"
 import { type FixtureWallet, StorageFixtures } from "./StorageFixtures.js"
 
@@ -40,7 +41,8 @@ const matchOf = (scope: TenantScope, wallet: FixtureWallet): WalletMatch => ({
   walletId: wallet.id,
   tenantId: scope.tenantId,
   address: wallet.address,
-  customId: wallet.customId
+  customId: wallet.customId,
+  depositMinimum: null
 })
 
 /** A USDT transfer to `wallet` in block `b`; `tx` names the transaction (one hex digit pair). */
@@ -80,7 +82,7 @@ const wait = (millis: number) =>
  * What every ScanLedger must do, run against each implementation. The cursor, blocks and lease
  * are per network (there are two), so each test runs on a store of its own.
  */
-export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLedger | DepositRepository | StorageFixtures, E>) =>
+export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLedger | DepositRepository | TenantRepository | StorageFixtures, E>) =>
   describe(`ScanLedger contract (${name})`, () => {
     const test = onFreshStorage(storage)
 
@@ -330,6 +332,26 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
           .toEqual([w1, w2, other.matches[0]])
         expect(yield* ledger.walletsAt("main", [w1!.address, w3!.address])).toEqual([onMain])
         expect(yield* ledger.walletsAt("nile", [])).toEqual([])
+      }))
+
+    test("walletsAt: each wallet with its tenant's own deposit minimum on that network, or null", () =>
+      Effect.gen(function*() {
+        const ledger = yield* ScanLedger
+        const fixtures = yield* StorageFixtures
+        const { matches: [strict], scope } = yield* tenantWallets(1)
+        const { matches: [lenient] } = yield* tenantWallets(1)
+        const mainScope = yield* fixtures.scope("main")
+        const onMain = yield* fixtures.wallet(mainScope, { address: strict!.address })
+        const tenants = yield* TenantRepository
+        yield* tenants.setDepositMinimum(scope.tenantId, "nile", 123_456_789_012_345_678_901n)
+        yield* tenants.setDepositMinimum(mainScope.tenantId, "main", 0n)
+        const found = yield* ledger.walletsAt("nile", [strict!.address, lenient!.address])
+        expect(new Map(found.map((w) => [w.walletId, w.depositMinimum]))).toEqual(
+          new Map([[strict!.walletId, 123_456_789_012_345_678_901n], [lenient!.walletId, null]])
+        )
+        expect((yield* ledger.walletsAt("main", [onMain.address])).map((w) => w.depositMinimum)).toEqual([0n])
+        yield* tenants.setDepositMinimum(scope.tenantId, "nile", null)
+        expect((yield* ledger.walletsAt("nile", [strict!.address])).map((w) => w.depositMinimum)).toEqual([null])
       }))
 
     test("sweepsAmong: our signed sweep transactions among the txids, with the tenant, source and destination", () =>

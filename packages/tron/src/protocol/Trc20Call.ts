@@ -15,6 +15,14 @@ import { ProtocolError } from "./ProtocolError.js"
 export const transferSelector = "a9059cbb"
 /** keccak256("balanceOf(address)")[0:4]. */
 export const balanceOfSelector = "70a08231"
+/**
+ * Tether's freeze list, on the USDT contract (not ERC-20): `isBlackListed(address)` is a public
+ * mapping read as a constant call; the owner's `addBlackList(address)` / `removeBlackList(address)`
+ * change it. A listed address's `transfer` reverts. keccak256 of each signature, first 4 bytes.
+ */
+export const isBlackListedSelector = "e47d6060"
+export const addBlackListSelector = "0ecb93c0"
+export const removeBlackListSelector = "e4997dc5"
 /** keccak256("Transfer(address,address,uint256)"): topics[0] of every ERC-20 Transfer log. */
 export const transferTopic = "ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
 
@@ -48,6 +56,9 @@ export const balanceOfParameter = (owner: string): Either.Either<string, Protoco
 export const balanceOfData = (owner: string): Either.Either<string, ProtocolError> =>
   Either.map(balanceOfParameter(owner), (parameter) => balanceOfSelector + parameter)
 
+/** The argument of `isBlackListed(owner)`, `addBlackList(owner)` and `removeBlackList(owner)`. */
+export const addressParameter = (owner: string): Either.Either<string, ProtocolError> => addressWord(owner, "address argument")
+
 /** The argument words after `selector`, when `data` is exactly that call with `count` words. */
 const callWords = (data: string, selector: string, count: number): Option.Option<ReadonlyArray<string>> => {
   if (typeof data !== "string") return Option.none()
@@ -73,6 +84,10 @@ export const decodeTransfer = (data: string): Option.Option<{ readonly to: strin
 /** Owner of `balanceOf(address)` call data; None for any other call. */
 export const decodeBalanceOf = (data: string): Option.Option<{ readonly owner: string }> =>
   Option.flatMap(callWords(data, balanceOfSelector, 1), ([owner]) => Option.map(callAddress(owner!), (address) => ({ owner: address })))
+
+/** The address argument of a one-address call under `selector` (e.g. `isBlackListedSelector`); None for any other call. */
+export const decodeAddressCall = (data: string, selector: string): Option.Option<string> =>
+  Option.flatMap(callWords(data, selector, 1), ([word]) => callAddress(word!))
 
 /** A single uint256 word, e.g. `constant_result[0]` of `balanceOf`; None unless exactly 32 bytes of hex. */
 export const decodeUint256 = (word: string): Option.Option<bigint> =>

@@ -26,16 +26,20 @@ const storage = MemoryTestStorage
 
 const fetchConcurrency = 4
 
-export const ScanWorld = ScannerLoop.layer(eagerScannerLoopSettings).pipe(
-  Layer.provideMerge(Layer.mergeAll(
-    Scanner.layer({ batchBlocks: 10, fetchConcurrency }),
-    Confirmations.layer,
-    IntegrityCheck.layer(fetchConcurrency),
-    OutboxSignal.layer
-  )),
-  Layer.provideMerge(SimWorld),
-  Layer.provideMerge(storage)
-)
+/** The scanner's world with the network's deposit minimum set to `depositMinimum`. */
+export const scanWorldWith = (depositMinimum: bigint) =>
+  ScannerLoop.layer(eagerScannerLoopSettings).pipe(
+    Layer.provideMerge(Layer.mergeAll(
+      Scanner.layer({ batchBlocks: 10, fetchConcurrency, depositMinimum }),
+      Confirmations.layer,
+      IntegrityCheck.layer(fetchConcurrency, depositMinimum),
+      OutboxSignal.layer
+    )),
+    Layer.provideMerge(SimWorld),
+    Layer.provideMerge(storage)
+  )
+
+export const ScanWorld = scanWorldWith(0n)
 
 export const usdt = (whole: bigint) => whole * 1_000_000n
 

@@ -39,7 +39,11 @@ export const preparedTask = (at: Date, changes: Partial<SweepTask> = {}): SweepT
   ...changes
 })
 
-/** A chain whose every call fails the test as one the step under test must not make; override the ones it may. */
+/**
+ * A chain whose every call fails the test as one the step under test must not make; override the
+ * ones it may. The freeze-list read answers "not frozen" unless overridden: it changes nothing on
+ * the chain, and every preparation makes it.
+ */
 export const chainUnusedBy = (step: string, calls: Partial<ChainService> = {}): ChainService => {
   const unused = Effect.dieMessage(`not used by ${step}`)
   return {
@@ -50,6 +54,7 @@ export const chainUnusedBy = (step: string, calls: Partial<ChainService> = {}): 
     balances: () => unused,
     resources: () => unused,
     parameters: unused,
+    isBlackListed: () => Effect.succeed(false),
     estimateTransferEnergy: () => unused,
     buildUsdtTransfer: () => unused,
     broadcast: () => unused,
