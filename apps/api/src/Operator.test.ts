@@ -25,7 +25,7 @@ describe("the API process's operator endpoints", () => {
       yield* Effect.promise(() => waitForHttp(`http://127.0.0.1:${operatorPort}/healthz`))
       const ready = yield* Effect.promise(() => readyz(operatorPort))
       expect(ready.status).toBe(200)
-      expect(ready.body.checks.map((c) => [c.component, c.ready])).toEqual([["database", true]])
+      expect(ready.body.checks.map((c) => [c.component, c.ready])).toEqual([["database", true], ["key_store", true]])
       expect(yield* Effect.promise(() => accepts("127.0.0.2", operatorPort))).toBe(true)
 
       for (const path of ["/healthz", "/healthz", "/open/v1/wallets/123", "/no/such/path"]) yield* Effect.promise(() => fetch(`http://127.0.0.1:${port}${path}`))

@@ -59,7 +59,8 @@ it.scopedLive("npm start: operator endpoints on loopback: /healthz, /readyz (503
       ["node", "nile", true],
       ["scanner", "nile", true],
       ["notifier", "nile", true],
-      ["sweeper", "nile", true]
+      ["sweeper", "nile", true],
+      ["key_store", "", true]
     ])
 
     // Loopback only by default: the socket is bound to 127.0.0.1 (not the wildcard), so another

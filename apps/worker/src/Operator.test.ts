@@ -29,7 +29,7 @@ layer(ProcessWorld, { excludeTestServices: true, timeout: 120_000 })("the worker
       yield* Effect.addFinalizer(() => Effect.sync(() => child.kill("SIGTERM")))
       yield* Effect.promise(() => waitForHttp(`http://127.0.0.1:${operatorPort}/healthz`))
       const ready = yield* eventually(Effect.promise(() => readyz(operatorPort)), (r) => r.status === 200)
-      expect(ready.body.checks.map((c) => c.component)).toEqual(["database", "node", "scanner", "notifier", "sweeper"])
+      expect(ready.body.checks.map((c) => c.component)).toEqual(["database", "node", "scanner", "notifier", "sweeper", "key_store"])
 
       const blocks = (text: string) => valueOf(text, "collector_scan_blocks_total", { network: "nile" }) ?? 0
       const before = yield* Effect.promise(() => scrape(operatorPort))

@@ -5,13 +5,14 @@ import { Effect } from "effect"
 import type { ChildProcess } from "node:child_process"
 import { runTs, startTs } from "../../../test-support/Processes.js"
 import { ProcessWorld, DatabaseUrl } from "./testing/ProcessWorld.js"
+import { masterKeyBytes } from "./testing/EngineWorld.js"
 import { seedTenant, Sim } from "./testing/ScanHarness.js"
 
 const workerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint) => ({
   SCAN_START_BLOCK: startBlock.toString(),
   DATABASE_URL: databaseUrl,
   // The notifier opens webhook keys, so a worker on an external database needs the master key.
-  MASTER_KEY: Buffer.alloc(32, 7).toString("base64"),
+  MASTER_KEY: masterKeyBytes.toString("base64"),
   TRON_NILE_NODE_URL: nodeUrl,
   TRON_REQUESTS_PER_SECOND: "2000",
   TRON_REQUEST_RETRIES: "0",
@@ -134,7 +135,7 @@ layer(ProcessWorld, { excludeTestServices: true, timeout: 180_000 })("worker pro
   it.effect("refuses to start on a bad setting, with one line naming the variable and what it must be, one of each kind", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
-      const env = { DATABASE_URL: yield* DatabaseUrl, MASTER_KEY: Buffer.alloc(32, 7).toString("base64"), TRON_NILE_NODE_URL: sim.url, WORKER_NETWORKS: "nile" }
+      const env = { DATABASE_URL: yield* DatabaseUrl, MASTER_KEY: masterKeyBytes.toString("base64"), TRON_NILE_NODE_URL: sim.url, WORKER_NETWORKS: "nile" }
       const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
         [{ WORKER_NETWORKS: "nile,mars" }, "WORKER_NETWORKS must list one or more of main, nile, comma-separated"],
         [{ SCAN_BATCH_BLOCKS: "ten" }, "SCAN_BATCH_BLOCKS must be a whole number of at least 1"],

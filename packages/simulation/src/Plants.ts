@@ -4,7 +4,6 @@ import type { AdapterPlant } from "./plants/AdapterPlant.js"
 import * as CollectionCache from "./plants/CollectionCache.js"
 import * as DoubleBook from "./plants/DoubleBook.js"
 import * as EarlyReceipt from "./plants/EarlyReceipt.js"
-import * as ForeignApp from "./plants/ForeignApp.js"
 import * as ForeignUrl from "./plants/ForeignUrl.js"
 import * as LoseEvent from "./plants/LoseEvent.js"
 import * as NetworkRule from "./plants/NetworkRule.js"
@@ -22,7 +21,6 @@ export const plantNames = [
   "skip-revert",
   "record-time",
   "network-rule",
-  "foreign-app",
   "foreign-url",
   "collection-cache",
   "early-receipt",
@@ -44,7 +42,6 @@ export const plantSeeds: Record<PlantName, number> = {
   "skip-revert": 1,
   "record-time": 1,
   "network-rule": 3,
-  "foreign-app": 1,
   "foreign-url": 1,
   "collection-cache": 3,
   "early-receipt": 1,
@@ -68,7 +65,6 @@ const plants: Record<PlantName, Plant> = {
   "skip-revert": { store: SkipRevert.layer },
   "record-time": { store: RecordTime.layer },
   "network-rule": { store: NetworkRule.layer },
-  "foreign-app": { store: ForeignApp.layer },
   "foreign-url": { store: ForeignUrl.layer },
   "collection-cache": { store: CollectionCache.layer },
   "early-receipt": { adapters: EarlyReceipt.plant },

@@ -1,9 +1,10 @@
-import { type ConfirmationRule, Engine, type Network } from "@collector/core"
+import { type ConfirmationRule, Engine, type Network, type TenantId, webhookKeyContext } from "@collector/core"
 import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
-import { engineWorld, noProvider } from "./EngineWorld.js"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
+import { engineWorld, masterKeyBytes, noProvider } from "./EngineWorld.js"
 
 export { Sim } from "./EngineWorld.js"
 
@@ -27,10 +28,13 @@ export const seedTenant = (rule: ConfirmationRule, count = 1, network: Network =
     const sql = yield* SqlClient.SqlClient
     const [tenant] = yield* sql<{ id: string }>`
       INSERT INTO tenants (name) VALUES (${`scan-${randomBytes(6).toString("hex")}`}) RETURNING id::text`
-    const sealed = Buffer.alloc(16)
+    // Sealed for real under the engine's master key: a worker process started over this database
+    // checks that its MASTER_KEY opens what is stored before it runs.
+    const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }), NodeEntropy.make)
+    const sealed = yield* box.seal(new Uint8Array(randomBytes(32)), webhookKeyContext(tenant!.id as TenantId, network))
     yield* sql`
       INSERT INTO apps (tenant_id, network, secret_key_id, secret_sealed, webhook_key_id, webhook_key_sealed, confirmation_rule)
-      VALUES (${tenant!.id}, ${network}, 'k', ${sealed}, 'k', ${sealed}, ${rule})`
+      VALUES (${tenant!.id}, ${network}, ${sealed.keyId}, ${Buffer.alloc(16)}, ${sealed.keyId}, ${sealed.blob}, ${rule})`
     const wallets: Array<SeededWallet> = []
     for (let i = 0; i < count; i++) {
       const index = nextKey++

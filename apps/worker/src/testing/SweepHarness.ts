@@ -10,7 +10,8 @@ import {
   type TenantScope,
   type WalletId,
   type WalletKeys,
-  walletKeyContext
+  walletKeyContext,
+  webhookKeyContext
 } from "@collector/core"
 import type { EnergyProviderSettings } from "@collector/energy"
 import { sentBy, wallet } from "@collector/tron-sim/testing"
@@ -73,10 +74,12 @@ export const seedScope = (count: number, policy: PolicyChanges = {}, network: Ne
     const sql = yield* SqlClient.SqlClient
     const [tenant] = yield* sql<{ id: string }>`
       INSERT INTO tenants (name) VALUES (${`sweep-${randomBytes(6).toString("hex")}`}) RETURNING id::text`
-    const blank = Buffer.alloc(16)
+    // Sealed for real: with token wallets (no sealed wallet key) this is what a worker process's
+    // master key check finds it can open.
+    const webhookKey = yield* box.seal(new Uint8Array(randomBytes(32)), webhookKeyContext(tenant!.id as TenantId, network))
     yield* sql`
       INSERT INTO apps (tenant_id, network, secret_key_id, secret_sealed, webhook_key_id, webhook_key_sealed)
-      VALUES (${tenant!.id}, ${network}, 'k', ${blank}, 'k', ${blank})`
+      VALUES (${tenant!.id}, ${network}, ${webhookKey.keyId}, ${Buffer.alloc(16)}, ${webhookKey.keyId}, ${webhookKey.blob})`
     const destination = wallet(nextKey++).address
     yield* sql`
       INSERT INTO tenant_settings (tenant_id, network, collection_address, collection_updated_at, max_wallet_trx_fee, max_rental_cost, rental_allowed,
