@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Option, Redacted } from "effect"
+import type { DatabaseSettings } from "@collector/postgres"
 import { embeddedMainnetGuard } from "./EmbeddedMainnet.js"
 
-const embedded = { url: Option.none(), dataDir: "/srv/collector", embeddedPort: 54329, poolSize: 20, startTimeoutMs: 60_000 }
-const server = { ...embedded, url: Option.some(Redacted.make("postgres://u:p@db:5432/collector")) }
+const embedded: DatabaseSettings = { url: Option.none(), dataDir: "/srv/collector", embeddedPort: 54329, poolSize: 20, startTimeoutMs: 60_000 }
+const server: DatabaseSettings = { ...embedded, url: Option.some(Redacted.make("postgres://u:p@db:5432/collector")) }
 
-const run = (networks: ReadonlyArray<"main" | "nile">, database: typeof embedded, env: Record<string, string> = {}) =>
+const run = (networks: ReadonlyArray<"main" | "nile">, database: DatabaseSettings, env: Record<string, string> = {}) =>
   embeddedMainnetGuard(networks, database).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))), Effect.either)
 
 describe("main on the embedded database", () => {
