@@ -28,7 +28,11 @@ const make = Effect.gen(function*() {
           if (enabled) return yield* new SettingRejected({ reason: "webhook URL required when enabled" })
           return
         }
-        yield* targets.resolvePublic(url).pipe(Effect.mapError((e) => new SettingRejected({ reason: e.reason })))
+        yield* targets.resolvePublic(url).pipe(
+          Effect.tapError((e) =>
+            e.detail === undefined ? Effect.void : Effect.logWarning("webhook URL refused").pipe(Effect.annotateLogs({ reason: e.reason, detail: e.detail }))),
+          Effect.mapError((e) => new SettingRejected({ reason: e.reason }))
+        )
       }),
 
     setWebhook: (scope: TenantScope, url: string, enabled: boolean) => settings.setWebhook(scope, { url, enabled })

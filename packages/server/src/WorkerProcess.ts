@@ -28,6 +28,7 @@ import { hostname } from "node:os"
 import * as KeyStore from "./KeyStore.js"
 import * as OperatorServer from "./OperatorServer.js"
 import { defaultOperatorSettings, operatorConfig, type OperatorSettings } from "./OperatorSettings.js"
+import { embeddedMainnetGuard } from "./EmbeddedMainnet.js"
 import { processStorage } from "./ProcessStorage.js"
 
 /** A network the worker watches: its node and its energy provider. */
@@ -161,6 +162,7 @@ export const layerConfig = (options: { readonly checkpoint?: Checkpoint } = {}) 
   Layer.unwrapEffect(Effect.gen(function*() {
     const settings = yield* config
     const database = yield* databaseConfig
+    yield* embeddedMainnetGuard(settings.networks.map((network) => network.node.network), database)
     const engine = options.checkpoint === undefined ? settings.engine : { ...settings.engine, checkpoint: options.checkpoint }
     return layer({ ...settings, engine }).pipe(Layer.provide(processStorage(database)))
   }))

@@ -37,7 +37,9 @@ export class DashboardApi extends HttpApiGroup.make("dashboard")
           "wallet are no deposits). engine lists the service " +
           "components: `api` and `database`, then one entry per worker component that reported for the calling network (for " +
           "example `scanner`, `balance_sync`) with the status it reported (ok, degraded or stopped) and updated_at the time of " +
-          "that report; a report older than 60 s shows status `stale`, its detail saying when the component was last heard from. " +
+          "that report, and a fixed reason of that status as detail (`running`; `running with a problem; the operator has the details`; " +
+          "`stopped; the operator has the details`), never the component's own words; a report older than 60 s shows status `stale` " +
+          "(`not heard from within the last minute`). " +
           "When no worker has ever reported for the network, one entry `worker` with status `stopped` stands for them. engine " +
           "says nothing about any transfer."
       )

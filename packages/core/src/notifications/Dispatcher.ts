@@ -25,6 +25,7 @@ import { makeAttemptSpans } from "./AttemptSpans.js"
 import { EnvelopeSealer } from "./EnvelopeSealer.js"
 import { makeMarkWriter } from "./MarkWriter.js"
 import { OutboxSignal } from "./OutboxSignal.js"
+import { webhookHost } from "../webhook/WebhookHost.js"
 import { makeOutcomeWriter } from "./OutcomeWriter.js"
 
 export const interruptedError = "interrupted: the worker stopped before the attempt finished"
@@ -321,7 +322,8 @@ const make = (settings: DispatcherSettings): Effect.Effect<
         )
       })).pipe(
         Effect.catchAllCause((cause) => Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.void),
-        Effect.annotateLogs({ webhook_url: group[0]!.url, events: group.length })
+        // The host alone: a webhook URL's path or query may carry the tenant's own token.
+        Effect.annotateLogs({ webhook_host: webhookHost(group[0]!.url), events: group.length })
       )
 
     /**

@@ -1,4 +1,4 @@
-import type { ComponentReport } from "@collector/core"
+import { type ComponentReport, tenantHealth } from "@collector/core"
 import { Clock, Effect } from "effect"
 
 export interface EngineEntry {
@@ -11,12 +11,11 @@ export interface EngineEntry {
 /** A worker reports about every few seconds; a minute of silence means it is not running as it should. */
 export const staleAfterMillis = 60_000
 
-const seconds = (millis: number) => Math.floor(millis / 1000)
-
 /**
- * The dashboard's worker entries for one network, judged at the current time: each component as
- * it last reported, `stale` when that report is older than 60 s (its detail says when it was last
- * heard from and what it said), or one `worker` entry `stopped` when no worker ever reported.
+ * The dashboard's worker entries for one network, judged at the current time: each component's
+ * state as it last reported, `stale` when that report is older than 60 s, or one `worker` entry
+ * `stopped` when no worker ever reported. A tenant reads these, so the detail is the fixed reason
+ * of the state (`TenantHealth.ts`), never the component's own words: those are the operator's.
  */
 export const workerEntries = (reports: ReadonlyArray<ComponentReport>) =>
   Effect.map(Clock.currentTimeMillis, (now): ReadonlyArray<EngineEntry> => {
@@ -26,13 +25,6 @@ export const workerEntries = (reports: ReadonlyArray<ComponentReport>) =>
     return reports.map((report) => {
       const updatedAt = report.updatedAt.toISOString()
       const age = now - report.updatedAt.getTime()
-      if (age <= staleAfterMillis) return { component: report.component, status: report.status, detail: report.detail, updated_at: updatedAt }
-      const said = report.detail === "" ? report.status : `${report.status}: ${report.detail}`
-      return {
-        component: report.component,
-        status: "stale",
-        detail: `last heard from at ${updatedAt} (${seconds(age)} s ago), when it reported ${said}`,
-        updated_at: updatedAt
-      }
+      return { component: report.component, ...tenantHealth(age <= staleAfterMillis ? report.status : "stale"), updated_at: updatedAt }
     })
   })

@@ -88,8 +88,8 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       const named: ReadonlyArray<readonly [string, string]> = [
         ["https://127.0.0.1/hook", "webhook URL host 127.0.0.1 is not a public address"],
         ["https://[::1]/hook", "webhook URL host ::1 is not a public address"],
-        ["https://loopback.example.com/hook", "webhook URL host loopback.example.com resolves to non-public address 127.0.0.1"],
-        ["https://internal.example.com/hook", "webhook URL host internal.example.com resolves to non-public address 10.0.0.7"],
+        ["https://loopback.example.com/hook", "webhook URL host loopback.example.com does not resolve to public addresses only"],
+        ["https://internal.example.com/hook", "webhook URL host internal.example.com does not resolve to public addresses only"],
         ["https://hooks.example.com:8443/hook", "webhook URL must use port 443"]
       ]
       for (const [url, reason] of named) expectInvalid(yield* setWebhook(client, url, true), `${reason} ${hint}`)
