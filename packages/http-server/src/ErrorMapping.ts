@@ -1,5 +1,6 @@
 import { type ApiError, apiError } from "@collector/api"
 import { Effect, FiberRef } from "effect"
+import { isDatabaseUnavailable } from "./DatabaseUnavailable.js"
 import { currentTraceId } from "./gate/RequestContext.js"
 
 /** Domain failures that reach the HTTP boundary, by tag. */
@@ -40,6 +41,8 @@ export const toEnvelope = <A, R>(effect: Effect.Effect<A, DomainError | ApiError
     isEnvelope(error)
       ? Effect.fail(error)
       : Effect.flatMap(FiberRef.get(currentTraceId), (traceId) => {
+        // A typed storage failure of an unreachable database is left to ContractErrors' 503, with Retry-After.
+        if (isDatabaseUnavailable(error)) return Effect.die(error)
         const envelope = envelopeFor(error, traceId)
         // An unmapped typed failure is a programming error; never leak its text.
         return envelope === undefined

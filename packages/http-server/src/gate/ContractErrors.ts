@@ -2,6 +2,8 @@ import { HttpApiBuilder, type HttpServerResponse } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { apiError, ContractApi } from "@collector/api"
 import { Cause, Effect, FiberRef, Option } from "effect"
+import { databaseRetryAfterSeconds, isDatabaseUnavailable } from "../DatabaseUnavailable.js"
+import { errorResponse } from "./ErrorResponse.js"
 import { currentTraceId } from "./RequestContext.js"
 
 type Issue = { readonly path: ReadonlyArray<PropertyKey>; readonly message: string }
@@ -34,6 +36,13 @@ export const ContractErrorsLive = HttpApiBuilder.middleware(
             : Effect.failCause(cause)
         }
         if (Cause.isInterruptedOnly(cause)) return yield* Effect.failCause(cause)
+        // The database restarting is not a bug: a 503 to retry, with the cause logged as a warning.
+        if (Cause.defects(cause).pipe((defects) => [...defects].some(isDatabaseUnavailable))) {
+          yield* Effect.logWarning("database unavailable", cause).pipe(Effect.annotateLogs("trace_id", traceId))
+          return errorResponse("SERVICE_UNAVAILABLE", "service unavailable: the database is not reachable, retry later", traceId, {
+            "retry-after": String(databaseRetryAfterSeconds)
+          })
+        }
         yield* Effect.logError("request failed", cause).pipe(Effect.annotateLogs("trace_id", traceId))
         return yield* Effect.fail(apiError("INTERNAL_ERROR", "internal error", traceId))
       })) as unknown as typeof app,

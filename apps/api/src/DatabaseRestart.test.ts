@@ -1,0 +1,65 @@
+import { expect, it } from "@effect/vitest"
+import { acquireEmbeddedDatabase } from "@collector/postgres"
+import { canonicalString, sign } from "@collector/api"
+import { Effect, Exit, Redacted, Scope } from "effect"
+import type { ChildProcess } from "node:child_process"
+import { rmSync } from "node:fs"
+import { resolve } from "node:path"
+import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
+
+const requestToken = (baseUrl: string, appId: string, secret: string) => {
+  const path = "/open/v1/auth/token"
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  const canonical = canonicalString({ method: "POST", path, appId, timestamp, accessToken: "", canonicalQuery: "", body: new Uint8Array() })
+  return fetch(`${baseUrl}${path}`, { method: "POST", headers: { "x-app-id": appId, "x-timestamp": timestamp, "x-sign": sign(secret, canonical) } })
+}
+
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    if (child.exitCode !== null) return done()
+    child.once("exit", () => done())
+    child.kill("SIGTERM")
+  })
+
+it.live("while PostgreSQL restarts under a running API, tenants get a 503 envelope with Retry-After, then service again", () =>
+  Effect.promise(async () => {
+    const directory = resolve(repositoryRoot, ".data", `db-restart-${process.pid}`)
+    rmSync(directory, { recursive: true, force: true })
+    const pgPort = await freePort()
+    // The test owns this server, so it can stop and start it under the API.
+    const startDatabase = async () => {
+      const scope = Effect.runSync(Scope.make())
+      const url = await Effect.runPromise(Scope.extend(acquireEmbeddedDatabase({ directory, port: pgPort, persistent: true }), scope))
+      return { url: Redacted.value(url), stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+    }
+    let database = await startDatabase()
+    const env = { DATABASE_URL: database.url, MASTER_KEY: Buffer.alloc(32, 7).toString("base64"), DATA_DIR: directory + "-data" }
+    const port = await freePort()
+    const api = startTs("apps/api/src/main.ts", { ...env, PORT: String(port) })
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/healthz`)
+      const created = await runTs("apps/cli/src/main.ts", env, ["tenant", "create", "--name", "acme", "--networks", "nile", "--json"])
+      expect(created.code, created.stderr).toBe(0)
+      const app = JSON.parse(created.stdout).apps[0]
+      const base = `http://127.0.0.1:${port}`
+      expect((await requestToken(base, app.app_id, app.app_secret)).status).toBe(200)
+      await database.stop()
+      const during = await requestToken(base, app.app_id, app.app_secret)
+      const body = await during.json()
+      expect({ status: during.status, retryAfter: during.headers.get("retry-after"), code: body.error_code }).toEqual({
+        status: 503,
+        retryAfter: "5",
+        code: "SERVICE_UNAVAILABLE"
+      })
+      expect(body.trace_id).toBeTypeOf("string")
+      database = await startDatabase()
+      // The pool reconnects by itself.
+      expect((await requestToken(base, app.app_id, app.app_secret)).status).toBe(200)
+    } finally {
+      await stopped(api)
+      await database.stop()
+      rmSync(directory, { recursive: true, force: true })
+      rmSync(`${directory}.password`, { force: true })
+      rmSync(directory + "-data", { recursive: true, force: true })
+    }
+  }), { timeout: 180_000 })

@@ -1,0 +1,27 @@
+/**
+ * Whether a failure says the database cannot be reached right now (restarting, failing over, the
+ * pool unable to connect), as opposed to a bug: tenants then get a 503 with Retry-After, a thing
+ * to retry, rather than a 500. The cause chain is walked because SqlError wraps the driver's error.
+ */
+const connectionCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "57P01", "57P02", "57P03"])
+
+const connectionMessages = [/connection terminated/i, /timeout exceeded when trying to connect/i, /the database system is (starting up|shutting down|in recovery mode)/i]
+
+/** Seconds a tenant is asked to wait: a restart of PostgreSQL takes a few. */
+export const databaseRetryAfterSeconds = 5
+
+export const isDatabaseUnavailable = (error: unknown): boolean => {
+  const seen = new Set<unknown>()
+  let current: unknown = error
+  while (current !== null && typeof current === "object" && !seen.has(current)) {
+    seen.add(current)
+    const { cause, code, message } = current as { code?: unknown; message?: unknown; cause?: unknown }
+    if (typeof code === "string" && (connectionCodes.has(code) || code.startsWith("08"))) return true
+    if (typeof message === "string" && connectionMessages.some((pattern) => pattern.test(message))) return true
+    // AggregateError (a connect to both ::1 and 127.0.0.1) keeps its parts in `errors`.
+    const parts = (current as { errors?: unknown }).errors
+    if (Array.isArray(parts) && parts.some(isDatabaseUnavailable)) return true
+    current = cause
+  }
+  return false
+}
