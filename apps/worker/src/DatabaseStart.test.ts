@@ -2,7 +2,8 @@ import { acquireEmbeddedDatabase } from "@collector/postgres"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import type { ChildProcess } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
@@ -10,9 +11,11 @@ import { exited } from "../../../test-support/ChildExit.js"
 import { eventually } from "../../../test-support/Eventually.js"
 import { freePort, startTs } from "../../../test-support/Processes.js"
 
+// The password the embedded server this test starts later is given (its password file, written first).
+const password = randomBytes(24).toString("base64url")
+
 const workerEnv = (port: number, extra: Record<string, string> = {}) => ({
-  // The embedded server's user and password: the server this test starts later answers at this URL.
-  DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+  DATABASE_URL: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
   MASTER_KEY: Buffer.alloc(32, 5).toString("base64"),
   WORKER_NETWORKS: "nile",
   // No node answers here: the worker only has to get as far as its database.
@@ -30,7 +33,7 @@ const outputOf = (child: ChildProcess) => {
 
 const migrationsAt = (port: number) =>
   Effect.promise(async () => {
-    const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` })
+    const client = new pg.Client({ connectionString: `postgres://postgres:${password}@127.0.0.1:${port}/postgres` })
     try {
       await client.connect()
       return Number((await client.query("SELECT count(*) AS n FROM effect_sql_migrations")).rows[0].n)
@@ -55,7 +58,9 @@ describe("a process started before its database", () => {
       yield* Effect.sleep("2 seconds")
       const directory = mkdtempSync(join(tmpdir(), "collector-late-pg-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(directory, { recursive: true, force: true })))
-      const url = yield* acquireEmbeddedDatabase({ directory, port, persistent: false })
+      // A kept password file is what a new cluster is initialised with.
+      writeFileSync(join(directory, "pg.password"), password, { mode: 0o600 })
+      const url = yield* acquireEmbeddedDatabase({ directory: join(directory, "pg"), port, persistent: false })
       expect(Redacted.value(url)).toContain(`:${port}/`)
       yield* eventually(migrationsAt(port), (n) => n >= 11)
       expect(child.exitCode).toBeNull()
