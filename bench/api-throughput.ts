@@ -13,9 +13,9 @@
  */
 import { canonicalString, sign } from "@collector/api"
 import { randomBytes, randomUUID } from "node:crypto"
-import { rmSync } from "node:fs"
+import { readFileSync, rmSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
-import { resolve } from "node:path"
+import { join, resolve } from "node:path"
 import { ratioLine, sameResponse, startReferenceApi } from "./support/FairReference.js"
 import { load, type LoadRequest, type LoadResult } from "./support/Load.js"
 import { childProfileFlags, profileDirectory } from "./support/CpuProfile.js"
@@ -73,7 +73,9 @@ const main = async () => {
   const walletPath = `/open/v1/wallets/${wallet.data.id}`
 
   // The fair reference, over the same database, with a token of its own.
-  const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${env.EMBEDDED_PG_PORT}/postgres`
+  // The embedded server's superuser password is the one the service generated beside its cluster.
+  const embeddedPassword = () => encodeURIComponent(readFileSync(join(dataDir, "pg.password"), "utf8").trim())
+  const databaseUrl = process.env.DATABASE_URL ?? `postgres://postgres:${embeddedPassword()}@127.0.0.1:${env.EMBEDDED_PG_PORT}/postgres`
   const reference = await startReferenceApi(databaseUrl, app, childProfileFlags(profiling))
   const referenceUrl = reference.url
   const referenceToken = await fetchToken(referenceUrl, app)
