@@ -20,7 +20,7 @@ import {
 import { describeEnergyProvider, energyProviderConfig, energyProviderLayer, type EnergyProviderSettings } from "@collector/energy"
 import { WebhookDelivery, webhookDeliveryConfig, type WebhookDeliverySettings } from "@collector/outbound"
 import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres"
-import { type NodeConfig, nodeConfig, nodeHttpClient, TronNodeChain } from "@collector/tron-node"
+import { isInsecureNodeUrl, type NodeConfig, nodeConfig, nodeHttpClient, TronNodeChain } from "@collector/tron-node"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Config, type ConfigError, Context, Effect, Layer } from "effect"
@@ -126,6 +126,12 @@ const engines = (settings: WorkerSettings) =>
     const pruning = yield* Layer.build(RecordPruning.layer(settings.pruning ?? defaultRecordPruningSettings))
     yield* Effect.forkScoped(Context.get(pruning, RecordPruning).run)
     for (const { engine, network } of built) {
+      if (isInsecureNodeUrl(network.node.fullNodeUrl) || isInsecureNodeUrl(network.node.solidityUrl)) {
+        yield* Effect.logWarning(
+          `TRON_ALLOW_INSECURE_NODE is on: the ${network.node.network} node is reached over plain HTTP to another machine; ` +
+            "anyone on that path can forge the blocks deposits are booked from"
+        )
+      }
       yield* Effect.forkScoped(engine.run)
       yield* Effect.log("watching network").pipe(
         Effect.annotateLogs({

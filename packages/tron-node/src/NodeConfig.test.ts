@@ -35,7 +35,9 @@ describe("nodeConfig", () => {
         TRON_MAIN_NODE_URL: "http://ignored.example",
         TRON_REQUEST_TIMEOUT_MS: "2500",
         TRON_REQUEST_RETRIES: "0",
-        TRON_REQUESTS_PER_SECOND: "2.5"
+        TRON_REQUESTS_PER_SECOND: "2.5",
+        // A node on a private network reached over plain HTTP, allowed by the operator.
+        TRON_ALLOW_INSECURE_NODE: "true"
       })
       expect(config.network).toBe("nile")
       expect(config.fullNodeUrl).toBe("http://10.0.0.5:8090")
@@ -66,5 +68,31 @@ describe("nodeConfig", () => {
       expect(yield* failure("main", { TRON_REQUEST_TIMEOUT_MS: "0" })).toContain("TRON_REQUEST_TIMEOUT_MS must be a whole number of at least 1 (milliseconds)")
       expect(yield* failure("main", { TRON_REQUEST_RETRIES: "-1" })).toContain("TRON_REQUEST_RETRIES must be a whole number of at least 0")
       expect(yield* failure("main", { TRON_REQUESTS_PER_SECOND: "0" })).toContain("TRON_REQUESTS_PER_SECOND must be a number greater than 0")
+    }))
+
+  it.effect("a node on another machine must be https; plain HTTP to this machine is fine, or anywhere when the operator allows it", () =>
+    Effect.gen(function*() {
+      expect(yield* failure("nile", { TRON_NILE_NODE_URL: "http://node.example:8090" })).toContain(
+        "TRON_NILE_NODE_URL must be https unless it is on this machine (127.0.0.1, ::1, localhost)"
+      )
+      expect(yield* failure("main", { TRON_MAIN_NODE_URL: "https://node.example", TRON_MAIN_SOLIDITY_URL: "http://10.1.2.3:8091" })).toContain(
+        "TRON_MAIN_SOLIDITY_URL must be https"
+      )
+      for (const url of ["http://127.0.0.1:8090", "http://localhost:8090", "http://[::1]:8090", "http://127.8.9.10"]) {
+        expect((yield* load("nile", { TRON_NILE_NODE_URL: url })).fullNodeUrl).toBe(url)
+      }
+      expect((yield* load("nile", { TRON_NILE_NODE_URL: "http://node.example:8090", TRON_ALLOW_INSECURE_NODE: "true" })).fullNodeUrl).toBe(
+        "http://node.example:8090"
+      )
+      // A name that merely starts like loopback is another machine.
+      expect(yield* failure("nile", { TRON_NILE_NODE_URL: "http://127.0.0.1.example.com" })).toContain("must be https")
+    }))
+
+  it.effect("main's USDT contract is Tether's and cannot be pointed elsewhere; nile's can", () =>
+    Effect.gen(function*() {
+      expect(yield* failure("main", { TRON_MAIN_USDT_CONTRACT: "TG3XXyExBkPp9nzdajDZsozEu4BkaSJozs" })).toContain(
+        "TRON_MAIN_USDT_CONTRACT cannot be changed on main: mainnet's USDT is TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"
+      )
+      expect((yield* load("main", { TRON_MAIN_USDT_CONTRACT: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" })).usdtContract).toBe("TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")
     }))
 })

@@ -1,6 +1,6 @@
 import { ConfigValue, type Network } from "@collector/core"
 import { TronAddress } from "@collector/tron"
-import { Config, Duration, Option, type Redacted } from "effect"
+import { Config, ConfigError, Duration, Either, Option, type Redacted } from "effect"
 
 /** How to reach the node of one network, and how hard to lean on it. */
 export interface NodeConfig {
@@ -44,6 +44,18 @@ export const defaultNodeConfig = (network: Network, overrides: Partial<NodeConfi
 
 const urlExample = "https://api.trongrid.io or http://127.0.0.1:8090"
 
+/** Mainnet's USDT contract: the one Tether issues. A setting cannot point `main` anywhere else. */
+export const mainnetUsdtContract = networkDefaults.main.usdt
+
+/** Whether `url` names this machine: the one place plain HTTP to a node cannot be read or altered on the way. */
+export const isLoopbackUrl = (url: string): boolean => {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "")
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host)
+}
+
+/** A node URL in plain HTTP to another machine: deposits would rest on answers anyone on the path could forge. */
+export const isInsecureNodeUrl = (url: string): boolean => new URL(url).protocol === "http:" && !isLoopbackUrl(url)
+
 const usdtContract = (name: string) =>
   Config.string(name).pipe(
     Config.map((text) => text.trim()),
@@ -76,6 +88,18 @@ export const nodeConfig = (network: Network): Config.Config<NodeConfig> => {
       ...defaults,
       ...rest,
       solidityUrl: Option.getOrElse(solidityUrl, () => rest.fullNodeUrl)
-    }))
+    })),
+    Config.zipWith(ConfigValue.boolean("TRON_ALLOW_INSECURE_NODE").pipe(Config.withDefault(false)), (node, allowInsecure) => ({ node, allowInsecure })),
+    Config.mapOrFail(({ allowInsecure, node }) => {
+      if (network === "main" && node.usdtContract !== mainnetUsdtContract) {
+        return Either.left(ConfigError.InvalidData([], `${prefix}USDT_CONTRACT cannot be changed on main: mainnet's USDT is ${mainnetUsdtContract}`))
+      }
+      const insecure = [[`${prefix}NODE_URL`, node.fullNodeUrl], [`${prefix}SOLIDITY_URL`, node.solidityUrl]].find(([, url]) => isInsecureNodeUrl(url!))
+      if (insecure !== undefined && !allowInsecure) {
+        return Either.left(ConfigError.InvalidData([], `${insecure[0]} must be https unless it is on this machine (127.0.0.1, ::1, localhost): ` +
+          "plain HTTP lets anyone on the path forge the blocks deposits are booked from; TRON_ALLOW_INSECURE_NODE=true allows it on a private network you trust"))
+      }
+      return Either.right(node)
+    })
   )
 }
