@@ -110,17 +110,18 @@ export const secureRunningCluster = (clusterDirectory: string, port: number, pas
   Effect.tryPromise({
     try: async () => {
       let client = await tryConnect(port, password)
-      let replaced = false
-      for (const candidate of [...bootstrapOf(clusterDirectory), legacyPassword]) {
+      // What the superuser answered to instead: initdb's throw-away password, or an earlier version's well-known one.
+      let replaced: "none" | "bootstrap" | "legacy" = "none"
+      for (const [candidate, kind] of [...bootstrapOf(clusterDirectory).map((p) => [p, "bootstrap"] as const), [legacyPassword, "legacy"] as const]) {
         if (client !== undefined) break
         client = await tryConnect(port, candidate)
-        replaced = client !== undefined
+        if (client !== undefined) replaced = kind
       }
       if (client === undefined) {
         throw new Error(`the superuser answers to none of the passwords this data directory knows (${passwordFileOf(clusterDirectory)})`)
       }
       try {
-        if (replaced) {
+        if (replaced !== "none") {
           await client.query("SET password_encryption = 'scram-sha-256'")
           // ALTER ROLE takes no bind parameters; the password is base64url, so the quoting is exact.
           await client.query(`ALTER ROLE ${superuser} PASSWORD '${password}'`)

@@ -139,7 +139,7 @@ export const acquireEmbeddedDatabase = (options: EmbeddedDatabaseOptions) =>
       if (!started) yield* Effect.flatMap(clusterOn(options.port, password), Option.match({ onNone: () => Effect.void, onSome: (directory) => sameCluster(options, directory) }))
       if (started) {
         yield* secureRunningCluster(options.directory, options.port, password).pipe(
-          Effect.tap((replaced) => replaced ? Effect.logWarning(`embedded PostgreSQL in ${options.directory}: its superuser password was replaced by a random one (kept in ${passwordFileOf(options.directory)}, mode 0600); only scram-sha-256 is accepted`) : Effect.void),
+          Effect.tap((replaced) => replaced === "legacy" ? Effect.logWarning(`embedded PostgreSQL in ${options.directory}: its well-known superuser password (postgres/postgres, from an earlier version) was replaced by a random one (kept in ${passwordFileOf(options.directory)}, mode 0600); only scram-sha-256 is accepted`) : Effect.void),
           Effect.catchAll((error) => Effect.zipRight(Effect.promise(() => server.stop().catch(() => undefined)), new EmbeddedDatabaseError({ message: error.message })))
         )
         // A process that ends without closing this scope (a crash, `process.exit`, vitest's Ctrl-C)
