@@ -265,7 +265,7 @@ layer(TestDatabaseLive, { timeout: 120_000 })("Dispatcher over Postgres and HTTP
       // The name was public when saved; at delivery it resolves to loopback (DNS rebinding).
       dns.set({ "receiver.test": "127.0.0.1" })
       expect(yield* dispatchOnce({ allowPrivateTargets: false, lookup: dns.lookup })).toBe(1)
-      const reason = "target refused: webhook URL host receiver.test resolves to non-public address 127.0.0.1 " +
+      const reason = "target refused: webhook URL host receiver.test does not resolve to public addresses only " +
         "(an operator can allow private targets and other ports with WEBHOOK_ALLOW_PRIVATE_TARGETS=true)"
       expect(yield* eventRow(event.id)).toMatchObject({ status: "pending", attempts: 1, last_error: reason })
       expect(yield* attemptRows(event.id)).toMatchObject([{ attempt: 1, http_status: null, error: reason, outcome: "failed" }])
