@@ -4,6 +4,7 @@ import {
   type Checkpoint,
   ConfigValue,
   depositMinimumConfig,
+  primeCounters,
   Engine,
   engineConfig,
   type EngineSettings,
@@ -109,6 +110,8 @@ export const sharedAdapters = (webhookDelivery: WebhookDeliverySettings) =>
  */
 const engines = (settings: WorkerSettings) =>
   Layer.scoped(Readiness, Effect.gen(function*() {
+    // Every counter with closed labels is on /metrics at 0 from the start, for each network watched.
+    yield* primeCounters({ network: settings.networks.map((network) => network.node.network) })
     // Names this process in leases and claims (and in the logs of whoever waits on them).
     const engineSettings = { ...settings.engine, processName: `${hostname()}/${process.pid}` }
     const built = yield* Effect.forEach(settings.networks, (network) =>

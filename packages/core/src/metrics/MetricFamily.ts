@@ -1,4 +1,4 @@
-import { Metric, MetricBoundaries, MetricKey, MetricLabel, type MetricKeyType } from "effect"
+import { Effect, Metric, MetricBoundaries, MetricKey, MetricLabel, type MetricKeyType } from "effect"
 
 type Member<Type extends MetricKeyType.MetricKeyType<any, any>> = Metric.Metric<
   Type,
@@ -45,12 +45,47 @@ export const metricFamily = <Type extends MetricKeyType.MetricKeyType<any, any>>
 }
 
 /** A counter that only goes up (what Prometheus calls a counter); its name ends in `_total`. */
-export const counterFamily = (name: string, description: string, labels: ReadonlyArray<string>) =>
-  metricFamily(MetricKey.counter(name, { description, incremental: true }), labels)
+export const counterFamily = (name: string, description: string, labels: ReadonlyArray<string>, known: KnownLabelValues = {}) =>
+  primed(metricFamily(MetricKey.counter(name, { description, incremental: true }), labels), known, 0)
 
 /** A counter of bigint amounts (SUN), for sums that are money. */
-export const bigintCounterFamily = (name: string, description: string, labels: ReadonlyArray<string>) =>
-  metricFamily(MetricKey.counter(name, { description, bigint: true, incremental: true }), labels)
+export const bigintCounterFamily = (name: string, description: string, labels: ReadonlyArray<string>, known: KnownLabelValues = {}) =>
+  primed(metricFamily(MetricKey.counter(name, { description, bigint: true, incremental: true }), labels), known, 0n)
+
+/**
+ * The values a counter's labels can take, where the set is closed (an outcome, a status, a
+ * reason); the labels left out (a network) are given to `primeCounters` by the process.
+ */
+export type KnownLabelValues = Readonly<Record<string, ReadonlyArray<string>>>
+
+const primeable: Array<{ readonly family: MetricFamily<any>; readonly known: KnownLabelValues; readonly zero: number | bigint }> = []
+
+const primed = <F extends MetricFamily<any>>(family: F, known: KnownLabelValues, zero: number | bigint): F => {
+  primeable.push({ family, known, zero })
+  return family
+}
+
+/** Every combination of the label values, in label order. */
+const combinations = (values: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<ReadonlyArray<string>> =>
+  values.reduce<ReadonlyArray<ReadonlyArray<string>>>((acc, options) => acc.flatMap((prefix) => options.map((v) => [...prefix, v])), [[]])
+
+/**
+ * Puts every counter whose label values are all known (declared with the counter, or given here,
+ * `{ network: ["nile"] }`) on the registry at 0, so `/metrics` shows each series from the start:
+ * a rate or an absence alert over a series that appears only with its first event cannot fire
+ * until then (Prometheus's advice for labelled metrics). Counters with an open label (a route, a
+ * node endpoint) appear with their first event.
+ */
+export const primeCounters = (given: KnownLabelValues): Effect.Effect<void> =>
+  Effect.sync(() => {
+    for (const { family, known, zero } of primeable) {
+      const values = family.labels.map((label) => known[label] ?? given[label])
+      if (values.some((v) => v === undefined)) continue
+      for (const combination of combinations(values as ReadonlyArray<ReadonlyArray<string>>)) {
+        family(...combination).unsafeUpdate(zero as never, noExtraLabels)
+      }
+    }
+  })
 
 export const gaugeFamily = (name: string, description: string, labels: ReadonlyArray<string>) =>
   metricFamily(MetricKey.gauge(name, { description }), labels)

@@ -27,5 +27,6 @@ export type AttemptOutcomeLabel =
 export const webhookAttempts = counterFamily(
   "collector_webhook_attempts_total",
   "Webhook delivery attempts, by outcome (delivered, rejected, failed, interrupted, worker_fault)",
-  ["network", "outcome"]
+  ["network", "outcome"],
+  { outcome: ["delivered", "rejected", "failed", "interrupted", "worker_fault"] }
 )

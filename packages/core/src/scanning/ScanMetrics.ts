@@ -24,7 +24,8 @@ export const scanBlocks = counterFamily("collector_scan_blocks_total", "Blocks s
 export const depositsBooked = counterFamily(
   "collector_deposits_booked_total",
   "Deposit revisions booked, by the event they produced (deposit.confirmed, deposit.reverted)",
-  ["network", "event_type"]
+  ["network", "event_type"],
+  { event_type: ["deposit.confirmed", "deposit.reverted"] }
 )
 
 /**
@@ -36,5 +37,6 @@ export const depositsBooked = counterFamily(
 export const depositsIgnored = counterFamily(
   "collector_deposits_ignored_total",
   "Transfers to tenant wallets not booked as deposits because of their value (zero, below_minimum)",
-  ["network", "reason"]
+  ["network", "reason"],
+  { reason: ["zero", "below_minimum"] }
 )

@@ -22,7 +22,8 @@ export const sweepsByStatus = gaugeFamily(
 export const frozenWallets = counterFamily(
   "collector_sweep_frozen_wallets_total",
   "Wallets found frozen by the USDT issuer (isBlackListed) at an estimate or a sweep's preparation",
-  ["network", "stage"]
+  ["network", "stage"],
+  { stage: ["estimate", "preparation"] }
 )
 
 /** What a task or an estimate item says of a frozen wallet. */
@@ -32,7 +33,8 @@ export const frozenReason = "the wallet's USDT is frozen by the token's issuer (
 export const sweepsFinished = counterFamily(
   "collector_sweeps_finished_total",
   "Sweep tasks finished, by terminal status",
-  ["network", "status"]
+  ["network", "status"],
+  { status: ["succeeded", "failed", "cancelled"] }
 )
 
 /**
@@ -43,7 +45,8 @@ export const sweepsFinished = counterFamily(
 export const sweepFees = bigintCounterFamily(
   "collector_sweep_fees_sun_total",
   "SUN paid for finished sweeps, by kind (network, energy_rental, activation)",
-  ["network", "kind"]
+  ["network", "kind"],
+  { kind: ["network", "energy_rental", "activation"] }
 )
 
 /** Counts a task once its terminal state is written: its status and what it cost, by kind. */
