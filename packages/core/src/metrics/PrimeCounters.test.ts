@@ -7,10 +7,10 @@ import { primeCounters } from "./MetricFamily.js"
 
 /** The series on the registry now: `name{label=value,...}`, labels sorted, with their values. */
 const series = Effect.map(Metric.snapshot, (pairs) =>
-  new Map(pairs.map((pair) => {
+  new Map<string, number | bigint | undefined>(pairs.map((pair) => {
     const labels = [...pair.metricKey.tags].map((t) => `${t.key}=${t.value}`).sort().join(",")
     const state = pair.metricState as { readonly count?: number | bigint }
-    return [`${pair.metricKey.name}{${labels}}`, state.count] as const
+    return [`${pair.metricKey.name}{${labels}}`, state.count]
   })))
 
 describe("primeCounters", () => {
