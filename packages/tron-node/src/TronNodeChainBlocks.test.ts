@@ -152,7 +152,8 @@ describe("TronNodeChain blocks", () => {
     Effect.gen(function*() {
       const node = makeFakeNode(server)
       node.on("/wallet/getblock", fixtureText("nile_getnowblock_66987627.header.json"))
-      const env = new Map([["TRON_NILE_NODE_URL", fullNodeUrl], ["TRON_NILE_API_KEY", "nile-key"]])
+      // The recorded node answers at a plain-HTTP name (msw), which only the insecure setting admits.
+      const env = new Map([["TRON_NILE_NODE_URL", fullNodeUrl], ["TRON_NILE_API_KEY", "nile-key"], ["TRON_ALLOW_INSECURE_NODE", "true"]])
       const live = TronNodeChain.layerConfig("nile").pipe(
         Layer.provide(FetchHttpClient.layer),
         Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(env)))

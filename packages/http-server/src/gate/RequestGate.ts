@@ -1,4 +1,5 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { databaseRetryAfterSeconds, isDatabaseUnavailable } from "../DatabaseUnavailable.js"
 import { parseCanonicalQuery, parseStrictJsonBody } from "@collector/api"
 import { Cause, Clock, Context, Duration, Effect, Exit, FiberRef, Layer, LogLevel, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -190,12 +191,20 @@ const make = Effect.gen(function*() {
         admit(withHeaders, traceId, route, target, address).pipe(Effect.locally(currentTraceId, traceId), inRequestSpan(span)),
         deadlineMillis
       ).pipe(Effect.exit)
+      // The gate's own reads (the app's credential, the token) can meet a database that is
+      // restarting or failing over: that is a 503 to retry, as in the handlers, never a 500.
+      const unavailable = Exit.isFailure(exit) && [...Cause.defects(exit.cause), ...Cause.failures(exit.cause)].some(isDatabaseUnavailable)
       if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
-        yield* Effect.logError("request failed", exit.cause).pipe(Effect.annotateLogs("trace_id", traceId))
+        yield* (unavailable ? Effect.logWarning("request failed: the database is unreachable", exit.cause) : Effect.logError("request failed", exit.cause)).pipe(
+          Effect.annotateLogs("trace_id", traceId)
+        )
       }
       const response = Exit.match(exit, {
         onSuccess: Option.getOrElse(() => errorResponse("REQUEST_TIMEOUT", "request deadline exceeded", traceId)),
-        onFailure: () => errorResponse("INTERNAL_ERROR", "internal error", traceId)
+        onFailure: () =>
+          unavailable
+            ? errorResponse("SERVICE_UNAVAILABLE", "the database is unreachable; retry shortly", traceId, { "retry-after": String(databaseRetryAfterSeconds) })
+            : errorResponse("INTERNAL_ERROR", "internal error", traceId)
       })
       recordRequest(route._tag === "Found" ? route.route : null, response.status, (performance.now() - arrived) / 1000)
       const finished = yield* Clock.currentTimeMillis
