@@ -1,8 +1,7 @@
-import { Entropy, type GeneratedWallet } from "@collector/core"
+import type { GeneratedWallet, WalletId } from "@collector/core"
 import { EcPoint, Pkcs11Signer, Pkcs11Token, Pkcs11WalletKeys } from "@collector/pkcs11"
 import { createTestToken, softHsmInstalled, softHsmModule, type TestToken } from "@collector/pkcs11/softhsm"
 import { TronSignature } from "@collector/tron"
-import { NodeEntropy } from "@collector/vault"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Option } from "effect"
 import pkcs11js from "pkcs11js"
@@ -38,10 +37,10 @@ export interface TokenFigures {
 export const measureToken = (token: TestToken, wallets: number, sessions: number) =>
   Effect.gen(function*() {
     const opened = yield* Effect.orDie(Pkcs11Token.open(token.settings))
-    const keys = Pkcs11WalletKeys.make(opened, NodeEntropy.make satisfies Entropy["Type"])
+    const keys = Pkcs11WalletKeys.make(opened)
     const signer = Pkcs11Signer.make(opened, { sign: () => Effect.dieMessage("only token wallets here") })
     let started = performance.now()
-    const generated: ReadonlyArray<GeneratedWallet> = yield* Effect.replicateEffect(keys.generate, wallets)
+    const generated: ReadonlyArray<GeneratedWallet> = yield* Effect.orDie(Effect.forEach(Array.from({ length: wallets }, (_, i) => String(i + 1) as WalletId), keys.generate))
     const createRate = wallets / ((performance.now() - started) / 1000)
     const hashes = generated.map(() => new Uint8Array(randomBytes(32)))
     const signEach = (concurrency: number) =>

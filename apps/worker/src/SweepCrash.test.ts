@@ -2,11 +2,11 @@ import type { WalletKeys } from "@collector/core"
 import { Pkcs11Token, Pkcs11WalletKeys } from "@collector/pkcs11"
 import { createTestToken, skipReason, softHsmInstalled, softHsmModule } from "@collector/pkcs11/testing"
 import { PgSweepRepository } from "@collector/postgres"
-import { NodeEntropy } from "@collector/vault"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it as vitestIt, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer, type Scope } from "effect"
 import type { ChildProcess } from "node:child_process"
+import { randomUUID } from "node:crypto"
 import { exited } from "../../../test-support/ChildExit.js"
 import { eventually } from "../../../test-support/Eventually.js"
 import { startTs } from "../../../test-support/Processes.js"
@@ -31,7 +31,9 @@ const pkcs11Store = (): Store => {
   return {
     name: "pkcs11",
     env: { KEY_STORE: "pkcs11", PKCS11_MODULE: softHsmModule, PKCS11_TOKEN_LABEL: token.label, PKCS11_PIN: token.pin, PKCS11_SESSIONS: "2" },
-    keys: Effect.map(Effect.orDie(Pkcs11Token.open(token.settings)), (opened) => Pkcs11WalletKeys.make(opened, NodeEntropy.make))
+    keys: Effect.map(Effect.orDie(Pkcs11Token.open(token.settings)), (opened) =>
+      // Every run's database starts its wallet IDs at 1: a prefix of its own keeps the labels apart in the one token.
+      Pkcs11WalletKeys.make(opened, `crash-${randomUUID().slice(0, 8)}-`))
   }
 }
 

@@ -1,4 +1,5 @@
 import { Context, Data, type Effect } from "effect"
+import type { WalletId } from "./Ids.js"
 import type { WalletKey } from "./WalletKey.js"
 
 /** A freshly generated wallet: its public address and where its private key is (sealed, or a token's label). */
@@ -8,12 +9,25 @@ export interface GeneratedWallet {
 }
 
 /**
+ * The key store cannot make a key now (a token absent, its session lost, a label already taken):
+ * the wallet is not created and the tenant is asked to retry. `reason` is for the operator's log.
+ */
+export class KeyGenerationFailed extends Data.TaggedError("KeyGenerationFailed")<{ readonly reason: string }> {
+  override get message() {
+    return `the key store cannot generate a key: ${this.reason}`
+  }
+}
+
+/**
  * Port: creates wallet key pairs. The private key never leaves the adapter unsealed, so the
  * domain only ever holds an address and an opaque sealed blob or token label.
  */
 export class WalletKeys extends Context.Tag("@collector/core/WalletKeys")<
   WalletKeys,
-  { readonly generate: Effect.Effect<GeneratedWallet> }
+  {
+    /** A key pair for the wallet that will have `walletId` (drawn before the wallet is stored, so a token can label the key by it). */
+    readonly generate: (walletId: WalletId) => Effect.Effect<GeneratedWallet, KeyGenerationFailed>
+  }
 >() {}
 
 export class SigningFailed extends Data.TaggedError("SigningFailed")<{ readonly reason: string }> {}

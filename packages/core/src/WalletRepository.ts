@@ -8,6 +8,8 @@ import type { WalletFilters, WalletQuery, WalletSummary } from "./WalletQuery.js
 import type { WalletKey } from "./WalletKey.js"
 
 export interface NewWallet {
+  /** The ID drawn with `drawId` (a key store may have labelled the key by it); absent, the store assigns the next. */
+  readonly id?: WalletId
   readonly customId: string
   readonly address: string
   readonly key: WalletKey
@@ -21,6 +23,8 @@ export class WalletRepository extends Context.Tag("@collector/core/WalletReposit
      * With `maxWallets`, refused (`WalletLimitReached`) when the tenant already holds that many
      * wallets over all its networks; concurrent creations may each see the last free place.
      */
+    /** A wallet ID never handed out before, drawn from the same sequence `insert` assigns from. */
+    readonly drawId: Effect.Effect<WalletId>
     readonly insert: (scope: TenantScope, wallet: NewWallet, maxWallets?: number) => Effect.Effect<WalletIdentity, CustomIdTaken | WalletLimitReached>
     readonly find: (scope: TenantScope, id: WalletId) => Effect.Effect<Option.Option<Wallet>>
     readonly findByAddress: (scope: TenantScope, address: string) => Effect.Effect<Option.Option<Wallet>>

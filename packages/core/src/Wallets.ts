@@ -14,9 +14,14 @@ const make = Effect.gen(function*() {
   const keys = yield* WalletKeys
   const limits = yield* TenantLimits
   return {
+    // The ID is drawn first so that a token can label the key by the wallet it belongs to; an ID
+    // whose insert is then refused (custom ID taken, limit) is simply never used.
     create: (scope: TenantScope, customId: string) =>
-      Effect.flatMap(keys.generate, (generated) =>
-        repo.insert(scope, { customId, address: generated.address, key: generated.key }, limits.maxWalletsPerTenant)),
+      Effect.gen(function*() {
+        const id = yield* repo.drawId
+        const generated = yield* keys.generate(id)
+        return yield* repo.insert(scope, { id, customId, address: generated.address, key: generated.key }, limits.maxWalletsPerTenant)
+      }),
     /** A page, and which wallets of the page or of `selected` cannot start a sweep now. */
     list: (scope: TenantScope, query: WalletQuery, selected: ReadonlyArray<WalletId>) =>
       Effect.gen(function*() {

@@ -1,4 +1,5 @@
 import { type ApiError, apiError } from "@collector/api"
+import { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Effect, FiberRef } from "effect"
 import { isDatabaseUnavailable } from "./DatabaseUnavailable.js"
 import { currentTraceId } from "./gate/RequestContext.js"
@@ -25,6 +26,9 @@ const envelopeFor = (error: DomainError, traceId: string): ApiError | undefined 
     case "EstimateBudgetExhausted":
       // Its Retry-After is set by the handler (`withRetryAfter`), which knows the seconds.
       return apiError("RATE_LIMITED", error.message, traceId)
+    case "KeyGenerationFailed":
+      // The token's reason stays in the log (toEnvelope); the tenant learns only to retry.
+      return apiError("SERVICE_UNAVAILABLE", "service unavailable: the key store cannot make a key now, retry later", traceId)
     case "SweepEstimateUnavailable":
       // A dependency failure whose message names no host or detail; the cause was logged where it happened.
       return apiError("INTERNAL_ERROR", error.message, traceId)
@@ -43,12 +47,25 @@ export const toEnvelope = <A, R>(effect: Effect.Effect<A, DomainError | ApiError
       : Effect.flatMap(FiberRef.get(currentTraceId), (traceId) => {
         // A typed storage failure of an unreachable database is left to ContractErrors' 503, with Retry-After.
         if (isDatabaseUnavailable(error)) return Effect.die(error)
+        if (error._tag === "KeyGenerationFailed") return keyStoreUnavailable(error, traceId)
         const envelope = envelopeFor(error, traceId)
         // An unmapped typed failure is a programming error; never leak its text.
         return envelope === undefined
           ? Effect.zipRight(Effect.logError("unmapped domain error", error._tag), Effect.fail(apiError("INTERNAL_ERROR", "internal error", traceId)))
           : Effect.fail(envelope)
       }))
+
+/** Seconds a tenant is asked to wait when the key store fails: a token's session is reopened in about that. */
+export const keyStoreRetryAfterSeconds = 5
+
+// A 503 like the database's: logged as a warning with the store's reason, answered with Retry-After.
+const keyStoreUnavailable = (error: DomainError, traceId: string) =>
+  Effect.gen(function*() {
+    yield* Effect.logWarning("key store unavailable", error.message).pipe(Effect.annotateLogs("trace_id", traceId))
+    yield* HttpApp.appendPreResponseHandler((_, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(keyStoreRetryAfterSeconds))))
+    return yield* Effect.fail(envelopeFor(error, traceId)!)
+  })
 
 /** A 400 for a parameter the schemas cannot judge alone (bounds, formats, ranges). */
 export const invalidArgument = (message: string) =>

@@ -20,7 +20,7 @@ if (softHsmInstalled) {
   keyStoreContract(
     "PKCS#11 (SoftHSM2)",
     "pkcs11",
-    Layer.mergeAll(Pkcs11WalletKeys.layer, Pkcs11Signer.layer(LocalSigner.layer.pipe(Layer.provide(box)))).pipe(
+    Layer.mergeAll(Pkcs11WalletKeys.layer(), Pkcs11Signer.layer(LocalSigner.layer.pipe(Layer.provide(box)))).pipe(
       Layer.provide(Layer.merge(tokenLayer, NodeEntropy.layer))
     )
   )

@@ -11,7 +11,12 @@ export interface Pkcs11Settings {
   readonly pin: Redacted.Redacted<string>
   /** Sessions opened at start: one signature or key generation runs on each at a time. */
   readonly sessions: number
+  /** Each wallet key is labelled this prefix and the wallet's ID; deployments sharing a token need different prefixes. */
+  readonly labelPrefix: string
 }
+
+/** The label prefix when PKCS11_LABEL_PREFIX is not set: an operator can tell our objects from others in a shared token. */
+export const defaultLabelPrefix = "collector-wallet-"
 
 const tokenConfig = Config.all({
   label: Config.option(Config.nonEmptyString("PKCS11_TOKEN_LABEL")),
@@ -56,5 +61,10 @@ export const pkcs11Config: Config.Config<Pkcs11Settings> = Config.all({
   sessions: Config.integer("PKCS11_SESSIONS").pipe(
     Config.withDefault(4),
     Config.validate({ message: "PKCS11_SESSIONS must be between 1 and 64", validation: (n) => n >= 1 && n <= 64 })
+  ),
+  // Printable and short: a CKA_LABEL is UTF-8 shown by every token tool, and the ID adds up to 19 digits.
+  labelPrefix: Config.string("PKCS11_LABEL_PREFIX").pipe(
+    Config.withDefault(defaultLabelPrefix),
+    Config.validate({ message: "PKCS11_LABEL_PREFIX must be 1 to 40 characters of letters, digits, '-', '_' or '.'", validation: (p) => /^[A-Za-z0-9._-]{1,40}$/.test(p) })
   )
 })

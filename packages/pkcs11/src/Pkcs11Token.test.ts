@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { Signer, WalletKeys } from "@collector/core"
+import { KeyGenerationFailed, Signer, type WalletId, WalletKeys } from "@collector/core"
 import { LocalSigner, LocalWalletKeys, TronSignature } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
@@ -51,8 +51,8 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token (SoftHSM2)", () => {
   it.effect("a generated key is in the token, sensitive, not extractable and private; its value cannot be read", () =>
     Effect.gen(function*() {
       const opened = yield* Pkcs11Token.open(token.settings)
-      const generated = yield* Pkcs11WalletKeys.make(opened, NodeEntropy.make).generate
-      expect(generated.key.store).toBe("pkcs11")
+      const generated = yield* Pkcs11WalletKeys.make(opened).generate("101" as WalletId)
+      expect(generated.key).toEqual({ store: "pkcs11", label: "collector-wallet-101" })
       const label = generated.key.store === "pkcs11" ? generated.key.label : ""
       const flags = yield* opened.withSession((session) =>
         Effect.gen(function*() {
@@ -74,12 +74,26 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token (SoftHSM2)", () => {
       expect(flags.value._tag === "Left" && flags.value.left.returnValue).toBe("CKR_ATTRIBUTE_SENSITIVE")
     }).pipe(Effect.scoped))
 
+  it.effect("a wallet ID whose label the token already holds (another deployment, same prefix) is refused, and the first key still signs", () =>
+    Effect.gen(function*() {
+      const opened = yield* Pkcs11Token.open(token.settings)
+      const first = yield* Pkcs11WalletKeys.make(opened, "shared-").generate("5" as WalletId)
+      const again = yield* Effect.flip(Pkcs11WalletKeys.make(opened, "shared-").generate("5" as WalletId))
+      expect(again).toBeInstanceOf(KeyGenerationFailed)
+      expect(again.reason).toContain("already holds an object labelled shared-5")
+      expect(again.reason).toContain("PKCS11_LABEL_PREFIX")
+      // Another prefix is another name: the same ID is free under it.
+      expect((yield* Pkcs11WalletKeys.make(opened, "other-").generate("5" as WalletId)).key).toEqual({ store: "pkcs11", label: "other-5" })
+      const signer = Pkcs11Signer.make(opened, { sign: () => Effect.dieMessage("no local wallet here") })
+      expect(TronSignature.recoverAddress(hash, yield* signer.sign(first, hash))).toEqual(Option.some(first.address))
+    }).pipe(Effect.scoped))
+
   it.effect("a session lost mid-run (all closed behind our back) is replaced and the next signature succeeds", () =>
     Effect.gen(function*() {
       const opened = yield* Pkcs11Token.open({ ...token.settings, sessions: 2 })
-      const keys = Pkcs11WalletKeys.make(opened, NodeEntropy.make)
+      const keys = Pkcs11WalletKeys.make(opened)
       const signer = Pkcs11Signer.make(opened, { sign: () => Effect.dieMessage("no local wallet here") })
-      const wallet = yield* keys.generate
+      const wallet = yield* keys.generate("102" as WalletId)
       expect(TronSignature.recoverAddress(hash, yield* signer.sign(wallet, hash))).toEqual(Option.some(wallet.address))
       const side = sideChannel()
       const slot = side.C_GetSlotList(true).find((s) => side.C_GetTokenInfo(s).label.trim() === token.label)!
@@ -92,15 +106,15 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token (SoftHSM2)", () => {
   it.effect("with the PKCS#11 store configured, wallets with local keys still sign through the local signer", () =>
     Effect.gen(function*() {
       const local = yield* Effect.provide(WalletKeys, LocalWalletKeys.layer.pipe(Layer.provide(box)))
-      const old = yield* local.generate
+      const old = yield* local.generate("103" as WalletId)
       expect(old.key.store).toBe("local")
       const signer = yield* Signer
       expect(TronSignature.recoverAddress(hash, yield* signer.sign(old, hash))).toEqual(Option.some(old.address))
-      const fresh = yield* (yield* WalletKeys).generate
+      const fresh = yield* (yield* WalletKeys).generate("104" as WalletId)
       expect(fresh.key.store).toBe("pkcs11")
       expect(TronSignature.recoverAddress(hash, yield* signer.sign(fresh, hash))).toEqual(Option.some(fresh.address))
     }).pipe(Effect.provide(
-      Layer.mergeAll(Pkcs11WalletKeys.layer, Pkcs11Signer.layer(LocalSigner.layer.pipe(Layer.provide(box)))).pipe(
+      Layer.mergeAll(Pkcs11WalletKeys.layer(), Pkcs11Signer.layer(LocalSigner.layer.pipe(Layer.provide(box)))).pipe(
         Layer.provide(Layer.merge(Layer.orDie(Pkcs11Token.layer(token.settings)), NodeEntropy.layer))
       )
     )))
@@ -114,7 +128,7 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token opened twice in one process", 
   it.effect("the API's and the worker's stores share the module: both sign, and closing one leaves the other working", () =>
     Effect.gen(function*() {
       const first = yield* Pkcs11Token.open(token.settings)
-      const wallet = yield* Pkcs11WalletKeys.make(first, NodeEntropy.make).generate
+      const wallet = yield* Pkcs11WalletKeys.make(first).generate("1" as WalletId)
       const secondScope = yield* Scope.make()
       const second = yield* Scope.extend(Pkcs11Token.open(token.settings), secondScope)
       const viaSecond = Pkcs11Signer.make(second, { sign: () => Effect.dieMessage("no local wallet here") })

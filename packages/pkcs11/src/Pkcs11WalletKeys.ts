@@ -1,31 +1,48 @@
-import { Entropy, tokenKey, WalletKeys } from "@collector/core"
+import { KeyGenerationFailed, tokenKey, type WalletId, WalletKeys } from "@collector/core"
 import { TronAddress } from "@collector/tron"
-import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect, Layer } from "effect"
 import pkcs11js from "pkcs11js"
 import { secp256k1Params, uncompressedPoint } from "./EcPoint.js"
-import { call, callAsync, Pkcs11Token, type TokenCallFailed } from "./Pkcs11Token.js"
-
-/** Every wallet key's label starts so: an operator can tell our objects from others in a shared token. */
-export const labelPrefix = "collector-wallet-"
+import { defaultLabelPrefix } from "./Pkcs11Settings.js"
+import { call, callAsync, Pkcs11Token, TokenCallFailed, type TokenSession } from "./Pkcs11Token.js"
 
 /**
  * WalletKeys adapter that generates each key pair inside the token: the private key is created
  * sensitive, non-extractable and private (readable by nobody, usable only after login), so no
  * process ever sees it. The address comes from the public key the token returns; the wallet row
- * keeps only the label, a random name both objects carry (CKA_LABEL and CKA_ID).
+ * keeps only the label, the prefix and the wallet's ID, which both objects carry (CKA_LABEL and
+ * CKA_ID), so an operator can find a wallet's key in the token by the wallet alone.
  *
- * A failure to generate is a defect for the caller (the port has no error channel): the wallet
- * is not created and the API answers 500, while the reason is logged with the return value.
+ * A label already in the token is never reused: two objects under one label would make the key
+ * ambiguous (the signer refuses them), so the wallet is refused instead, with a reason naming the
+ * likely cause. Any failure is `KeyGenerationFailed`: the wallet is not created, the tenant gets a
+ * 503 to retry, the reason goes to the log.
  */
-export const make = (token: Pkcs11Token["Type"], entropy: Entropy["Type"]): WalletKeys["Type"] => ({
-  generate: Effect.gen(function*() {
-    // 128 random bits: labels never collide, and a label says nothing about the wallet it names.
-    const label = labelPrefix + bytesToHex(yield* entropy.bytes(16))
-    const generated = yield* token.withSession((session) => generateIn(session.module, session.handle, label))
-    return { address: generated, key: tokenKey(label) }
-  }).pipe(Effect.catchTag("TokenCallFailed", (failed) => Effect.dieMessage(`generating a key pair in the PKCS#11 token failed (${failed.returnValue})`)))
+export const make = (token: Pkcs11Token["Type"], labelPrefix: string = defaultLabelPrefix): WalletKeys["Type"] => ({
+  generate: (walletId: WalletId) => {
+    const label = labelPrefix + walletId
+    return token.withSession((session) =>
+      Effect.gen(function*() {
+        if (yield* labelTaken(session, label)) return { taken: true } as const
+        return { taken: false, address: yield* generateIn(session.module, session.handle, label) } as const
+      })
+    ).pipe(
+      Effect.mapError((failed) => new KeyGenerationFailed({ reason: `the PKCS#11 token failed to generate a key pair (${failed.returnValue})` })),
+      Effect.flatMap((outcome) =>
+        outcome.taken
+          ? Effect.fail(new KeyGenerationFailed({ reason: `the token already holds an object labelled ${label}: another deployment may share this token (give each its own PKCS11_LABEL_PREFIX)` }))
+          : Effect.succeed({ address: outcome.address, key: tokenKey(label) }))
+    )
+  }
 })
+
+/** Whether any object (key or otherwise) of the token carries `label`. */
+const labelTaken = (session: TokenSession, label: string): Effect.Effect<boolean, TokenCallFailed> =>
+  Effect.acquireUseRelease(
+    call(() => session.module.C_FindObjectsInit(session.handle, [{ type: pkcs11js.CKA_LABEL, value: label }])),
+    () => Effect.map(call(() => session.module.C_FindObjects(session.handle, 1)), (handles) => handles.length > 0),
+    () => Effect.ignore(call(() => session.module.C_FindObjectsFinal(session.handle)))
+  )
 
 const generateIn = (module: pkcs11js.PKCS11, session: pkcs11js.Handle, label: string): Effect.Effect<string, TokenCallFailed> =>
   Effect.gen(function*() {
@@ -53,11 +70,9 @@ const generateIn = (module: pkcs11js.PKCS11, session: pkcs11js.Handle, label: st
       ]))
     const [attribute] = yield* call(() => module.C_GetAttributeValue(session, keys.publicKey, [{ type: pkcs11js.CKA_EC_POINT }]))
     const point = attribute?.value === undefined ? undefined : uncompressedPoint(attribute.value)
-    if (point === undefined) return yield* Effect.dieMessage(`the PKCS#11 token returned no secp256k1 public key for ${label}`)
+    if (point === undefined) return yield* new TokenCallFailed({ returnValue: "no secp256k1 public key returned" })
     return TronAddress.fromPublicKey(point)
   })
 
-export const layer: Layer.Layer<WalletKeys, never, Pkcs11Token | Entropy> = Layer.effect(
-  WalletKeys,
-  Effect.map(Effect.all([Pkcs11Token, Entropy]), ([token, entropy]) => make(token, entropy))
-)
+export const layer = (labelPrefix: string = defaultLabelPrefix): Layer.Layer<WalletKeys, never, Pkcs11Token> =>
+  Layer.effect(WalletKeys, Effect.map(Pkcs11Token, (token) => make(token, labelPrefix)))

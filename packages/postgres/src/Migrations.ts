@@ -19,6 +19,7 @@ import depositMinimum from "./migrations/0016_deposit_minimum.js"
 import sealedValues from "./migrations/0017_sealed_values.js"
 import recordPruning from "./migrations/0018_record_pruning.js"
 import walletKeyStore from "./migrations/0021_wallet_key_store.js"
+import walletIdsDrawnFirst from "./migrations/0022_wallet_ids_drawn_first.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -39,7 +40,8 @@ const loader = Migrator.fromRecord({
   "0016_deposit_minimum": depositMinimum,
   "0017_sealed_values": sealedValues,
   "0018_record_pruning": recordPruning,
-  "0021_wallet_key_store": walletKeyStore
+  "0021_wallet_key_store": walletKeyStore,
+  "0022_wallet_ids_drawn_first": walletIdsDrawnFirst
 })
 
 const runMigrator = Migrator.make({})({ loader })

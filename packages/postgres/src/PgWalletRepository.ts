@@ -86,12 +86,16 @@ export const make = Effect.gen(function*() {
     // One statement (atomic on its own): the wallet and its key (sealed, or a token label) land together or not at all.
     // With a limit, the tenant's count comes from the sharded counters (a few rows, not a scan);
     // no row inserted then means the limit was reached.
+    drawId: sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('wallets', 'id'))::text AS id`.pipe(
+      Effect.map(([row]) => row!.id as WalletId),
+      Effect.orDie
+    ),
     insert: (scope, wallet, maxWallets) => {
       const key = WalletKeyRow.toColumns(wallet.key)
       return sql<{ id: string; created_at: Date }>`
         WITH inserted AS (
-          INSERT INTO wallets (tenant_id, network, address, custom_id)
-          SELECT ${scope.tenantId}, ${scope.network}, ${wallet.address}, ${wallet.customId}
+          INSERT INTO wallets (id, tenant_id, network, address, custom_id)
+          SELECT ${wallet.id === undefined ? sql`nextval(pg_get_serial_sequence('wallets', 'id'))` : wallet.id}, ${scope.tenantId}, ${scope.network}, ${wallet.address}, ${wallet.customId}
           WHERE ${maxWallets === undefined ? sql`true` : sql`(SELECT coalesce(sum(n), 0) FROM wallet_counts WHERE tenant_id = ${scope.tenantId}) < ${maxWallets}`}
           RETURNING id, created_at
         ), keyed AS (

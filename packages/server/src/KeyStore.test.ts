@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { Readiness, readinessOf, Signer, WalletKeys } from "@collector/core"
+import { Readiness, readinessOf, Signer, type WalletId, WalletKeys } from "@collector/core"
 import { createTestToken, skipReason, softHsmInstalled, softHsmModule } from "@collector/pkcs11/testing"
 import { TronSignature } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -32,7 +32,7 @@ describe("KeyStore", () => {
   it.effect("KEY_STORE defaults to local: local keys, and readiness reports the store", () =>
     Effect.gen(function*() {
       const keys = yield* WalletKeys
-      const wallet = yield* keys.generate
+      const wallet = yield* keys.generate("1" as WalletId)
       expect(wallet.key.store).toBe("local")
       expect(TronSignature.recoverAddress(hash, yield* (yield* Signer).sign(wallet, hash))).toEqual(Option.some(wallet.address))
       const report = yield* (yield* Readiness).check
@@ -50,15 +50,20 @@ describe("KeyStore", () => {
     const token = softHsmInstalled ? createTestToken() : undefined!
     const variables = { KEY_STORE: "pkcs11", PKCS11_MODULE: softHsmModule, PKCS11_TOKEN_LABEL: token?.label ?? "", PKCS11_PIN: token?.pin ?? "", PKCS11_SESSIONS: "2" }
 
-    it.effect("new wallets' keys are made in the token; readiness names the token", () =>
+    it.effect("new wallets' keys are made in the token, labelled PKCS11_LABEL_PREFIX and the wallet's ID; readiness names the token", () =>
       Effect.gen(function*() {
-        const wallet = yield* (yield* WalletKeys).generate
-        expect(wallet.key.store).toBe("pkcs11")
+        const wallet = yield* (yield* WalletKeys).generate("7" as WalletId)
+        expect(wallet.key).toEqual({ store: "pkcs11", label: "deploy-b-7" })
         expect(TronSignature.recoverAddress(hash, yield* (yield* Signer).sign(wallet, hash))).toEqual(Option.some(wallet.address))
         const check = (yield* (yield* Readiness).check).checks.find((c) => c.component === "key_store")
         expect(check?.ready).toBe(true)
         expect(check?.detail).toContain(`pkcs11 token "${token.label}"`)
-      }).pipe(Effect.provide(Layer.mergeAll(KeyStore.walletKeys, KeyStore.signer, readinessWith).pipe(Layer.provide(storeFrom(variables))))))
+      }).pipe(Effect.provide(Layer.mergeAll(KeyStore.walletKeys, KeyStore.signer, readinessWith).pipe(Layer.provide(storeFrom({ ...variables, PKCS11_LABEL_PREFIX: "deploy-b-" }))))))
+
+    it.effect("a label prefix a token tool could not show stops the start, naming the variable", () =>
+      Effect.gen(function*() {
+        expect(yield* startFailure({ ...variables, PKCS11_LABEL_PREFIX: "wallet key/" })).toContain("PKCS11_LABEL_PREFIX must be")
+      }))
 
     it.effect("a wrong PIN, an absent token and a missing module stop the start in one line, the PIN never shown", () =>
       Effect.gen(function*() {

@@ -61,7 +61,7 @@ export const layer: Layer.Layer<KeyStore, KeyStoreUnavailable | ConfigError.Conf
     const store = {
       name,
       description: `pkcs11 ${token.description}, ${settings.sessions} sessions`,
-      walletKeys: pkcs11.Pkcs11WalletKeys.make(token, entropy),
+      walletKeys: pkcs11.Pkcs11WalletKeys.make(token, settings.labelPrefix),
       signer: pkcs11.Pkcs11Signer.make(token, local),
       probe: Effect.mapError(token.probe, (failed) => `the token does not answer (${failed.returnValue})`)
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { type GeneratedWallet, localKey, type Sealed, SecretBox, Signer, SigningFailed, tokenKey, walletKeyContext, WalletKeys } from "@collector/core"
+import { type GeneratedWallet, localKey, type Sealed, SecretBox, Signer, SigningFailed, tokenKey, type WalletId, walletKeyContext, WalletKeys } from "@collector/core"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
@@ -21,7 +21,8 @@ const testLayer = Layer.mergeAll(
   boxLayer
 )
 
-const generate = Effect.flatMap(WalletKeys, (keys) => keys.generate)
+// The local store does not use the wallet's ID (its sealed key is bound to the address).
+const generate = Effect.flatMap(WalletKeys, (keys) => keys.generate("1" as WalletId))
 const sign = (wallet: GeneratedWallet, hash: Uint8Array) => Effect.flatMap(Signer, (signer) => signer.sign(wallet, hash))
 const txHash = (text: string) => sha256(new TextEncoder().encode(text))
 /** The sealed key of a wallet this store generated (always local). */

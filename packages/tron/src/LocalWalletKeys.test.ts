@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { Entropy, type GeneratedWallet, type Sealed, SecretBox, walletKeyContext, WalletKeys } from "@collector/core"
+import { Entropy, type GeneratedWallet, type Sealed, SecretBox, type WalletId, walletKeyContext, WalletKeys } from "@collector/core"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -27,7 +27,7 @@ describe("LocalWalletKeys", () => {
     Effect.gen(function*() {
       const keys = yield* WalletKeys
       const box = yield* SecretBox
-      const wallets = yield* Effect.replicateEffect(keys.generate, 100)
+      const wallets = yield* Effect.replicateEffect(keys.generate("1" as WalletId), 100)
       expect(new Set(wallets.map((w) => w.address)).size).toBe(100)
       const secretKeys = new Set<string>()
       for (const wallet of wallets) {
@@ -56,7 +56,7 @@ describe("LocalWalletKeys", () => {
           return real.seal(plaintext, context)
         }
       }
-      const wallet = yield* Effect.flatMap(WalletKeys, (k) => k.generate).pipe(
+      const wallet = yield* Effect.flatMap(WalletKeys, (k) => k.generate("1" as WalletId)).pipe(
         Effect.provide(LocalWalletKeys.layer.pipe(Layer.provide(Layer.succeed(SecretBox, spy))))
       )
       expect(handed.length).toBe(1)
@@ -70,7 +70,7 @@ describe("LocalWalletKeys", () => {
     Effect.gen(function*() {
       const box = yield* SecretBox
       const generateWith = (fill: number) =>
-        Effect.flatMap(WalletKeys, (k) => k.generate).pipe(
+        Effect.flatMap(WalletKeys, (k) => k.generate("1" as WalletId)).pipe(
           Effect.provide(LocalWalletKeys.layer.pipe(Layer.provide(Layer.merge(
             Layer.succeed(SecretBox, box),
             Layer.succeed(Entropy, { bytes: (length) => Effect.succeed(new Uint8Array(length).fill(fill)) })

@@ -11,7 +11,8 @@ const seedLength = secp256k1.lengths.seed ?? 48
  * before anything else sees them: callers get only the address and the sealed blob.
  */
 export const make = (box: SecretBox["Type"], entropy: Entropy["Type"]): WalletKeys["Type"] => ({
-  generate: Effect.acquireUseRelease(
+  // The wallet's ID is not needed: the sealed key is bound to its address, which names it.
+  generate: () => Effect.acquireUseRelease(
     // 48 bytes from the Entropy port (the OS CSPRNG; seeded only in deterministic simulations),
     // reduced into [1, n) by noble's randomSecretKey: the bias of a 384-bit reduction is ~2^-128.
     Effect.flatMap(entropy.bytes(seedLength), (seed) =>

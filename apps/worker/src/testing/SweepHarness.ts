@@ -88,11 +88,13 @@ export const seedScope = (count: number, policy: PolicyChanges = {}, network: Ne
               ${(policy.maxRentalCost ?? 20_000_000n).toString()}, ${policy.rentalAllowed ?? true}, now())`
     const wallets: Array<SweepWallet> = []
     for (let i = 0; i < count && tokenKeys !== undefined; i++) {
-      const generated = yield* tokenKeys.generate
+      // As the wallet use case does: the ID first, so that the token labels the key by it.
+      const [drawn] = yield* sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('wallets', 'id'))::text AS id`
+      const generated = yield* Effect.orDie(tokenKeys.generate(drawn!.id as WalletId))
       const label = generated.key.store === "pkcs11" ? generated.key.label : yield* Effect.dieMessage("expected a token key")
       const [row] = yield* sql<{ id: string }>`
         WITH w AS (
-          INSERT INTO wallets (tenant_id, network, address, custom_id) VALUES (${tenant!.id}, ${network}, ${generated.address}, ${label})
+          INSERT INTO wallets (id, tenant_id, network, address, custom_id) VALUES (${drawn!.id}, ${tenant!.id}, ${network}, ${generated.address}, ${label})
           RETURNING id
         ), k AS (INSERT INTO wallet_keys (wallet_id, store, key_label) SELECT id, 'pkcs11', ${label} FROM w)
         SELECT id::text FROM w`

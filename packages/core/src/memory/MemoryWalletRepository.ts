@@ -54,6 +54,7 @@ export const make = Effect.gen(function*() {
     Option.fromNullable(row !== undefined && inScope(scope)(row) ? view(scope, [row])[0] : undefined)
 
   return WalletRepository.of({
+    drawId: Effect.sync(() => db.nextId("wallet") as WalletId),
     insert: (scope, wallet, maxWallets) =>
       Effect.flatMap(Clock.currentTimeMillis, (millis) =>
         db.atomically(() => {
@@ -67,7 +68,8 @@ export const make = Effect.gen(function*() {
           if (rows.find((row) => row.network === scope.network && row.address === wallet.address) !== undefined) {
             throw new Error(`wallets: address ${wallet.address} is taken on ${scope.network}`)
           }
-          const id = db.nextId("wallet") as WalletId
+          const id = wallet.id ?? db.nextId("wallet") as WalletId
+          if (rows.get(id) !== undefined) throw new Error(`wallets: ID ${id} is taken`)
           const createdAt = new Date(millis)
           rows.put(id, {
             id,

@@ -62,6 +62,7 @@ const ports = (world: World, drafts: Ref.Ref<ReadonlyArray<SweepDraft>>) => {
   const unused = () => Effect.dieMessage("not used by the operations")
   return Layer.mergeAll(
     Layer.succeed(WalletRepository, {
+      drawId: unused(),
       insert: unused,
       find: unused,
       findByAddress: unused,

@@ -112,6 +112,24 @@ export const walletRepositoryContract = <E>(name: string, storage: Layer.Layer<W
         expect(yield* repo.findByAddress(scope, address.toLowerCase())).toEqual(Option.none())
       }))
 
+    it.effect("a drawn ID is fresh, is the one insert stores, and is never handed out again, refused or not", () =>
+      Effect.gen(function*() {
+        const repo = yield* WalletRepository
+        const { scope } = yield* scopeAndStrangers
+        const drawn = yield* repo.drawId
+        expect(isCanonicalPositiveInt64(drawn)).toBe(true)
+        const identity = yield* repo.insert(scope, { ...newWallet("drawn", `TContractDrawn${scope.tenantId}`), id: drawn })
+        expect(identity.id).toBe(drawn)
+        expect(Option.map(yield* repo.find(scope, drawn), (w) => w.customId)).toEqual(Option.some("drawn"))
+        // An ID drawn for a creation that is then refused stays spent: the next ones are all new.
+        const spent = yield* repo.drawId
+        expect(yield* Effect.either(repo.insert(scope, { ...newWallet("drawn", `TContractSpent${scope.tenantId}`), id: spent }))).toEqual(Either.left(new CustomIdTaken({ customId: "drawn" })))
+        const later = [yield* repo.drawId, (yield* repo.insert(scope, newWallet("assigned", `TContractAssigned${scope.tenantId}`))).id]
+        expect(new Set([drawn, spent, ...later]).size).toBe(4)
+        for (const id of later) expect(BigInt(id) > BigInt(spent)).toBe(true)
+        expect(yield* repo.find(scope, spent)).toEqual(Option.none())
+      }))
+
     it.effect("a custom ID is unique in its scope, an address in its network; a refused insert stores nothing", () =>
       Effect.gen(function*() {
         const repo = yield* WalletRepository

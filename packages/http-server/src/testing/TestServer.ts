@@ -1,5 +1,5 @@
 import { HttpServer } from "@effect/platform"
-import { NetworkResources, SweepSettings, TenantAdmin, TenantLimits, type TenantLimitsShape, unconfiguredNetworkResources } from "@collector/core"
+import { NetworkResources, SweepSettings, TenantAdmin, TenantLimits, type TenantLimitsShape, unconfiguredNetworkResources, type WalletKeys } from "@collector/core"
 import { PgStorage } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -27,6 +27,8 @@ export const TestServerLive = (
   options: {
     readonly networkResources?: Layer.Layer<NetworkResources, ConfigError.ConfigError>
     readonly tenantLimits?: Partial<TenantLimitsShape>
+    /** Where new wallets' keys are made; local (sealed in the database) by default. */
+    readonly walletKeys?: Layer.Layer<WalletKeys>
   } = {}
 ) => {
   const lines: Array<string> = []
@@ -46,7 +48,7 @@ export const TestServerLive = (
   // The reference server's adapters, except that webhook hosts resolve through the test resolver.
   const Adapters = Layer.mergeAll(
     PgStorage,
-    LocalWalletKeys.layer,
+    options.walletKeys ?? LocalWalletKeys.layer,
     AccessLog.to((line) => void lines.push(line)),
     DnsWebhookTargets.layer({ lookup: testResolver }),
     options.networkResources ?? Layer.succeed(NetworkResources, unconfiguredNetworkResources)

@@ -1,4 +1,4 @@
-import { type KeyStoreName, Signer, SigningFailed, WalletKeys } from "@collector/core"
+import { type KeyStoreName, Signer, SigningFailed, type WalletId, WalletKeys } from "@collector/core"
 import { TronAddress, TronSignature } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
@@ -6,6 +6,11 @@ import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { Effect, Either, type Layer, Option } from "effect"
 import { TronWeb, utils } from "tronweb"
+
+// Wallet IDs as the repository would draw them: each once in this process, so a token that
+// labels keys by ID never sees one twice across the contract's tests.
+let lastId = 0n
+const drawId = Effect.sync(() => String(++lastId) as WalletId)
 
 const halfOrder = secp256k1.Point.CURVE().n / 2n
 const txHash = (text: string) => sha256(new TextEncoder().encode(text))
@@ -25,7 +30,7 @@ export const keyStoreContract = (name: string, store: KeyStoreName, layer: Layer
     it.effect("generates distinct valid wallets whose key is recorded under the store", () =>
       Effect.gen(function*() {
         const keys = yield* WalletKeys
-        const wallets = yield* Effect.replicateEffect(keys.generate, 8)
+        const wallets = yield* Effect.replicateEffect(Effect.flatMap(drawId, keys.generate), 8)
         expect(new Set(wallets.map((w) => w.address)).size).toBe(8)
         for (const wallet of wallets) {
           expect(TronAddress.isValidTronAddress(wallet.address)).toBe(true)
@@ -38,7 +43,7 @@ export const keyStoreContract = (name: string, store: KeyStoreName, layer: Layer
         const keys = yield* WalletKeys
         const signer = yield* Signer
         for (let i = 0; i < 6; i++) {
-          const wallet = yield* keys.generate
+          const wallet = yield* Effect.flatMap(drawId, keys.generate)
           const hash = txHash(`contract ${store} ${i}`)
           const signature = yield* signer.sign(wallet, hash)
           expect(signature.length).toBe(65)
@@ -58,7 +63,7 @@ export const keyStoreContract = (name: string, store: KeyStoreName, layer: Layer
       Effect.gen(function*() {
         const keys = yield* WalletKeys
         const signer = yield* Signer
-        const wallets = yield* Effect.replicateEffect(keys.generate, 6)
+        const wallets = yield* Effect.replicateEffect(Effect.flatMap(drawId, keys.generate), 6)
         const jobs = wallets.flatMap((wallet, i) => [0, 1, 2].map((j) => ({ wallet, hash: txHash(`c ${i} ${j}`) })))
         const signatures = yield* Effect.forEach(jobs, ({ wallet, hash }) => signer.sign(wallet, hash), { concurrency: 8 })
         jobs.forEach(({ wallet, hash }, i) => expect(tronwebSigner(hash, signatures[i]!)).toBe(wallet.address))
@@ -68,8 +73,8 @@ export const keyStoreContract = (name: string, store: KeyStoreName, layer: Layer
       Effect.gen(function*() {
         const keys = yield* WalletKeys
         const signer = yield* Signer
-        const a = yield* keys.generate
-        const b = yield* keys.generate
+        const a = yield* Effect.flatMap(drawId, keys.generate)
+        const b = yield* Effect.flatMap(drawId, keys.generate)
         const mixed = yield* Effect.either(signer.sign({ address: b.address, key: a.key }, txHash("mix-up")))
         expect(Either.isLeft(mixed)).toBe(true)
         expect(Either.getLeft(mixed).pipe(Option.getOrThrow)).toBeInstanceOf(SigningFailed)

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Redacted } from "effect"
-import type { Pkcs11Settings } from "../Pkcs11Settings.js"
+import { defaultLabelPrefix, type Pkcs11Settings } from "../Pkcs11Settings.js"
 
 /** Where Debian's `softhsm2` package puts the module. */
 export const softHsmModule = "/usr/lib/softhsm/libsofthsm2.so"
@@ -51,7 +51,7 @@ export const createTestToken = (label = `test-${process.pid}-${Math.random().toS
   return {
     label,
     pin,
-    settings: { module: softHsmModule, token: { label }, pin: Redacted.make(pin), sessions },
+    settings: { module: softHsmModule, token: { label }, pin: Redacted.make(pin), sessions, labelPrefix: defaultLabelPrefix },
     remove: () => rmSync(directory, { recursive: true, force: true })
   }
 }
