@@ -60,6 +60,7 @@ import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collect
 import { FetchHttpClient, HttpClient } from "@effect/platform"
 import { Duration, Effect, Exit, Fiber, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
 import { randomBytes } from "node:crypto"
 import { cpus, totalmem } from "node:os"
 import { createInterface } from "node:readline"
@@ -71,6 +72,7 @@ import { printPhaseBreakdown } from "./support/ProfileBreakdown.js"
 import { makePortTiming } from "./support/PortTiming.js"
 import { type ReferenceResult, runReferenceSweeper } from "./support/ReferenceSweeper.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
+import { runBothKeyStores } from "./support/BothKeyStores.js"
 import { benchKeyStore, benchTokens, measureToken, type TokenFigures, tokenWithKeys } from "./support/TokenSigning.js"
 import { Pkcs11Signer } from "@collector/pkcs11"
 
@@ -84,7 +86,8 @@ const settleMs = env("BENCH_SETTLE_MS", 300)
 const idleMs = env("BENCH_IDLE_MS", 100)
 const signingKeys = env("BENCH_SIGNING_KEYS", 2000)
 // `--key-store pkcs11` (or BENCH_KEY_STORE=pkcs11): also wallet creation and signing in a SoftHSM2
-// token, beside the local signer's figures; BENCH_TOKEN_WALLETS keys (generation is slow: one file each).
+// token, beside the local signer's figures; BENCH_TOKEN_WALLETS keys (generation is slow: one file
+// each). `--key-store both`: a run with each store, one after the other, then one table of the two.
 const keyStore = benchKeyStore()
 const tokenWallets = env("BENCH_TOKEN_WALLETS", 300)
 const tokenSessions = env("BENCH_TOKEN_SESSIONS", 4)
@@ -706,6 +709,11 @@ const main = async () => {
 
 if (process.env.BENCH_SWEEPS_ROLE === "sim") {
   runSimulator().catch((error) => {
+    console.error(error)
+    process.exit(1)
+  })
+} else if (keyStore === "both") {
+  runBothKeyStores(fileURLToPath(import.meta.url)).then((code) => process.exit(code), (error) => {
     console.error(error)
     process.exit(1)
   })

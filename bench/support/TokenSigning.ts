@@ -7,13 +7,16 @@ import { Effect, Option } from "effect"
 import pkcs11js from "pkcs11js"
 import { randomBytes } from "node:crypto"
 
-/** The key store the benchmark compares with the local signer: `--key-store pkcs11` or `BENCH_KEY_STORE=pkcs11`. */
-export const benchKeyStore = (): "local" | "pkcs11" => {
+/**
+ * The key store of the sweeps: `--key-store local|pkcs11|both` or BENCH_KEY_STORE; `both` runs the
+ * benchmark once with each, one after the other in this run, and prints them side by side.
+ */
+export const benchKeyStore = (): "local" | "pkcs11" | "both" => {
   const flag = process.argv.indexOf("--key-store")
   const value = flag >= 0 ? process.argv[flag + 1] : process.env.BENCH_KEY_STORE
   if (value === undefined || value === "local") return "local"
-  if (value === "pkcs11") return "pkcs11"
-  throw new Error(`--key-store must be local or pkcs11, not ${value}`)
+  if (value === "pkcs11" || value === "both") return value
+  throw new Error(`--key-store must be local, pkcs11 or both, not ${value}`)
 }
 
 export interface TokenFigures {
