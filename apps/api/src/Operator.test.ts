@@ -83,6 +83,6 @@ describe("the API process's operator endpoints", () => {
         runTs("apps/api/src/main.ts", { DATABASE_URL: database, MASTER_KEY: key, PORT: String(await freePort()), OPERATOR_PORT: String(taken) })
       )
       expect(run.code).toBe(1)
-      expect(run.stderr.trim()).toBe(`api cannot start: cannot listen on 127.0.0.1:${taken}: the port is in use by another process (set another port)`)
+      expect(run.stderr.trim()).toBe(`api cannot start: cannot listen on 127.0.0.1:${taken}: the port is in use by another process (set OPERATOR_PORT to another port)`)
     }), { timeout: 120_000 })
 })

@@ -95,7 +95,7 @@ describe("service start", () => {
           PORT: String(port)
         })
         expect(run.code).toBe(1)
-        expect(run.stderr.trim()).toBe(`api cannot start: cannot listen on 0.0.0.0:${port}: the port is in use by another process (set another port)`)
+        expect(run.stderr.trim()).toBe(`api cannot start: cannot listen on 0.0.0.0:${port}: the port is in use by another process (set PORT to another port)`)
       } finally {
         holder.close()
         rmSync(dataDir, { recursive: true, force: true })

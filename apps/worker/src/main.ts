@@ -4,5 +4,6 @@ import { Effect, Layer } from "effect"
 import { crashPointConfig } from "./CrashPoint.js"
 
 launch("worker", Layer.unwrapEffect(Effect.map(crashPointConfig, (checkpoint) => WorkerProcess.layerConfig({ checkpoint }))), {
-  describe: WorkerProcess.describe
+  describe: WorkerProcess.describe,
+  ports: WorkerProcess.ports
 })

@@ -44,18 +44,33 @@ interface NodeSystemError {
   readonly message?: string
 }
 
+/**
+ * The port settings of a process, each with the port it names now (its variable, or its default),
+ * so that a taken port's message says which setting to change.
+ */
+export type PortSettings = ReadonlyArray<readonly [variable: string, port: number]>
+
+/** `defaults` resolved against the environment: each variable's value when set, else its default. */
+export const portSettings = (defaults: Readonly<Record<string, number>>, env: NodeJS.ProcessEnv = process.env): PortSettings =>
+  Object.entries(defaults).map(([variable, port]) => [variable, Number(env[variable] ?? port)] as const)
+
+const changeHint = (port: number | undefined, ports: PortSettings) => {
+  const variable = ports.find(([, p]) => p === port)?.[0]
+  return variable === undefined ? "set another port" : `set ${variable} to another port`
+}
+
 /** The one system error an operator meets at start: a port some other process holds. */
-const describeSystemError = (error: NodeSystemError | undefined): string | undefined =>
+const describeSystemError = (error: NodeSystemError | undefined, ports: PortSettings): string | undefined =>
   error?.code === "EADDRINUSE" || error?.code === "EACCES"
-    ? `cannot listen on ${error.address ?? "the address"}:${error.port ?? "?"}: ${error.code === "EADDRINUSE" ? "the port is in use by another process" : "permission denied"} (set another port)`
+    ? `cannot listen on ${error.address ?? "the address"}:${error.port ?? "?"}: ${error.code === "EADDRINUSE" ? "the port is in use by another process" : "permission denied"} (${changeHint(error.port, ports)})`
     : undefined
 
 // A process that cannot start says why in one line (bad setting, missing key, database
 // unreachable, port taken) and exits 1; the stack trace is noise to an operator.
-export const describeStartFailure = (error: unknown): string => {
+export const describeStartFailure = (error: unknown, ports: PortSettings = []): string => {
   if (ConfigError.isConfigError(error)) return describeConfigError(error)
   const { cause, message } = error as { readonly message?: string; readonly cause?: NodeSystemError }
-  const system = describeSystemError(cause) ?? describeSystemError(error as NodeSystemError)
+  const system = describeSystemError(cause, ports) ?? describeSystemError(error as NodeSystemError, ports)
   if (system !== undefined) return system
   if (!message) return cause?.message ?? String(error)
   return cause?.message ? `${message}: ${cause.message}` : message
@@ -67,6 +82,8 @@ export interface LaunchOptions {
    * runs. The line also carries the version and how long the start took.
    */
   readonly describe?: Effect.Effect<Record<string, unknown>, unknown>
+  /** The process's port variables and their defaults (`{ PORT: 8080 }`): a taken port's message names its variable. */
+  readonly ports?: Readonly<Record<string, number>>
 }
 
 const loggerOf = (format: "json" | "pretty") => format === "json" ? Logger.replace(Logger.defaultLogger, jsonLogger) : Logger.pretty
@@ -126,7 +143,8 @@ export const launch = <E>(what: string, layer: Layer.Layer<never, E>, options: L
   return program.pipe(
     Effect.catchAll((error) =>
       Effect.sync(() => {
-        process.stderr.write(running ? `${what} stopped: ${describeStartFailure(error)}\n` : `${what} cannot start: ${describeStartFailure(error)}\n`)
+        const reason = describeStartFailure(error, portSettings(options.ports ?? {}))
+        process.stderr.write(running ? `${what} stopped: ${reason}\n` : `${what} cannot start: ${reason}\n`)
         process.exit(1)
       })
     ),

@@ -20,9 +20,12 @@ export interface ApiSettings {
   readonly readiness?: ReadinessSettings
 }
 
+/** The API's port variables and their defaults, for a taken port's message (`launch`'s `ports`). */
+export const ports = { PORT: 8080, OPERATOR_PORT: defaultOperatorSettings.port } as const
+
 /** `PORT` (default 8080), `OPERATOR_*` and `READY_*`. */
 export const config: Config.Config<ApiSettings> = Config.all({
-  port: ConfigValue.port("PORT").pipe(Config.withDefault(8080)),
+  port: ConfigValue.port("PORT").pipe(Config.withDefault(ports.PORT)),
   operator: operatorConfig,
   readiness: readinessConfig
 })

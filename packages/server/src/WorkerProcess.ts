@@ -177,6 +177,9 @@ export const layerConfig = (options: { readonly checkpoint?: Checkpoint } = {}) 
   }))
 
 /** The worker's start line: the networks it watches (with their nodes), its storage and the operator's endpoints. */
+/** The worker's port variables and their defaults, for a taken port's message (`launch`'s `ports`). */
+export const ports = { OPERATOR_PORT: defaultOperatorSettings.port } as const
+
 export const describe = Effect.map(Effect.all({ settings: config, database: databaseConfig, keyStore: KeyStore.keyStoreConfig }), ({ database, keyStore, settings }) => ({
   networks: settings.networks.map((network) => network.node.network).join(","),
   nodes: settings.networks.map((network) => `${network.node.network}=${network.node.fullNodeUrl}`).join(" "),

@@ -38,7 +38,7 @@ export class MainnetRefused extends Data.TaggedError("MainnetRefused")<{ readonl
 }
 
 /** The HTTP server could not listen. */
-export class SimServerError extends Data.TaggedError("SimServerError")<{ readonly reason: string }> {
+export class SimServerError extends Data.TaggedError("SimServerError")<{ readonly reason: string; readonly cause?: unknown }> {
   override get message() {
     return this.reason
   }

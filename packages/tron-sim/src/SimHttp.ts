@@ -46,7 +46,7 @@ const write = (response: ServerResponse, reply: Reply) => {
 
 const listen = (server: Server, port: number, host: string) =>
   Effect.async<void, SimServerError>((resume) => {
-    const onError = (error: Error) => resume(Effect.fail(new SimServerError({ reason: `cannot listen on ${host}:${port}: ${error.message}` })))
+    const onError = (error: Error) => resume(Effect.fail(new SimServerError({ reason: `cannot listen on ${host}:${port}: ${error.message}`, cause: error })))
     server.once("error", onError)
     server.listen(port, host, () => {
       server.off("error", onError)
