@@ -21,8 +21,7 @@ import {
   TenantAdmin,
   Wallets
 } from "@collector/core"
-import { eagerScannerLoopSettings, eagerSweeperSettings } from "./EagerLoopSettings.js"
-import { type ScriptedReply, TestDeliveryTransport } from "./TestDeliveryTransport.js"
+import { eagerScannerLoopSettings, eagerSweeperSettings, type ScriptedReply, TestDeliveryTransport } from "@collector/core/test-doubles"
 import { receiveWebhook, type WebhookEvent, type WebhookRejected } from "@collector/sdk"
 import { LocalSigner, LocalWalletKeys } from "@collector/tron"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"

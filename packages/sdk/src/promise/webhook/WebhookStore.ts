@@ -13,7 +13,7 @@ export type RevisionBooking<A> = { readonly applied: true; readonly value: A } |
  * `claim` must be atomic (of concurrent claims of one event exactly one gets `claimed`), and
  * `bookIfHigher` must decide, book and record as one unit per deposit. Production needs a
  * persistent store: the service re-sends an event for up to 24 hours and re-pushes it later,
- * across receiver restarts. docs/sdk.md has a PostgreSQL one.
+ * across receiver restarts. examples/tenant-webhook-pg has a PostgreSQL one.
  */
 export interface WebhookStore {
   claim(key: EventKey): Promise<ClaimResult>
