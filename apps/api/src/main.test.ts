@@ -28,11 +28,14 @@ describe("service start", () => {
       rmSync(dataDir, { recursive: true, force: true })
       const pgPort = await freePort()
       const env = { DATABASE_URL: undefined, MASTER_KEY: undefined, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) }
-      const start = async () => {
+      const start = async (extra: Record<string, string> = {}) => {
         const port = await freePort()
-        const child = startTs("apps/api/src/main.ts", { ...env, PORT: String(port) })
+        const child = startTs("apps/api/src/main.ts", { ...env, ...extra, PORT: String(port) }, { output: "pipe" })
+        let output = ""
+        child.stdout?.on("data", (chunk) => (output += chunk))
+        child.stderr?.on("data", () => undefined)
         await waitForHttp(`http://127.0.0.1:${port}/healthz`)
-        return { child, url: `http://127.0.0.1:${port}` }
+        return { child, url: `http://127.0.0.1:${port}`, output: () => output }
       }
       try {
         const first = await start()
@@ -48,9 +51,12 @@ describe("service start", () => {
         await stopped(first.child)
         // The service started the database, so it stops it too.
         expect(await answers(pgPort)).toBe(false)
-        const second = await start()
+        // A setting with a slip in its name is pointed out once it has started, not silently ignored.
+        const second = await start({ OPERATR_PORT: "0" })
         expect((await requestToken(second.url, app.app_id, app.app_secret)).status).toBe(200)
         await stopped(second.child)
+        expect(second.output()).toContain("OPERATR_PORT is set, but the api has no setting of that name and ignores it: did you mean OPERATOR_PORT?")
+        expect(first.output()).not.toContain("did you mean")
       } finally {
         rmSync(dataDir, { recursive: true, force: true })
       }

@@ -1,7 +1,8 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Config, ConfigError, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
+import { Cause, Config, ConfigError, ConfigProvider, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
 import { jsonLogger } from "./JsonLogger.js"
 import { logFormatConfig } from "./LogFormat.js"
+import { mistypedSettings } from "./MistypedSettings.js"
 import { shutdownGraceConfig } from "./ShutdownGrace.js"
 import { outgoingRequestPrivacy, tracingLayer } from "./Tracing.js"
 import { tracingConfig } from "./TracingConfig.js"
@@ -101,6 +102,13 @@ const loggerOf = (format: "json" | "pretty") => format === "json" ? Logger.repla
 export const launch = <E>(what: string, layer: Layer.Layer<never, E>, options: LaunchOptions = {}) => {
   const startedAt = Date.now()
   let running = false
+  // Every setting the process reads while it starts, so that a variable set with a slip in its
+  // name (PROT=9000), which nothing reads, is pointed out at start rather than silently ignored.
+  const read = new Set<string>()
+  const recording = ConfigProvider.fromEnv().pipe(ConfigProvider.mapInputPath((name) => {
+    read.add(name)
+    return name
+  }))
   const program = Effect.gen(function*() {
     const settings = yield* launchConfig(what)
     const withLogger = <A, E2>(effect: Effect.Effect<A, E2>) =>
@@ -127,6 +135,9 @@ export const launch = <E>(what: string, layer: Layer.Layer<never, E>, options: L
       running = true
       const traces = Option.match(settings.tracing, { onNone: () => ({}), onSome: ({ url }) => ({ traces: shownUrl(url) }) })
       yield* Effect.log(`${what} started`).pipe(Effect.annotateLogs({ version, ...fields, ...traces, start_ms: Date.now() - startedAt }))
+      for (const { meant, name } of mistypedSettings(process.env, read)) {
+        yield* Effect.logWarning(`${name} is set, but the ${what} has no setting of that name and ignores it: did you mean ${meant}?`)
+      }
     })
     const stopped = (exit: Exit.Exit<unknown, unknown>) =>
       running && Exit.isFailure(exit) && Cause.isInterruptedOnly(exit.cause)
@@ -149,6 +160,7 @@ export const launch = <E>(what: string, layer: Layer.Layer<never, E>, options: L
       })
     ),
     Effect.withTracerEnabled(false),
+    Effect.withConfigProvider(recording),
     NodeRuntime.runMain({ disablePrettyLogger: true })
   )
 }

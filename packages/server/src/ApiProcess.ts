@@ -1,6 +1,7 @@
 import { allNetworks, ConfigValue, defaultReadinessSettings, Readiness, readinessConfig, type ReadinessSettings, SweepSettings, sweepSettingsConfig, TenantLimits, tenantLimitsConfig } from "@collector/core"
 import { energyProviderConfig } from "@collector/energy"
 import { AccessLog, ApiServerLive, Gate, gateSettingsConfig } from "@collector/http-server"
+import { logFormatConfig } from "@collector/launch"
 import { allowPrivateTargetsConfig, DnsWebhookTargets } from "@collector/outbound"
 import { nodeConfig } from "@collector/tron-node"
 import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres"
@@ -46,6 +47,12 @@ export const checkSettings = Effect.all([
   Effect.forEach(allNetworks, (network) => Effect.all([nodeConfig(network), energyProviderConfig(network)]))
 ], { discard: true })
 
+// Request lines in the process's log format: JSON for a collector, one readable line at a terminal.
+const accessLog = Layer.unwrapEffect(Effect.map(
+  Effect.orElseSucceed(logFormatConfig(process.stdout.isTTY === true), () => "json" as const),
+  (format) => (format === "pretty" ? AccessLog.prettyStdout : AccessLog.stdout)
+))
+
 /**
  * What the API serves over: PostgreSQL storage on the database provided, secrets sealed under
  * the master keyring, wallet keys made in this process, webhook URLs resolved to public addresses
@@ -57,7 +64,7 @@ export const adapters = (networks: NetworkResourcesOptions = {}) =>
     PgStorage,
     // The wallet keys of the configured store (KEY_STORE), and the store itself for readiness.
     KeyStore.walletKeys.pipe(Layer.provideMerge(KeyStore.layer)),
-    AccessLog.stdout,
+    accessLog,
     DnsWebhookTargets.layerConfig(),
     networkResourcesLayer(networks),
     Gate.layerConfig(),

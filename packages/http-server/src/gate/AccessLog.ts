@@ -25,4 +25,16 @@ export class AccessLog extends Context.Tag("@collector/http-server/AccessLog")<
     })
 
   static readonly stdout = AccessLog.to((line) => process.stdout.write(`${line}\n`))
+
+  /** One line per request for a person at a terminal (`LOG_FORMAT=pretty`), in the pretty logger's style. */
+  static readonly prettyTo = (sink: (line: string) => void) =>
+    Layer.succeed(AccessLog, {
+      write: (entry) =>
+        sink(
+          `[${new Date().toISOString().slice(11, 23)}] INFO request: ${entry.method} ${entry.route} ${entry.status} ${entry.duration_ms} ms ` +
+            `app_id=${entry.app_id} trace_id=${entry.trace_id}`
+        )
+    })
+
+  static readonly prettyStdout = AccessLog.prettyTo((line) => process.stdout.write(`${line}\n`))
 }
