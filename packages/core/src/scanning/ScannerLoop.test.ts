@@ -1,6 +1,6 @@
 import { signWith, wallet } from "@collector/tron-sim/testing"
 import { expect, layer } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Metric, Option } from "effect"
+import { Clock, Effect, Fiber, Layer, Metric, Option, Schedule } from "effect"
 import { OutboxSignal } from "../notifications/OutboxSignal.js"
 import { Chain } from "../chain/Chain.js"
 import { Sim } from "../chain/testing/SimWorld.js"
@@ -61,10 +61,15 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
       const { wallets: [w] } = yield* seedTenant("block_1")
       yield* pass()
       const scannerReport = Effect.map(Effect.flatMap(ComponentStatus, (status) => status.list("nile")), (reports) => reports.find((r) => r.component === "scanner")!)
+      const before = yield* scannerReport
       const running = yield* Effect.fork(Effect.flatMap(ScannerLoop, (loop) => loop.run("nile", "test-run")))
-      // The first pass of the run, then eight polls (50 ms each) that find the same head.
-      yield* Effect.sleep("100 millis")
-      const idle = yield* scannerReport
+      // The first pass of the run reports (waited for: a loaded machine may take more than a poll
+      // for it), then eight polls (50 ms each) find the same head and report nothing.
+      const idle = yield* scannerReport.pipe(
+        Effect.filterOrFail((report) => report.updatedAt.getTime() !== before.updatedAt.getTime(), () => "not yet"),
+        Effect.retry(Schedule.spaced("20 millis")),
+        Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => new Error("the run's first pass did not report") })
+      )
       yield* Effect.sleep("400 millis")
       expect((yield* scannerReport).updatedAt).toEqual(idle.updatedAt)
       yield* signal.wait(0)
