@@ -31,11 +31,22 @@ export const accountJson = (account: SimAccount, visible: boolean) => {
       latest_consume_time_for_energy: account.latestConsumeTimeForEnergy,
       energy_window_size: windowSize,
       acquired_delegated_frozenV2_balance_for_energy: account.delegatedEnergyBalance,
+      delegated_frozenV2_balance_for_energy: account.delegatedOutEnergy,
       energy_window_optimized: true
     }),
     owner_permission: { permission_name: "owner", threshold: 1, keys },
     active_permission: [{ type: "Active", id: 2, permission_name: "active", threshold: 1, operations: defaultOperations, keys }],
-    frozenV2: [{}, { type: "ENERGY" }, { type: "TRON_POWER" }]
+    // One entry per resource, always all three, as mainnet prints them; BANDWIDTH is the type left out as default.
+    frozenV2: [
+      compact({ amount: account.frozenBandwidth }),
+      compact({ type: "ENERGY", amount: account.frozenEnergy }),
+      { type: "TRON_POWER" }
+    ],
+    unfrozenV2: account.unfrozen.map((entry) =>
+      compact({ type: entry.resource === "ENERGY" ? "ENERGY" : "", unfreeze_amount: entry.amount, unfreeze_expire_time: entry.expireTime })
+    ),
+    delegated_frozenV2_balance_for_bandwidth: account.delegatedOutBandwidth,
+    acquired_delegated_frozenV2_balance_for_bandwidth: account.acquiredBandwidthBalance
   })
 }
 
