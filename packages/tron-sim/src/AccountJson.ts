@@ -1,5 +1,5 @@
 import { addressText, compact } from "./NodeJson.js"
-import { energyLimit, energyUsed, freeNetUsed, type SimAccount } from "./SimAccount.js"
+import { energyLimit, energyUsed, freeNetUsed, netLimit, netUsed, type SimAccount } from "./SimAccount.js"
 import type { SimParameters } from "./SimConfig.js"
 
 /**
@@ -22,7 +22,9 @@ export const accountJson = (account: SimAccount, visible: boolean) => {
     balance: account.balance,
     create_time: account.createTime,
     latest_opration_time: account.latestOperationTime,
+    net_usage: account.netUsage,
     free_net_usage: account.freeNetUsage,
+    latest_consume_time: account.latestConsumeTime,
     latest_consume_free_time: account.latestConsumeFreeTime,
     net_window_size: windowSize,
     net_window_optimized: true,
@@ -55,6 +57,8 @@ export const accountResourceJson = (account: SimAccount, parameters: SimParamete
   compact({
     freeNetUsed: freeNetUsed(account, now),
     freeNetLimit: parameters.freeNetLimit,
+    NetUsed: netUsed(account, now),
+    NetLimit: netLimit(account, parameters),
     TotalNetLimit: parameters.totalNetLimit,
     TotalNetWeight: parameters.totalNetWeight,
     EnergyUsed: energyUsed(account, now),

@@ -1,7 +1,7 @@
 import type { TransactionRaw } from "@collector/tron"
 import { Either, Option } from "effect"
 import { addDelegation, delegation } from "./Delegations.js"
-import { energyUsageInSun, energyUsed, type SimAccount, sunPerTrx } from "./SimAccount.js"
+import { energyUsageInSun, energyUsed, netUsageInSun, netUsed, type SimAccount, sunPerTrx } from "./SimAccount.js"
 import type { SimParameters } from "./SimConfig.js"
 import { existing, type StakeResource, stakeResource } from "./Staking.js"
 import { putAccount, type WorldState } from "./WorldState.js"
@@ -28,13 +28,17 @@ const energyStakeInUse = (owner: SimAccount, parameters: SimParameters, now: num
   return inUse > 0n ? inUse : 0n
 }
 
-/**
- * `getcandelegatedmaxsize`: the SUN of `resource` stake the owner may delegate now. Staked
- * bandwidth usage is not modelled (Bandwidth.ts pays from free bandwidth or TRX), so all of it.
- */
+/** The same for bandwidth (java-tron's getV2NetUsage). */
+const netStakeInUse = (owner: SimAccount, parameters: SimParameters, now: number): bigint => {
+  const inUse = netUsageInSun(netUsed(owner, now), parameters) - owner.acquiredBandwidthBalance
+  return inUse > 0n ? inUse : 0n
+}
+
+/** `getcandelegatedmaxsize`: the SUN of `resource` stake the owner may delegate now, its own stake less what its usage holds. */
 export const canDelegateMaxSize = (owner: SimAccount, resource: StakeResource, parameters: SimParameters, now: number): bigint => {
-  if (resource === "BANDWIDTH") return owner.frozenBandwidth
-  const size = owner.frozenEnergy - energyStakeInUse(owner, parameters, now)
+  const size = resource === "BANDWIDTH"
+    ? owner.frozenBandwidth - netStakeInUse(owner, parameters, now)
+    : owner.frozenEnergy - energyStakeInUse(owner, parameters, now)
   return size > 0n ? size : 0n
 }
 
@@ -85,7 +89,8 @@ export const delegate = (
  * transferUsage = usage × reclaimed / all the receiver's energy stake), so energy the receiver
  * burned through is not fresh again for the owner; it regenerates over the 24-hour window like
  * any usage. (java-tron merges the two usage windows by weight; here the owner's usage is
- * simply recovered to now plus the transferred part.)
+ * simply recovered to now plus the transferred part. Bandwidth usage is not moved: the
+ * receiver keeps what it used, a simplification.)
  */
 export const undelegate = (world: WorldState, value: TransactionRaw.UnDelegateResourceContract, now: number): Either.Either<WorldState, string> =>
   Either.gen(function*() {

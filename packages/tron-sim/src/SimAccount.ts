@@ -15,6 +15,9 @@ export interface SimAccount {
   readonly latestOperationTime: number
   readonly freeNetUsage: bigint
   readonly latestConsumeFreeTime: number
+  /** Bandwidth used from staked (own or delegated-in) bandwidth, and when (`net_usage`, `latest_consume_time`). */
+  readonly netUsage: bigint
+  readonly latestConsumeTime: number
   readonly energyUsage: bigint
   readonly latestConsumeTimeForEnergy: number
   /** SUN staked by others whose energy is delegated here (`acquired_delegated_frozenV2_balance_for_energy`). */
@@ -46,6 +49,8 @@ export const newAccount = (address: string, now: number, balance = 0n): SimAccou
   latestOperationTime: now,
   freeNetUsage: 0n,
   latestConsumeFreeTime: 0,
+  netUsage: 0n,
+  latestConsumeTime: 0,
   energyUsage: 0n,
   latestConsumeTimeForEnergy: 0,
   delegatedEnergyBalance: 0n,
@@ -92,6 +97,26 @@ export const freeNetUsed = (account: SimAccount, now: number): bigint =>
 
 export const freeNetLeft = (account: SimAccount, parameters: SimParameters, now: number): bigint =>
   available(parameters.freeNetLimit, account.freeNetUsage, account.latestConsumeFreeTime, now)
+
+/** java-tron's calculateGlobalNetLimit: whole TRX staked for bandwidth (own, not delegated away, plus delegated-in) times TotalNetLimit / TotalNetWeight. */
+export const netLimit = (account: SimAccount, parameters: SimParameters): bigint =>
+  (((account.frozenBandwidth + account.acquiredBandwidthBalance) / sunPerTrx) * parameters.totalNetLimit) / parameters.totalNetWeight
+
+export const netUsed = (account: SimAccount, now: number): bigint => recovered(account.netUsage, account.latestConsumeTime, now)
+
+export const netLeft = (account: SimAccount, parameters: SimParameters, now: number): bigint =>
+  available(netLimit(account, parameters), account.netUsage, account.latestConsumeTime, now)
+
+/** The SUN of bandwidth stake that `bytes` of usage stand for (java-tron: usage × 10^6 × TotalNetWeight / TotalNetLimit). */
+export const netUsageInSun = (bytes: bigint, parameters: SimParameters): bigint =>
+  (bytes * sunPerTrx * parameters.totalNetWeight) / parameters.totalNetLimit
+
+export const consumeNet = (account: SimAccount, bytes: bigint, now: number): SimAccount => ({
+  ...account,
+  netUsage: increased(account.netUsage, account.latestConsumeTime, bytes, now),
+  latestConsumeTime: now,
+  latestOperationTime: now
+})
 
 export const consumeFreeNet = (account: SimAccount, bytes: bigint, now: number): SimAccount => ({
   ...account,

@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { unfreezeDelayMs } from "./Staking.js"
 import { headNumber } from "./SimChain.js"
-import { testChain } from "./testing/SimTestChain.js"
-import { wallet } from "./testing/SimWallet.js"
+import { infoOf, testChain } from "./testing/SimTestChain.js"
+import { signAndBroadcast, trxTransfer, wallet } from "./testing/SimWallet.js"
 import { buildSignBroadcast, walletCall } from "./testing/WalletCalls.js"
 
 const owner = wallet(21)
@@ -60,6 +60,32 @@ describe("Stake 2.0 staking (freezebalancev2, unfreezebalancev2)", () => {
       const account = yield* walletCall(sim, "getaccount", { address: owner.address, visible: true })
       expect(account.frozenV2).toEqual([{ amount: 5_000_000 }, { type: "ENERGY" }, { type: "TRON_POWER" }])
       expect(yield* walletCall(sim, "getcandelegatedmaxsize", { owner_address: owner.address, type: 0, visible: true })).toEqual({ max_size: 5_000_000 })
+    }))
+
+  it.effect("staked bandwidth pays a transaction's bytes before the free bandwidth, and what it uses cannot be delegated", () =>
+    Effect.gen(function*() {
+      const sim = yield* chain
+      yield* freeze(sim, trx(1000n), "BANDWIDTH")
+      yield* sim.mine()
+      const before = yield* walletCall(sim, "getaccountresource", { address: owner.address, visible: true })
+      // 1,000 TRX × 43,200,000,000 / 26,856,723,239, truncated.
+      expect(before.NetLimit).toBe(1608)
+      const freeBefore = before.freeNetUsed ?? 0
+      const other = wallet(23)
+      const txid = yield* signAndBroadcast(sim, yield* trxTransfer(sim, owner, other.address, trx(2n)), owner)
+      yield* sim.mine()
+      const info = yield* infoOf(sim, txid)
+      // Creating the account: its bytes from the stake instead of the 0.1 TRX fee; the 1 TRX creation fee stays.
+      expect(info.receipt.netFee).toBe(0n)
+      expect(info.fee).toBe(1_000_000n)
+      const after = yield* walletCall(sim, "getaccountresource", { address: owner.address, visible: true })
+      expect(after.NetUsed).toBe(Number(info.receipt.netUsage))
+      expect(after.freeNetUsed ?? 0).toBe(freeBefore)
+      // Each byte of usage holds 26,856,723,239 / 43,200,000,000 TRX of the stake.
+      const size = (yield* walletCall(sim, "getcandelegatedmaxsize", { owner_address: owner.address, type: 0, visible: true })).max_size
+      expect(BigInt(size)).toBe(trx(1000n) - (BigInt(after.NetUsed) * 1_000_000n * 26_856_723_239n) / 43_200_000_000n)
+      const account = yield* walletCall(sim, "getaccount", { address: owner.address, visible: true })
+      expect(account).toMatchObject({ net_usage: after.NetUsed, latest_consume_time: expect.any(Number) })
     }))
 
   it.effect("refuses less than 1 TRX, nothing, and more than the balance, with java-tron's texts", () =>
