@@ -1,6 +1,6 @@
 import type { TransactionRaw } from "@collector/tron"
 import { Either, Option } from "effect"
-import { addDelegation, delegation } from "./Delegations.js"
+import { addDelegation, delegation } from "./DelegationRecords.js"
 import { energyUsageInSun, energyUsed, netUsageInSun, netUsed, type SimAccount, sunPerTrx } from "./SimAccount.js"
 import type { SimParameters } from "./SimConfig.js"
 import { existing, type StakeResource, stakeResource } from "./Staking.js"

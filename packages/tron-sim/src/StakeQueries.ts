@@ -1,5 +1,5 @@
 import { Either, Option } from "effect"
-import { delegation, delegationIndex } from "./Delegations.js"
+import { delegation, delegationIndex } from "./DelegationRecords.js"
 import { canDelegateMaxSize } from "./Delegation.js"
 import { addressText, compact, errorReply } from "./NodeJson.js"
 import { addressField, type Body, intField } from "./RequestBody.js"

@@ -11,7 +11,7 @@ export interface WorldState {
   readonly tokens: HashMap.HashMap<string, HashMap.HashMap<string, bigint>>
   /** Addresses on a token's freeze list (Tether's blacklist), as `contract/address` (both hex). */
   readonly blackListed: HashSet.HashSet<string>
-  /** Stake 2.0 delegations made by accounts of the simulation, keyed `from/to` (both hex): see Delegations.ts. */
+  /** Stake 2.0 delegations made by accounts of the simulation, keyed `from/to` (both hex): see DelegationRecords.ts. */
   readonly delegations: HashMap.HashMap<string, DelegatedResource>
 }
 
