@@ -176,6 +176,19 @@ describe("Stake 2.0 delegation (delegateresource, undelegateresource)", () => {
       expect(yield* maxSize(sim)).toBe(10_000_000_000)
     }))
 
+  it.effect("a genesis resource account with stakedForEnergy can delegate at once", () =>
+    Effect.gen(function*() {
+      const sim = yield* testChain({
+        genesisAccounts: [{ address: owner.address, trx: trx(1n), stakedForEnergy: trx(5_000n) }, { address: receiver.address, trx: trx(1n) }]
+      })
+      expect(yield* maxSize(sim)).toBe(5_000_000_000)
+      expect((yield* resources(sim, owner.address)).EnergyLimit).toBe(50_000)
+      expect(yield* delegate(sim, trx(5_000n))).toMatchObject({ result: true })
+      yield* sim.mine()
+      expect((yield* resources(sim, receiver.address)).EnergyLimit).toBe(50_000)
+      expect(yield* maxSize(sim)).toBe(0)
+    }))
+
   it.effect("energy in use cannot be delegated: the owner's own transfer lowers what it may delegate", () =>
     Effect.gen(function*() {
       const sim = yield* testChain({
