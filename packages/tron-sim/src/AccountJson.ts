@@ -1,5 +1,5 @@
 import { addressText, compact } from "./NodeJson.js"
-import { energyLimit, energyUsed, freeNetUsed, type SimAccount } from "./SimAccount.js"
+import { energyLimit, energyUsed, freeNetUsed, netLimit, netUsed, type SimAccount } from "./SimAccount.js"
 import type { SimParameters } from "./SimConfig.js"
 
 /**
@@ -22,7 +22,9 @@ export const accountJson = (account: SimAccount, visible: boolean) => {
     balance: account.balance,
     create_time: account.createTime,
     latest_opration_time: account.latestOperationTime,
+    net_usage: account.netUsage,
     free_net_usage: account.freeNetUsage,
+    latest_consume_time: account.latestConsumeTime,
     latest_consume_free_time: account.latestConsumeFreeTime,
     net_window_size: windowSize,
     net_window_optimized: true,
@@ -31,11 +33,22 @@ export const accountJson = (account: SimAccount, visible: boolean) => {
       latest_consume_time_for_energy: account.latestConsumeTimeForEnergy,
       energy_window_size: windowSize,
       acquired_delegated_frozenV2_balance_for_energy: account.delegatedEnergyBalance,
+      delegated_frozenV2_balance_for_energy: account.delegatedOutEnergy,
       energy_window_optimized: true
     }),
     owner_permission: { permission_name: "owner", threshold: 1, keys },
     active_permission: [{ type: "Active", id: 2, permission_name: "active", threshold: 1, operations: defaultOperations, keys }],
-    frozenV2: [{}, { type: "ENERGY" }, { type: "TRON_POWER" }]
+    // One entry per resource, always all three, as mainnet prints them; BANDWIDTH is the type left out as default.
+    frozenV2: [
+      compact({ amount: account.frozenBandwidth }),
+      compact({ type: "ENERGY", amount: account.frozenEnergy }),
+      { type: "TRON_POWER" }
+    ],
+    unfrozenV2: account.unfrozen.map((entry) =>
+      compact({ type: entry.resource === "ENERGY" ? "ENERGY" : "", unfreeze_amount: entry.amount, unfreeze_expire_time: entry.expireTime })
+    ),
+    delegated_frozenV2_balance_for_bandwidth: account.delegatedOutBandwidth,
+    acquired_delegated_frozenV2_balance_for_bandwidth: account.acquiredBandwidthBalance
   })
 }
 
@@ -44,6 +57,8 @@ export const accountResourceJson = (account: SimAccount, parameters: SimParamete
   compact({
     freeNetUsed: freeNetUsed(account, now),
     freeNetLimit: parameters.freeNetLimit,
+    NetUsed: netUsed(account, now),
+    NetLimit: netLimit(account, parameters),
     TotalNetLimit: parameters.totalNetLimit,
     TotalNetWeight: parameters.totalNetWeight,
     EnergyUsed: energyUsed(account, now),

@@ -1,12 +1,14 @@
 import { type TransactionRaw, TronAddress } from "@collector/tron"
 import { Either, Option } from "effect"
 import { payBandwidth } from "./Bandwidth.js"
+import { delegate, undelegate } from "./Delegation.js"
 import { adjustBalance, newAccount, type SimAccount } from "./SimAccount.js"
 import { isContract, type SimConfig, type SimParameters } from "./SimConfig.js"
 import { rejected, type TransactionRejected } from "./SimErrors.js"
 import { bandwidthBytes, contractOf, feeLimitOf, ownerOf, type SimTransaction } from "./SimTransaction.js"
 import { emptyReceipt, type ExecutedInfo } from "./SimTransactionInfo.js"
 import { payAndRun, validateCall } from "./SmartContractCall.js"
+import { freezeV2, unfreezeV2 } from "./Staking.js"
 import { account, isActivated, putAccount, type WorldState } from "./WorldState.js"
 
 /**
@@ -16,6 +18,7 @@ import { account, isActivated, putAccount, type WorldState } from "./WorldState.
  *
  * System transactions (the control surface's injected transfers, mints and delegations, from
  * addresses whose keys the simulator lacks) pay nothing and may come from outside accounts.
+ * Stake 2.0 contracts signed by accounts of the simulation follow Staking.ts and Delegation.ts.
  */
 
 export interface ExecutionContext {
@@ -83,18 +86,37 @@ const runContract = (
       return Either.map(validateCall(value, feeLimit, context.config, context.parameters), () =>
         payAndRun(withPayer, { address: owner, account: context.system ? undefined : payer }, value, feeLimit, context))
     }
+    case "FreezeBalanceV2Contract":
+      return staked(freezeV2(withPayer, contract.parameter.value))
+    case "UnfreezeBalanceV2Contract":
+      return staked(unfreezeV2(withPayer, contract.parameter.value, context.now))
     case "DelegateResourceContract":
-    case "UnDelegateResourceContract": {
-      if (!context.system) return Either.left(rejected.contractValidate("the simulator models delegations by energy providers only"))
-      const value = contract.parameter.value
-      const receiver = account(withPayer, value.receiver_address.toLowerCase())
-      if (Option.isNone(receiver)) return Either.left(rejected.contractValidate(`Account [${base58(value.receiver_address)}] does not exist`))
-      const amount = BigInt(value.balance ?? 0)
-      const current = receiver.value.delegatedEnergyBalance
-      const delegated = contract.type === "DelegateResourceContract" ? current + amount : current > amount ? current - amount : 0n
-      return Either.right({ world: putAccount(withPayer, { ...receiver.value, delegatedEnergyBalance: delegated }), info: systemInfo })
-    }
+      return context.system ? providerDelegation(withPayer, contract) : staked(delegate(withPayer, contract.parameter.value, context.parameters, context.now))
+    case "UnDelegateResourceContract":
+      return context.system ? providerDelegation(withPayer, contract) : staked(undelegate(withPayer, contract.parameter.value, context.now))
   }
+}
+
+/** A Stake 2.0 contract's outcome: its validation text becomes CONTRACT_VALIDATE_ERROR, as java-tron's actuators throw it. */
+const staked = (result: Either.Either<WorldState, string>) =>
+  Either.mapBoth(result, { onLeft: rejected.contractValidate, onRight: (world) => ({ world, info: systemInfo }) })
+
+/**
+ * A rental provider's delegation (the control surface's, from an outside address with no
+ * account here): only the receiver's delegated-in stake changes; reclaiming more than was
+ * given leaves none.
+ */
+const providerDelegation = (
+  world: WorldState,
+  contract: Extract<TransactionRaw.Contract, { type: "DelegateResourceContract" | "UnDelegateResourceContract" }>
+): Either.Either<{ readonly world: WorldState; readonly info: Omit<ExecutedInfo, "id"> }, TransactionRejected> => {
+  const value = contract.parameter.value
+  const receiver = account(world, value.receiver_address.toLowerCase())
+  if (Option.isNone(receiver)) return Either.left(rejected.contractValidate(`Account [${base58(value.receiver_address)}] does not exist`))
+  const amount = BigInt(value.balance ?? 0)
+  const current = receiver.value.delegatedEnergyBalance
+  const delegated = contract.type === "DelegateResourceContract" ? current + amount : current > amount ? current - amount : 0n
+  return Either.right({ world: putAccount(world, { ...receiver.value, delegatedEnergyBalance: delegated }), info: systemInfo })
 }
 
 const transferTrx = (

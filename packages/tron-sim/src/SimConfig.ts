@@ -54,6 +54,12 @@ export interface GenesisAccount {
    * stored as the staked SUN (`stakeForEnergy`), so the limit shown is at least this much.
    */
   readonly delegatedEnergy?: bigint
+  /**
+   * SUN the account itself has staked (Stake 2.0 `frozenV2`) from genesis on, on top of `trx`:
+   * a resource account that can delegate at once, without a freeze transaction first.
+   */
+  readonly stakedForEnergy?: bigint
+  readonly stakedForBandwidth?: bigint
 }
 
 export interface SimConfig {

@@ -71,7 +71,11 @@ const genesisWorld = (config: SimConfig, now: number): WorldState =>
   config.genesisAccounts.reduce((world, genesis) => {
     const address = hex21(genesis.address)
     const delegated = genesis.delegatedEnergy ?? 0n
-    const fresh = newAccount(address, now, genesis.trx ?? 0n)
+    const fresh = {
+      ...newAccount(address, now, genesis.trx ?? 0n),
+      frozenEnergy: genesis.stakedForEnergy ?? 0n,
+      frozenBandwidth: genesis.stakedForBandwidth ?? 0n
+    }
     const activated = putAccount(world, delegated > 0n ? { ...fresh, delegatedEnergyBalance: stakeForEnergy(delegated, config.parameters) } : fresh)
     return setTokenBalance(activated, usdtHex(config), address, genesis.usdt ?? 0n)
   }, emptyWorld)

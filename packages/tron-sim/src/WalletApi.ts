@@ -10,6 +10,8 @@ import type { SimBlock } from "./SimBlock.js"
 import type { SimChain } from "./SimChain.js"
 import { decodeSigned, signedHex } from "./SimTransaction.js"
 import { blockById, blockByNumber, head, type Inclusion, inclusionOf, type SimState, solidified } from "./SimState.js"
+import { delegateResource, freezeBalanceV2, unDelegateResource, unfreezeBalanceV2 } from "./StakeBuilders.js"
+import { canDelegatedMaxSize, delegatedResourceAccountIndexV2, delegatedResourceV2 } from "./StakeQueries.js"
 import { account } from "./WorldState.js"
 
 /**
@@ -86,6 +88,9 @@ const getAccountResource = pure((request) =>
       })
   }))
 
+const builder = (build: (state: SimState, body: Body, visible: boolean, now: number) => unknown): Handler =>
+  pure((request) => build(request.state, request.body, request.visible, request.now))
+
 /** `broadcasthex` prints every field of its Return, the message as text, and echoes the transaction. */
 const broadcastHex: Handler = (request, chain) => {
   const hex = stringField(request.body, "transaction")
@@ -138,7 +143,21 @@ const routes: Readonly<Record<string, Route>> = {
   triggersmartcontract: { handler: pure((request) => triggerSmartContract(request.state, request.body, request.visible, request.now)), solidity: false },
   broadcasthex: { handler: broadcastHex, solidity: false },
   broadcasttransaction: { handler: broadcastTransaction, solidity: false },
-  getchainparameters: { handler: pure((request) => chainParametersJson(request.state.parameters)), solidity: false }
+  getchainparameters: { handler: pure((request) => chainParametersJson(request.state.parameters)), solidity: false },
+  // Stake 2.0: builders on the full node only, queries on both (as java-tron serves them).
+  freezebalancev2: { handler: builder(freezeBalanceV2), solidity: false },
+  unfreezebalancev2: { handler: builder(unfreezeBalanceV2), solidity: false },
+  delegateresource: { handler: builder(delegateResource), solidity: false },
+  undelegateresource: { handler: builder(unDelegateResource), solidity: false },
+  getdelegatedresourcev2: { handler: pure((request) => delegatedResourceV2(topOf(request).world, request.body, request.visible)), solidity: true },
+  getdelegatedresourceaccountindexv2: {
+    handler: pure((request) => delegatedResourceAccountIndexV2(topOf(request).world, request.body, request.visible)),
+    solidity: true
+  },
+  getcandelegatedmaxsize: {
+    handler: pure((request) => canDelegatedMaxSize(topOf(request).world, request.body, request.visible, request.state.parameters, request.now)),
+    solidity: true
+  }
 }
 
 /** The reply to a node API request (JSON value), or None for a path java-tron does not serve. */

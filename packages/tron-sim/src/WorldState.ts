@@ -11,9 +11,19 @@ export interface WorldState {
   readonly tokens: HashMap.HashMap<string, HashMap.HashMap<string, bigint>>
   /** Addresses on a token's freeze list (Tether's blacklist), as `contract/address` (both hex). */
   readonly blackListed: HashSet.HashSet<string>
+  /** Stake 2.0 delegations made by accounts of the simulation, keyed `from/to` (both hex): see DelegationRecords.ts. */
+  readonly delegations: HashMap.HashMap<string, DelegatedResource>
 }
 
-export const emptyWorld: WorldState = { accounts: HashMap.empty(), tokens: HashMap.empty(), blackListed: HashSet.empty() }
+/** What `from` has delegated to `to`, in SUN of `from`'s stake (java-tron's DelegatedResourceCapsule, V2, unlocked). */
+export interface DelegatedResource {
+  readonly from: string
+  readonly to: string
+  readonly energy: bigint
+  readonly bandwidth: bigint
+}
+
+export const emptyWorld: WorldState = { accounts: HashMap.empty(), tokens: HashMap.empty(), blackListed: HashSet.empty(), delegations: HashMap.empty() }
 
 const listKey = (contract: string, address: string) => `${contract}/${address}`
 

@@ -57,7 +57,10 @@ describe("TransactionRaw", () => {
   it("has every fixture transaction to check", () => {
     expect(transactions.length).toBe(12)
     const types = new Set(transactions.map(([, tx]) => tx.raw_data.contract[0]!.type))
-    expect([...types].sort()).toEqual(Object.keys(TransactionRaw.contractTypes).sort())
+    // No recorded FreezeBalanceV2 / UnfreezeBalanceV2 transaction is at hand: those two are held to
+    // tronweb's encoder by the generated transactions below (and tron-sim broadcasts tronweb-built ones).
+    const unrecorded = ["FreezeBalanceV2Contract", "UnfreezeBalanceV2Contract"]
+    expect([...types].sort()).toEqual(Object.keys(TransactionRaw.contractTypes).filter((type) => !unrecorded.includes(type)).sort())
     // The txID and signature checks below run only where the fixture has them: this many times.
     expect(transactions.filter(([, tx]) => tx.txID !== undefined)).toHaveLength(10)
     expect(transactions.filter(([, tx]) => tx.signature !== undefined)).toHaveLength(5)
@@ -139,6 +142,10 @@ describe("TransactionRaw", () => {
             { owner_address: address(visible), contract_address: address(visible), data: hexData, call_value: nonZero, call_token_value: positive, token_id: positive },
             { requiredKeys: ["owner_address", "contract_address"] }
           )
+        case "FreezeBalanceV2Contract":
+          return fc.record({ owner_address: address(visible), frozen_balance: nonZero, resource }, { requiredKeys: ["owner_address"] })
+        case "UnfreezeBalanceV2Contract":
+          return fc.record({ owner_address: address(visible), unfreeze_balance: nonZero, resource }, { requiredKeys: ["owner_address"] })
         case "DelegateResourceContract":
           return fc.record(
             { owner_address: address(visible), resource, balance: nonZero, receiver_address: address(visible), lock: fc.constant(true), lock_period: nonZero },

@@ -8,8 +8,8 @@ import { ProtocolError } from "./ProtocolError.js"
  * the txID and which the owner signs. This module converts between the node's JSON form of it
  * (what `/wallet/createtransaction`, `/wallet/triggersmartcontract`, ... return, and what
  * `getblock` lists) and its exact bytes, for the contract types the service deals with:
- * TransferContract (TRX), TriggerSmartContract (TRC20 calls) and Stake 2.0 resource
- * delegation (energy rental).
+ * TransferContract (TRX), TriggerSmartContract (TRC20 calls) and Stake 2.0: staking
+ * (FreezeBalanceV2 / UnfreezeBalanceV2) and resource delegation (energy rental, own stake).
  *
  * JSON conventions, as java-tron prints them: fields equal to their protobuf default (0, false,
  * empty, BANDWIDTH) are absent; bytes are lower-case hex — including the memo `data`, which is
@@ -32,6 +32,8 @@ export type Int64 = number | bigint | `${bigint}`
 export const contractTypes = {
   TransferContract: 1,
   TriggerSmartContract: 31,
+  FreezeBalanceV2Contract: 54,
+  UnfreezeBalanceV2Contract: 55,
   DelegateResourceContract: 57,
   UnDelegateResourceContract: 58
 } as const
@@ -64,6 +66,20 @@ export interface TriggerSmartContract {
   readonly token_id?: Int64
 }
 
+/** Stakes `frozen_balance` SUN for `resource` (absent: BANDWIDTH). */
+export interface FreezeBalanceV2Contract {
+  readonly owner_address: string
+  readonly frozen_balance?: Int64
+  readonly resource?: ResourceCode
+}
+
+/** Starts unstaking `unfreeze_balance` SUN of `resource`; the TRX is withdrawable after the unfreeze delay. */
+export interface UnfreezeBalanceV2Contract {
+  readonly owner_address: string
+  readonly unfreeze_balance?: Int64
+  readonly resource?: ResourceCode
+}
+
 export interface DelegateResourceContract {
   readonly owner_address: string
   readonly resource?: ResourceCode
@@ -85,6 +101,8 @@ export interface UnDelegateResourceContract {
 export interface ContractValues {
   readonly TransferContract: TransferContract
   readonly TriggerSmartContract: TriggerSmartContract
+  readonly FreezeBalanceV2Contract: FreezeBalanceV2Contract
+  readonly UnfreezeBalanceV2Contract: UnfreezeBalanceV2Contract
   readonly DelegateResourceContract: DelegateResourceContract
   readonly UnDelegateResourceContract: UnDelegateResourceContract
 }
@@ -137,6 +155,17 @@ const contractFields: { readonly [T in ContractType]: ReadonlyArray<FieldSpec> }
     { name: "data", number: 4, kind: "bytes" },
     { name: "call_token_value", number: 5, kind: "int64" },
     { name: "token_id", number: 6, kind: "int64" }
+  ],
+  // core/contract/balance_contract.proto: owner_address = 1, frozen_balance / unfreeze_balance = 2, resource = 3.
+  FreezeBalanceV2Contract: [
+    { name: "owner_address", number: 1, kind: "address" },
+    { name: "frozen_balance", number: 2, kind: "int64" },
+    { name: "resource", number: 3, kind: "resource" }
+  ],
+  UnfreezeBalanceV2Contract: [
+    { name: "owner_address", number: 1, kind: "address" },
+    { name: "unfreeze_balance", number: 2, kind: "int64" },
+    { name: "resource", number: 3, kind: "resource" }
   ],
   DelegateResourceContract: [
     { name: "owner_address", number: 1, kind: "address" },
