@@ -68,35 +68,45 @@ export type ApiPorts =
 
 const Domain = Layer.mergeAll(Wallets.layer, SettingsService.layer, Notifications.layer, Sweeps.layer)
 
-const ApiLive = HttpApiBuilder.api(ContractApi).pipe(
-  Layer.provide([
-    SystemHandlers,
-    AuthHandlers,
-    DashboardHandlers,
-    WalletHandlers,
-    SettingsHandlers,
-    SweepHandlers,
-    DepositHandlers,
-    WebhookHandlers
-  ]),
-  Layer.provide([AuthenticatedLive, SignedLive, ContractErrorsLive])
-)
+/** Handler groups that replace the real ones: how the simulator plants a handler's slip (never set in production). */
+export interface HandlerOverrides {
+  readonly wallets?: typeof WalletHandlers
+}
+
+const apiLive = (overrides: HandlerOverrides) =>
+  HttpApiBuilder.api(ContractApi).pipe(
+    Layer.provide([
+      SystemHandlers,
+      AuthHandlers,
+      DashboardHandlers,
+      overrides.wallets ?? WalletHandlers,
+      SettingsHandlers,
+      SweepHandlers,
+      DepositHandlers,
+      WebhookHandlers
+    ]),
+    Layer.provide([AuthenticatedLive, SignedLive, ContractErrorsLive])
+  )
+
+/** `ApiLayer` with some handler groups replaced (`overrides`). */
+export const apiLayerWith = (
+  overrides: HandlerOverrides
+): Layer.Layer<never, never, ApiPorts | HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices> =>
+  HttpApiBuilder.serve((app) => Effect.flatMap(RequestGate, (gate) => gate.handle(app))).pipe(
+    // The gate makes each request's span itself (gate/RequestSpan.ts).
+    HttpMiddleware.withTracerDisabledWhen(() => true),
+    Layer.provide(apiLive(overrides)),
+    Layer.provide(RequestGate.layer),
+    Layer.provide(Authenticator.layer),
+    Layer.provide(Domain)
+  )
 
 /**
  * The HTTP API on whatever HttpServer (and its platform services) is provided, over the ports
  * the caller provides (storage, secrets, the sweep settings, the networks' resources): no
  * adapter is chosen here.
  */
-export const ApiLayer: Layer.Layer<never, never, ApiPorts | HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices> = HttpApiBuilder.serve((app) =>
-  Effect.flatMap(RequestGate, (gate) => gate.handle(app))
-).pipe(
-  // The gate makes each request's span itself (gate/RequestSpan.ts).
-  HttpMiddleware.withTracerDisabledWhen(() => true),
-  Layer.provide(ApiLive),
-  Layer.provide(RequestGate.layer),
-  Layer.provide(Authenticator.layer),
-  Layer.provide(Domain)
-)
+export const ApiLayer = apiLayerWith({})
 
 export interface ApiServerOptions {
   readonly port: number

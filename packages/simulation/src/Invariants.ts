@@ -19,6 +19,7 @@ import { settledWhenSolid } from "./invariants/SettledWhenSolid.js"
 import { sweepDestination } from "./invariants/SweepDestination.js"
 import { sweepEventsMatchTasks } from "./invariants/SweepEventsMatchTasks.js"
 import { replaysIdentical } from "./invariants/ReplaysIdentical.js"
+import { writesDoneOnce } from "./invariants/WritesDoneOnce.js"
 import { type ChainFacts, sweepsOnChain } from "./invariants/SweepsOnChain.js"
 import { SnapshotReader } from "./Snapshot.js"
 import { TaskHistory } from "./TaskHistory.js"
@@ -73,7 +74,8 @@ export const checkInvariants = (world: WorldParts, history: StoreHistory) =>
       ...(yield* Effect.forEach(world.networks, ({ network, sim }) =>
         Effect.map(sim.provider.orders, (orders) => oneRentalPerTask(snapshot, network, orders.map((o) => ({ orderNo: o.order.orderNo, receiver: o.order.receiver })))))).flat(),
       ...(yield* dashboardAgrees(world, snapshot)),
-      ...(yield* replaysIdentical(world))
+      ...(yield* replaysIdentical(world)),
+      ...writesDoneOnce(snapshot, world.ledger.writes)
     ]
   })
 

@@ -31,7 +31,7 @@ export class Operator {
 
   constructor(private readonly world: WorldParts, private readonly dice: Dice, trace: Trace, defect: (message: string) => void) {
     const outcomes = new Outcomes(trace, defect)
-    const replays = new Replays(dice.stream("replays"), trace, outcomes, world.ledger)
+    const replays = new Replays(world.api, dice.stream("replays"), trace, outcomes, world.ledger)
     this.workload = { world, population: this.population, dice, trace, outcomes, replays }
   }
 

@@ -1,3 +1,4 @@
+import type { HandlerOverrides } from "@collector/http-server"
 import type { DeliveryLedger, DepositBook, MemoryDatabase, SettingsRepository, SweepRepository } from "@collector/core"
 import { Layer } from "effect"
 import type { AdapterPlant } from "./plants/AdapterPlant.js"
@@ -12,6 +13,7 @@ import * as RecordTime from "./plants/RecordTime.js"
 import * as RentalRenumber from "./plants/RentalRenumber.js"
 import * as Resign from "./plants/Resign.js"
 import * as SkipRevert from "./plants/SkipRevert.js"
+import * as UnwrappedCreate from "./plants/UnwrappedCreate.js"
 
 /** Known defects a run can be given (`--plant`), each of which the invariants must catch. */
 export const plantNames = [
@@ -25,7 +27,8 @@ export const plantNames = [
   "collection-cache",
   "early-receipt",
   "other-tokens",
-  "rental-renumber"
+  "rental-renumber",
+  "unwrapped-create"
 ] as const
 
 export type PlantName = (typeof plantNames)[number]
@@ -46,7 +49,8 @@ export const plantSeeds: Record<PlantName, number> = {
   "collection-cache": 3,
   "early-receipt": 1,
   "other-tokens": 1,
-  "rental-renumber": 1
+  "rental-renumber": 1,
+  "unwrapped-create": 1
 }
 
 /** What a plant may wrap: the ports it replaces, over the store they run on. */
@@ -55,8 +59,8 @@ type Wrapped = DepositBook | SweepRepository | SettingsRepository | DeliveryLedg
 /** A plant in the store replaces ports the store already provides, so it adds no service to the run's. */
 type StorePlant = Layer.Layer<never, never, Wrapped>
 
-/** Where a defect is planted: in the store's ports, or in each network's node and provider adapters. */
-type Plant = { readonly store: StorePlant } | { readonly adapters: AdapterPlant }
+/** Where a defect is planted: in the store's ports, in each network's node and provider adapters, or in the API's handlers. */
+type Plant = { readonly store: StorePlant } | { readonly adapters: AdapterPlant } | { readonly handlers: HandlerOverrides }
 
 const plants: Record<PlantName, Plant> = {
   "double-book": { store: DoubleBook.layer },
@@ -69,7 +73,8 @@ const plants: Record<PlantName, Plant> = {
   "collection-cache": { store: CollectionCache.layer },
   "early-receipt": { adapters: EarlyReceipt.plant },
   "other-tokens": { adapters: OtherTokens.plant },
-  "rental-renumber": { adapters: RentalRenumber.plant }
+  "rental-renumber": { adapters: RentalRenumber.plant },
+  "unwrapped-create": { handlers: UnwrappedCreate.handlers }
 }
 
 export const isPlantName = (name: string): name is PlantName => (plantNames as ReadonlyArray<string>).includes(name)
@@ -87,4 +92,10 @@ export const plantLayer = (name: PlantName | undefined): StorePlant => {
 export const plantAdapters = (name: PlantName | undefined): AdapterPlant => {
   const plant = name === undefined ? undefined : plants[name]
   return plant !== undefined && "adapters" in plant ? plant.adapters : ({ chain, provider }) => ({ chain, provider })
+}
+
+/** The handler groups `name` replaces in the API (its handlers as they are otherwise). */
+export const plantHandlers = (name: PlantName | undefined): HandlerOverrides => {
+  const plant = name === undefined ? undefined : plants[name]
+  return plant !== undefined && "handlers" in plant ? plant.handlers : {}
 }

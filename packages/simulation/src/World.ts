@@ -17,7 +17,9 @@ import { LocalSigner, LocalWalletKeys } from "@collector/tron"
 import { defaultSimConfig } from "@collector/tron-sim"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { Duration, Effect, Layer } from "effect"
-import { type PlantName, plantAdapters } from "./Plants.js"
+import * as SimulatedApi from "./api/SimulatedApi.js"
+import type { TenantClient } from "./api/TenantClient.js"
+import { type PlantName, plantAdapters, plantHandlers } from "./Plants.js"
 import type { Receiver } from "./Receiver.js"
 import { postgresStorage } from "./PgRunStorage.js"
 import { memoryStorage, type RunStorage } from "./RunStorage.js"
@@ -63,6 +65,8 @@ export interface WorldParts {
   readonly receiver: Receiver
   /** What the workload did that the invariants read (collection addresses, replay comparisons). */
   readonly ledger: WorkloadLedger
+  /** The API in this process (gate, handlers, their idempotency), as the tenants call it. */
+  readonly api: TenantClient
 }
 
 /** Why a run cannot have the store its options ask for; undefined when it can. */
@@ -116,10 +120,11 @@ export const services = (
 export const sweepsOf = (network: SimulatedNetwork.SimulatedNetwork) =>
   Sweeps.layer.pipe(Layer.provide(SingleNetworkResources.layer), Layer.provide(network.adapters))
 
-/** The networks on their simulators, two workers, and the tenants' receivers. */
+/** The networks on their simulators, two workers, the tenants' receivers and the API they call. */
 export const parts = (seed: string, receiver: Receiver, plant?: PlantName) =>
   Effect.gen(function*() {
     const planted = plant === undefined ? undefined : plantAdapters(plant)
     const networks = yield* Effect.forEach(worldNetworks, (network) => SimulatedNetwork.make(network, seed, planted))
-    return { seed, networks, workers: [new Worker("A"), new Worker("B")], receiver, ledger: new WorkloadLedger() } satisfies WorldParts
+    const api = yield* SimulatedApi.make(networks, plantHandlers(plant))
+    return { seed, networks, workers: [new Worker("A"), new Worker("B")], receiver, ledger: new WorkloadLedger(), api } satisfies WorldParts
   })

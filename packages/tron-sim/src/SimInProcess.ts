@@ -8,6 +8,26 @@ import { build, type Reply, respond } from "./SimNetwork.js"
 export const url = "http://sim.in-process"
 
 const decoder = new TextDecoder()
+const encoder = new TextEncoder()
+
+/**
+ * A reply in the shape of a web `Response` as far as the platform's client response reads one
+ * (status, headers, the body as text or bytes), without building one: a real `Response` costs a
+ * body stream and undici's bookkeeping per request, a visible share of a simulated run, where
+ * every node call is answered here.
+ */
+const webReply = (reply: Reply): Response => {
+  const text = reply.text
+  return {
+    status: reply.status,
+    headers: { "content-type": reply.status === 200 || reply.status === 400 ? "application/json" : "text/plain" },
+    body: null,
+    text: () => Promise.resolve(text),
+    json: () => Promise.resolve(JSON.parse(text)),
+    arrayBuffer: () => Promise.resolve(encoder.encode(text).buffer),
+    formData: () => Promise.reject(new Error("the simulator answers no form data"))
+  } as unknown as Response
+}
 
 /**
  * The simulated network answering in this process: an HttpClient that hands each request to the
@@ -21,13 +41,7 @@ export const make = (config: SimConfig, provider?: Partial<ProviderSettings>) =>
     const answer = (reply: Reply, request: Parameters<Parameters<typeof HttpClient.make>[0]>[0]) =>
       reply.drop === true
         ? Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", description: "the simulator closed the connection" }))
-        : Effect.succeed(HttpClientResponse.fromWeb(
-          request,
-          new Response(reply.text, {
-            status: reply.status,
-            headers: { "content-type": reply.status === 200 || reply.status === 400 ? "application/json" : "text/plain" }
-          })
-        ))
+        : Effect.succeed(HttpClientResponse.fromWeb(request, webReply(reply)))
     const client = HttpClient.make((request, target) => {
       if (target.origin !== url) {
         return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", description: `no simulator at ${target.origin}` }))

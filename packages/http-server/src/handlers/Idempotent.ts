@@ -12,3 +12,6 @@ export const idempotentWrite = <A, AI, B, BI, E, R>(
   schemas: { readonly success: Schema.Schema<A, AI>; readonly rejection: Schema.Schema<B, BI> },
   work: Effect.Effect<A, B | E, R>
 ) => Effect.flatMap(FiberRef.get(currentBody), (body) => idempotent(key, paramsDigest(body), schemas, work))
+
+/** The wrapper a write handler runs its work in (`idempotentWrite`); a parameter only so that a simulated slip can leave it out. */
+export type IdempotentWrapper = typeof idempotentWrite

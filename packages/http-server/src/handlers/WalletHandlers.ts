@@ -3,18 +3,22 @@ import { ContractApi, CurrentApp, parseWalletFilters, parseWalletListQuery, Wall
 import { CustomIdTaken, type WalletId, Wallets } from "@collector/core"
 import { Effect, Either } from "effect"
 import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
-import { idempotentWrite } from "./Idempotent.js"
+import { type IdempotentWrapper, idempotentWrite } from "./Idempotent.js"
 import { presentedOk } from "./PresentedOk.js"
 import { presentIdentity, presentPreview, presentWallet } from "./WalletPresenter.js"
 
-export const WalletHandlers = HttpApiBuilder.group(ContractApi, "wallets", (handlers) =>
+/**
+ * The wallet operations, creation run in `write` (the idempotency wrapper; the simulator's
+ * `unwrapped-create` plant passes one that calls the use case directly).
+ */
+export const walletHandlers = (write: IdempotentWrapper) => HttpApiBuilder.group(ContractApi, "wallets", (handlers) =>
   Effect.gen(function*() {
     const wallets = yield* Wallets
     return handlers
       .handle("createWallet", ({ payload }) =>
         Effect.gen(function*() {
           const app = yield* CurrentApp
-          return yield* idempotentWrite(
+          return yield* write(
             { tenantId: app.tenantId, network: app.network, operation: "wallets.create", requestId: payload.request_id },
             { success: WireIdentity, rejection: CustomIdTaken },
             Effect.map(wallets.create(app, payload.custom_id), presentIdentity)
@@ -59,3 +63,5 @@ export const WalletHandlers = HttpApiBuilder.group(ContractApi, "wallets", (hand
           return presentWallet(yield* wallets.get(app, path.id as WalletId))
         }).pipe(toEnvelope))
   }))
+
+export const WalletHandlers = walletHandlers(idempotentWrite)

@@ -1,27 +1,21 @@
-import { SettingsService } from "@collector/core"
-import { Effect, Schema } from "effect"
-import { AutomationAnswer, CollectionAnswer, presentAutomation, presentCollection } from "./Answers.js"
+import { Effect } from "effect"
 import { collectionAddressFor } from "./CollectionAddresses.js"
 import { type SimScope, solidUsdt } from "./Population.js"
 import { headOf, trx, usdt, type Workload } from "./Workload.js"
-
-// These writes save no rejection, as their handlers.
-const nothingSaved = Schema.Never
 
 /** Sets the scope's collection address, the one the workload owns for it (the ledger records it). */
 export const setCollectionAddress = (workload: Workload, scope: SimScope) =>
   Effect.gen(function*() {
     const { tenantId, network } = scope.scope
     const address = collectionAddressFor(workload.world.seed, tenantId, network)
-    const exit = yield* workload.replays.send("settings.collection", {
-      scope: scope.scope,
+    const answer = yield* workload.replays.send({
+      scope,
       operation: "settings.collection",
+      path: "/open/v1/settings/addresses/collection",
       body: { address },
-      schemas: { success: CollectionAnswer, rejection: nothingSaved },
-      work: Effect.map(Effect.flatMap(SettingsService, (settings) => settings.setCollectionAddress(scope.scope, address)), presentCollection),
       expected: []
     })
-    if (exit._tag === "Success") workload.world.ledger.setCollectionAddress(tenantId, network, address)
+    if (answer.status === 200) workload.world.ledger.setCollectionAddress(tenantId, network, address)
   })
 
 /**
@@ -51,17 +45,15 @@ export const configureAutomation = (workload: Workload, scope: SimScope, enabled
       max_rental_cost: String(p.maxRentalCost),
       rental_allowed: p.rentalAllowed
     })
-    const set = (p: typeof chosen) => Effect.map(Effect.flatMap(SettingsService, (settings) => settings.setAutomation(scope.scope, p)), presentAutomation)
-    const exit = yield* workload.replays.send("settings.automation", {
-      scope: scope.scope,
+    const answer = yield* workload.replays.send({
+      scope,
       operation: "settings.automation",
+      path: "/open/v1/settings/automation",
       body: bodyOf(chosen),
-      schemas: { success: AutomationAnswer, rejection: nothingSaved },
-      work: set(chosen),
       expected: [],
-      conflicting: { body: bodyOf(other), work: set(other) }
+      conflicting: { body: bodyOf(other) }
     })
-    if (exit._tag === "Success" && exit.value.enabled) scope.automationEnabled = true
+    if (answer.status === 200 && answer.data.enabled === true) scope.automationEnabled = true
   })
 
 /**

@@ -1,4 +1,5 @@
 import { Cause, Effect, Exit, Option } from "effect"
+import type { ApiAnswer } from "../api/ApiAnswer.js"
 import type { Trace } from "../Trace.js"
 
 /** The tag of a typed failure, or what else ended the effect. */
@@ -27,6 +28,15 @@ export class Outcomes {
       this.defect(`workload ${label} failed unexpectedly: ${Cause.pretty(exit.cause).split("\n")[0]}`)
     }
     return Option.none()
+  }
+
+  /** Records the API's `answer` to write `label`: an error code not in `expected` is a defect. */
+  judgeAnswer(label: string, answer: ApiAnswer, expected: ReadonlyArray<string>): void {
+    if (answer.status === 200) return
+    const code = answer.errorCode ?? `status ${answer.status}`
+    if (expected.includes(code)) return this.trace.record(`${label} refused ${code}`)
+    this.trace.record(`${label} failed ${code}`)
+    this.defect(`workload ${label} answered ${answer.text.slice(0, 300)}`)
   }
 
   /** Runs an action and judges how it ended. */

@@ -23,6 +23,8 @@ export const solidUsdt = (wallet: SimWallet, head: bigint): bigint =>
 export interface SimScope {
   readonly scope: TenantScope
   readonly appId: string
+  /** The app's secret, which the tenant signs its API requests with. */
+  readonly appSecret: string
   readonly wallets: Array<SimWallet>
   /** Bumped on each URL change, so every new URL differs from the last. */
   webhookVersion: number

@@ -1,98 +1,91 @@
-import { paramsDigest } from "@collector/api"
-import { idempotent, type IdempotencyKey, type TenantScope } from "@collector/core"
-import { Cause, Effect, Exit, Schema } from "effect"
+import { Effect } from "effect"
+import { type ApiAnswer, answerOf, outcomeOf } from "../api/ApiAnswer.js"
+import type { TenantClient } from "../api/TenantClient.js"
 import type { Dice } from "../Dice.js"
 import type { Trace } from "../Trace.js"
-import { failureTag, type Outcomes } from "./Outcomes.js"
-import type { WorkloadServices } from "./Workload.js"
+import type { Outcomes } from "./Outcomes.js"
+import type { SimScope } from "./Population.js"
 import { conflictAnswer, type ReplayKind, type WorkloadLedger } from "./WorkloadLedger.js"
 
-/** One write as its API handler sends it: the operation's idempotency key and saved schemas, its body, its work. */
-export interface IdempotentWrite<A, AI, B, BI> {
-  readonly scope: TenantScope
+/** One write as a tenant sends it to the API: its operation, path and body (request_id is added when sent). */
+export interface HttpWrite {
+  readonly scope: SimScope
+  /** The operation's name, as the ledger and the trace name it. */
   readonly operation: string
-  /** The request body without request_id: what the digest covers. */
+  readonly path: string
   readonly body: Record<string, unknown>
-  readonly schemas: { readonly success: Schema.Schema<A, AI>; readonly rejection: Schema.Schema<B, BI> }
-  readonly work: Effect.Effect<A, unknown, WorkloadServices>
-  /** Failures the workload expects of this write (besides a saved rejection). */
+  /** Error codes the workload expects of this write (a refused URL, a busy event). */
   readonly expected: ReadonlyArray<string>
-  /** Other parameters under the same key, when sending them would be harmless: a conflicting replay. */
-  readonly conflicting?: { readonly body: Record<string, unknown>; readonly work: Effect.Effect<A, unknown, WorkloadServices> }
+  /** A refusal the contract saves under the request_id (a replay gets it again): a taken custom_id. */
+  readonly savedRefusal?: string
+  /** Other parameters under the same request_id, when sending them would be harmless: a conflicting replay. */
+  readonly conflicting?: { readonly body: Record<string, unknown>; readonly path?: string }
 }
 
-/** A write whose first answer was saved, kept to be sent again later. */
+/** A write whose first answer the contract saved, kept to be sent again later. */
 interface SavedWrite {
-  readonly label: string
-  readonly key: IdempotencyKey
+  readonly operation: string
+  readonly requestId: string
   readonly answer: string
-  readonly again: Effect.Effect<string, never, WorkloadServices>
-  readonly conflicting: Effect.Effect<string, never, WorkloadServices> | null
+  readonly again: Effect.Effect<ApiAnswer>
+  readonly conflicting: Effect.Effect<ApiAnswer> | null
 }
 
 /**
- * The workload's idempotent writes, sent as the API's handlers send them (`idempotent` with the
- * operation's key, a digest of the body, the saved schemas): sometimes as two concurrent
- * duplicates, and kept so that a later step can replay one (same key and body) or send a
- * conflicting one (same key, other body). Every comparison goes to the ledger, where an
- * invariant checks that replays answered identically and conflicts were refused.
+ * The workload's writes, sent through the API in this process as a tenant sends them (signed,
+ * with a request_id): sometimes as two concurrent duplicates, and kept so that a later step can
+ * replay one (same request_id and body) or send a conflicting one (same request_id, other body).
+ * Every comparison goes to the ledger, where an invariant checks that replays answered
+ * identically and conflicts were refused as the contract says.
  */
 export class Replays {
   private sent = 0
   private readonly saved: Array<SavedWrite> = []
 
   constructor(
+    private readonly api: TenantClient,
     private readonly dice: Dice,
     private readonly trace: Trace,
     private readonly outcomes: Outcomes,
     private readonly ledger: WorkloadLedger
   ) {}
 
-  /** The canonical text of an answer: what replays must repeat. */
-  private answerOf<A, AI, B, BI, E>(schemas: IdempotentWrite<A, AI, B, BI>["schemas"], exit: Exit.Exit<A, E>): string {
-    if (Exit.isSuccess(exit)) return `ok ${Schema.encodeSync(Schema.parseJson(schemas.success))(exit.value)}`
-    const failure = Cause.failureOption(exit.cause)
-    if (failure._tag === "Some" && Schema.is(schemas.rejection)(failure.value)) {
-      return `rejected ${Schema.encodeSync(Schema.parseJson(schemas.rejection))(failure.value)}`
-    }
-    return `failed ${failureTag(exit.cause)}`
-  }
-
-  private compare(kind: ReplayKind, label: string, key: IdempotencyKey, expected: string, actual: string): void {
-    this.ledger.recordReplay({ kind, operation: key.operation, requestId: key.requestId, expected, actual })
-    this.trace.record(`${kind} ${label} ${key.requestId} ${expected === actual ? "same" : "differs"}`)
+  private compare(kind: ReplayKind, operation: string, requestId: string, expected: string, actual: ApiAnswer): void {
+    this.ledger.recordReplay({ kind, operation, requestId, expected, actual: actual.text })
+    const same = kind === "conflict" ? actual.errorCode === "IDEMPOTENCY_CONFLICT" : actual.text === expected
+    this.trace.record(`${kind} ${operation} ${requestId} ${outcomeOf(actual)} ${same ? "same" : "differs"}`)
   }
 
   /**
-   * Sends `write` once (or as two concurrent duplicates, compared) and judges its answer; a
-   * saved answer is kept for later replays. The first answer's exit, for the caller to read.
+   * Sends `write` once (or as two concurrent duplicates, compared) and judges its answer; an
+   * answer the contract saves is kept for later replays. The first answer, for the caller to read.
    */
-  send<A, AI, B, BI>(label: string, write: IdempotentWrite<A, AI, B, BI>) {
+  send(write: HttpWrite) {
     return Effect.gen(this, function*() {
-      const key: IdempotencyKey = { tenantId: write.scope.tenantId, network: write.scope.network, operation: write.operation, requestId: `req-${++this.sent}` }
-      const call = (body: Record<string, unknown>, work: Effect.Effect<A, unknown, WorkloadServices>) =>
-        Effect.exit(idempotent(key, paramsDigest(body), write.schemas, work))
+      const requestId = `sim-request-${String(++this.sent).padStart(6, "0")}`
+      const app = { appId: write.scope.appId, secret: write.scope.appSecret }
+      const call = (body: Record<string, unknown>, path: string) =>
+        Effect.map(this.api.call(app, "POST", path, { body: { ...body, request_id: requestId } }), answerOf)
       const concurrent = this.dice.chance(0.1)
-      const [exit, twin] = concurrent
-        ? yield* Effect.all([call(write.body, write.work), call(write.body, write.work)], { concurrency: 2 })
-        : [yield* call(write.body, write.work), undefined]
-      const answer = this.answerOf(write.schemas, exit)
-      this.trace.record(`${label} ${key.requestId} ${answer}`)
-      if (twin !== undefined) this.compare("concurrent", label, key, answer, this.answerOf(write.schemas, twin))
-      // A saved rejection is the operation's business answer: expected by definition.
-      const rejection = Exit.isFailure(exit) && answer.startsWith("rejected") ? [failureTag(exit.cause)] : []
-      this.outcomes.judge(label, exit, [...write.expected, ...rejection])
-      if (answer.startsWith("ok") || answer.startsWith("rejected")) {
+      const [answer, twin] = concurrent
+        ? yield* Effect.all([call(write.body, write.path), call(write.body, write.path)], { concurrency: 2 })
+        : [yield* call(write.body, write.path), undefined]
+      this.trace.record(`${write.operation} ${requestId} ${outcomeOf(answer)}`)
+      this.ledger.recordWrite({ operation: write.operation, scope: write.scope.scope, requestId, body: write.body, answer: answer.text })
+      if (twin !== undefined) this.compare("concurrent", write.operation, requestId, answer.text, twin)
+      const saved = answer.status === 200 || (answer.errorCode !== undefined && answer.errorCode === write.savedRefusal)
+      this.outcomes.judgeAnswer(write.operation, answer, saved ? [answer.errorCode ?? ""] : write.expected)
+      if (saved) {
         const conflicting = write.conflicting
         this.saved.push({
-          label,
-          key,
-          answer,
-          again: Effect.map(call(write.body, write.work), (e) => this.answerOf(write.schemas, e)),
-          conflicting: conflicting === undefined ? null : Effect.map(call(conflicting.body, conflicting.work), (e) => this.answerOf(write.schemas, e))
+          operation: write.operation,
+          requestId,
+          answer: answer.text,
+          again: call(write.body, write.path),
+          conflicting: conflicting === undefined ? null : call(conflicting.body, conflicting.path ?? write.path)
         })
       }
-      return exit
+      return answer
     })
   }
 
@@ -101,9 +94,9 @@ export class Replays {
     if (this.saved.length === 0) return
     const write = this.dice.pick(this.saved)
     if (write.conflicting !== null && this.dice.chance(0.3)) {
-      this.compare("conflict", write.label, write.key, conflictAnswer, yield* write.conflicting)
+      this.compare("conflict", write.operation, write.requestId, conflictAnswer, yield* write.conflicting)
     } else {
-      this.compare("replay", write.label, write.key, write.answer, yield* write.again)
+      this.compare("replay", write.operation, write.requestId, write.answer, yield* write.again)
     }
   })
 }

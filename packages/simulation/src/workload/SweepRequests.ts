@@ -1,22 +1,18 @@
-import { type SweepRequest, Sweeps, type WalletId } from "@collector/core"
-import { Clock, Effect, Schema } from "effect"
-import { sweepsOf } from "../World.js"
-import { presentBatch, SweepBatchAnswer } from "./Answers.js"
+import type { SweepRequest, WalletId } from "@collector/core"
+import { Effect } from "effect"
 import { type SimScope, type SimWallet, solidUsdt } from "./Population.js"
-import { headOf, networkOf, usdt, type Workload } from "./Workload.js"
+import { headOf, usdt, type Workload } from "./Workload.js"
 
-// Per-item failures are part of the saved success, as in the handler; nothing is a saved rejection.
-const nothingRejected = Schema.Never
-
+// The contract refuses a wallet named twice: the tenant names each once.
 const bodyOf = (request: SweepRequest) => ({
-  wallet_ids: request.walletIds,
-  mode: request.mode,
+  wallet_ids: [...new Set(request.walletIds)],
+  sweep_mode: request.mode,
   ...(request.amount === null ? {} : { amount: String(request.amount) })
 })
 
 /**
- * A manual sweep of the scope as the API's create operation sends it: mode `all` or `fixed`, one
- * wallet or several (now and then one named twice, or one of another scope). Which wallets get a
+ * A manual sweep of the scope through the API's create operation: mode `all` or `fixed`, one
+ * wallet or several (now and then one of another scope). Which wallets get a
  * task, and how each task pays and ends, is the service's to decide.
  */
 export const requestSweep = (workload: Workload, scope: SimScope) =>
@@ -39,19 +35,13 @@ export const requestSweep = (workload: Workload, scope: SimScope) =>
     const amount = within > 0n && dice.chance(0.8) ? usdt(dice.amount(1n, within)) : usdt(dice.amount(1n, 30n))
     const request: SweepRequest = { walletIds, mode: fixed ? "fixed" : "all", amount: fixed ? amount : null }
     const other: SweepRequest = { ...request, mode: "fixed", amount: (request.amount ?? 0n) + 1n }
-    const create = (r: SweepRequest) =>
-      Effect.gen(function*() {
-        const sweeps = yield* Sweeps
-        const at = new Date(yield* Clock.currentTimeMillis)
-        return presentBatch(yield* sweeps.create(scope.scope, r, "manual", at))
-      }).pipe(Effect.provide(sweepsOf(networkOf(workload, scope.scope.network))))
-    yield* workload.replays.send("sweeps.create", {
-      scope: scope.scope,
+    // Per-item failures are part of the answer (200); nothing is a saved refusal.
+    yield* workload.replays.send({
+      scope,
       operation: "sweeps.create",
+      path: "/open/v1/sweeps",
       body: bodyOf(request),
-      schemas: { success: SweepBatchAnswer, rejection: nothingRejected },
-      work: create(request),
       expected: [],
-      conflicting: { body: bodyOf(other), work: create(other) }
+      conflicting: { body: bodyOf(other) }
     })
   })

@@ -1,7 +1,6 @@
-import { allConfirmationRules, CustomIdTaken, type Network, SettingsService, TenantAdmin, type TenantScope, type WalletId, Wallets } from "@collector/core"
-import { Effect, Exit, Redacted } from "effect"
+import { allConfirmationRules, type Network, TenantAdmin, type TenantScope, type WalletId } from "@collector/core"
+import { Effect, Redacted } from "effect"
 import { receiverHost } from "../ReceiverTargets.js"
-import { presentWallet, WalletAnswer } from "./Answers.js"
 import { configureAutomation, setCollectionAddress } from "./Automation.js"
 import type { SimScope } from "./Population.js"
 import type { Workload } from "./Workload.js"
@@ -18,7 +17,6 @@ export const createTenant = (workload: Workload) =>
   Effect.gen(function*() {
     const { dice, population, world } = workload
     const admin = yield* TenantAdmin
-    const settings = yield* SettingsService
     const networks = dice.pick<ReadonlyArray<Network>>([["nile"], ["main"], ["nile", "main"]])
     const name = `tenant-${population.tenants.length + 1}`
     const created = yield* admin.create(name, networks).pipe(Effect.orDie)
@@ -29,13 +27,28 @@ export const createTenant = (workload: Workload) =>
       const rule = dice.pick(allConfirmationRules)
       yield* admin.setConfirmationRule(created.tenant.id, credential.network, rule).pipe(Effect.orDie)
       world.ledger.recordScope({ tenantId: created.tenant.id, network: credential.network, tenantName: name, appId: credential.appId, rule })
-      const simScope: SimScope = { scope, appId: credential.appId, wallets: [], webhookVersion: 1, webhookEnabled: true, automationEnabled: false }
-      yield* settings.setWebhook(scope, webhookUrl(name, simScope), true)
+      const simScope: SimScope = {
+        scope,
+        appId: credential.appId,
+        appSecret: Redacted.value(credential.appSecret),
+        wallets: [],
+        webhookVersion: 1,
+        webhookEnabled: true,
+        automationEnabled: false
+      }
       scopes.push(simScope)
     }
     population.tenants.push({ id: created.tenant.id, name, scopes })
     workload.trace.record(`tenant ${name} ${networks.join(",")}`)
     for (const scope of scopes) {
+      // The tenant's first call: its webhook, through the API like every later setting.
+      yield* workload.replays.send({
+        scope,
+        operation: "settings.webhook",
+        path: "/open/v1/settings/webhook",
+        body: { url: webhookUrl(name, scope), enabled: true },
+        expected: []
+      })
       if (dice.chance(0.85)) yield* setCollectionAddress(workload, scope)
       // Off at first (the caps still apply to manual sweeps): a scope's first round runs as soon
       // as automation is enabled, so it is enabled later, when there are balances to sweep.
@@ -43,21 +56,22 @@ export const createTenant = (workload: Workload) =>
     }
   })
 
-/** A wallet of `scope`, created as the API's create operation does (idempotent on its request_id). */
+/** A wallet of `scope`, created through the API's create operation (idempotent on its request_id). */
 export const createWallet = (workload: Workload, scope: SimScope) =>
   Effect.gen(function*() {
     const customId = `w-${scope.wallets.length + 1}`
-    const exit = yield* workload.replays.send("wallets.create", {
-      scope: scope.scope,
+    const answer = yield* workload.replays.send({
+      scope,
       operation: "wallets.create",
+      path: "/open/v1/wallets",
       body: { custom_id: customId },
-      schemas: { success: WalletAnswer, rejection: CustomIdTaken },
-      work: Effect.map(Effect.flatMap(Wallets, (wallets) => wallets.create(scope.scope, customId)), presentWallet),
       expected: [],
-      conflicting: { body: { custom_id: `${customId}-other` }, work: Effect.map(Effect.flatMap(Wallets, (wallets) => wallets.create(scope.scope, `${customId}-other`)), presentWallet) }
+      // The contract saves a taken custom_id under the request_id.
+      savedRefusal: "BUSINESS_CONFLICT",
+      conflicting: { body: { custom_id: `${customId}-other` } }
     })
-    if (Exit.isFailure(exit)) return
-    const created = exit.value
+    if (answer.status !== 200) return
+    const created = answer.data as { readonly id: string; readonly address: string }
     scope.wallets.push({ id: created.id as WalletId, address: created.address, customId, scope: scope.scope, funding: "none", mints: [] })
     workload.trace.record(`wallet ${scope.scope.tenantId}/${scope.scope.network} ${customId} ${created.address}`)
   })

@@ -1,12 +1,8 @@
-import { type EventId, Notifications, SettingsService } from "@collector/core"
-import { Effect, Schema } from "effect"
-import { presentRedelivery, presentWebhook, RedeliveryAnswer, WebhookAnswer } from "./Answers.js"
+import { Effect } from "effect"
+import { answerOf } from "../api/ApiAnswer.js"
 import type { SimScope } from "./Population.js"
 import { webhookUrl } from "./Tenants.js"
 import type { Workload } from "./Workload.js"
-
-// Neither write saves a rejection: a refused URL or re-push can be retried once fixed.
-const nothingSaved = Schema.Never
 
 /** A URL no resolver answers: the service must refuse it and keep the configuration. */
 const unresolvable = "https://nowhere.simulated.invalid/hooks"
@@ -30,44 +26,41 @@ export const changeWebhook = (workload: Workload, scope: SimScope) =>
     } else {
       enabled = !enabled
     }
-    const set = (u: string, e: boolean) =>
-      Effect.flatMap(SettingsService, (settings) =>
-        settings.checkWebhook(u, e).pipe(Effect.zipRight(settings.setWebhook(scope.scope, u, e)), Effect.map(presentWebhook)))
-    const exit = yield* workload.replays.send("settings.webhook", {
-      scope: scope.scope,
+    // A refused URL is a 400, not saved under the request_id (it can be retried once fixed).
+    const answer = yield* workload.replays.send({
+      scope,
       operation: "settings.webhook",
+      path: "/open/v1/settings/webhook",
       body: { url, enabled },
-      schemas: { success: WebhookAnswer, rejection: nothingSaved },
-      work: set(url, enabled),
-      expected: ["SettingRejected"],
-      conflicting: { body: { url, enabled: !enabled }, work: set(url, !enabled) }
+      expected: ["INVALID_ARGUMENT"],
+      conflicting: { body: { url, enabled: !enabled } }
     })
-    if (exit._tag === "Success") scope.webhookEnabled = exit.value.enabled
+    if (answer.status === 200) scope.webhookEnabled = answer.data.enabled === true
   })
 
 /**
- * A re-push of one of the scope's events, as a tenant asks for it: mostly one whose round
- * failed, sometimes any (a re-push of an event still delivering is refused).
+ * A re-push of one of the scope's events, as a tenant asks for it through the API: listed
+ * (mostly those whose round failed, sometimes any), then one re-pushed (a re-push of an event
+ * still delivering is refused and not saved). The same request_id for another event is a conflict.
  */
 export const redeliver = (workload: Workload, scope: SimScope) =>
   Effect.gen(function*() {
     const { dice } = workload
-    const notifications = yield* Notifications
     const failedOnly = dice.chance(0.8)
-    const listed = yield* workload.outcomes.attempt(
-      "webhooks.list",
-      notifications.list(scope.scope, { page: 1, pageSize: 20, ...(failedOnly ? { status: "failed" as const } : {}) }),
-      []
-    )
-    if (listed._tag === "None" || listed.value.items.length === 0) return
-    const id: EventId = dice.pick(listed.value.items).id
-    yield* workload.replays.send("webhooks.redeliver", {
-      scope: scope.scope,
+    const app = { appId: scope.appId, secret: scope.appSecret }
+    const query: Array<readonly [string, string]> = [["page", "1"], ["page_size", "20"], ...(failedOnly ? [["status", "failed"] as const] : [])]
+    const listed = answerOf(yield* workload.world.api.call(app, "GET", "/open/v1/webhooks", { query }))
+    workload.outcomes.judgeAnswer("webhooks.list", listed, [])
+    const items = listed.status === 200 ? (listed.data.items as ReadonlyArray<{ readonly id: string }>) : []
+    if (items.length === 0) return
+    const id = dice.pick(items).id
+    const others = items.filter((item) => item.id !== id)
+    yield* workload.replays.send({
+      scope,
       operation: "webhooks.redeliver",
-      // The handler puts the event of the path into the digest.
-      body: { id },
-      schemas: { success: RedeliveryAnswer, rejection: nothingSaved },
-      work: Effect.map(notifications.redeliver(scope.scope, id), presentRedelivery),
-      expected: ["EventNotRedeliverable"]
+      path: `/open/v1/webhooks/${id}/redeliver`,
+      body: {},
+      expected: ["BUSINESS_CONFLICT"],
+      ...(others.length === 0 ? {} : { conflicting: { body: {}, path: `/open/v1/webhooks/${others[0]!.id}/redeliver` } })
     })
   })

@@ -1,13 +1,10 @@
-import { Effect, type Layer } from "effect"
+import { Effect } from "effect"
 import type { Dice } from "../Dice.js"
 import type { Trace } from "../Trace.js"
-import type { services, WorldParts } from "../World.js"
+import type { WorldParts } from "../World.js"
 import type { Outcomes } from "./Outcomes.js"
 import type { Population } from "./Population.js"
 import type { Replays } from "./Replays.js"
-
-/** What the workload's actions may call: the tenant-side services and the store the API's handlers use. */
-export type WorkloadServices = Layer.Layer.Success<ReturnType<typeof services>>
 
 /** What every part of the workload works with. */
 export interface Workload {

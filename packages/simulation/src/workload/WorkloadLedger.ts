@@ -1,12 +1,12 @@
-import type { ConfirmationRule, Network, TenantId } from "@collector/core"
+import type { ConfirmationRule, Network, TenantId, TenantScope } from "@collector/core"
 
 /** How a repeated idempotent request was sent: again later, with other parameters, or twice at once. */
 export type ReplayKind = "replay" | "conflict" | "concurrent"
 
 /**
- * One comparison of a repeated idempotent request with the request it repeats, each answer as
- * canonical text (`ok <json>`, `rejected <json>`, `failed <tag>`). `expected` is what the
- * repeat had to answer: the first answer (replay, concurrent) or the conflict error.
+ * One comparison of a repeated write with the write it repeats, each answer as the API's status
+ * and body without its trace_id (`200 {"code":0,...}`). `expected` is what the repeat had to
+ * answer: the first answer (replay, concurrent) or the contract's conflict error.
  */
 export interface ReplayComparison {
   readonly kind: ReplayKind
@@ -16,8 +16,18 @@ export interface ReplayComparison {
   readonly actual: string
 }
 
-/** The answer a conflicting replay must get. */
-export const conflictAnswer = "failed IdempotencyConflict"
+/** The answer a conflicting replay must get: the contract's 409 with error_code IDEMPOTENCY_CONFLICT. */
+export const conflictAnswer = "409 IDEMPOTENCY_CONFLICT"
+
+/** A write the workload sent through the API, with its first answer (status and body without trace_id). */
+export interface SentWrite {
+  readonly operation: string
+  readonly scope: TenantScope
+  readonly requestId: string
+  /** The body without request_id. */
+  readonly body: Record<string, unknown>
+  readonly answer: string
+}
 
 const scopeKey = (tenantId: TenantId, network: Network) => `${tenantId}/${network}`
 
@@ -36,12 +46,13 @@ export interface LedgerScope {
 /**
  * What the workload did that the invariants read: the collection address of each
  * (tenant, network) it set (an address it owns, outside every tenant's wallets, one per
- * scope), and every replay comparison it made.
+ * scope), every write it sent through the API with its first answer, and every replay comparison it made.
  */
 export class WorkloadLedger {
   private readonly collection = new Map<string, string>()
   private readonly scopeOf = new Map<string, LedgerScope>()
   readonly replays: Array<ReplayComparison> = []
+  readonly writes: Array<SentWrite> = []
 
   recordScope(scope: LedgerScope): void {
     this.scopeOf.set(scopeKey(scope.tenantId, scope.network), scope)
@@ -70,6 +81,10 @@ export class WorkloadLedger {
       const [tenantId, network] = key.split("/") as [TenantId, Network]
       return { tenantId, network, address }
     })
+  }
+
+  recordWrite(write: SentWrite): void {
+    this.writes.push(write)
   }
 
   recordReplay(comparison: ReplayComparison): void {
