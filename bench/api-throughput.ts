@@ -11,7 +11,6 @@
  * whole run and prints where their CPU went per request, by layer (`bench/support/ProfileBreakdown.ts`).
  * BENCH_SECONDS per row (10), BENCH_CONNECTIONS (32); DATABASE_URL, else the API's embedded PostgreSQL.
  */
-import { canonicalString, sign } from "@collector/api"
 import { randomBytes, randomUUID } from "node:crypto"
 import { readFileSync, rmSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
@@ -29,14 +28,6 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const root = resolve(import.meta.dirname, "..")
 const profiling = process.env.BENCH_CPU_PROF === "1"
 
-const signed = (app: { appId: string; secret: string }, method: string, path: string, token: string, body = "") => {
-  const timestamp = String(Math.floor(Date.now() / 1000))
-  const canonical = canonicalString({ method, path, appId: app.appId, timestamp, accessToken: token, canonicalQuery: "", body: new TextEncoder().encode(body) })
-  const headers: Record<string, string> = { "x-app-id": app.appId, "x-timestamp": timestamp, "x-sign": sign(app.secret, canonical) }
-  if (token !== "") headers.authorization = `Bearer ${token}`
-  if (body !== "") headers["content-type"] = "application/json"
-  return headers
-}
 
 const main = async () => {
   const dataDir = resolve(root, ".data", `bench-${process.pid}`)
@@ -66,10 +57,10 @@ const main = async () => {
   const created = JSON.parse((await runTs("apps/cli/src/main.ts", env, ["tenant", "create", "--name", "bench", "--networks", "nile", "--json"])).stdout)
   const app = { appId: created.apps[0].app_id as string, secret: created.apps[0].app_secret as string }
   const tokenPath = "/open/v1/auth/token"
-  const tokenRes = await fetch(`${apiUrl}${tokenPath}`, { method: "POST", headers: signed(app, "POST", tokenPath, "") })
+  const tokenRes = await fetch(`${apiUrl}${tokenPath}`, { method: "POST", headers: signedHeaders(app, "POST", tokenPath, "") })
   const token = (await tokenRes.json()).data.access_token as string
   const walletBody = JSON.stringify({ custom_id: "bench-wallet", request_id: randomUUID() })
-  const wallet = await (await fetch(`${apiUrl}/open/v1/wallets`, { method: "POST", headers: signed(app, "POST", "/open/v1/wallets", token, walletBody), body: walletBody })).json()
+  const wallet = await (await fetch(`${apiUrl}/open/v1/wallets`, { method: "POST", headers: signedHeaders(app, "POST", "/open/v1/wallets", token, walletBody), body: walletBody })).json()
   const walletPath = `/open/v1/wallets/${wallet.data.id}`
 
   // The fair reference, over the same database, with a token of its own.
@@ -79,8 +70,8 @@ const main = async () => {
   const reference = await startReferenceApi(databaseUrl, app, childProfileFlags(profiling))
   const referenceUrl = reference.url
   const referenceToken = await fetchToken(referenceUrl, app)
-  const tokenRequest = { method: "POST", path: tokenPath, headers: signed(app, "POST", tokenPath, "") } as const
-  const detail = { method: "GET", path: walletPath, headers: signed(app, "GET", walletPath, token) } as const
+  const tokenRequest = { method: "POST", path: tokenPath, headers: signedHeaders(app, "POST", tokenPath, "") } as const
+  const detail = { method: "GET", path: walletPath, headers: signedHeaders(app, "GET", walletPath, token) } as const
   const referenceDetail = { method: "GET", path: walletPath, headers: signedHeaders(app, "GET", walletPath, referenceToken) } as const
   await sameResponse("token issue", apiUrl, tokenRequest, referenceUrl, tokenRequest, false)
   await sameResponse("wallet detail", apiUrl, detail, referenceUrl, referenceDetail, true)

@@ -1,27 +1,10 @@
-import { canonicalString, parseCanonicalQuery, sign } from "@collector/api"
+import { type AppCredential, signatureHeaders } from "@collector/api"
 
-export interface BenchApp {
-  readonly appId: string
-  readonly secret: string
-}
+export type BenchApp = AppCredential
 
 /** Signature (and bearer) headers for one request; `target` may carry a raw query. */
 export const signedHeaders = (app: BenchApp, method: string, target: string, token: string, body = "") => {
-  const mark = target.indexOf("?")
-  const path = mark === -1 ? target : target.slice(0, mark)
-  const query = parseCanonicalQuery(mark === -1 ? "" : target.slice(mark + 1))
-  const timestamp = String(Math.floor(Date.now() / 1000))
-  const canonical = canonicalString({
-    method,
-    path,
-    appId: app.appId,
-    timestamp,
-    accessToken: token,
-    canonicalQuery: query.ok ? query.canonical : "",
-    body: new TextEncoder().encode(body)
-  })
-  const headers: Record<string, string> = { "x-app-id": app.appId, "x-timestamp": timestamp, "x-sign": sign(app.secret, canonical) }
-  if (token !== "") headers.authorization = `Bearer ${token}`
+  const headers = Object.fromEntries(signatureHeaders(app, { method, target, token, body, timestamp: String(Math.floor(Date.now() / 1000)) }))
   if (body !== "") headers["content-type"] = "application/json"
   return headers
 }

@@ -1,4 +1,5 @@
 export * from "./CanonicalQuery.js"
 export * from "./ParamsDigest.js"
 export * from "./Signature.js"
+export * from "./SignatureHeaders.js"
 export * from "./StrictJsonBody.js"
