@@ -1,11 +1,12 @@
 import { Context, Effect, Encoding, Layer, Redacted } from "effect"
-import { type ConfirmationRule, defaultConfirmationRule } from "./ConfirmationRule.js"
+import { defaultConfirmationRule } from "./ConfirmationRule.js"
 import { Entropy } from "./Entropy.js"
 import type { AppId, TenantId } from "./Ids.js"
 import type { Network } from "./Network.js"
 import { appSecretContext, webhookKeyContext } from "./SealContext.js"
 import { SecretBox } from "./SecretBox.js"
 import type { TenantWithApps } from "./Tenant.js"
+import { enabledConfirmationRule, enabledConfirmationRules, tenantName } from "./TenantPolicy.js"
 import { TenantRepository } from "./TenantRepository.js"
 
 /** Credentials shown to the operator exactly once, when created or rotated. */
@@ -32,8 +33,9 @@ const make = Effect.gen(function*() {
   const newAppSecret = Effect.map(entropy.bytes(32), (b) => Encoding.encodeBase64Url(b))
   const newWebhookKey = entropy.bytes(32)
 
-  const create = (name: string, networks: ReadonlyArray<Network>) =>
+  const create = (requestedName: string, networks: ReadonlyArray<Network>) =>
     Effect.gen(function*() {
+      const name = yield* tenantName(requestedName)
       const fresh = yield* Effect.forEach(networks, (network) =>
         Effect.gen(function*() {
           const secret = yield* newAppSecret
@@ -91,8 +93,12 @@ const make = Effect.gen(function*() {
     enable: (reference: string) => withTenant(reference, (id) => repo.setStatus(id, "active")),
     remove: (reference: string) => withTenant(reference, (id) => repo.setStatus(id, "deleted")),
     expire: (reference: string, at: Date | null) => withTenant(reference, (id) => repo.setExpiry(id, at)),
-    setConfirmationRule: (reference: string, network: Network, rule: ConfirmationRule) =>
-      withTenant(reference, (id) => repo.setConfirmationRule(id, network, rule)),
+    /** Only a rule the platform enables (`CONFIRMATION_RULES`); anything else is TenantRejected. */
+    setConfirmationRule: (reference: string, network: Network, rule: string) =>
+      Effect.gen(function*() {
+        const allowed = yield* enabledConfirmationRule(rule, yield* enabledConfirmationRules)
+        return yield* withTenant(reference, (id) => repo.setConfirmationRule(id, network, allowed))
+      }),
     /** The tenant's own deposit minimum on `network` in base units; null: the network's (`DepositMinimum.ts`). */
     setDepositMinimum: (reference: string, network: Network, minimum: bigint | null) =>
       withTenant(reference, (id) => repo.setDepositMinimum(id, network, minimum)),

@@ -1,7 +1,6 @@
-import { allConfirmationRules, type ConfirmationRule, type Network, parseNetworkList, TenantAdmin, type TenantWithApps } from "@collector/core"
+import { type Network, parseNetworkList, TenantAdmin, type TenantWithApps } from "@collector/core"
 import { Console, Effect, Redacted } from "effect"
 import { UsageError } from "../CliError.js"
-import { EnabledConfirmationRules } from "../ConfirmationRulesConfig.js"
 
 export interface Parsed {
   readonly positionals: ReadonlyArray<string>
@@ -36,7 +35,6 @@ const describeTenant = (t: TenantWithApps) => ({
 const create = (parsed: Parsed) =>
   Effect.gen(function*() {
     const name = yield* text(parsed, "name")
-    if (name.length > 200) return yield* new UsageError({ message: "--name must be at most 200 characters" })
     const networks = parseNetworkList(yield* text(parsed, "networks"))
     if (networks === undefined) return yield* new UsageError({ message: "--networks must be a comma-separated list of nile and main" })
     const { credentials, tenant } = yield* (yield* TenantAdmin).create(name, networks)
@@ -117,11 +115,7 @@ const setConfirmation = (parsed: Parsed) =>
     const reference = yield* tenantRef(parsed)
     const net = yield* network(parsed)
     const rule = yield* text(parsed, "rule")
-    const enabled = yield* EnabledConfirmationRules
-    if (!(allConfirmationRules as ReadonlyArray<string>).includes(rule) || !enabled.includes(rule as ConfirmationRule)) {
-      return yield* new UsageError({ message: `--rule must be one of the enabled rules: ${enabled.join(", ")}` })
-    }
-    yield* (yield* TenantAdmin).setConfirmationRule(reference, net, rule as ConfirmationRule)
+    yield* (yield* TenantAdmin).setConfirmationRule(reference, net, rule)
     yield* Console.log(`Tenant ${reference} on ${net} now confirms deposits by ${rule}.`)
   })
 
