@@ -1,6 +1,6 @@
-import { ScanLedger } from "@collector/core"
+import { replaceChain } from "@collector/core"
 import { defaultSimConfig, SimHttp, simServerConfig } from "@collector/tron-sim"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer } from "effect"
 
 export class SimulatedNile extends Context.Tag("@collector/service/SimulatedNile")<SimulatedNile, { readonly url: string }>() {}
 
@@ -9,21 +9,13 @@ const firstGenesis = 1_000_000n
 
 /**
  * The simulated node serving as the `nile` network of an embedded service. Its chain lives in
- * memory, so each start is a new chain: it begins above every block scanned on the previous one
- * (deposits booked there stay, and are never mistaken for reverted), and the scanner's position
- * on the old chain is forgotten.
+ * memory, so each start replaces the chain (`replaceChain` says where the new one begins).
  */
 export const SimulatedNileLive = Layer.scoped(
   SimulatedNile,
   Effect.gen(function*() {
     const { blockMs, host, port, seed } = yield* simServerConfig
-    const ledger = yield* ScanLedger
-    const previous = yield* ledger.cursor("nile")
-    const genesisNumber = Option.match(previous, {
-      onNone: () => firstGenesis,
-      onSome: (cursor) => (cursor.number + 1000n > firstGenesis ? cursor.number + 1000n : firstGenesis)
-    })
-    yield* ledger.forget("nile")
+    const genesisNumber = yield* replaceChain("nile", firstGenesis)
     const chain = defaultSimConfig("nile", { seed, genesisNumber, ...(blockMs > 0 ? { blockIntervalMs: blockMs } : {}) })
     const server = yield* SimHttp.start({ chain, port, host, blocks: blockMs > 0 ? "timer" : "manual" })
     yield* Effect.log(
