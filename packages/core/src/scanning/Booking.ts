@@ -1,6 +1,6 @@
 import type { Deposit } from "../deposits/Deposit.js"
 import type { OutboxEvent } from "../notifications/OutboxEvent.js"
-import type { PendingTransfer } from "./DepositBook.js"
+import type { PendingTransfer } from "./PendingTransfer.js"
 
 /**
  * What the core decided about one stored transfer log, for the storage to write atomically.

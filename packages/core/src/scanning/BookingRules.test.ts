@@ -4,7 +4,8 @@ import { depositRecord } from "../deposits/DepositRecord.js"
 import type { TenantId, WalletId } from "../Ids.js"
 import { roundDeadline } from "../notifications/DeliverySchedule.js"
 import { bookingOf, idsNeeded, logState, reversalOf } from "./BookingRules.js"
-import type { ConfirmItem, PendingTransfer } from "./DepositBook.js"
+import type { ConfirmItem } from "./DepositBook.js"
+import type { PendingTransfer } from "./PendingTransfer.js"
 
 const at = new Date("2026-06-01T10:00:00.000Z")
 const later = new Date("2026-06-01T10:05:00.000Z")

@@ -1,7 +1,8 @@
 import type { Deposit, DepositId, EventId } from "../deposits/Deposit.js"
 import { depositEvent } from "../notifications/OutboxEvent.js"
 import type { Booking, Reversal } from "./Booking.js"
-import type { ConfirmItem, PendingTransfer } from "./DepositBook.js"
+import type { ConfirmItem } from "./DepositBook.js"
+import type { PendingTransfer } from "./PendingTransfer.js"
 
 /**
  * How a stored log meets the deposit stored for it, if any:

@@ -2,26 +2,8 @@ import { Context, Data, type Effect } from "effect"
 import type { ConfirmationRule } from "../ConfirmationRule.js"
 import type { Deposit, DepositId, EventId } from "../deposits/Deposit.js"
 import type { Booking, Reversal } from "./Booking.js"
-import type { TenantId, WalletId } from "../Ids.js"
+import type { PendingTransfer } from "./PendingTransfer.js"
 import type { Network } from "../Network.js"
-
-/** A stored transfer not yet booked as a confirmed deposit, with its tenant's rule. */
-export interface PendingTransfer {
-  readonly network: Network
-  readonly txid: string
-  readonly logIndex: number
-  readonly blockNumber: bigint
-  readonly blockHash: string
-  readonly blockTime: Date
-  readonly tenantId: TenantId
-  readonly walletId: WalletId
-  readonly customId: string
-  readonly address: string
-  readonly source: string
-  readonly contract: string
-  readonly amount: bigint
-  readonly rule: ConfirmationRule
-}
 
 export interface Confirmation {
   readonly rule: ConfirmationRule
