@@ -5,7 +5,7 @@ import { delegationStates } from "./EnergyDelegation.js"
 describe("delegation transitions", () => {
   it("allow exactly the moves of the hand-written table", () => {
     const allowed = new Set([
-      "planned>planned", "planned>broadcast", "planned>reclaimed",
+      "planned>planned", "planned>broadcast", "planned>confirmed", "planned>reclaimed",
       "broadcast>planned", "broadcast>confirmed", "broadcast>reclaimed",
       "confirmed>reclaim_broadcast",
       "reclaim_broadcast>reclaim_broadcast", "reclaim_broadcast>reclaimed"

@@ -7,7 +7,8 @@ import type { DelegationState, EnergyDelegation } from "./EnergyDelegation.js"
  * reclaim when the chain shows the delegation never landed.
  */
 const allowed: Readonly<Record<DelegationState, ReadonlyArray<DelegationState>>> = {
-  planned: ["planned", "broadcast", "reclaimed"],
+  // Straight to confirmed when a crash came between the broadcast and its record: the chain has it.
+  planned: ["planned", "broadcast", "confirmed", "reclaimed"],
   broadcast: ["planned", "confirmed", "reclaimed"],
   confirmed: ["reclaim_broadcast"],
   reclaim_broadcast: ["reclaim_broadcast", "reclaimed"],
