@@ -10,6 +10,7 @@ import type { SweepTaskId } from "../sweeps/SweepTask.js"
 import { localKey } from "../WalletKey.js"
 import { Signer } from "../WalletKeys.js"
 import { DelegationLedger } from "./DelegationLedger.js"
+import { reclaimPass } from "./ReclaimPass.js"
 import { makeStakeLoans } from "./StakeLoans.js"
 
 /**
@@ -123,12 +124,19 @@ describe("lending the own stake for a sweep task", () => {
       yield* w.solidify
       yield* Effect.provide(w.loans.lend(request, now()), w.ports)
       // The process died here; after the restart the reclaim pass reads what is still lent.
-      const open = yield* Effect.flatMap(Effect.provide(DelegationLedger, w.ports), (ledger) => ledger.open("nile", 10))
-      expect(open.map((row) => [row.taskId, row.state])).toEqual([[taskId, "confirmed"]])
-      yield* Effect.provide(w.loans.reclaimRow(open[0]!, now()), w.ports)
+      let finished = false
+      const pass = Effect.provide(reclaimPass(w.loans, "nile", () => Effect.succeed(finished), now(), 10), w.ports)
+      // While the sweep is not finished its energy stays lent.
+      expect(yield* pass).toEqual([])
+      expect((yield* w.row).state).toBe("confirmed")
+      finished = true
+      expect((yield* pass).map((outcome) => outcome._tag)).toEqual(["Pending"])
       yield* w.solidify
-      expect((yield* Effect.provide(w.loans.reclaimRow(yield* w.row, now()), w.ports))._tag).toBe("Reclaimed")
+      expect((yield* pass).map((outcome) => outcome._tag)).toEqual(["Reclaimed"])
+      // Done: nothing is left open for the next pass.
+      expect(yield* pass).toEqual([])
       expect(yield* w.lent).toBe(0n)
+      expect(yield* w.sent).toBe(2)
     }))
 
   it.scopedLive("a crash during the reclaim (recorded, not broadcast): retried until the stake is back, once", () =>

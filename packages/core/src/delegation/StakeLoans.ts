@@ -226,5 +226,5 @@ export const makeStakeLoans = (account: ResourceAccount, settings: StakeLoanSett
       }
     })
 
-  return { lend, reclaim, reclaimRow }
+  return { owner: account.address, lend, reclaim, reclaimRow }
 }
