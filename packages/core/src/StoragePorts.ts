@@ -1,5 +1,6 @@
 import type { AccessTokenRepository } from "./AccessTokenRepository.js"
 import type { BalanceLedger } from "./balances/BalanceLedger.js"
+import type { DelegationLedger } from "./delegation/DelegationLedger.js"
 import type { DepositRepository } from "./deposits/DepositRepository.js"
 import type { ComponentStatus } from "./engine/ComponentStatus.js"
 import type { IdempotencyStore } from "./Idempotency.js"
@@ -37,3 +38,4 @@ export type StoragePorts =
   | ComponentStatus
   | StorageProbe
   | SealedValues
+  | DelegationLedger

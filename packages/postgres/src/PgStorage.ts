@@ -3,6 +3,7 @@ import * as PgAccessTokenRepository from "./PgAccessTokenRepository.js"
 import * as PgAutomationLedger from "./PgAutomationLedger.js"
 import * as PgBalanceLedger from "./PgBalanceLedger.js"
 import * as PgComponentStatus from "./PgComponentStatus.js"
+import * as PgDelegationLedger from "./PgDelegationLedger.js"
 import * as PgDeliveryLedger from "./PgDeliveryLedger.js"
 import * as PgDepositBook from "./PgDepositBook.js"
 import * as PgDepositRepository from "./PgDepositRepository.js"
@@ -35,5 +36,6 @@ export const PgStorage = Layer.mergeAll(
   PgDeliveryLedger.layer,
   PgComponentStatus.layer,
   PgStorageProbe.layer,
-  PgSealedValues.layer
+  PgSealedValues.layer,
+  PgDelegationLedger.layer
 )

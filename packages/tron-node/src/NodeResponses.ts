@@ -143,3 +143,26 @@ export const BroadcastReply = Schema.Struct({
   message: Schema.optional(Schema.String),
   txid: Schema.optional(Schema.String)
 })
+
+/** `getaccountresource`'s network totals: energy per staked TRX is TotalEnergyLimit / TotalEnergyWeight. */
+export const StakeTotalsReply = Schema.Struct({
+  TotalEnergyLimit: IntOrZero,
+  TotalEnergyWeight: IntOrZero
+})
+
+/** `getcandelegatedmaxsize`: `{"max_size": SUN}`, `{}` when nothing can be delegated. */
+export const CanDelegateReply = Schema.Struct({ max_size: IntOrZero })
+
+/** `getdelegatedresourcev2`: `{}` when `fromAddress` lends nothing to `toAddress`. */
+export const DelegatedResourceReply = Schema.Struct({
+  delegatedResource: Schema.optionalWith(
+    Schema.Array(Schema.Struct({ frozen_balance_for_energy: IntOrZero, expire_time_for_energy: IntOrZero })),
+    { default: () => [] }
+  )
+})
+
+/** The Stake 2.0 builders (`delegateresource`, `undelegateresource`) answer the transaction itself. */
+export const StakeBuiltReply = Schema.Struct({
+  txID: Hash,
+  raw_data_hex: Hex
+})

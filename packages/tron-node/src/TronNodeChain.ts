@@ -24,6 +24,7 @@ import {
   TransactionInfo
 } from "./NodeResponses.js"
 import { signedTransactionHex } from "./SignedTransaction.js"
+import { makeStakeCalls } from "./StakeCalls.js"
 import { usdtTransfers } from "./TransferLogs.js"
 import { makeUsdtCalls } from "./UsdtCalls.js"
 
@@ -66,6 +67,7 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
     const usdtLog = { address: config.usdtContract, hex20: Option.getOrThrow(TronAddress.toHex(config.usdtContract)).slice(2).toLowerCase() }
     const node = yield* makeNodeClient(config)
     const usdt = yield* makeUsdtCalls(node, config)
+    const stake = makeStakeCalls(node)
     const call = <A, I>(path: NodePath, body: NodeBody, schema: Schema.Schema<A, I>) => callNode(node, path, body, schema)
 
     const latestBlock = (path: NodePath) =>
@@ -204,7 +206,8 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
       estimateTransferEnergy: usdt.estimateTransferEnergy,
       buildUsdtTransfer: usdt.buildUsdtTransfer,
       broadcast,
-      receipt
+      receipt,
+      ...stake
     }
   })
 

@@ -53,7 +53,12 @@ const scriptedChain = (node: ScriptedNode): ChainService => {
     estimateTransferEnergy: () => unused,
     buildUsdtTransfer: () => unused,
     broadcast: () => unused,
-    receipt: () => unused
+    receipt: () => unused,
+    stakeTotals: () => unused,
+    delegatableEnergyStake: () => unused,
+    lentEnergyStake: () => unused,
+    buildEnergyLoan: () => unused,
+    buildEnergyReclaim: () => unused
   }
 }
 

@@ -8,8 +8,10 @@ import type {
   BlockTransfers,
   BroadcastOutcome,
   ChainParameters,
+  EnergyStakeLoan,
   Receipt,
   SignedTransaction,
+  StakeTotals,
   UnsignedTransaction
 } from "./ChainModel.js"
 
@@ -60,6 +62,19 @@ export interface ChainService {
   readonly broadcast: (transaction: SignedTransaction) => Effect.Effect<BroadcastOutcome, ChainUnavailable>
   /** None while the transaction is unknown to the (solidified) node. */
   readonly receipt: (txid: string) => Effect.Effect<Option.Option<Receipt>, Failure>
+  /** The network's energy per staked TRX, read at the head through `address`'s resource figures. */
+  readonly stakeTotals: (address: string) => Effect.Effect<StakeTotals, Failure>
+  /** SUN of `owner`'s energy stake it may delegate now (`getcandelegatedmaxsize`); 0 for an unknown account. */
+  readonly delegatableEnergyStake: (owner: string) => Effect.Effect<bigint, Failure>
+  /** SUN of `owner`'s energy stake currently lent to `receiver`, at the head (`getdelegatedresourcev2`); 0 when none. */
+  readonly lentEnergyStake: (loan: { readonly owner: string; readonly receiver: string }) => Effect.Effect<bigint, Failure>
+  /**
+   * Builds the transaction lending (`delegateresource`, no lock) or taking back
+   * (`undelegateresource`) `loan.balance` SUN of energy stake. With `expiration` the node's
+   * transaction is re-stamped to expire then (which changes its txid).
+   */
+  readonly buildEnergyLoan: (loan: EnergyStakeLoan, expiration?: Date) => Effect.Effect<UnsignedTransaction, Failure>
+  readonly buildEnergyReclaim: (loan: EnergyStakeLoan, expiration?: Date) => Effect.Effect<UnsignedTransaction, Failure>
 }
 
 export class Chain extends Context.Tag("@collector/core/Chain")<Chain, ChainService>() {}

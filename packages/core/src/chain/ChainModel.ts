@@ -92,3 +92,16 @@ export interface Receipt {
   readonly bandwidthFee: bigint
   readonly bandwidthUsage: bigint
 }
+
+/** The network's energy per staked TRX, as `getaccountresource` prints it: TotalEnergyLimit / TotalEnergyWeight. */
+export interface StakeTotals {
+  readonly totalEnergyLimit: bigint
+  readonly totalEnergyWeight: bigint
+}
+
+/** Stake 2.0: `balance` SUN of `owner`'s TRX staked for energy, lent to `receiver` (no lock). */
+export interface EnergyStakeLoan {
+  readonly owner: string
+  readonly receiver: string
+  readonly balance: bigint
+}

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { MemoryDatabase, type MemoryDatabaseOptions } from "./MemoryDatabase.js"
 import * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository.js"
 import * as MemoryComponentStatus from "./MemoryComponentStatus.js"
+import * as MemoryDelegationLedger from "./MemoryDelegationLedger.js"
 import * as MemoryDeliveryLedger from "./MemoryDeliveryLedger.js"
 import * as MemoryDepositBook from "./MemoryDepositBook.js"
 import * as MemoryStorageProbe from "./MemoryStorageProbe.js"
@@ -39,7 +40,8 @@ const ports = Layer.mergeAll(
   MemoryNotificationRepository.layer,
   MemoryDeliveryLedger.layer,
   MemorySweepRepository.layer,
-  MemorySealedValues.layer
+  MemorySealedValues.layer,
+  MemoryDelegationLedger.layer
 )
 
 export const MemoryStorage = ports.pipe(Layer.provideMerge(MemoryDatabase.layer))

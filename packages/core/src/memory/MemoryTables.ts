@@ -1,4 +1,5 @@
 import type { ConfirmationRule } from "../ConfirmationRule.js"
+import type { EnergyDelegation } from "../delegation/EnergyDelegation.js"
 import type { Deposit } from "../deposits/Deposit.js"
 import type { ComponentReport } from "../engine/ComponentStatus.js"
 import type { TenantId, WalletId } from "../Ids.js"
@@ -236,3 +237,6 @@ export const masterKeyCheck = tableDef<"1", Sealed>("master_key_check")
 
 /** By "1": how far the re-seal under a master key has walked (`reseal_progress`). */
 export const resealProgress = tableDef<"1", ResealProgress>("reseal_progress")
+
+/** By task ID: one delegation of the own stake per sweep task (`energy_delegations`). */
+export const energyDelegations = tableDef<string, EnergyDelegation>("energy_delegations")

@@ -32,7 +32,12 @@ const unconfiguredChain = (network: Network): ChainService => {
     estimateTransferEnergy: () => down,
     buildUsdtTransfer: () => down,
     broadcast: () => down,
-    receipt: () => down
+    receipt: () => down,
+    stakeTotals: () => down,
+    delegatableEnergyStake: () => down,
+    lentEnergyStake: () => down,
+    buildEnergyLoan: () => down,
+    buildEnergyReclaim: () => down
   }
 }
 

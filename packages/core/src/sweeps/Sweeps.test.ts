@@ -265,7 +265,12 @@ const scriptedChain = (script: Script): ChainService => {
     },
     buildUsdtTransfer: () => unused,
     broadcast: () => unused,
-    receipt: () => unused
+    receipt: () => unused,
+    stakeTotals: () => unused,
+    delegatableEnergyStake: () => unused,
+    lentEnergyStake: () => unused,
+    buildEnergyLoan: () => unused,
+    buildEnergyReclaim: () => unused
   }
 }
 

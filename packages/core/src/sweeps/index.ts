@@ -1,3 +1,4 @@
+export * from "./EnergyWaterfall.js"
 export * from "./FeePlan.js"
 export * from "./MainnetFees.js"
 export * from "./SweepErrors.js"

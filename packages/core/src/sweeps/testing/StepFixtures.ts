@@ -59,6 +59,11 @@ export const chainUnusedBy = (step: string, calls: Partial<ChainService> = {}): 
     buildUsdtTransfer: () => unused,
     broadcast: () => unused,
     receipt: () => unused,
+    stakeTotals: () => unused,
+    delegatableEnergyStake: () => unused,
+    lentEnergyStake: () => unused,
+    buildEnergyLoan: () => unused,
+    buildEnergyReclaim: () => unused,
     ...calls
   }
 }

@@ -1,0 +1,7 @@
+export * from "./DelegationLedger.js"
+export * from "./DelegationTransitions.js"
+export * from "./EnergyDelegation.js"
+export * from "./ReclaimPass.js"
+export * from "./StakeForEnergy.js"
+export * from "./ResourceAccount.js"
+export * from "./StakeLoans.js"
