@@ -51,7 +51,7 @@ describe("energy provider settings", () => {
 
   it.effect("refuses readable: unknown kind, sim on main, missing secret, bad URL, bad amounts", () =>
     Effect.gen(function*() {
-      expect(yield* failure("nile", { ENERGY_PROVIDER_NILE: "feee" })).toContain("ENERGY_PROVIDER_NILE must be sim, catfee, merx or none (feee.io and others are not supported)")
+      expect(yield* failure("nile", { ENERGY_PROVIDER_NILE: "feee" })).toContain("ENERGY_PROVIDER_NILE must be sim, sim-b, catfee, merx or none (feee.io and others are not supported)")
       expect(yield* failure("main", { ENERGY_PROVIDER_MAIN: "sim" })).toContain("the simulated provider serves test networks only")
       expect(yield* failure("main", { ENERGY_PROVIDER_MAIN: "catfee", ENERGY_PROVIDER_MAIN_API_KEY: "k" })).toContain(
         "ENERGY_PROVIDER_MAIN_API_SECRET is required with ENERGY_PROVIDER_MAIN=catfee"
@@ -113,7 +113,7 @@ describe("energy provider settings", () => {
 
   it.effect("ENERGY_PROVIDERS_<NETWORK> refuses what it cannot use, naming the variable", () =>
     Effect.gen(function*() {
-      expect(yield* failure("main", { ENERGY_PROVIDERS_MAIN: "merx,feee" })).toContain("ENERGY_PROVIDERS_MAIN must list one or more of sim, catfee, merx")
+      expect(yield* failure("main", { ENERGY_PROVIDERS_MAIN: "merx,feee" })).toContain("ENERGY_PROVIDERS_MAIN must list one or more of sim, sim-b, catfee, merx")
       expect(yield* failure("main", { ENERGY_PROVIDERS_MAIN: "merx" })).toContain("ENERGY_PROVIDER_MAIN_MERX_API_KEY is required with merx in ENERGY_PROVIDERS_MAIN")
       expect(yield* failure("main", { ENERGY_PROVIDERS_MAIN: "catfee,sim", ENERGY_PROVIDER_MAIN_API_KEY: "k", ENERGY_PROVIDER_MAIN_API_SECRET: "s" })).toContain(
         "sim in ENERGY_PROVIDERS_MAIN: the simulated provider serves test networks only"

@@ -30,7 +30,8 @@ import * as SimEnergyProvider from "./SimEnergyProvider.js"
  *   redacted), `ENERGY_PROVIDER_<NETWORK>_MERX_URL` (https://merx.exchange/api/v1) and
  *   `ENERGY_PROVIDER_<NETWORK>_MERX_MAX_PRICE_SUN` (optional, SUN per energy).
  * - `ENERGY_PROVIDERS_<NETWORK>`: several providers, an ordered list (`merx,catfee`), each with
- *   its own settings as above (a `sim` in a list reads `ENERGY_PROVIDER_<NETWORK>_SIM_URL`);
+ *   its own settings as above (a `sim` in a list reads `ENERGY_PROVIDER_<NETWORK>_SIM_URL`; `sim-b`
+ *   is the simulated node's second provider, at the same URL);
  *   ranked by quote with failover (RankedEnergyProviders). Not together with
  *   `ENERGY_PROVIDER_<NETWORK>`. `ENERGY_PROVIDER_COOL_DOWN_MS` (300000): how long a failing
  *   provider is skipped.
@@ -53,7 +54,7 @@ export type EnergyProviderSettings =
     readonly answerTimeout: Duration.Duration
   }
 
-const providerKinds = ["sim", "catfee", "merx"] as const
+const providerKinds = ["sim", "sim-b", "catfee", "merx"] as const
 type ProviderKind = (typeof providerKinds)[number]
 const kinds = [...providerKinds, "none"] as const
 type Kind = (typeof kinds)[number]
@@ -106,13 +107,13 @@ const simulatedNodeUrl = Effect.gen(function*() {
 const providerSettings = (network: Network, kind: ProviderKind, variable: string, where: string, simUrlName: string): Effect.Effect<SingleSettings, ConfigError.ConfigError> =>
   Effect.gen(function*() {
     const timeout = yield* requestTimeout
-    if (kind === "sim") {
+    if (kind === "sim" || kind === "sim-b") {
       if (network === "main") {
         return yield* Effect.fail(ConfigError.InvalidData([variable], `${where}: the simulated provider serves test networks only; use catfee, merx or none`))
       }
       const url = yield* Config.option(baseUrl(simUrlName))
       const resolved = Option.isSome(url) ? url.value : yield* simulatedNodeUrl
-      return { kind, network, config: SimEnergyProvider.defaultSimProviderConfig(resolved, { requestTimeout: timeout }) }
+      return { kind: "sim", network, config: SimEnergyProvider.defaultSimProviderConfig(resolved, { requestTimeout: timeout, name: kind }) }
     }
     if (kind === "merx") {
       const why = `with ${where} (Merx: dashboard, API keys, with create_orders and view_orders)`
@@ -172,7 +173,7 @@ export const describeEnergyProvider = (settings: EnergyProviderSettings): string
     case "none":
       return `energy provider for ${settings.network}: none (rentals refused)`
     case "sim":
-      return `energy provider for ${settings.network}: the simulated provider at ${settings.config.baseUrl}/provider/v1`
+      return `energy provider for ${settings.network}: the simulated provider ${settings.config.name} at ${settings.config.baseUrl}`
     case "catfee":
       return `energy provider for ${settings.network}: CatFee at ${settings.config.baseUrl}`
     case "merx":
