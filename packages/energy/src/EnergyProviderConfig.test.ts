@@ -51,7 +51,7 @@ describe("energy provider settings", () => {
 
   it.effect("refuses readable: unknown kind, sim on main, missing secret, bad URL, bad amounts", () =>
     Effect.gen(function*() {
-      expect(yield* failure("nile", { ENERGY_PROVIDER_NILE: "feee" })).toContain("ENERGY_PROVIDER_NILE must be sim, catfee or none (feee.io and others are not supported)")
+      expect(yield* failure("nile", { ENERGY_PROVIDER_NILE: "feee" })).toContain("ENERGY_PROVIDER_NILE must be sim, sim-b, catfee, merx or none (feee.io and others are not supported)")
       expect(yield* failure("main", { ENERGY_PROVIDER_MAIN: "sim" })).toContain("the simulated provider serves test networks only")
       expect(yield* failure("main", { ENERGY_PROVIDER_MAIN: "catfee", ENERGY_PROVIDER_MAIN_API_KEY: "k" })).toContain(
         "ENERGY_PROVIDER_MAIN_API_SECRET is required with ENERGY_PROVIDER_MAIN=catfee"
@@ -82,5 +82,47 @@ describe("energy provider settings", () => {
       expect(refused).toMatchObject({ _tag: "ProviderRejected", reason: "no energy provider configured for main" })
       const catfee = yield* provider("main", { ENERGY_PROVIDER_MAIN: "catfee", ENERGY_PROVIDER_MAIN_API_KEY: "k", ENERGY_PROVIDER_MAIN_API_SECRET: "s" })
       expect(catfee).toMatchObject({ name: "catfee", minimumEnergy: 65_000n })
+    }))
+
+  it.effect("ENERGY_PROVIDERS_<NETWORK>: an ordered list, each with its own settings, ranked with a cool-down", () =>
+    Effect.gen(function*() {
+      const env = {
+        ENERGY_PROVIDERS_MAIN: "merx, catfee",
+        ENERGY_PROVIDER_MAIN_MERX_API_KEY: "mk",
+        ENERGY_PROVIDER_MAIN_MERX_MAX_PRICE_SUN: "90",
+        ENERGY_PROVIDER_MAIN_API_KEY: "k",
+        ENERGY_PROVIDER_MAIN_API_SECRET: "s",
+        ENERGY_PROVIDER_COOL_DOWN_MS: "60000"
+      }
+      const ranked = yield* settings("main", env)
+      expect(ranked).toMatchObject({
+        kind: "ranked",
+        network: "main",
+        providers: [
+          { kind: "merx", config: { baseUrl: "https://merx.exchange/api/v1", maxPricePerEnergy: { _tag: "Some", value: 90n } } },
+          { kind: "catfee", config: { baseUrl: "https://api.catfee.io" } }
+        ],
+        coolDown: { value: { _tag: "Millis", millis: 60000 } }
+      })
+      expect(ranked.kind === "ranked" && Redacted.value(ranked.providers[0]!.kind === "merx" ? ranked.providers[0]!.config.apiKey : Redacted.make(""))).toBe("mk")
+      // A list of one is that provider alone, as ENERGY_PROVIDER_<NETWORK> would choose it.
+      expect(yield* settings("main", { ENERGY_PROVIDERS_MAIN: "merx", ENERGY_PROVIDER_MAIN_MERX_API_KEY: "mk" })).toMatchObject({ kind: "merx" })
+      const layered = yield* Effect.provide(EnergyProvider, Layer.provide(energyProviderLayerConfig("main"), Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+      expect(layered).toMatchObject({ name: "ranked(merx, catfee)", minimumEnergy: 65_000n, supportsActivation: true })
+    }))
+
+  it.effect("ENERGY_PROVIDERS_<NETWORK> refuses what it cannot use, naming the variable", () =>
+    Effect.gen(function*() {
+      expect(yield* failure("main", { ENERGY_PROVIDERS_MAIN: "merx,feee" })).toContain("ENERGY_PROVIDERS_MAIN must list one or more of sim, sim-b, catfee, merx")
+      expect(yield* failure("main", { ENERGY_PROVIDERS_MAIN: "merx" })).toContain("ENERGY_PROVIDER_MAIN_MERX_API_KEY is required with merx in ENERGY_PROVIDERS_MAIN")
+      expect(yield* failure("main", { ENERGY_PROVIDERS_MAIN: "catfee,sim", ENERGY_PROVIDER_MAIN_API_KEY: "k", ENERGY_PROVIDER_MAIN_API_SECRET: "s" })).toContain(
+        "sim in ENERGY_PROVIDERS_MAIN: the simulated provider serves test networks only"
+      )
+      expect(yield* failure("nile", { ENERGY_PROVIDERS_NILE: "sim", ENERGY_PROVIDER_NILE: "sim" })).toContain(
+        "ENERGY_PROVIDER_NILE and ENERGY_PROVIDERS_NILE are both set: keep ENERGY_PROVIDERS_NILE only"
+      )
+      expect(yield* failure("main", { ENERGY_PROVIDER_MAIN: "merx", ENERGY_PROVIDER_MAIN_MERX_API_KEY: "k", ENERGY_PROVIDER_MAIN_MERX_MAX_PRICE_SUN: "0" })).toContain(
+        "ENERGY_PROVIDER_MAIN_MERX_MAX_PRICE_SUN must be a whole number of SUN per energy above 0"
+      )
     }))
 })

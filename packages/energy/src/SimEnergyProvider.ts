@@ -24,12 +24,17 @@ export interface SimProviderConfig {
   readonly requestTimeout: Duration.Duration
   /** The provider's smallest order (the simulator's default is 10,000). */
   readonly minimumEnergy: bigint
+  /** `sim`, or `sim-b` for the node's second provider (served under `/provider/b/v1`). */
+  readonly name: "sim" | "sim-b"
 }
+
+const apiPath = (name: SimProviderConfig["name"]) => (name === "sim" ? "/provider/v1" : "/provider/b/v1")
 
 export const defaultSimProviderConfig = (baseUrl: string, overrides: Partial<SimProviderConfig> = {}): SimProviderConfig => ({
   baseUrl,
   requestTimeout: Duration.seconds(10),
   minimumEnergy: 10_000n,
+  name: "sim",
   ...overrides
 })
 
@@ -50,7 +55,7 @@ export const make = (config: SimProviderConfig): Effect.Effect<EnergyProviderSer
     const call = (path: string, body: unknown) =>
       send(
         client,
-        HttpClientRequest.post(`${config.baseUrl}/provider/v1/${path}`).pipe(HttpClientRequest.bodyUnsafeJson(body)),
+        HttpClientRequest.post(`${config.baseUrl}${apiPath(config.name)}/${path}`).pipe(HttpClientRequest.bodyUnsafeJson(body)),
         config.requestTimeout,
         `sim provider ${path}`
       )
@@ -73,7 +78,7 @@ export const make = (config: SimProviderConfig): Effect.Effect<EnergyProviderSer
     }
 
     return {
-      name: "sim",
+      name: config.name,
       supportsActivation: true,
       minimumEnergy: config.minimumEnergy,
       quote: (request) => Effect.map(Effect.flatMap(call("quote", rentalBody(request)), judge("quote", QuoteReply)), quoteOf),

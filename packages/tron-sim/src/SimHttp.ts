@@ -26,6 +26,8 @@ export interface SimServerConfig {
   readonly blocks?: "timer" | "manual"
   /** Prices and limits of the simulated energy provider. */
   readonly provider?: Partial<ProviderSettings>
+  /** Prices and limits of the second one, served under `/provider/b/v1` (SimNetwork). */
+  readonly secondProvider?: Partial<ProviderSettings>
 }
 
 export interface SimServer {
@@ -35,6 +37,7 @@ export interface SimServer {
   /** The network, with the energy provider acting before each block it mines. */
   readonly chain: SimChain
   readonly provider: SimEnergyProvider.SimProvider
+  readonly secondProvider: SimEnergyProvider.SimProvider
 }
 
 const write = (response: ServerResponse, reply: Reply) => {
@@ -62,7 +65,7 @@ const close = (server: Server) =>
 
 export const start = (config: SimServerConfig): Effect.Effect<SimServer, MainnetRefused | SimServerError, Scope.Scope> =>
   Effect.gen(function*() {
-    const { chain, provider } = yield* build(config.chain, config.provider)
+    const { chain, provider, secondProvider } = yield* build(config.chain, config.provider, config.secondProvider)
     const runtime = yield* Effect.runtime<never>()
     const inFlight = new Set<Fiber.RuntimeFiber<Reply>>()
     const server = createServer((request, response) => {
@@ -70,7 +73,7 @@ export const start = (config: SimServerConfig): Effect.Effect<SimServer, Mainnet
       request.on("data", (chunk: Buffer) => chunks.push(chunk))
       request.on("end", () => {
         const path = new URL(request.url ?? "/", "http://sim").pathname
-        const fiber = Runtime.runFork(runtime)(respond(chain, provider, path, Buffer.concat(chunks).toString("utf8")))
+        const fiber = Runtime.runFork(runtime)(respond(chain, provider, path, Buffer.concat(chunks).toString("utf8"), secondProvider))
         inFlight.add(fiber)
         fiber.addObserver((exit) => {
           inFlight.delete(fiber)
@@ -86,5 +89,5 @@ export const start = (config: SimServerConfig): Effect.Effect<SimServer, Mainnet
       yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(interval), chain.mine())))
     }
     const port = (server.address() as AddressInfo).port
-    return { url: `http://${host}:${port}`, port, chain, provider }
+    return { url: `http://${host}:${port}`, port, chain, provider, secondProvider }
   })

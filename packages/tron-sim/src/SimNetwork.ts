@@ -37,8 +37,18 @@ const providerReply = (reply: ProviderReply): Effect.Effect<Reply> => {
 }
 
 /** One request: the provider and control first, then the node API, which an injected outage may fail or hold. */
-export const respond = (chain: SimChain, provider: SimEnergyProvider.SimProvider, path: string, body: string): Effect.Effect<Reply> =>
+export const respond = (
+  chain: SimChain,
+  provider: SimEnergyProvider.SimProvider,
+  path: string,
+  body: string,
+  secondProvider?: SimEnergyProvider.SimProvider
+): Effect.Effect<Reply> =>
   Effect.gen(function*() {
+    // The second provider answers the same API and faults under its own name: /provider/b/v1/*, /sim/provider/b/*.
+    if (secondProvider !== undefined && (path.startsWith(`/provider/${secondProviderName}/`) || path.startsWith(`/sim/provider/${secondProviderName}/`))) {
+      return yield* respond(chain, secondProvider, path.replace(`/${secondProviderName}/`, "/"), body)
+    }
     if (path.startsWith("/provider/")) {
       const reply = yield* handleProvider(provider, path, body)
       if (Option.isSome(reply)) return yield* providerReply(reply.value)
@@ -60,13 +70,20 @@ export const respond = (chain: SimChain, provider: SimEnergyProvider.SimProvider
     return json(200, reply.value)
   })
 
-/** A network (refused as mainnet) with its energy provider, which acts before each block the network mines. */
-export const build = (config: SimConfig, provider?: Partial<ProviderSettings>) =>
+/** Where the second simulated provider is served: `/provider/b/v1/*`, its faults under `/sim/provider/b/*`; 80 SUN per energy unless set. */
+export const secondProviderName = "b"
+
+/**
+ * A network (refused as mainnet) with its energy provider, which acts before each block the
+ * network mines, and a second provider with prices and faults of its own (to rank two providers).
+ */
+export const build = (config: SimConfig, provider?: Partial<ProviderSettings>, secondProvider?: Partial<ProviderSettings>) =>
   Effect.gen(function*() {
     if (config.network === "main") {
       return yield* new MainnetRefused({ reason: "the TRON simulator serves test networks only; configure it as nile" })
     }
     const bare = yield* make(config)
     const rentals = yield* SimEnergyProvider.make(bare, provider)
-    return { chain: SimEnergyProvider.driven(bare, rentals), provider: rentals }
+    const second = yield* SimEnergyProvider.make(bare, { pricePerEnergy: 80n, ...secondProvider })
+    return { chain: SimEnergyProvider.driven(SimEnergyProvider.driven(bare, rentals), second), provider: rentals, secondProvider: second }
   })

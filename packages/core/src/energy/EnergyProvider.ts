@@ -12,6 +12,11 @@ export interface RentalRequest {
   readonly energy: bigint
   /** Also activate the receiver (only where `supportsActivation`). */
   readonly activate: boolean
+  /**
+   * The provider the task's quote named (`RentalQuote.provider`): a combination of providers
+   * sends the order there and nowhere else, so one order number never reaches two providers.
+   */
+  readonly provider?: string
 }
 
 export interface RentalQuote {
@@ -22,6 +27,8 @@ export interface RentalQuote {
   readonly activationCost: bigint
   /** How long the delegation lasts once delivered. */
   readonly durationSeconds: number
+  /** Which provider quoted, when the port combines several (RankedEnergyProviders). */
+  readonly provider?: string
 }
 
 export type ProviderOrderState = "pending" | "delivered" | "failed" | "expired"
@@ -53,6 +60,11 @@ export interface EnergyProviderService {
   readonly order: (orderId: string, request: RentalRequest) => Effect.Effect<ProviderOrder, ProviderUnavailable | ProviderRejected>
   /** None when the provider has no order under our number (it never arrived). */
   readonly find: (orderId: string) => Effect.Effect<Option.Option<ProviderOrder>, ProviderUnavailable>
+  /**
+   * The sweeper saw `provider`'s order fail or deliver less on chain than it said: a combination
+   * of providers rests it for a while. Single providers need not implement it.
+   */
+  readonly reportFault?: (provider: string, reason: string) => Effect.Effect<void>
 }
 
 export class EnergyProvider extends Context.Tag("@collector/core/EnergyProvider")<EnergyProvider, EnergyProviderService>() {}

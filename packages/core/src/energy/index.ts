@@ -1,3 +1,5 @@
 export * from "./EnergyProvider.js"
 export * from "./EnergyRental.js"
 export * from "./NoEnergyProvider.js"
+export * from "./ProviderHealth.js"
+export * from "./RankedEnergyProviders.js"

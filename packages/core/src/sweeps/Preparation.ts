@@ -108,7 +108,7 @@ const choose = (
           reason: "",
           rental: {
             orderId: rentalOrderId(task),
-            provider: provider.name,
+            provider: quote.provider ?? provider.name,
             providerOrderId: null,
             quantity: quote.energy,
             estimatedCost: quote.cost,

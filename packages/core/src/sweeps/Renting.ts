@@ -30,7 +30,7 @@ export const rent = (task: SweepTask, now: Date, settings: SweeperSettings) =>
   Effect.gen(function*() {
     const provider = yield* EnergyProvider
     const rental = task.rental!
-    const request = { receiver: task.address, energy: rental.quantity, activate: rental.activationCost > 0n }
+    const request = { receiver: task.address, energy: rental.quantity, activate: rental.activationCost > 0n, provider: rental.provider }
     if (rental.state === "unknown") {
       const found = yield* Effect.either(provider.find(rental.orderId))
       if (found._tag === "Right" && Option.isSome(found.right)) return placed(task, now, found.right.value, settings)
@@ -69,8 +69,12 @@ export const refreshedRental = (task: SweepTask) =>
 export const awaitEnergy = (task: SweepTask, now: Date, settings: SweeperSettings) =>
   Effect.gen(function*() {
     const chain = yield* Chain
+    const provider = yield* EnergyProvider
     const rental = yield* refreshedRental(task)
-    if (failedStates.includes(rental.state)) return end(task, now, "failed", `energy rental ${rental.state.replace("_", "-")} (order ${rental.orderId})`, { rental })
+    if (failedStates.includes(rental.state)) {
+      if (rental.state !== "expired") yield* provider.reportFault?.(rental.provider, `order ${rental.orderId} ${rental.state}`) ?? Effect.void
+      return end(task, now, "failed", `energy rental ${rental.state.replace("_", "-")} (order ${rental.orderId})`, { rental })
+    }
     if (rental.expiresAt !== null && rental.expiresAt.getTime() <= now.getTime()) {
       return end(task, now, "failed", `energy rental expired before use (order ${rental.orderId})`, { rental: { ...rental, state: "expired" } })
     }
@@ -94,6 +98,7 @@ export const awaitEnergy = (task: SweepTask, now: Date, settings: SweeperSetting
       return later(task, now, settings.rentalInterval)
     }
     // The provider says delivered, the chain shows less: not renewed, the task fails.
+    yield* provider.reportFault?.(rental.provider, `order ${rental.orderId} under-delivered`) ?? Effect.void
     return end(task, now, "failed", `energy rental under-delivered: ${energy} of ${needed} energy on chain (order ${rental.orderId})`, {
       rental: { ...rental, state: "under_delivered" }
     })

@@ -1,1 +1,2 @@
 export * from "./CatFeeServer.js"
+export * from "./MerxServer.js"
