@@ -20,6 +20,7 @@ import sealedValues from "./migrations/0017_sealed_values.js"
 import recordPruning from "./migrations/0018_record_pruning.js"
 import walletKeyStore from "./migrations/0021_wallet_key_store.js"
 import walletIdsDrawnFirst from "./migrations/0022_wallet_ids_drawn_first.js"
+import operatorConsole from "./migrations/0023_operator_console.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -41,7 +42,8 @@ const loader = Migrator.fromRecord({
   "0017_sealed_values": sealedValues,
   "0018_record_pruning": recordPruning,
   "0021_wallet_key_store": walletKeyStore,
-  "0022_wallet_ids_drawn_first": walletIdsDrawnFirst
+  "0022_wallet_ids_drawn_first": walletIdsDrawnFirst,
+  "0023_operator_console": operatorConsole
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -16,6 +16,9 @@ import * as MemoryDepositRepository from "./MemoryDepositRepository.js"
 import * as MemoryScanLedger from "./MemoryScanLedger.js"
 import * as MemorySealedValues from "./MemorySealedValues.js"
 import * as MemoryNotificationRepository from "./MemoryNotificationRepository.js"
+import * as MemoryConsoleQueries from "./MemoryConsoleQueries.js"
+import * as MemoryOperatorAuditLog from "./MemoryOperatorAuditLog.js"
+import * as MemoryOperatorTokenRepository from "./MemoryOperatorTokenRepository.js"
 import * as MemorySweepRepository from "./MemorySweepRepository.js"
 
 /**
@@ -39,7 +42,10 @@ const ports = Layer.mergeAll(
   MemoryNotificationRepository.layer,
   MemoryDeliveryLedger.layer,
   MemorySweepRepository.layer,
-  MemorySealedValues.layer
+  MemorySealedValues.layer,
+  MemoryOperatorTokenRepository.layer,
+  MemoryOperatorAuditLog.layer,
+  MemoryConsoleQueries.layer
 )
 
 export const MemoryStorage = ports.pipe(Layer.provideMerge(MemoryDatabase.layer))

@@ -5,6 +5,8 @@ import type { TenantId, WalletId } from "../Ids.js"
 import type { Network } from "../Network.js"
 import type { DeliveryOutcome } from "../notifications/DeliveryRecords.js"
 import type { DeliveryStatus, EventType } from "../notifications/EventTypes.js"
+import type { AuditEntry } from "../operators/OperatorAuditLog.js"
+import type { OperatorCredential } from "../operators/OperatorCredential.js"
 import type { Sealed } from "../SecretBox.js"
 import type { ResealProgress } from "../secrets/SealedValues.js"
 import type { WalletKey } from "../WalletKey.js"
@@ -236,3 +238,12 @@ export const masterKeyCheck = tableDef<"1", Sealed>("master_key_check")
 
 /** By "1": how far the re-seal under a master key has walked (`reseal_progress`). */
 export const resealProgress = tableDef<"1", ResealProgress>("reseal_progress")
+
+export interface OperatorCredentialRow extends OperatorCredential {
+  readonly secretHash: Uint8Array
+}
+/** By credential ID (`operator_credentials`); the secret hash is unique. */
+export const operatorCredentials = tableDef<string, OperatorCredentialRow>("operator_credentials")
+
+/** By entry ID (`operator_audit`). */
+export const operatorAudit = tableDef<string, AuditEntry>("operator_audit")
