@@ -48,6 +48,8 @@ const make = Effect.gen(function*() {
         const revoked = yield* repository.revoke(id, yield* now)
         return Option.getOrElse(revoked, () => found.value)
       }),
+    /** Ends a session (log-out); its token and other sessions stay. */
+    endSession: (id: string) => Effect.flatMap(now, (at) => repository.revoke(id, at)).pipe(Effect.asVoid),
     /** Whether `secret` (a token or a session) lets its bearer in now. */
     authenticate,
     /** A browser session for a usable token (the login form); never longer than the token lasts. */
