@@ -1,9 +1,7 @@
 import { consoleSettingsFor, OperatorAccess, router as consoleRouter } from "@collector/console"
 import {
-  type ConsoleQueries,
   type Entropy,
   Notifications,
-  type OperatorAuditLog,
   Readiness,
   type ReadinessReport,
   SettingsService,
@@ -55,7 +53,7 @@ const consoleServices = Layer.mergeAll(OperatorAccess.layer, Notifications.layer
  */
 export const layer = (
   settings: OperatorSettings
-): Layer.Layer<never, HttpServerError.ServeError, Readiness | StoragePorts | ConsoleQueries | OperatorAuditLog | Entropy | WebhookTargets> =>
+): Layer.Layer<never, HttpServerError.ServeError, Readiness | StoragePorts | Entropy | WebhookTargets> =>
   settings.port === 0
     ? Layer.effectDiscard(Effect.asVoid(Readiness))
     : Layer.merge(
