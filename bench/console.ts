@@ -83,6 +83,7 @@ const program = Effect.gen(function*() {
     const created = yield* Effect.forEach(Array.from({ length: tenants }, (_, i) => `bench-${i}`), (name) => admin.create(name, ["nile"]))
     const { token } = yield* (yield* OperatorAccess).createToken()
     const queries = yield* ConsoleQueries
+    const readiness = yield* Readiness
     const address = (yield* HttpServer.HttpServer).address as HttpServer.TcpAddress
     const base = `http://127.0.0.1:${address.port}`
     const { someAddress, someTxid } = yield* Effect.promise(async () => {
@@ -104,7 +105,7 @@ const program = Effect.gen(function*() {
     const now = Date.now()
     const since = { hour: new Date(now - 3_600_000), day: new Date(now - 86_400_000) }
     const pages: ReadonlyArray<readonly [string, string, Effect.Effect<unknown, unknown>]> = [
-      ["overview", "/console", Effect.zip(Effect.flatMap(Readiness, (r) => r.check), queries.networkActivity("nile", since, 10_000)).pipe(Effect.provide(Services))],
+      ["overview", "/console", Effect.zip(readiness.check, queries.networkActivity("nile", since, 10_000))],
       ["tenants", "/console/tenants", queries.tenants(since.day, 200)],
       ["deliveries", "/console/deliveries", queries.troubledDeliveries(200)],
       ["sweeps", "/console/sweeps", queries.sweepsNotSucceeded(200)],
