@@ -13,14 +13,11 @@ const chromiumPath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium"
 /** Where the run leaves a screenshot of each page (gitignored); docs/console/ holds a copy. */
 const screenshots = resolve(repositoryRoot, ".data", "console-screenshots")
 
-/** Reloads until `text` shows in the page's main region: at most `tries` times, a second apart. */
-const reloadUntil = async (page: Page, text: string, tries = 90) => {
-  for (let i = 0; i < tries; i++) {
-    if ((await page.locator("main").innerText()).includes(text)) return
-    await new Promise((r) => setTimeout(r, 1000))
-    await page.reload()
-  }
-  throw new Error(`"${text}" never showed on ${page.url()}; last seen:\n${await page.locator("main").innerText()}`)
+/** Waits for `text` to show in the page's main region, which the page's own polling refreshes every 15 s. */
+const showsUp = async (page: Page, text: string) => {
+  await page.locator("main").getByText(text).first().waitFor({ timeout: 90_000 }).catch(async () => {
+    throw new Error(`"${text}" never showed on ${page.url()}; last seen:\n${await page.locator("main").innerText()}`)
+  })
 }
 
 // Without Chromium the test cannot run: .ci/run installs it, so only a developer's machine may lack it.
@@ -83,12 +80,12 @@ it.live.skipIf(!existsSync(chromiumPath) && process.env["CI"] === undefined)(
         await page.getByRole("heading", { name: "Overview" }).waitFor()
       })
 
-      // A mint to the wallet shows as a deposit on the overview.
+      // A mint to the wallet shows as a deposit on the overview, brought by the page's own refresh.
       const minted = yield* Effect.promise(() =>
         fetch(`http://127.0.0.1:${simPort}/sim/mint`, { method: "POST", body: JSON.stringify({ to: wallet.address, amount: "5000000" }) }).then((r) => r.json() as Promise<{ ok: boolean }>)
       )
       expect(minted.ok).toBe(true)
-      yield* Effect.promise(() => reloadUntil(page, "1 · 5 USDT"))
+      yield* Effect.promise(() => showsUp(page, "1 · 5 USDT"))
       yield* shot("overview")
 
       yield* Effect.promise(async () => {
@@ -101,7 +98,7 @@ it.live.skipIf(!existsSync(chromiumPath) && process.env["CI"] === undefined)(
       // No webhook is set, so the deposit's event fails at once: re-deliver it, confirmed, and see it audited.
       yield* Effect.promise(async () => {
         await page.getByRole("link", { name: "Deliveries" }).click()
-        await reloadUntil(page, "deposit.confirmed")
+        await showsUp(page, "deposit.confirmed")
       })
       yield* shot("deliveries")
       yield* Effect.promise(async () => {
