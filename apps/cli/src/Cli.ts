@@ -1,11 +1,13 @@
 // The CLI proper: loaded by main.ts for every call but --help.
 import { MasterKeyCheck, Resealer, TenantAdmin, type TenantRepository, type WalletKeyDirectory } from "@collector/core"
-import { databaseLayerConfig, PgAccessTokenRepository, PgIdempotencyStore, PgSealedValues, PgTenantRepository, PgWalletKeyDirectory } from "@collector/postgres"
+import { OperatorAccess } from "@collector/console"
+import { databaseLayerConfig, PgAccessTokenRepository, PgOperatorTokenRepository, PgIdempotencyStore, PgSealedValues, PgTenantRepository, PgWalletKeyDirectory } from "@collector/postgres"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy, wrongMasterKey } from "@collector/vault"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
 import { UsageError } from "./CliError.js"
 import { keyCommands } from "./commands/KeyCommands.js"
+import { operatorTokenCommands } from "./commands/OperatorCommands.js"
 import { tenantCommands } from "./commands/TenantCommands.js"
 import { wallets } from "./commands/WalletKeyCommands.js"
 import { usage } from "./Usage.js"
@@ -27,6 +29,7 @@ const parse = () =>
           amount: { type: "string" },
           json: { type: "boolean" },
           "batch-size": { type: "string" },
+          ttl: { type: "string" },
           help: { type: "boolean", short: "h" }
         }
       }),
@@ -42,7 +45,7 @@ const KeyGuard = Layer.effectDiscard(Effect.gen(function*() {
   yield* Effect.flatMap(MasterKeyCheck, (check) => check.verify).pipe(Effect.mapError((mismatch) => wrongMasterKey(mismatch, keyring.origin)))
 }))
 
-const AdminLive = Layer.mergeAll(TenantAdmin.layer, Resealer.layer, KeyGuard).pipe(
+const AdminLive = Layer.mergeAll(TenantAdmin.layer, Resealer.layer, OperatorAccess.layer, KeyGuard).pipe(
   Layer.provide(MasterKeyCheck.layer),
   Layer.provideMerge(Layer.mergeAll(
     PgTenantRepository.layer,
@@ -50,6 +53,7 @@ const AdminLive = Layer.mergeAll(TenantAdmin.layer, Resealer.layer, KeyGuard).pi
     PgAccessTokenRepository.layer,
     PgIdempotencyStore.layer,
     PgSealedValues.layer,
+    PgOperatorTokenRepository.layer,
     NodeEntropy.layer,
     AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))
   )),
@@ -59,9 +63,12 @@ const AdminLive = Layer.mergeAll(TenantAdmin.layer, Resealer.layer, KeyGuard).pi
 
 const program = Effect.gen(function*() {
   const parsed = yield* parse()
-  const [group, command] = parsed.positionals
+  // `operator token <command>`: one group deeper, so the token's command is read as the command.
+  const [group, command] = parsed.positionals[0] === "operator" && parsed.positionals[1] === "token"
+    ? ["operator", parsed.positionals[2]]
+    : parsed.positionals
   if (parsed.values.help === true || group === undefined) return yield* Effect.sync(() => console.log(usage))
-  const commands: Record<string, Record<string, unknown>> = { tenant: { ...tenantCommands, wallets }, keys: keyCommands }
+  const commands: Record<string, Record<string, unknown>> = { tenant: { ...tenantCommands, wallets }, keys: keyCommands, operator: operatorTokenCommands }
   const inGroup = Object.hasOwn(commands, group) ? commands[group]! : {}
   const found = command !== undefined && Object.hasOwn(inGroup, command) ? inGroup[command] : undefined
   if (found === undefined) {
@@ -69,7 +76,7 @@ const program = Effect.gen(function*() {
   }
   const run = found as (
     p: typeof parsed
-  ) => Effect.Effect<void, { readonly message: string }, TenantAdmin | Resealer | TenantRepository | WalletKeyDirectory>
+  ) => Effect.Effect<void, { readonly message: string }, TenantAdmin | Resealer | TenantRepository | WalletKeyDirectory | OperatorAccess>
   yield* run(parsed).pipe(Effect.provide(AdminLive))
 })
 

@@ -20,6 +20,11 @@ Master keys (see docs/deployment.md, "Rotating the master key"):
   keys reseal [--batch-size <n>] [--json]     re-seal every value under MASTER_KEY (online,
                                               resumable; default batches of 500)
 
+Operator console tokens (docs/operations.md, "The console"; the token is printed once):
+  operator token create [--ttl <days, default 30>] [--json]
+  operator token list [--json]
+  operator token revoke <id> [--json]
+
 <tenant> is a tenant ID or a tenant name. The CLI uses the service's database: DATABASE_URL
 and MASTER_KEY when set, otherwise the embedded database and key under .data/ (shared with a
 running service).`

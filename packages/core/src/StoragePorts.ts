@@ -5,6 +5,9 @@ import type { DepositRepository } from "./deposits/DepositRepository.js"
 import type { ComponentStatus } from "./engine/ComponentStatus.js"
 import type { IdempotencyStore } from "./Idempotency.js"
 import type { DeliveryLedger } from "./notifications/DeliveryLedger.js"
+import type { ConsoleQueries } from "./operators/ConsoleQueries.js"
+import type { OperatorAuditLog } from "./operators/OperatorAuditLog.js"
+import type { OperatorTokenRepository } from "./operators/OperatorTokenRepository.js"
 import type { NotificationRepository } from "./notifications/NotificationRepository.js"
 import type { DepositBook } from "./scanning/DepositBook.js"
 import type { ScanLedger } from "./scanning/ScanLedger.js"
@@ -39,3 +42,6 @@ export type StoragePorts =
   | StorageProbe
   | SealedValues
   | DelegationLedger
+  | OperatorTokenRepository
+  | OperatorAuditLog
+  | ConsoleQueries

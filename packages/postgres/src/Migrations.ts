@@ -20,6 +20,7 @@ import sealedValues from "./migrations/0017_sealed_values.js"
 import recordPruning from "./migrations/0018_record_pruning.js"
 import walletKeyStore from "./migrations/0021_wallet_key_store.js"
 import walletIdsDrawnFirst from "./migrations/0022_wallet_ids_drawn_first.js"
+import operatorConsole from "./migrations/0023_operator_console.js"
 import energyDelegations from "./migrations/0024_energy_delegations.js"
 
 const loader = Migrator.fromRecord({
@@ -43,6 +44,7 @@ const loader = Migrator.fromRecord({
   "0018_record_pruning": recordPruning,
   "0021_wallet_key_store": walletKeyStore,
   "0022_wallet_ids_drawn_first": walletIdsDrawnFirst,
+  "0023_operator_console": operatorConsole,
   "0024_energy_delegations": energyDelegations
 })
 

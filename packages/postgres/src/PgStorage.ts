@@ -4,11 +4,14 @@ import * as PgAutomationLedger from "./PgAutomationLedger.js"
 import * as PgBalanceLedger from "./PgBalanceLedger.js"
 import * as PgComponentStatus from "./PgComponentStatus.js"
 import * as PgDelegationLedger from "./PgDelegationLedger.js"
+import * as PgConsoleQueries from "./PgConsoleQueries.js"
 import * as PgDeliveryLedger from "./PgDeliveryLedger.js"
 import * as PgDepositBook from "./PgDepositBook.js"
 import * as PgDepositRepository from "./PgDepositRepository.js"
 import * as PgIdempotencyStore from "./PgIdempotencyStore.js"
 import * as PgNotificationRepository from "./PgNotificationRepository.js"
+import * as PgOperatorAuditLog from "./PgOperatorAuditLog.js"
+import * as PgOperatorTokenRepository from "./PgOperatorTokenRepository.js"
 import * as PgScanLedger from "./PgScanLedger.js"
 import * as PgSealedValues from "./PgSealedValues.js"
 import * as PgSettingsRepository from "./PgSettingsRepository.js"
@@ -37,5 +40,8 @@ export const PgStorage = Layer.mergeAll(
   PgComponentStatus.layer,
   PgStorageProbe.layer,
   PgSealedValues.layer,
-  PgDelegationLedger.layer
+  PgDelegationLedger.layer,
+  PgOperatorTokenRepository.layer,
+  PgOperatorAuditLog.layer,
+  PgConsoleQueries.layer
 )

@@ -1,4 +1,13 @@
-import { Readiness, type ReadinessReport } from "@collector/core"
+import { consoleSettingsFor, OperatorAccess, router as consoleRouter } from "@collector/console"
+import {
+  type Entropy,
+  Notifications,
+  Readiness,
+  type ReadinessReport,
+  SettingsService,
+  type StoragePorts,
+  type WebhookTargets
+} from "@collector/core"
 import { HttpRouter, HttpServer, type HttpServerError, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
@@ -31,21 +40,28 @@ const router = HttpRouter.empty.pipe(
   )
 )
 
+/** What the console's pages and actions are built on: the domain services the API uses too. */
+const consoleServices = Layer.mergeAll(OperatorAccess.layer, Notifications.layer, SettingsService.layer)
+
 /**
  * The operator's endpoints, on their own port outside the tenant API (no gate, no signature, no
  * access log): `GET /healthz` (200 while the process runs), `GET /readyz` (200 when `Readiness`
- * says so, else 503 naming what is not ready) and `GET /metrics` (Prometheus text). With
+ * says so, else 503 naming what is not ready), `GET /metrics` (Prometheus text) and the web
+ * console under `/console` (an operator token or its session required: `@collector/console`). With
  * `OPERATOR_PORT=0` nothing is served; the process's `Readiness` is still required, so every
  * kind of process is built the same way.
  */
-export const layer = (settings: OperatorSettings): Layer.Layer<never, HttpServerError.ServeError, Readiness> =>
+export const layer = (
+  settings: OperatorSettings
+): Layer.Layer<never, HttpServerError.ServeError, Readiness | StoragePorts | Entropy | WebhookTargets> =>
   settings.port === 0
     ? Layer.effectDiscard(Effect.asVoid(Readiness))
     : Layer.merge(
-      HttpServer.serve(router),
-      Layer.effectDiscard(HttpServer.addressFormattedWith((address) => Effect.log(`operator endpoints at ${address}: /healthz, /readyz, /metrics`)))
+      HttpServer.serve(HttpRouter.concat(router, consoleRouter(consoleSettingsFor(settings.host)))),
+      Layer.effectDiscard(HttpServer.addressFormattedWith((address) => Effect.log(`operator endpoints at ${address}: /healthz, /readyz, /metrics, /console`)))
     ).pipe(
       Layer.provide(PrometheusMetrics.layer),
+      Layer.provide(consoleServices),
       Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host }))
     )
 

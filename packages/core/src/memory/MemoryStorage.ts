@@ -17,6 +17,9 @@ import * as MemoryDepositRepository from "./MemoryDepositRepository.js"
 import * as MemoryScanLedger from "./MemoryScanLedger.js"
 import * as MemorySealedValues from "./MemorySealedValues.js"
 import * as MemoryNotificationRepository from "./MemoryNotificationRepository.js"
+import * as MemoryConsoleQueries from "./MemoryConsoleQueries.js"
+import * as MemoryOperatorAuditLog from "./MemoryOperatorAuditLog.js"
+import * as MemoryOperatorTokenRepository from "./MemoryOperatorTokenRepository.js"
 import * as MemorySweepRepository from "./MemorySweepRepository.js"
 
 /**
@@ -41,7 +44,10 @@ const ports = Layer.mergeAll(
   MemoryDeliveryLedger.layer,
   MemorySweepRepository.layer,
   MemorySealedValues.layer,
-  MemoryDelegationLedger.layer
+  MemoryDelegationLedger.layer,
+  MemoryOperatorTokenRepository.layer,
+  MemoryOperatorAuditLog.layer,
+  MemoryConsoleQueries.layer
 )
 
 export const MemoryStorage = ports.pipe(Layer.provideMerge(MemoryDatabase.layer))

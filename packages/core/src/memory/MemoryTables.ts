@@ -6,6 +6,8 @@ import type { TenantId, WalletId } from "../Ids.js"
 import type { Network } from "../Network.js"
 import type { DeliveryOutcome } from "../notifications/DeliveryRecords.js"
 import type { DeliveryStatus, EventType } from "../notifications/EventTypes.js"
+import type { AuditEntry } from "../operators/OperatorAuditLog.js"
+import type { OperatorCredential } from "../operators/OperatorCredential.js"
 import type { Sealed } from "../SecretBox.js"
 import type { ResealProgress } from "../secrets/SealedValues.js"
 import type { WalletKey } from "../WalletKey.js"
@@ -240,3 +242,11 @@ export const resealProgress = tableDef<"1", ResealProgress>("reseal_progress")
 
 /** By task ID: one delegation of the own stake per sweep task (`energy_delegations`). */
 export const energyDelegations = tableDef<string, EnergyDelegation>("energy_delegations")
+export interface OperatorCredentialRow extends OperatorCredential {
+  readonly secretHash: Uint8Array
+}
+/** By credential ID (`operator_credentials`); the secret hash is unique. */
+export const operatorCredentials = tableDef<string, OperatorCredentialRow>("operator_credentials")
+
+/** By entry ID (`operator_audit`). */
+export const operatorAudit = tableDef<string, AuditEntry>("operator_audit")

@@ -1,0 +1,119 @@
+import { MemoryStorage, Notifications, OperatorAuditLog, Readiness, SeededEntropy, SettingsService } from "@collector/core"
+import { MemoryStorageFixtures, StorageFixtures, TestWebhookTargets } from "@collector/core/testing"
+import { HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { router } from "./ConsoleRouter.js"
+import { OperatorAccess } from "./OperatorAccess.js"
+
+const Storage = MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage))
+const Services = Layer.mergeAll(OperatorAccess.layer, Notifications.layer, SettingsService.layer, Readiness.storage()).pipe(
+  Layer.provideMerge(Layer.mergeAll(Storage, SeededEntropy.layer("console"), TestWebhookTargets.layer({})))
+)
+const Served = HttpServer.serve(router({ secureCookie: false })).pipe(
+  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+  Layer.provideMerge(Services)
+)
+
+const base = Effect.map(HttpServer.HttpServer, (server) => `http://127.0.0.1:${(server.address as HttpServer.TcpAddress).port}`)
+const call = (path: string, init: RequestInit = {}) =>
+  Effect.flatMap(base, (url) => Effect.promise(() => fetch(`${url}${path}`, { redirect: "manual", ...init })))
+const text = (response: Response) => Effect.promise(() => response.text())
+const postForm = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  call(path, { method: "POST", body: new URLSearchParams(fields).toString(), headers: { "content-type": "application/x-www-form-urlencoded", ...headers } })
+
+const login = (token: string) =>
+  Effect.gen(function*() {
+    const response = yield* postForm("/console/login", { token })
+    const cookie = (response.headers.get("set-cookie") ?? "").split(";")[0]!
+    return { response, cookie }
+  })
+const csrfOf = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? ""
+
+layer(Served)("console over the memory store", (it) => {
+  it.effect("without a usable credential a page reveals nothing: a browser goes to log in, anything else gets 401", () =>
+    Effect.gen(function*() {
+      const fixtures = yield* StorageFixtures
+      yield* fixtures.scope("nile")
+      const anonymous = yield* call("/console/tenants")
+      expect(anonymous.status).toBe(303)
+      expect(anonymous.headers.get("location")).toBe("/console/login")
+      expect(yield* text(anonymous)).toBe("")
+      const badBearer = yield* call("/console/tenants", { headers: { authorization: "Bearer opt_wrong" } })
+      expect(badBearer.status).toBe(401)
+      expect(yield* text(badBearer)).not.toContain("Tenants")
+      const forgedCookie = yield* call("/console/tenants", { headers: { cookie: "collector_console=ops_forged" } })
+      expect(forgedCookie.status).toBe(303)
+      const post = yield* postForm("/console/actions", { action: "pause_automation", tenant: "1", network: "nile" })
+      expect(post.status).toBe(401)
+      const refused = yield* login("opt_not_a_token")
+      expect(refused.response.status).toBe(401)
+      expect(refused.cookie).toBe("")
+    }))
+
+  it.effect("a token logs in with a strict, HttpOnly session cookie; a bearer token gets the same pages; escaping holds", () =>
+    Effect.gen(function*() {
+      const { token } = yield* (yield* OperatorAccess).createToken()
+      const fixtures = yield* StorageFixtures
+      yield* fixtures.scope("main")
+      const { response, cookie } = yield* login(token)
+      expect(response.status).toBe(303)
+      expect(response.headers.get("location")).toBe("/console")
+      const setCookie = response.headers.get("set-cookie") ?? ""
+      expect(setCookie).toMatch(/HttpOnly/i)
+      expect(setCookie).toMatch(/SameSite=Strict/i)
+      expect(setCookie).toMatch(/Path=\/console/)
+      expect(setCookie).not.toContain(token)
+      const viaCookie = yield* call("/console", { headers: { cookie } })
+      expect(viaCookie.status).toBe(200)
+      expect(viaCookie.headers.get("content-security-policy")).toContain("default-src 'none'")
+      expect(yield* text(viaCookie)).toContain("<h1>Overview</h1>")
+      const viaBearer = yield* call("/console/search?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E", { headers: { authorization: `Bearer ${token}` } })
+      const body = yield* text(viaBearer)
+      expect(viaBearer.status).toBe(200)
+      expect(body).toContain("&lt;script&gt;alert(1)&lt;/script&gt;")
+      expect(body).not.toContain("<script>alert(1)")
+    }))
+
+  it.effect("an action needs the session's anti-CSRF token, goes through the settings service, is audited and idempotent", () =>
+    Effect.gen(function*() {
+      const access = yield* OperatorAccess
+      const { credential, token } = yield* access.createToken()
+      const scope = yield* (yield* StorageFixtures).scope("nile")
+      const { cookie } = yield* login(token)
+      const fields = { action: "resume_automation", tenant: scope.tenantId, network: "nile" }
+      const confirm = yield* call(`/console/confirm?${new URLSearchParams(fields)}`, { headers: { cookie } })
+      const csrf = csrfOf(yield* text(confirm))
+      expect(csrf).not.toBe("")
+      const audit = yield* OperatorAuditLog
+      const before = (yield* audit.recent(1000)).length
+      const forged = yield* postForm("/console/actions", { ...fields, csrf: "forged" }, { cookie })
+      expect(forged.status).toBe(403)
+      expect((yield* audit.recent(1000)).length).toBe(before)
+      expect((yield* (yield* SettingsService).get(scope)).automation.enabled).toBe(false)
+      const done = yield* postForm("/console/actions", { ...fields, csrf }, { cookie })
+      expect(done.status).toBe(200)
+      expect(yield* text(done)).toContain("done: automation resumed")
+      expect((yield* (yield* SettingsService).get(scope)).automation.enabled).toBe(true)
+      const again = yield* postForm("/console/actions", { ...fields, csrf }, { cookie })
+      expect(yield* text(again)).toContain("unchanged: automation is on already")
+      const entries = (yield* audit.recent(2)).map((e) => [e.tokenId, e.action, e.target, e.outcome])
+      expect(entries).toEqual([
+        [credential.id, "resume_automation", `tenant ${scope.tenantId} nile`, "unchanged: automation is on already"],
+        [credential.id, "resume_automation", `tenant ${scope.tenantId} nile`, "done: automation resumed"]
+      ])
+    }))
+
+  it.effect("revoking the token ends its sessions at once", () =>
+    Effect.gen(function*() {
+      const access = yield* OperatorAccess
+      const { credential, token } = yield* access.createToken()
+      const { cookie } = yield* login(token)
+      expect((yield* call("/console/sweeps", { headers: { cookie } })).status).toBe(200)
+      yield* access.revokeToken(credential.id)
+      expect((yield* call("/console/sweeps", { headers: { cookie } })).status).toBe(303)
+      expect((yield* call("/console/sweeps", { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
+    }))
+})

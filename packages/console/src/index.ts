@@ -1,0 +1,7 @@
+export * from "./ConsoleActions.js"
+export * from "./ConsoleAuth.js"
+export * from "./ConsoleRouter.js"
+export * from "./ConsoleSettings.js"
+export * from "./Html.js"
+export * from "./OperatorAccess.js"
+export * from "./OperatorAccessErrors.js"

@@ -1,0 +1,4 @@
+import { operatorAuditLogContract } from "../testing/OperatorAuditLogContract.js"
+import { MemoryStorage } from "./MemoryStorage.js"
+
+operatorAuditLogContract("memory", MemoryStorage)

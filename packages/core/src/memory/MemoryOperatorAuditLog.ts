@@ -1,0 +1,23 @@
+import { Effect, Layer } from "effect"
+import { compareIds } from "../Int64Id.js"
+import { OperatorAuditLog } from "../operators/OperatorAuditLog.js"
+import { MemoryDatabase } from "./MemoryDatabase.js"
+import { operatorAudit, operatorCredentials } from "./MemoryTables.js"
+
+export const make = Effect.gen(function*() {
+  const db = yield* MemoryDatabase
+  const entries = db.table(operatorAudit)
+  const credentials = db.table(operatorCredentials)
+  return OperatorAuditLog.of({
+    record: (action) =>
+      db.atomically(() => {
+        if (credentials.get(action.tokenId)?.kind !== "token") throw new Error(`operator_audit: no token ${action.tokenId}`)
+        const entry = { ...action, id: db.nextId("operatorAudit") }
+        entries.put(entry.id, entry)
+        return entry
+      }),
+    recent: (limit) => db.atomically(() => [...entries.values()].sort((a, b) => compareIds(b.id, a.id)).slice(0, limit))
+  })
+})
+
+export const layer = Layer.effect(OperatorAuditLog, make)

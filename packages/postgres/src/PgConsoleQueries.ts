@@ -1,0 +1,197 @@
+import { SqlClient } from "@effect/sql"
+import {
+  ConsoleQueries,
+  type ConfirmationRule,
+  type DeliveryStatus,
+  type EventType,
+  type Network,
+  type SweepStatus,
+  type TenantStatus
+} from "@collector/core"
+import { Effect, Layer, Option } from "effect"
+
+const unfinished = ["pending", "ready", "signed", "broadcast", "unknown"]
+
+export const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  const tally = (network: Network, since: Date) =>
+    sql<{ n: string; usdt: string }>`
+      SELECT count(*)::text AS n, coalesce(sum(amount), 0)::text AS usdt FROM deposits
+      WHERE network = ${network} AND status = 'confirmed' AND created_at >= ${since}`.pipe(
+      Effect.map(([row]) => ({ count: Number(row!.n), usdt: BigInt(row!.usdt) }))
+    )
+
+  return ConsoleQueries.of({
+    networkActivity: (network, since, countLimit) =>
+      Effect.all({
+        position: sql<{ block_number: string; head_number: string; solidified_number: string; updated_at: Date }>`
+          SELECT block_number::text, head_number::text, solidified_number::text, updated_at FROM scan_cursors WHERE network = ${network}`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), (r) => ({
+              scanned: BigInt(r.block_number),
+              head: BigInt(r.head_number),
+              solidified: BigInt(r.solidified_number),
+              updatedAt: r.updated_at
+            }))
+          )
+        ),
+        depositsSinceHour: tally(network, since.hour),
+        depositsSinceDay: tally(network, since.day),
+        webhookBacklog: sql<{ n: string }>`
+          SELECT count(*)::text AS n FROM (
+            SELECT 1 FROM events WHERE network = ${network} AND status IN ('pending', 'delivering') LIMIT ${countLimit}
+          ) AS backlog`.pipe(Effect.map(([row]) => Number(row!.n))),
+        sweepsByStatus: sql<{ status: SweepStatus; n: string }>`
+          SELECT status, count(*)::text AS n FROM (
+            SELECT status FROM sweep_tasks
+            WHERE status <> 'succeeded' AND network = ${network} AND (status IN ${sql.in(unfinished)} OR updated_at >= ${since.day})
+            ORDER BY id DESC LIMIT ${countLimit}
+          ) AS recent GROUP BY status ORDER BY status`.pipe(Effect.map((rows) => rows.map((r) => ({ status: r.status, count: Number(r.n) }))))
+      }, { concurrency: 1 }).pipe(Effect.orDie),
+
+    tenants: (since, limit) =>
+      sql<{
+        tenant_id: string
+        name: string
+        status: TenantStatus
+        network: Network
+        wallets: string
+        usdt: string
+        collection_address: string | null
+        confirmation_rule: ConfirmationRule
+        automation_enabled: boolean | null
+        automation_threshold: string | null
+        webhook_url: string | null
+        webhook_enabled: boolean | null
+        delivered: string
+        failed: string
+      }>`
+        SELECT t.id::text AS tenant_id, t.name, t.status, a.network,
+          (SELECT coalesce(sum(n), 0) FROM wallet_counts c WHERE c.tenant_id = t.id AND c.network = a.network)::text AS wallets,
+          (SELECT coalesce(sum(balance_usdt), 0) FROM wallets w WHERE w.tenant_id = t.id AND w.network = a.network)::text AS usdt,
+          s.collection_address, a.confirmation_rule,
+          CASE WHEN s.automation_updated_at IS NULL THEN NULL ELSE s.automation_enabled END AS automation_enabled,
+          CASE WHEN s.automation_updated_at IS NULL THEN NULL ELSE s.automation_threshold::text END AS automation_threshold,
+          s.webhook_url, s.webhook_enabled,
+          (SELECT count(*) FROM events e WHERE e.tenant_id = t.id AND e.network = a.network AND e.created_at >= ${since} AND e.status = 'delivered')::text AS delivered,
+          (SELECT count(*) FROM events e WHERE e.tenant_id = t.id AND e.network = a.network AND e.created_at >= ${since} AND e.status = 'failed')::text AS failed
+        FROM tenants t
+        JOIN apps a ON a.tenant_id = t.id
+        LEFT JOIN tenant_settings s ON s.tenant_id = t.id AND s.network = a.network
+        WHERE t.status <> 'deleted'
+        ORDER BY t.id, a.network
+        LIMIT ${limit}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows.map((r) => ({
+            tenantId: r.tenant_id,
+            name: r.name,
+            status: r.status,
+            network: r.network,
+            walletCount: Number(r.wallets),
+            balanceUsdt: BigInt(r.usdt),
+            collectionAddress: r.collection_address ?? "",
+            confirmationRule: r.confirmation_rule,
+            // A policy never set is the default, which is off (see effectiveSettings).
+            automationEnabled: r.automation_enabled ?? false,
+            automationThreshold: r.automation_threshold === null ? null : BigInt(r.automation_threshold),
+            webhookUrl: r.webhook_url ?? "",
+            webhookEnabled: r.webhook_enabled ?? false,
+            deliveredSinceDay: Number(r.delivered),
+            failedSinceDay: Number(r.failed)
+          }))
+        )
+      ),
+
+    troubledDeliveries: (limit) =>
+      sql<{
+        id: string
+        tenant_id: string
+        network: Network
+        event_type: EventType
+        status: DeliveryStatus
+        attempts: number
+        current_round: number
+        http_status: number | null
+        last_error: string
+        next_attempt: Date | null
+        created_at: Date
+      }>`
+        SELECT e.id::text, e.tenant_id::text, e.network, e.event_type, e.status, e.attempts, e.current_round, e.last_error, e.next_attempt, e.created_at,
+          (SELECT d.http_status FROM delivery_attempts d WHERE d.event_id = e.id ORDER BY d.id DESC LIMIT 1) AS http_status
+        FROM events e
+        WHERE e.status = 'failed' OR (e.status IN ('pending', 'delivering') AND e.attempts > 0)
+        ORDER BY e.id DESC LIMIT ${limit}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows.map((r) => ({
+            eventId: r.id,
+            tenantId: r.tenant_id,
+            network: r.network,
+            eventType: r.event_type,
+            status: r.status,
+            attempts: r.attempts,
+            round: r.current_round,
+            lastHttpStatus: r.http_status,
+            lastError: r.last_error,
+            nextAttempt: r.next_attempt,
+            createdAt: r.created_at
+          }))
+        )
+      ),
+
+    sweepsNotSucceeded: (limit) =>
+      sql<{ id: string; tenant_id: string; network: Network; address: string; status: SweepStatus; stage: string; reason: string; amount: string; updated_at: Date }>`
+        SELECT id::text, tenant_id::text, network, address, status, stage, reason, amount::text, updated_at
+        FROM sweep_tasks WHERE status <> 'succeeded' ORDER BY id DESC LIMIT ${limit}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows.map((r) => ({
+            id: r.id,
+            tenantId: r.tenant_id,
+            network: r.network,
+            address: r.address,
+            status: r.status,
+            stage: r.stage,
+            reason: r.reason,
+            amount: BigInt(r.amount),
+            updatedAt: r.updated_at
+          }))
+        )
+      ),
+
+    findWallets: (address) =>
+      sql<{ id: string; tenant_id: string; network: Network; address: string; custom_id: string; balance_usdt: string | null }>`
+        SELECT id::text, tenant_id::text, network, address, custom_id, balance_usdt::text FROM wallets
+        WHERE network IN ('main', 'nile') AND address = ${address} ORDER BY network`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows.map((r) => ({
+            walletId: r.id,
+            tenantId: r.tenant_id,
+            network: r.network,
+            address: r.address,
+            customId: r.custom_id,
+            balanceUsdt: r.balance_usdt === null ? null : BigInt(r.balance_usdt)
+          }))
+        )
+      ),
+
+    findTransaction: (txid) =>
+      sql<{ kind: "deposit" | "sweep"; id: string; tenant_id: string; network: Network; status: string; address: string; amount: string }>`
+        SELECT 'deposit' AS kind, id::text, tenant_id::text, network, status, address, amount::text FROM deposits
+          WHERE network IN ('main', 'nile') AND txid = ${txid}
+        UNION ALL
+        SELECT 'sweep' AS kind, id::text, tenant_id::text, network, status, address, amount::text FROM sweep_tasks
+          WHERE network IN ('main', 'nile') AND txid = ${txid}
+        ORDER BY kind, id`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows.map((r) => ({ kind: r.kind, id: r.id, tenantId: r.tenant_id, network: r.network, status: r.status, address: r.address, amount: BigInt(r.amount) }))
+        )
+      )
+  })
+})
+
+export const layer = Layer.effect(ConsoleQueries, make)

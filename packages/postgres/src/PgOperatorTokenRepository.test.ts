@@ -1,0 +1,6 @@
+import { operatorTokenRepositoryContract } from "@collector/core/testing"
+import { Layer } from "effect"
+import { PgStorage } from "./PgStorage.js"
+import { TestDatabaseLive } from "./testing/TestDatabase.js"
+
+operatorTokenRepositoryContract("PostgreSQL", PgStorage.pipe(Layer.provideMerge(TestDatabaseLive)))
