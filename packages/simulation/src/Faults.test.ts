@@ -2,28 +2,34 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { Dice } from "./Dice.js"
 import { Faults, midRoundCut } from "./Faults.js"
+import { afterOrderCall } from "./OrderCrashPoint.js"
 import * as SimulatedNetwork from "./SimulatedNetwork.js"
 import { Trace } from "./Trace.js"
 import { Worker } from "./Worker.js"
+import { PathCounts } from "./workload/PathCounts.js"
 
 describe("Faults", () => {
   it.effect("heal ends every fault: the node answers, nothing armed on it or the provider is left, nobody loses power", () =>
     Effect.gen(function*() {
-      const network = yield* SimulatedNetwork.make("nile", "heal")
-      const faults = new Faults({ networks: [network], workers: [new Worker("A")] }, new Dice("heal"), new Trace())
+      const paths = new PathCounts()
+      const network = yield* SimulatedNetwork.make("nile", "heal", paths)
+      const faults = new Faults({ networks: [network], workers: [new Worker("A")], paths }, new Dice("heal"), new Trace())
       const { chain, provider } = network.sim
       yield* chain.fail("timeout", 60_000)
       yield* chain.loseNextReplies(3)
       yield* chain.dropNextBroadcast(2)
       yield* chain.delayNextBroadcast(50)
       yield* provider.arm({ kind: "reject", reason: "no" }, 3)
+      network.providerLine.loseNextOrders(2, "close")
+      network.providerLine.breakNextFinds(3)
       yield* faults.heal
+      expect(network.providerLine.armed).toEqual({ ordersLost: 0, findsDown: 0 })
       expect(Option.isNone(yield* chain.outage)).toBe(true)
       expect(yield* chain.takeLostReply("/wallet/getnowblock")).toBe(false)
       const state = yield* chain.state
       expect(state.faults).toMatchObject({ dropBroadcasts: 0, delayNextBroadcast: 0, lostReplies: [] })
       expect(Object.values(yield* provider.faults).every(Option.isNone)).toBe(true)
-      const dies = yield* Effect.forEach(Array.from({ length: 500 }, (_, i) => i), (i) => faults.crashAt("A", i % 2 === 0 ? midRoundCut : "checkpoint"))
+      const dies = yield* Effect.forEach(Array.from({ length: 500 }, (_, i) => i), (i) => faults.crashAt("A", [midRoundCut, "checkpoint", afterOrderCall][i % 3]!))
       expect(dies.some((d) => d)).toBe(false)
     }))
 })

@@ -26,7 +26,7 @@ export class Faults {
   private readonly receivers: ReceiverFaults
   private readonly power: PowerCuts
 
-  constructor(private readonly world: Pick<WorldParts, "networks" | "workers">, dice: Dice, private readonly trace: Trace) {
+  constructor(private readonly world: Pick<WorldParts, "networks" | "workers" | "paths">, dice: Dice, private readonly trace: Trace) {
     this.perNetwork = world.networks.flatMap((network) => {
       const streamOf = (name: string) => dice.stream(`${name}/${network.network}`)
       return [
@@ -59,9 +59,10 @@ export class Faults {
   /** Every fault ends: the node answers, the provider and the receivers serve, nobody loses power; the settling runs on a healthy world. */
   get heal() {
     return Effect.gen(this, function*() {
-      for (const { sim } of this.world.networks) {
+      for (const { providerLine, sim } of this.world.networks) {
         yield* sim.chain.resetFaults
         yield* sim.provider.reset
+        providerLine.reset()
       }
       yield* this.receivers.heal
       yield* this.power.heal

@@ -66,6 +66,11 @@ export class Operator {
       yield* mintUsdt(workload, wallet)
       if (dice.chance(0.6)) yield* fundWallet(workload, wallet)
     }
+    // The scopes whose collection address is to be a wallet, now that there are wallets.
+    for (const scope of population.scopes) {
+      const unset = this.world.ledger.collectionAddressOf(scope.scope.tenantId, scope.scope.network) === undefined
+      if (unset && (scope.collectionKind === "own-wallet" || scope.collectionKind === "other-tenant")) yield* setCollectionAddress(workload, scope)
+    }
   })
 
   private steps = 0

@@ -44,7 +44,7 @@ export const plantSeeds: Record<PlantName, number> = {
   resign: 1,
   "skip-revert": 1,
   "record-time": 1,
-  "network-rule": 3,
+  "network-rule": 1,
   "foreign-url": 1,
   "collection-cache": 3,
   "early-receipt": 1,

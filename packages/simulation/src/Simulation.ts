@@ -11,6 +11,7 @@ import type { StorageKind } from "./RunStorage.js"
 import { Scheduler } from "./Scheduler.js"
 import { settle } from "./Settle.js"
 import { SnapshotReader } from "./Snapshot.js"
+import { countSolidifiedInRun, headsOf } from "./SolidifiedInRun.js"
 import { recordSnapshot } from "./SnapshotTrace.js"
 import { Trace } from "./Trace.js"
 import { VirtualTime } from "./VirtualTime.js"
@@ -95,6 +96,7 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
       // The service starts on a chain that already holds the opening's payments, solidified.
       yield* operator.opening
       yield* bury(world, time, openingBurial)
+      const startHeads = yield* headsOf(world)
       const ticks = ticksOf(seed, options)
       for (let tick = 0; tick < ticks; tick++) {
         yield* operator.step
@@ -103,6 +105,7 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
         for (const { sim } of world.networks) if (chainDice.chance(0.6)) yield* sim.chain.mine(1)
         yield* time.advance(Duration.seconds(chainDice.int(1, 3)))
       }
+      yield* countSolidifiedInRun(world, startHeads)
       yield* faults.heal
       const left = yield* settle(world, time, scheduler, trace)
       const violations = [

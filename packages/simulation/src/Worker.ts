@@ -1,6 +1,7 @@
 import { type Checkpoint, Engine, type EngineSettings, type Network } from "@collector/core"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { gatedPorts } from "./GatedPorts.js"
+import { checkpointAfterOrder } from "./OrderCrashPoint.js"
 import { PowerGate } from "./PowerGate.js"
 import type { SimulatedNetwork } from "./SimulatedNetwork.js"
 
@@ -64,6 +65,7 @@ export class Worker {
       const engines = new Map<Network, Engine["Type"]>()
       for (const network of networks) {
         const layer = Engine.layer(network.network, { ...settings, processName: `${this.name}${generation}`, checkpoint }).pipe(
+          Layer.provide(checkpointAfterOrder(checkpoint)),
           Layer.provide(gatedPorts(gate)),
           Layer.provide(network.adapters)
         )

@@ -30,6 +30,7 @@ import * as ReceiverTargets from "./ReceiverTargets.js"
 export { receiverHost } from "./ReceiverTargets.js"
 import * as SimulatedNetwork from "./SimulatedNetwork.js"
 import { Worker } from "./Worker.js"
+import { PathCounts } from "./workload/PathCounts.js"
 import { WorkloadLedger } from "./workload/WorkloadLedger.js"
 
 /** The networks every run serves, each on its own simulator. */
@@ -67,6 +68,8 @@ export interface WorldParts {
   readonly ledger: WorkloadLedger
   /** The API in this process (gate, handlers, their idempotency), as the tenants call it. */
   readonly api: TenantClient
+  /** How often the run reached the money paths the workload and the faults aim at. */
+  readonly paths: PathCounts
 }
 
 /** Why a run cannot have the store its options ask for; undefined when it can. */
@@ -124,7 +127,8 @@ export const sweepsOf = (network: SimulatedNetwork.SimulatedNetwork) =>
 export const parts = (seed: string, receiver: Receiver, plant?: PlantName) =>
   Effect.gen(function*() {
     const planted = plant === undefined ? undefined : plantAdapters(plant)
-    const networks = yield* Effect.forEach(worldNetworks, (network) => SimulatedNetwork.make(network, seed, planted))
+    const paths = new PathCounts()
+    const networks = yield* Effect.forEach(worldNetworks, (network) => SimulatedNetwork.make(network, seed, paths, planted))
     const api = yield* SimulatedApi.make(networks, plantHandlers(plant))
-    return { seed, networks, workers: [new Worker("A"), new Worker("B")], receiver, ledger: new WorkloadLedger(), api } satisfies WorldParts
+    return { seed, networks, workers: [new Worker("A"), new Worker("B")], receiver, ledger: new WorkloadLedger(), api, paths } satisfies WorldParts
   })

@@ -25,7 +25,10 @@ export const faultRates = {
   broadcastDelayed: 0.04,
   /** The next broadcast kept out of blocks until it has expired, per tick. */
   broadcastExpired: 0.02,
-  /** The energy provider's next orders meeting one of its faults (slow, under-delivery, failure, rejection, lost answer), per tick. */
+  /**
+   * The energy provider's next orders meeting one of its faults (slow, under-delivery, failure,
+   * rejection, lost answer; or on the line to it, a call lost before the order, its look-up down), per tick.
+   */
   provider: 0.06,
   /** A receiver (one tenant's app) down for a while, per tick. */
   receiverOutage: 0.03,
@@ -35,6 +38,8 @@ export const faultRates = {
   receiverRefused: 0.03,
   /** A worker dying at one of the engine's checkpoints, per checkpoint reached. */
   checkpointCrash: 0.01,
+  /** A worker dying right after an order call answered, per order call. */
+  afterOrderCrash: 0.2,
   /** A power cut of a live worker between rounds, per tick. */
   powerCut: 0.03,
   /** A power cut of a live worker at a random moment while its passes run, per worker per round. */

@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import type { Dice } from "../Dice.js"
 import type { Trace } from "../Trace.js"
+import { afterOrderCall } from "../OrderCrashPoint.js"
 import type { WorldParts } from "../World.js"
 import { faultRates } from "./FaultRates.js"
 
@@ -8,9 +9,10 @@ import { faultRates } from "./FaultRates.js"
 export const midRoundCut = "mid-round"
 
 /**
- * Workers losing power: at one of the engine's checkpoints, between two rounds, or at a random
- * moment while the passes of a round run (the scheduler asks at `midRoundCut` and picks the
- * moment). A cut worker stays down for a while, then starts again from storage.
+ * Workers losing power: at one of the engine's checkpoints, right after an order call answered
+ * (`afterOrderCall`, more often than elsewhere: order calls are few), between two rounds, or at
+ * a random moment while the passes of a round run (the scheduler asks at `midRoundCut` and picks
+ * the moment). A cut worker stays down for a while, then starts again from storage.
  */
 export class PowerCuts {
   private healed = false
@@ -19,8 +21,10 @@ export class PowerCuts {
   private readonly checkpoints: Dice
   private readonly midRound: Dice
   private readonly betweenRounds: Dice
+  private readonly afterOrder: Dice
 
-  constructor(private readonly world: Pick<WorldParts, "workers">, dice: Dice, private readonly trace: Trace) {
+  constructor(private readonly world: Pick<WorldParts, "workers" | "paths">, dice: Dice, private readonly trace: Trace) {
+    this.afterOrder = dice.stream("after-order")
     this.checkpoints = dice.stream("checkpoints")
     this.midRound = dice.stream("mid-round")
     this.betweenRounds = dice.stream("between-rounds")
@@ -31,6 +35,14 @@ export class PowerCuts {
     Effect.sync(() => {
       if (this.healed) return false
       if (point === midRoundCut) return this.midRound.chance(faultRates.midRoundCut)
+      if (point === afterOrderCall) {
+        const cut = this.afterOrder.chance(faultRates.afterOrderCrash)
+        if (cut) {
+          this.trace.record(`crash ${worker} after an order call`)
+          this.world.paths.count("crash.after-order")
+        }
+        return cut
+      }
       const dies = this.checkpoints.chance(faultRates.checkpointCrash)
       if (dies) this.trace.record(`checkpoint crash ${worker} at ${point}`)
       return dies

@@ -7,14 +7,16 @@ const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
 
 /**
  * Every USDT Transfer log to a tenant wallet on the final canonical chain is exactly one
- * deposit (a Transfer log of any other contract is none, and is reported as such), confirmed, with its amount, wallet and block (our own sweeps into a wallet of the
- * tenant they swept for excepted); every other deposit is reverted; a deposit's revisions each
+ * deposit (a Transfer log of any other contract is none, and is reported as such), confirmed,
+ * with its amount, wallet and block, except a log from a wallet of the same tenant (our own sweep
+ * into a wallet of the tenant it swept for, told from the chain alone: only the service signs for
+ * a wallet, and only sweeps); every other deposit is reverted; a deposit's revisions each
  * have exactly one event, numbered 1 to its current revision.
  */
 export const depositsMatchChain = (world: WorldParts, snapshot: Snapshot) =>
   Effect.gen(function*() {
     const violations: Array<string> = []
-    const { deposits, events, sweepTasks: tasks, wallets } = snapshot
+    const { deposits, events, wallets } = snapshot
     for (const { network, sim } of world.networks) {
       const state = yield* sim.chain.state
       const walletAt = new Map(wallets.filter((w) => w.network === network).map((w) => [w.address, w]))
@@ -27,10 +29,10 @@ export const depositsMatchChain = (world: WorldParts, snapshot: Snapshot) =>
         if (log.contract !== usdt) continue
         const wallet = walletAt.get(log.to)
         if (wallet === undefined) continue
-        const ownSweep = tasks.some((t) =>
-          t.network === network && t.transaction?.txid === log.txid && t.tenantId === wallet.tenantId && t.address === log.from &&
-          t.destination === log.to
-        )
+        // Only the service holds a wallet's key, and it signs only sweeps: a log from a wallet of
+        // the same tenant is the tenant's money moving (a collection address that is its own
+        // wallet), no deposit; from another tenant's wallet it is money arriving, a deposit.
+        const ownSweep = walletAt.get(log.from)?.tenantId === wallet.tenantId
         if (!ownSweep) expected.set(keyOf(log.txid, log.logIndex), { ...log, walletId: wallet.id, tenantId: wallet.tenantId })
       }
       const found = new Map<string, number>()

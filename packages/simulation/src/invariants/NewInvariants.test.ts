@@ -127,4 +127,28 @@ describe("sweepDestination", () => {
       "nile: 7 from wallet 1 of tenant 1 to the collection address TCollection2 of tenant 2 (aa:0)"
     ])
   })
+
+  it("accepts a wallet of one tenant as the collection address of both, and reports a third tenant's sweep into it", () => {
+    // Tenant 2's wallet TWallet2 is tenant 2's own collection address and tenant 1's.
+    const shared = {
+      ...ledger,
+      collectionAddressOf: () => "TWallet2",
+      collectionAddresses: [
+        { tenantId, network: "nile" as const, address: "TWallet2" },
+        { tenantId: otherTenant, network: "nile" as const, address: "TWallet2" }
+      ]
+    }
+    const third = walletRow("3", "TWallet3", { tenantId: "3" as TenantId })
+    const also = walletRow("4", "TWallet4", { tenantId: otherTenant })
+    const snapshot = {
+      ...emptySnapshot,
+      wallets: [mine, theirs, third, also],
+      sweepTasks: [taskRow("5", mine, 7n, "aa", { destination: "TWallet2" }), taskRow("6", also, 2n, "bb", { destination: "TWallet2" })]
+    }
+    const moves = [transfer("aa", "TWallet1", "TWallet2", 7n), transfer("bb", "TWallet4", "TWallet2", 2n)]
+    expect(sweepDestination(snapshot, chain(moves), shared)).toEqual([])
+    expect(sweepDestination(snapshot, chain([...moves, transfer("cc", "TWallet3", "TWallet2", 3n)]), shared)).toEqual([
+      "nile: 3 from wallet 3 of tenant 3 to the collection address TWallet2 of tenant 1, 2 (cc:0)"
+    ])
+  })
 })

@@ -3,11 +3,31 @@ import { collectionAddressFor } from "./CollectionAddresses.js"
 import { type SimScope, solidUsdt } from "./Population.js"
 import { headOf, trx, usdt, type Workload } from "./Workload.js"
 
-/** Sets the scope's collection address, the one the workload owns for it (the ledger records it). */
+/** The address the scope's collection kind names now; undefined while there is no such wallet yet. */
+const collectionTarget = (workload: Workload, scope: SimScope): string | undefined => {
+  const { tenantId, network } = scope.scope
+  switch (scope.collectionKind) {
+    case "own-wallet":
+      return scope.wallets.length === 0 ? undefined : workload.dice.pick(scope.wallets).address
+    case "other-tenant": {
+      const others = workload.population.walletsOn(network).filter((w) => w.scope.tenantId !== tenantId)
+      return others.length === 0 ? undefined : workload.dice.pick(others).address
+    }
+    default:
+      return collectionAddressFor(workload.world.seed, tenantId, network)
+  }
+}
+
+/**
+ * Sets the scope's collection address as its kind says (the ledger records it): an address the
+ * workload owns, one of the scope's wallets, or a wallet of another tenant on the network. A
+ * wallet kind with no wallet yet leaves it unset, for a later step.
+ */
 export const setCollectionAddress = (workload: Workload, scope: SimScope) =>
   Effect.gen(function*() {
     const { tenantId, network } = scope.scope
-    const address = collectionAddressFor(workload.world.seed, tenantId, network)
+    const address = collectionTarget(workload, scope)
+    if (address === undefined) return
     const answer = yield* workload.replays.send({
       scope,
       operation: "settings.collection",
@@ -15,7 +35,10 @@ export const setCollectionAddress = (workload: Workload, scope: SimScope) =>
       body: { address },
       expected: []
     })
-    if (answer.status === 200) workload.world.ledger.setCollectionAddress(tenantId, network, address)
+    if (answer.status !== 200) return
+    workload.world.ledger.setCollectionAddress(tenantId, network, address)
+    workload.world.paths.count(`collection.${scope.collectionKind}`)
+    workload.trace.record(`collection ${tenantId}/${network} ${scope.collectionKind} ${address}`)
   })
 
 /**

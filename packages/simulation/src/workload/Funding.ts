@@ -37,7 +37,11 @@ export const mintMany = (workload: Workload, wallets: ReadonlyArray<SimWallet>) 
       chainRefusals
     )
     const afterBlock = yield* headOf(workload, network)
-    if (txid._tag === "Some") for (const { amount, wallet } of transfers) wallet.mints.push({ amount, afterBlock })
+    if (txid._tag === "Some") {
+      for (const { amount, wallet } of transfers) wallet.mints.push({ amount, afterBlock })
+      workload.world.paths.count("tx.several-usdt-logs")
+      if (new Set(transfers.map((t) => t.to)).size < transfers.length) workload.world.paths.count("tx.same-wallet-twice")
+    }
     workload.trace.record(`batch mint ${transfers.map((t) => `${t.to}:${t.amount}`).join(",")} ${txid._tag === "Some" ? txid.value : "-"}`)
   })
 

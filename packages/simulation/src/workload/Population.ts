@@ -1,4 +1,5 @@
 import type { Network, TenantId, TenantScope, WalletId } from "@collector/core"
+import type { CollectionKind } from "./CollectionAddresses.js"
 
 /** How the workload paid for a wallet's sweeps: its own TRX, energy delegated to it, or nothing. */
 export type WalletFunding = "none" | "trx" | "energy"
@@ -31,6 +32,8 @@ export interface SimScope {
   webhookEnabled: boolean
   /** Whether automation was ever enabled: only the first enabling runs a round at once. */
   automationEnabled: boolean
+  /** What its collection address is to be (drawn when the scope is created). */
+  readonly collectionKind: CollectionKind
 }
 
 export interface SimTenant {

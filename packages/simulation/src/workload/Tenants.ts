@@ -2,6 +2,7 @@ import { allConfirmationRules, type Network, TenantAdmin, type TenantScope, type
 import { Effect, Redacted } from "effect"
 import { receiverHost } from "../ReceiverTargets.js"
 import { configureAutomation, setCollectionAddress } from "./Automation.js"
+import { drawCollectionKind } from "./CollectionAddresses.js"
 import type { SimScope } from "./Population.js"
 import type { Workload } from "./Workload.js"
 
@@ -10,7 +11,8 @@ export const webhookUrl = (tenantName: string, scope: SimScope) =>
 
 /**
  * A tenant on one or both networks, as the operator creates it: each network with its own
- * confirmation rule and a webhook to the receiver, most with a collection address and an
+ * confirmation rule and a webhook to the receiver, most with a collection address (an outside
+ * address right away; a wallet of its own or of another tenant once there is one) and an
  * automation policy set right away (the rest get them later, or never).
  */
 export const createTenant = (workload: Workload) =>
@@ -34,7 +36,8 @@ export const createTenant = (workload: Workload) =>
         wallets: [],
         webhookVersion: 1,
         webhookEnabled: true,
-        automationEnabled: false
+        automationEnabled: false,
+        collectionKind: drawCollectionKind(dice)
       }
       scopes.push(simScope)
     }
@@ -49,7 +52,8 @@ export const createTenant = (workload: Workload) =>
         body: { url: webhookUrl(name, scope), enabled: true },
         expected: []
       })
-      if (dice.chance(0.85)) yield* setCollectionAddress(workload, scope)
+      // A wallet as collection address waits for the wallet (the opening's, or a later step).
+      if (scope.collectionKind !== "later") yield* setCollectionAddress(workload, scope)
       // Off at first (the caps still apply to manual sweeps): a scope's first round runs as soon
       // as automation is enabled, so it is enabled later, when there are balances to sweep.
       if (dice.chance(0.7)) yield* configureAutomation(workload, scope, 0)

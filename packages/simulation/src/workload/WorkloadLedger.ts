@@ -45,8 +45,8 @@ export interface LedgerScope {
 
 /**
  * What the workload did that the invariants read: the collection address of each
- * (tenant, network) it set (an address it owns, outside every tenant's wallets, one per
- * scope), every write it sent through the API with its first answer, and every replay comparison it made.
+ * (tenant, network) it set (once per scope: an address it owns, one of the scope's wallets, or a
+ * wallet of another tenant), every write it sent through the API with its first answer, and every replay comparison it made.
  */
 export class WorkloadLedger {
   private readonly collection = new Map<string, string>()

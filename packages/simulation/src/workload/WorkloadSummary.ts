@@ -8,19 +8,29 @@ export const feePathOf = (task: MemoryTables.SweepTaskRow): string =>
     ? task.rental !== null && task.rental.activationCost > 0n ? "rental+activation" : "rental"
     : task.feeSource ?? (task.status === "failed" && task.reason.includes("not allowed") ? "unpayable" : "none")
 
+/** Whose wallet a task's destination is: `own-wallet`, `other-tenant`, or undefined for an address outside every wallet. */
+const destinationKind = (task: MemoryTables.SweepTaskRow, snapshot: Snapshot): string | undefined => {
+  const wallet = snapshot.wallets.find((w) => w.network === task.network && w.address === task.destination)
+  return wallet === undefined ? undefined : wallet.tenantId === task.tenantId ? "own-wallet" : "other-tenant"
+}
+
 /**
  * What the run's workload came to: its sweep tasks by status and by fee path (`path:status`),
- * automated tasks, and its replay comparisons by kind, for `--verbose` and for counting that
- * every path occurs.
+ * automated tasks, tasks into a wallet (`into.own-wallet:status`, `into.other-tenant:status`),
+ * its replay comparisons by kind, and the money paths reached (`PathCounts`), for `--verbose`
+ * and for counting that every path occurs.
  */
 export const workloadSummary = (world: WorldParts, snapshot: Snapshot): string => {
   const counts = new Map<string, number>()
-  const count = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1)
+  const count = (key: string, n = 1) => counts.set(key, (counts.get(key) ?? 0) + n)
   for (const task of snapshot.sweepTasks) {
     count(task.status)
     count(`${feePathOf(task)}:${task.status}`)
     if (task.origin === "automation") count("automation")
+    const into = destinationKind(task, snapshot)
+    if (into !== undefined) count(`into.${into}:${task.status}`)
   }
+  for (const [path, n] of world.paths.entries) count(path, n)
   for (const replay of world.ledger.replays) count(`replays.${replay.kind}`)
   return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, n]) => `${key}=${n}`).join(" ")
 }
