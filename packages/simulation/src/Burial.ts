@@ -1,6 +1,6 @@
 import { Duration, Effect } from "effect"
 import type { VirtualTime } from "./VirtualTime.js"
-import type { WorldParts } from "./World.js"
+import type { WorldParts } from "./WorldParts.js"
 
 /** The simulators' block interval, as the clock moves while blocks are made one by one. */
 export const blockInterval = Duration.seconds(3)

@@ -9,7 +9,7 @@ import { Reorgs } from "./faults/Reorgs.js"
 import type { ReceiverAnswer } from "./Receiver.js"
 import type { SnapshotReader } from "./Snapshot.js"
 import type { Trace } from "./Trace.js"
-import type { WorldParts } from "./World.js"
+import type { WorldParts } from "./WorldParts.js"
 
 export { faultRates } from "./faults/FaultRates.js"
 export { midRoundCut } from "./faults/PowerCuts.js"

@@ -24,7 +24,7 @@ import { type ChainFacts, sweepsOnChain } from "./invariants/SweepsOnChain.js"
 import { SnapshotReader } from "./Snapshot.js"
 import { TaskHistory } from "./TaskHistory.js"
 import type { Trace } from "./Trace.js"
-import type { WorldParts } from "./World.js"
+import type { WorldParts } from "./WorldParts.js"
 
 /** What the store went through, watched on the trace's change feed from the start of the run. */
 export interface StoreHistory {

@@ -11,7 +11,7 @@ import { requestSweep } from "./workload/SweepRequests.js"
 import { createTenant, createWallet } from "./workload/Tenants.js"
 import { changeWebhook, redeliver } from "./workload/WebhookChanges.js"
 import type { Workload } from "./workload/Workload.js"
-import type { WorldParts } from "./World.js"
+import type { WorldParts } from "./WorldParts.js"
 
 /** Steps after which sweeps and automation come more often (the opening's payments are buried by then). */
 const sweepsFrom = 10

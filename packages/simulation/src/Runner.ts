@@ -2,7 +2,9 @@ import { bytesToHex } from "@noble/hashes/utils.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { Effect } from "effect"
 import type { PlantName } from "./Plants.js"
-import { type RunOptions, type RunResult, runOne, type StorageKind } from "./Simulation.js"
+import type { RunOptions } from "./RunOptions.js"
+import type { StorageKind } from "./RunStorage.js"
+import { type RunResult, runOne } from "./Simulation.js"
 
 export interface Summary {
   readonly runs: number

@@ -5,7 +5,7 @@ import { midRoundCut } from "./faults/PowerCuts.js"
 import type { Trace } from "./Trace.js"
 import type { VirtualTime } from "./VirtualTime.js"
 import type { Worker } from "./Worker.js"
-import type { WorldParts } from "./World.js"
+import type { WorldParts } from "./WorldParts.js"
 
 export type PassName = "scan" | "balances" | "sweep" | "automate" | "notify"
 

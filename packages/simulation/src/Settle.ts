@@ -5,7 +5,7 @@ import { type PassName, passNames, type Scheduler } from "./Scheduler.js"
 import { SnapshotReader } from "./Snapshot.js"
 import type { Trace } from "./Trace.js"
 import type { VirtualTime } from "./VirtualTime.js"
-import type { WorldParts } from "./World.js"
+import type { WorldParts } from "./WorldParts.js"
 
 /** What is still to be done once the workload stopped; empty when the service is quiet. */
 const outstanding = (world: WorldParts) =>

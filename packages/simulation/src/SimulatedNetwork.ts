@@ -1,4 +1,4 @@
-import { Chain, EnergyProvider, type Network } from "@collector/core"
+import { Chain, EnergyProvider, type Network, SingleNetworkResources, Sweeps } from "@collector/core"
 import { SimEnergyProvider } from "@collector/energy"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
 import { defaultSimConfig, SimInProcess } from "@collector/tron-sim"
@@ -44,3 +44,7 @@ export const make = (network: Network, seed: string, paths: PathCounts, plant?: 
   })
 
 export type SimulatedNetwork = Effect.Effect.Success<ReturnType<typeof make>>
+
+/** The sweep operations of one network, as the API calls them (its estimate reads that network). */
+export const sweepsOf = (network: SimulatedNetwork) =>
+  Sweeps.layer.pipe(Layer.provide(SingleNetworkResources.layer), Layer.provide(network.adapters))

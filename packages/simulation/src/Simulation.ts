@@ -5,9 +5,8 @@ import { Dice } from "./Dice.js"
 import { Faults } from "./Faults.js"
 import { checkInvariants, watchStore } from "./Invariants.js"
 import { Operator } from "./Operator.js"
-import type { PlantName } from "./Plants.js"
 import { Receiver } from "./Receiver.js"
-import type { StorageKind } from "./RunStorage.js"
+import type { RunOptions } from "./RunOptions.js"
 import { Scheduler } from "./Scheduler.js"
 import { settle } from "./Settle.js"
 import { SnapshotReader } from "./Snapshot.js"
@@ -17,21 +16,6 @@ import { Trace } from "./Trace.js"
 import { VirtualTime } from "./VirtualTime.js"
 import * as World from "./World.js"
 import { workloadSummary } from "./workload/WorkloadSummary.js"
-
-export interface RunOptions {
-  /** Steps of the workload before the service is left to settle. */
-  readonly ticks: number
-  /** A known defect planted in the store, which the invariants must catch. */
-  readonly plant?: PlantName
-  /** The store the run uses: memory (the default) or a fresh PostgreSQL database on `databaseServer`. */
-  readonly storage?: StorageKind
-  /** The administrative URL of the PostgreSQL server that holds each postgres run's database. */
-  readonly databaseServer?: string
-  /** The service's own logs (info and above), off by default. */
-  readonly logs?: boolean
-}
-
-export type { StorageKind } from "./RunStorage.js"
 
 export const defaultRunOptions: RunOptions = { ticks: 30 }
 

@@ -1,7 +1,7 @@
 import { SimState } from "@collector/tron-sim"
 import { Effect } from "effect"
 import { SnapshotReader } from "./Snapshot.js"
-import type { WorldParts } from "./World.js"
+import type { WorldParts } from "./WorldParts.js"
 
 /** Each network's head block now: where the run's own payments start once the opening is buried. */
 export const headsOf = (world: WorldParts) =>

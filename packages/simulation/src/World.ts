@@ -7,8 +7,6 @@ import {
   Notifications,
   SeededEntropy,
   SettingsService,
-  SingleNetworkResources,
-  Sweeps,
   SweepSettings,
   TenantAdmin,
   Wallets
@@ -18,12 +16,11 @@ import { defaultSimConfig } from "@collector/tron-sim"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
 import { Duration, Effect, Layer } from "effect"
 import * as SimulatedApi from "./api/SimulatedApi.js"
-import type { TenantClient } from "./api/TenantClient.js"
 import { type PlantName, plantAdapters, plantHandlers } from "./Plants.js"
 import type { Receiver } from "./Receiver.js"
 import { postgresStorage } from "./PgRunStorage.js"
 import { memoryStorage, type RunStorage } from "./RunStorage.js"
-import type { RunOptions } from "./Simulation.js"
+import type { RunOptions } from "./RunOptions.js"
 import type { Trace } from "./Trace.js"
 import * as ReceiverTargets from "./ReceiverTargets.js"
 
@@ -32,6 +29,7 @@ import * as SimulatedNetwork from "./SimulatedNetwork.js"
 import { Worker } from "./Worker.js"
 import { PathCounts } from "./workload/PathCounts.js"
 import { WorkloadLedger } from "./workload/WorkloadLedger.js"
+import type { WorldParts } from "./WorldParts.js"
 
 /** The networks every run serves, each on its own simulator. */
 export const worldNetworks: ReadonlyArray<Network> = ["nile", "main"]
@@ -58,19 +56,6 @@ export const simulationEngineSettings: EngineSettings = {
   processName: "sim"
 }
 
-/** What a run is made of; the scheduler, the workload, the faults and the invariants work on it. */
-export interface WorldParts {
-  readonly seed: string
-  readonly networks: ReadonlyArray<SimulatedNetwork.SimulatedNetwork>
-  readonly workers: ReadonlyArray<Worker>
-  readonly receiver: Receiver
-  /** What the workload did that the invariants read (collection addresses, replay comparisons). */
-  readonly ledger: WorkloadLedger
-  /** The API in this process (gate, handlers, their idempotency), as the tenants call it. */
-  readonly api: TenantClient
-  /** How often the run reached the money paths the workload and the faults aim at. */
-  readonly paths: PathCounts
-}
 
 /** Why a run cannot have the store its options ask for; undefined when it can. */
 export const storageRefusal = (options: RunOptions): string | undefined =>
@@ -118,10 +103,6 @@ export const services = (
   const tenantSide = Layer.mergeAll(TenantAdmin.layer, Wallets.layer, SettingsService.layer, Notifications.layer)
   return tenantSide.pipe(Layer.provideMerge(ports))
 }
-
-/** The sweep operations of one network, as the API calls them (its estimate reads that network). */
-export const sweepsOf = (network: SimulatedNetwork.SimulatedNetwork) =>
-  Sweeps.layer.pipe(Layer.provide(SingleNetworkResources.layer), Layer.provide(network.adapters))
 
 /** The networks on their simulators, two workers, the tenants' receivers and the API they call. */
 export const parts = (seed: string, receiver: Receiver, plant?: PlantName) =>

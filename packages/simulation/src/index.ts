@@ -1,4 +1,5 @@
 export * from "./Plants.js"
+export * from "./RunOptions.js"
 export * from "./RunStorage.js"
 export * from "./Runner.js"
 export * from "./Simulation.js"

@@ -1,12 +1,6 @@
-import { canonicalString, encodeRfc3986, parseCanonicalQuery, sign } from "@collector/api"
+import { type AppCredential, encodeRfc3986, signatureHeaders } from "@collector/api"
 import { Clock, Effect } from "effect"
 import type { InProcessServer, WireResponse } from "./InProcessServer.js"
-
-/** An app's credential as the operator handed it over: what a tenant signs its requests with. */
-export interface AppCredential {
-  readonly appId: string
-  readonly secret: string
-}
 
 const tokenPath = "/open/v1/auth/token"
 
@@ -29,22 +23,8 @@ export class TenantClient {
 
   private signed(app: AppCredential, method: "GET" | "POST", target: string, body: Uint8Array, token: string) {
     return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-      const mark = target.indexOf("?")
-      const path = mark === -1 ? target : target.slice(0, mark)
-      const query = parseCanonicalQuery(mark === -1 ? "" : target.slice(mark + 1))
-      const timestamp = String(Math.floor(now / 1000))
-      const canonical = canonicalString({
-        method,
-        path,
-        appId: app.appId,
-        timestamp,
-        accessToken: token,
-        canonicalQuery: query.ok ? query.canonical : "",
-        body
-      })
-      const headers: Array<readonly [string, string]> = [["x-app-id", app.appId], ["x-timestamp", timestamp], ["x-sign", sign(app.secret, canonical)]]
-      if (token !== "") headers.push(["authorization", `Bearer ${token}`])
-      if (method === "POST" && path !== tokenPath) headers.push(["content-type", "application/json"])
+      const headers = signatureHeaders(app, { method, target, token, body, timestamp: String(Math.floor(now / 1000)) })
+      if (method === "POST" && !target.startsWith(tokenPath)) headers.push(["content-type", "application/json"])
       return this.server.send({ method, target, headers, body })
     })
   }

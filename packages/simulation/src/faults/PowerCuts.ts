@@ -2,7 +2,7 @@ import { Clock, Effect } from "effect"
 import type { Dice } from "../Dice.js"
 import type { Trace } from "../Trace.js"
 import { afterOrderCall } from "../OrderCrashPoint.js"
-import type { WorldParts } from "../World.js"
+import type { WorldParts } from "../WorldParts.js"
 import { faultRates } from "./FaultRates.js"
 
 /** The point the scheduler names when it asks whether a worker's power is cut while its passes run. */

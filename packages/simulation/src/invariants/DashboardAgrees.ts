@@ -1,7 +1,8 @@
 import { DepositRepository, type MemoryTables, Sweeps, type TenantScope, Wallets, type WalletSummary } from "@collector/core"
 import { Effect } from "effect"
 import type { Snapshot } from "../Snapshot.js"
-import { sweepsOf, type WorldParts } from "../World.js"
+import { sweepsOf } from "../SimulatedNetwork.js"
+import type { WorldParts } from "../WorldParts.js"
 
 /** The statuses a task ends in, as the contract lists them (written out, not taken from the core). */
 const terminal: ReadonlySet<string> = new Set(["succeeded", "failed", "cancelled"])

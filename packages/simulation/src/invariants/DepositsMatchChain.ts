@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { canonicalTokenTransfers } from "../CanonicalTransfers.js"
 import type { Snapshot } from "../Snapshot.js"
-import type { WorldParts } from "../World.js"
+import type { WorldParts } from "../WorldParts.js"
 
 const keyOf = (txid: string, logIndex: number) => `${txid}:${logIndex}`
 

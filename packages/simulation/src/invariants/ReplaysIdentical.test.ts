@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type { WorldParts } from "../World.js"
+import type { WorldParts } from "../WorldParts.js"
 import { conflictAnswer, WorkloadLedger } from "../workload/WorkloadLedger.js"
 import { replaysIdentical } from "./ReplaysIdentical.js"
 

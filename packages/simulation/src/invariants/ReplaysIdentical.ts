@@ -1,6 +1,6 @@
 import { Conflict } from "@collector/api"
 import { Effect, Schema } from "effect"
-import type { WorldParts } from "../World.js"
+import type { WorldParts } from "../WorldParts.js"
 import type { ReplayComparison } from "../workload/WorkloadLedger.js"
 
 const decodeConflict = Schema.decodeUnknownEither(Schema.parseJson(Conflict))

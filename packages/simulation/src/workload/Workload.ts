@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { Dice } from "../Dice.js"
 import type { Trace } from "../Trace.js"
-import type { WorldParts } from "../World.js"
+import type { WorldParts } from "../WorldParts.js"
 import type { Outcomes } from "./Outcomes.js"
 import type { Population } from "./Population.js"
 import type { Replays } from "./Replays.js"

@@ -1,6 +1,6 @@
 import type { MemoryTables } from "@collector/core"
 import type { Snapshot } from "../Snapshot.js"
-import type { WorldParts } from "../World.js"
+import type { WorldParts } from "../WorldParts.js"
 
 /** How a task paid for its energy, as the service recorded it; `unpayable` when it found no way. */
 export const feePathOf = (task: MemoryTables.SweepTaskRow): string =>
