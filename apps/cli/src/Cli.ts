@@ -1,13 +1,14 @@
 // The CLI proper: loaded by main.ts for every call but --help.
-import { MasterKeyCheck, Resealer, TenantAdmin, type TenantRepository, type WalletKeyDirectory } from "@collector/core"
+import { MasterKeyCheck, Resealer, type ResourceAccounts, TenantAdmin, type TenantRepository, type WalletKeyDirectory } from "@collector/core"
 import { OperatorAccess } from "@collector/console"
-import { databaseLayerConfig, PgAccessTokenRepository, PgOperatorTokenRepository, PgIdempotencyStore, PgSealedValues, PgTenantRepository, PgWalletKeyDirectory } from "@collector/postgres"
+import { databaseLayerConfig, PgAccessTokenRepository, PgOperatorTokenRepository, PgIdempotencyStore, PgResourceAccounts, PgSealedValues, PgTenantRepository, PgWalletKeyDirectory } from "@collector/postgres"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy, wrongMasterKey } from "@collector/vault"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
 import { UsageError } from "./CliError.js"
 import { keyCommands } from "./commands/KeyCommands.js"
 import { operatorTokenCommands } from "./commands/OperatorCommands.js"
+import { resourceAccountCommands } from "./commands/ResourceAccountCommands.js"
 import { tenantCommands } from "./commands/TenantCommands.js"
 import { wallets } from "./commands/WalletKeyCommands.js"
 import { usage } from "./Usage.js"
@@ -23,6 +24,7 @@ const parse = () =>
           name: { type: "string" },
           networks: { type: "string" },
           network: { type: "string" },
+          tenant: { type: "string" },
           at: { type: "string" },
           rule: { type: "string" },
           store: { type: "string" },
@@ -54,6 +56,7 @@ const AdminLive = Layer.mergeAll(TenantAdmin.layer, Resealer.layer, OperatorAcce
     PgIdempotencyStore.layer,
     PgSealedValues.layer,
     PgOperatorTokenRepository.layer,
+    PgResourceAccounts.layer,
     NodeEntropy.layer,
     AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))
   )),
@@ -68,7 +71,7 @@ const program = Effect.gen(function*() {
     ? ["operator", parsed.positionals[2]]
     : parsed.positionals
   if (parsed.values.help === true || group === undefined) return yield* Effect.sync(() => console.log(usage))
-  const commands: Record<string, Record<string, unknown>> = { tenant: { ...tenantCommands, wallets }, keys: keyCommands, operator: operatorTokenCommands }
+  const commands: Record<string, Record<string, unknown>> = { tenant: { ...tenantCommands, wallets }, keys: keyCommands, operator: operatorTokenCommands, "resource-account": resourceAccountCommands }
   const inGroup = Object.hasOwn(commands, group) ? commands[group]! : {}
   const found = command !== undefined && Object.hasOwn(inGroup, command) ? inGroup[command] : undefined
   if (found === undefined) {
@@ -76,7 +79,7 @@ const program = Effect.gen(function*() {
   }
   const run = found as (
     p: typeof parsed
-  ) => Effect.Effect<void, { readonly message: string }, TenantAdmin | Resealer | TenantRepository | WalletKeyDirectory | OperatorAccess>
+  ) => Effect.Effect<void, { readonly message: string }, TenantAdmin | Resealer | TenantRepository | WalletKeyDirectory | OperatorAccess | ResourceAccounts>
   yield* run(parsed).pipe(Effect.provide(AdminLive))
 })
 

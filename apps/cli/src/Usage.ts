@@ -15,6 +15,10 @@ Tenants (each tenant has one app credential per network; secrets are printed onc
 Wallet keys (where each wallet's key is held; never the key itself):
   tenant wallets <tenant> --network <nile|main> [--store local|pkcs11] [--json]
 
+Resource accounts (staked TRX lent as energy to sweeps; see docs/fees.md, "Own stake"):
+  resource-account list [--json]
+  resource-account show --network <nile|main> [--tenant <id or name>] [--json]
+
 Master keys (see docs/deployment.md, "Rotating the master key"):
   keys status [--json]                        values sealed under each master key id
   keys reseal [--batch-size <n>] [--json]     re-seal every value under MASTER_KEY (online,

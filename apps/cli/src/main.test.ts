@@ -146,4 +146,21 @@ describe("operator CLI", () => {
       expect(run.code).toBe(1)
       expect(run.stderr).toMatch(/MASTER_KEY is required when DATABASE_URL is set/)
     }), { timeout: 60_000 })
+  it.scoped("resource-account show picks the tenant's own account, else the network's; list never shows a sealed key", () =>
+    Effect.gen(function*() {
+      const { cli, url } = yield* withDatabase
+      expect((yield* cli("resource-account", "show", "--network", "tron")).code).toBe(2)
+      const none = yield* cli("resource-account", "show", "--network", "nile")
+      expect([none.code, none.stderr]).toEqual([1, expect.stringContaining("no resource account on nile")])
+      const tenant = JSON.parse((yield* cli("tenant", "create", "--name", "stake", "--networks", "nile", "--json")).stdout)
+      yield* query(url, `INSERT INTO resource_accounts (network, tenant_id, address, store, key_id, sealed_key, key_label, created_at) VALUES
+        ('nile', NULL, 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', 'local', 'k1', '\\xdeadbeef'::bytea, NULL, '2026-03-01T00:00:00Z'),
+        ('nile', ${tenant.tenant_id}, 'TXLAQ63Xg1NAzckPwKHvzw7CSEmLMEqcdj', 'pkcs11', NULL, NULL, 'collector-resource-1', '2026-03-01T00:00:00Z')`)
+      const shown = (tenantArgs: Array<string>) => Effect.map(cli("resource-account", "show", "--network", "nile", ...tenantArgs, "--json"), (r) => JSON.parse(r.stdout).address)
+      expect(yield* shown([])).toBe("TJRabPrwbZy45sbavfcjinPJC18kjpRTv8")
+      expect(yield* shown(["--tenant", "stake"])).toBe("TXLAQ63Xg1NAzckPwKHvzw7CSEmLMEqcdj")
+      const listed = yield* cli("resource-account", "list", "--json")
+      expect(JSON.parse(listed.stdout).map((a: { tenant_id: string | null }) => a.tenant_id)).toEqual([null, tenant.tenant_id])
+      expect(listed.stdout).not.toContain("deadbeef")
+    }), { timeout: 90_000 })
 })

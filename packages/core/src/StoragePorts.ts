@@ -1,6 +1,7 @@
 import type { AccessTokenRepository } from "./AccessTokenRepository.js"
 import type { BalanceLedger } from "./balances/BalanceLedger.js"
 import type { DelegationLedger } from "./delegation/DelegationLedger.js"
+import type { ResourceAccounts } from "./delegation/ResourceAccounts.js"
 import type { DepositRepository } from "./deposits/DepositRepository.js"
 import type { ComponentStatus } from "./engine/ComponentStatus.js"
 import type { IdempotencyStore } from "./Idempotency.js"
@@ -42,6 +43,7 @@ export type StoragePorts =
   | StorageProbe
   | SealedValues
   | DelegationLedger
+  | ResourceAccounts
   | OperatorTokenRepository
   | OperatorAuditLog
   | ConsoleQueries

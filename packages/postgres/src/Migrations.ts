@@ -22,6 +22,7 @@ import walletKeyStore from "./migrations/0021_wallet_key_store.js"
 import walletIdsDrawnFirst from "./migrations/0022_wallet_ids_drawn_first.js"
 import operatorConsole from "./migrations/0023_operator_console.js"
 import energyDelegations from "./migrations/0024_energy_delegations.js"
+import resourceAccounts from "./migrations/0025_resource_accounts.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -45,7 +46,8 @@ const loader = Migrator.fromRecord({
   "0021_wallet_key_store": walletKeyStore,
   "0022_wallet_ids_drawn_first": walletIdsDrawnFirst,
   "0023_operator_console": operatorConsole,
-  "0024_energy_delegations": energyDelegations
+  "0024_energy_delegations": energyDelegations,
+  "0025_resource_accounts": resourceAccounts
 })
 
 const runMigrator = Migrator.make({})({ loader })

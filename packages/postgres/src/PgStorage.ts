@@ -4,6 +4,7 @@ import * as PgAutomationLedger from "./PgAutomationLedger.js"
 import * as PgBalanceLedger from "./PgBalanceLedger.js"
 import * as PgComponentStatus from "./PgComponentStatus.js"
 import * as PgDelegationLedger from "./PgDelegationLedger.js"
+import * as PgResourceAccounts from "./PgResourceAccounts.js"
 import * as PgConsoleQueries from "./PgConsoleQueries.js"
 import * as PgDeliveryLedger from "./PgDeliveryLedger.js"
 import * as PgDepositBook from "./PgDepositBook.js"
@@ -41,6 +42,7 @@ export const PgStorage = Layer.mergeAll(
   PgStorageProbe.layer,
   PgSealedValues.layer,
   PgDelegationLedger.layer,
+  PgResourceAccounts.layer,
   PgOperatorTokenRepository.layer,
   PgOperatorAuditLog.layer,
   PgConsoleQueries.layer

@@ -1,0 +1,4 @@
+import { resourceAccountsContract } from "../testing/ResourceAccountsContract.js"
+import { MemoryStorage } from "./MemoryStorage.js"
+
+resourceAccountsContract("memory", MemoryStorage)
