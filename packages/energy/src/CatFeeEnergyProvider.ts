@@ -13,6 +13,7 @@ import { signedHeaders } from "./CatFeeSignature.js"
 import { Envelope, OrderData, orderOf, refusalText } from "./CatFeeWire.js"
 import { type ProviderResponse, send } from "./ProviderHttp.js"
 import { parseRawJson } from "./RawJson.js"
+import { SentOrders } from "./SentOrders.js"
 
 /**
  * The EnergyProvider port over CatFee's REST API (docs.catfee.io; see docs/energy-providers.md):
@@ -57,8 +58,6 @@ export const catFeeMinimumEnergy = 65_000n
 /** The only duration the order endpoint allows: 1h. */
 const durationSeconds = 3600
 
-/** Orders remembered for `find`, newest kept: about a day of sweeps at a high rate. */
-const rememberedOrders = 50_000
 
 interface Sent {
   readonly request: RentalRequest
@@ -83,7 +82,7 @@ export const make = (config: CatFeeConfig): Effect.Effect<EnergyProviderService,
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     // In insertion order, so the oldest is dropped first once full.
-    const sent = new Map<string, Sent>()
+    const sent = new SentOrders<Sent>()
 
     const call = (method: "GET" | "POST", requestPath: string, what: string) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -115,18 +114,10 @@ export const make = (config: CatFeeConfig): Effect.Effect<EnergyProviderService,
         return orderOf(data.right, orderId, yield* Clock.currentTimeMillis)
       })
 
-    const remember = (orderId: string, f: (current: Option.Option<Sent>) => Sent) =>
-      Effect.sync(() => {
-        const next = f(Option.fromNullable(sent.get(orderId)))
-        sent.delete(orderId)
-        sent.set(orderId, next)
-        if (sent.size > rememberedOrders) sent.delete(sent.keys().next().value!)
-      })
-
     const submit = (orderId: string, request: RentalRequest): Effect.Effect<ProviderOrder, ProviderUnavailable | ProviderRejected> =>
       Effect.tap(
         Effect.flatMap(call("POST", orderPath(orderId, request), `catfee order ${orderId}`), judge(`catfee order ${orderId}`, orderId)),
-        (order) => remember(orderId, () => ({ request, providerOrderId: Option.some(order.providerOrderId) }))
+        (order) => sent.remember(orderId, () => ({ request, providerOrderId: Option.some(order.providerOrderId) }))
       )
 
     const order: EnergyProviderService["order"] = (orderId, request) => {
@@ -137,7 +128,7 @@ export const make = (config: CatFeeConfig): Effect.Effect<EnergyProviderService,
         return Effect.fail(new ProviderRejected({ reason: `catfee: at least ${catFeeMinimumEnergy} energy per order, asked ${request.energy}` }))
       }
       return Effect.zipRight(
-        remember(orderId, (current) => ({ request, providerOrderId: Option.flatMap(current, (s) => s.providerOrderId) })),
+        sent.remember(orderId, (current) => ({ request, providerOrderId: Option.flatMap(current, (s) => s.providerOrderId) })),
         submit(orderId, request)
       )
     }
@@ -164,7 +155,7 @@ export const make = (config: CatFeeConfig): Effect.Effect<EnergyProviderService,
 
     const find: EnergyProviderService["find"] = (orderId) =>
       Effect.suspend(() =>
-        Option.match(Option.fromNullable(sent.get(orderId)), {
+        Option.match(sent.get(orderId), {
           onNone: () => Effect.fail(notSent(orderId)),
           onSome: ({ providerOrderId, request }) =>
             Option.match(providerOrderId, {

@@ -11,6 +11,7 @@ import { type Duration, Effect, Either, Layer, Option, Redacted, Schema } from "
 import { ErrorReply, OrderReply, orderOf, PreviewReply } from "./MerxWire.js"
 import { type ProviderResponse, send } from "./ProviderHttp.js"
 import { parseRawJson } from "./RawJson.js"
+import { SentOrders } from "./SentOrders.js"
 
 /**
  * The EnergyProvider port over Merx's REST API (https://merx.exchange/docs/api; see
@@ -48,8 +49,6 @@ export const merxMinimumEnergy = 65_000n
 
 const durationSeconds = 3600
 
-/** Orders remembered for `find`, newest kept. */
-const rememberedOrders = 50_000
 
 interface Sent {
   readonly request: RentalRequest
@@ -74,7 +73,7 @@ export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, n
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     // In insertion order, so the oldest is dropped first once full.
-    const sent = new Map<string, Sent>()
+    const sent = new SentOrders<Sent>()
 
     const authorised = (request: HttpClientRequest.HttpClientRequest) => HttpClientRequest.setHeader(request, "X-API-Key", Redacted.value(config.apiKey))
 
@@ -109,13 +108,6 @@ export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, n
       )
     }
 
-    const remember = (orderId: string, next: Sent) =>
-      Effect.sync(() => {
-        sent.delete(orderId)
-        sent.set(orderId, next)
-        if (sent.size > rememberedOrders) sent.delete(sent.keys().next().value!)
-      })
-
     const submit = (orderId: string, request: RentalRequest): Effect.Effect<ProviderOrder, ProviderUnavailable | ProviderRejected> => {
       const what = `merx order ${orderId}`
       const body = {
@@ -134,7 +126,7 @@ export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, n
       return send(client, http, config.requestTimeout, what).pipe(
         Effect.flatMap(judge(what, OrderReply)),
         Effect.map((reply) => orderOf(reply, orderId)),
-        Effect.tap((order) => remember(orderId, { request, merxId: Option.some(order.providerOrderId) }))
+        Effect.tap((order) => sent.remember(orderId, () => ({ request, merxId: Option.some(order.providerOrderId) })))
       )
     }
 
@@ -143,8 +135,8 @@ export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, n
       if (request.activate) return Effect.fail(new ProviderRejected({ reason: "merx: cannot activate a wallet" }))
       if (request.energy < merxMinimumEnergy) return Effect.fail(tooSmall(request.energy))
       return Effect.suspend(() => {
-        const merxId = Option.flatMap(Option.fromNullable(sent.get(orderId)), (s) => s.merxId)
-        return Effect.zipRight(remember(orderId, { request, merxId }), submit(orderId, request))
+        const merxId = Option.flatMap(sent.get(orderId), (s) => s.merxId)
+        return Effect.zipRight(sent.remember(orderId, () => ({ request, merxId })), submit(orderId, request))
       })
     }
 
@@ -160,7 +152,7 @@ export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, n
 
     const find: EnergyProviderService["find"] = (orderId) =>
       Effect.suspend(() =>
-        Option.match(Option.fromNullable(sent.get(orderId)), {
+        Option.match(sent.get(orderId), {
           onNone: () =>
             Effect.fail(
               new ProviderUnavailable({
