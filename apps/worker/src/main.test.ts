@@ -145,7 +145,7 @@ layer(ProcessWorld, { excludeTestServices: true, timeout: 180_000 })("worker pro
         [{ BALANCE_SYNC_WALLETS_PER_SECOND: "0" }, "BALANCE_SYNC_WALLETS_PER_SECOND must be a number greater than 0 and at most 1000"],
         [{ TRON_NILE_NODE_URL: "ftp://node" }, "TRON_NILE_NODE_URL must be an http(s) URL such as https://api.trongrid.io or http://127.0.0.1:8090"],
         [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" }, "WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false"],
-        [{ ENERGY_PROVIDER_NILE: "feee" }, "ENERGY_PROVIDER_NILE must be sim, catfee or none (feee.io and others are not supported)"],
+        [{ ENERGY_PROVIDER_NILE: "feee" }, "ENERGY_PROVIDER_NILE must be sim, sim-b, catfee, merx or none (feee.io and others are not supported)"],
         [{ ENERGY_PROVIDER_NILE: "catfee" }, "ENERGY_PROVIDER_NILE_API_KEY is required with ENERGY_PROVIDER_NILE=catfee (CatFee: User Center, API Settings)"],
         [{ EMBEDDED_PG_PORT: "70000" }, "EMBEDDED_PG_PORT must be a whole number from 1 to 65535"]
       ]
