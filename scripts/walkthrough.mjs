@@ -37,6 +37,15 @@ const listening = (port) =>
     socket.once("error", () => done(false))
   })
 
+const stillListening = async (port, graceMs) => {
+  const until = Date.now() + graceMs
+  while (await listening(port)) {
+    if (Date.now() >= until) return true
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  return false
+}
+
 const runPass = async (pass) => {
   const label = `pass ${pass} of ${passes}`
   console.log(`== walkthrough (${label}): ${service[0].text}`)
@@ -84,7 +93,9 @@ const runPass = async (pass) => {
   const run = await new Promise((done) => steps$.once("exit", (status, signal) => done({ status, error: signal === "SIGKILL" })))
   clearTimeout(timer)
   // Checked before anything is cleaned up: the steps' own `kill $RECEIVER` must have freed the port.
-  const leftOver = run.status === 0 && (await listening(receiverPort))
+  // kill only sends SIGTERM; the receiver closes its listener when it handles it, which on a busy
+  // machine can be a moment after the steps' shell has exited, so the port gets a few seconds.
+  const leftOver = run.status === 0 && (await stillListening(receiverPort, 10_000))
   try {
     process.kill(-steps$.pid, "SIGKILL")
   } catch {
