@@ -16,6 +16,7 @@ const paths: ReadonlyArray<RegExp> = [
   /^into\.other-tenant:succeeded$/,
   /^tx\.several-usdt-logs$/,
   /^tx\.same-wallet-twice$/,
+  /^tx\.several-contracts$/,
   /^provider\.order-lost-before\.\w+$/,
   /^provider\.find-down\.\w+$/,
   /^crash\.after-order$/,

@@ -9,6 +9,7 @@ import * as ForeignUrl from "./plants/ForeignUrl.js"
 import * as LoseEvent from "./plants/LoseEvent.js"
 import * as NetworkRule from "./plants/NetworkRule.js"
 import * as OtherTokens from "./plants/OtherTokens.js"
+import * as ReceiptContract from "./plants/ReceiptContract.js"
 import * as RecordTime from "./plants/RecordTime.js"
 import * as RentalRenumber from "./plants/RentalRenumber.js"
 import * as Resign from "./plants/Resign.js"
@@ -28,7 +29,8 @@ export const plantNames = [
   "early-receipt",
   "other-tokens",
   "rental-renumber",
-  "unwrapped-create"
+  "unwrapped-create",
+  "receipt-contract"
 ] as const
 
 export type PlantName = (typeof plantNames)[number]
@@ -50,7 +52,8 @@ export const plantSeeds: Record<PlantName, number> = {
   "early-receipt": 1,
   "other-tokens": 1,
   "rental-renumber": 1,
-  "unwrapped-create": 1
+  "unwrapped-create": 1,
+  "receipt-contract": 2
 }
 
 /** What a plant may wrap: the ports it replaces, over the store they run on. */
@@ -74,7 +77,8 @@ const plants: Record<PlantName, Plant> = {
   "early-receipt": { adapters: EarlyReceipt.plant },
   "other-tokens": { adapters: OtherTokens.plant },
   "rental-renumber": { adapters: RentalRenumber.plant },
-  "unwrapped-create": { handlers: UnwrappedCreate.handlers }
+  "unwrapped-create": { handlers: UnwrappedCreate.handlers },
+  "receipt-contract": { adapters: ReceiptContract.plant }
 }
 
 export const isPlantName = (name: string): name is PlantName => (plantNames as ReadonlyArray<string>).includes(name)

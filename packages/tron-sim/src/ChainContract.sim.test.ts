@@ -73,6 +73,8 @@ const suite = (name: string, connect: Connect) => chainContractSuite({
       from: exchange.address,
       transfers: [{ to: payee1.address, amount: usdt(3n) }, { to: payee2.address, amount: usdt(4n) }, { to: payee1.address, amount: 5n }]
     })
+    // One transaction with logs of two contracts: only its second log (index 1) is USDT.
+    const alongside = yield* sim.chain.mintUsdtAlongsideOther({ to: payee2.address, amount: 6n, otherAmount: usdt(9n) })
     // Another token paid to the service's own address: a scanner must not count it.
     const otherToken = yield* sim.chain.transferOtherToken({ to: service.address, amount: usdt(77n) })
     const [block] = yield* sim.chain.mine()
@@ -99,7 +101,8 @@ const suite = (name: string, connect: Connect) => chainContractSuite({
             { txid: deposit, logIndex: 0, from: exchange.address, to: service.address, amount: usdt(25n), contract: usdtContract },
             { txid: batch, logIndex: 0, from: exchange.address, to: payee1.address, amount: usdt(3n), contract: usdtContract },
             { txid: batch, logIndex: 1, from: exchange.address, to: payee2.address, amount: usdt(4n), contract: usdtContract },
-            { txid: batch, logIndex: 2, from: exchange.address, to: payee1.address, amount: 5n, contract: usdtContract }
+            { txid: batch, logIndex: 2, from: exchange.address, to: payee1.address, amount: 5n, contract: usdtContract },
+            { txid: alongside, logIndex: 1, from: zeroAddress, to: payee2.address, amount: 6n, contract: usdtContract }
           ],
           severalLogsTxid: batch,
           otherTokenTxid: otherToken,

@@ -80,6 +80,9 @@ const routes: Readonly<Record<string, Handler>> = {
       const from = optionalText(body, "from")
       return yield* chain.transferOtherToken(from === undefined ? { to, amount } : { from, to, amount })
     })),
+  "mint-alongside": (chain, body) =>
+    txid(Effect.flatMap(Effect.all([text(body, "to"), integer(body, "amount"), integer(body, "other_amount")]), ([to, amount, otherAmount]) =>
+      chain.mintUsdtAlongsideOther({ to, amount, otherAmount }))),
   activate: (chain, body) =>
     txid(Effect.flatMap(Effect.all([text(body, "address"), integer(body, "trx", 1n)]), ([address, trx]) => chain.activate(address, trx))),
   delegate: (chain, body) => txid(Effect.flatMap(Effect.all([text(body, "to"), integer(body, "energy")]), ([to, energy]) => chain.delegateEnergy(to, energy))),

@@ -137,6 +137,27 @@ describe("control API: several logs in one transaction, another token", () => {
       )
     }))
 
+  it.scopedLive("/sim/mint-alongside lands ONE transaction with the other token's log first and USDT's second", () =>
+    Effect.gen(function*() {
+      const sim = yield* startSimNode()
+      const minted = (yield* post(`${sim.url}/sim/mint-alongside`, { to: alice.address, amount: "2500000", other_amount: 11 })).body
+      const [block] = (yield* post(`${sim.url}/sim/mine`)).body.blocks
+      expect(block.transactions).toBe(1)
+      const [receipt] = (yield* post(`${sim.url}/wallet/gettransactioninfobyblocknum`, { num: block.number })).body
+      expect(receipt).toMatchObject({
+        id: minted.txid,
+        contract_address: "41" + usdtHex20,
+        receipt: { result: "SUCCESS" },
+        log: [
+          { address: otherHex20, topics: [Trc20Call.transferTopic, zero, word(alice.hex)], data: amountWord(11) },
+          { address: usdtHex20, topics: [Trc20Call.transferTopic, zero, word(alice.hex)], data: amountWord(2_500_000) }
+        ]
+      })
+      const missing = yield* post(`${sim.url}/sim/mint-alongside`, { to: alice.address, amount: 1 })
+      expect(missing.status).toBe(400)
+      expect(missing.body.error).toMatch(/other_amount/)
+    }))
+
   it.scopedLive("/sim/mint of 0 lands a Transfer log of value 0; /sim/blacklist freezes an address, as triggerconstantcontract isBlackListed then reads", () =>
     Effect.gen(function*() {
       const sim = yield* startSimNode()

@@ -37,6 +37,11 @@ export interface SimChain {
   }) => Effect.Effect<string, SimControlError>
   /** A Transfer of the other token (`config.otherTokenContract`): `from`'s transfer, or without `from` the issuer's mint. */
   readonly transferOtherToken: (transfer: { readonly from?: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<string, SimControlError>
+  /**
+   * One transaction with Transfer logs of two contracts: the other token's (log index 0), then
+   * USDT's (log index 1), both minted to `to` by the issuer. Returns the txid.
+   */
+  readonly mintUsdtAlongsideOther: (mint: { readonly to: string; readonly amount: bigint; readonly otherAmount: bigint }) => Effect.Effect<string, SimControlError>
   /** From the faucet unless `from` is given. */
   readonly transferTrx: (transfer: { readonly from?: string; readonly to: string; readonly amount: bigint }) => Effect.Effect<string, SimControlError>
   readonly activate: (address: string, trx?: bigint) => Effect.Effect<string, SimControlError>
@@ -131,6 +136,8 @@ export const make = (config: SimConfig): Effect.Effect<SimChain> =>
       transferOtherToken: ({ amount, from, to }) =>
         Effect.flatMap(optionalHex(from), (fromHex) =>
           withHex(to, (toHex) => injected((state, now) => SystemTransactions.transferOtherToken(state, fromHex, toHex, amount, now)))),
+      mintUsdtAlongsideOther: ({ amount, otherAmount, to }) =>
+        withHex(to, (toHex) => injected((state, now) => SystemTransactions.mintUsdtAlongsideOther(state, toHex, amount, otherAmount, now))),
       transferTrx: ({ amount, from, to }) =>
         Effect.flatMap(optionalHex(from), (fromHex) =>
           withHex(to, (toHex) => injected((state, now) => SystemTransactions.transferTrx(state, fromHex, toHex, amount, now)))),

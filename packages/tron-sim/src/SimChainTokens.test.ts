@@ -2,9 +2,11 @@ import { Trc20Call } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Either } from "effect"
 import { otherTokenContract, otherTokenHex, usdtHex } from "./SimConfig.js"
+import { pendingWorld } from "./Broadcast.js"
 import { fromRawData } from "./SimTransaction.js"
 import { batchData, batchTransferSelector } from "./TokenBatch.js"
 import { buildTrigger } from "./TransactionBuilder.js"
+import { mintAlongsideSelector, parseCall, runCall } from "./UsdtContract.js"
 import { accountOf, infoOf, otherTokenOf, testChain, usdtOf } from "./testing/SimTestChain.js"
 import { signAndBroadcast, wallet } from "./testing/SimWallet.js"
 
@@ -162,5 +164,48 @@ describe("SimChain: several Transfer logs in one transaction, another token", ()
       expect([yield* usdtOf(chain, alice.hex), yield* usdtOf(chain, bob.hex)]).toEqual([0n, 0n])
       const short = yield* chain.transferOtherToken({ from: bob.address, to: alice.address, amount: 201n }).pipe(Effect.flip)
       expect(short.reason).toBe(`${bob.hex} holds 200 other-token units, cannot send 201`)
+    }))
+
+  it.effect("the issuer's mintAlongside is one transaction with Transfer logs of two contracts: the other token's, then USDT's", () =>
+    Effect.gen(function*() {
+      const chain = yield* testChain()
+      const txid = yield* chain.mintUsdtAlongsideOther({ to: alice.address, amount: 2_000_000n, otherAmount: 7n })
+      const [block] = yield* chain.mine()
+      expect(block!.transactions.map((t) => t.tx.txid)).toEqual([txid])
+      const info = yield* infoOf(chain, txid)
+      expect(info.contractRet).toBe("SUCCESS")
+      // Called on the USDT contract; the first log names the other token, the second USDT.
+      expect(info.contractAddress).toBe("41" + usdtContractHex20)
+      expect(info.logs).toEqual([
+        { address: "c2dda3e5461893f445a0f0bef17b80c37e302799", topics: [Trc20Call.transferTopic, zero, word(alice.hex)], data: amountWord(7n) },
+        { address: usdtContractHex20, topics: [Trc20Call.transferTopic, zero, word(alice.hex)], data: amountWord(2_000_000n) }
+      ])
+      // Two fresh slots, one in each contract.
+      expect(info.receipt.energyUsageTotal).toBe(260_570n)
+      expect([yield* usdtOf(chain, alice.hex), yield* otherTokenOf(chain, alice.hex)]).toEqual([2_000_000n, 7n])
+      const negative = yield* chain.mintUsdtAlongsideOther({ to: alice.address, amount: -1n, otherAmount: 7n }).pipe(Effect.flip)
+      expect(negative.reason).toBe("amount must not be negative, got -1")
+    }))
+
+  it.effect("only the issuer may mint alongside, and never with its own contract as the partner: both revert", () =>
+    Effect.gen(function*() {
+      const chain = yield* testChain({ genesisAccounts: [{ address: alice.address, trx: trx(1000n) }] })
+      const state = yield* chain.state
+      const call = (partner: string) =>
+        mintAlongsideSelector + [partner, bob.hex].map((a) => a.slice(2).padStart(64, "0")).join("") + amountWord(5n) + amountWord(6n)
+      const raw = Either.getOrThrow(buildTrigger(
+        state,
+        { owner: alice.hex, contract: usdtHex(state.config), data: call(otherTokenHex(state.config)), callValue: 0n, feeLimit: trx(50n) },
+        yield* Clock.currentTimeMillis
+      ))
+      const byUser = yield* signAndBroadcast(chain, Either.getOrThrow(fromRawData(raw, [])), alice)
+      yield* chain.mine()
+      expect((yield* infoOf(chain, byUser)).contractRet).toBe("REVERT")
+      expect(parseCall(call(usdtHex(state.config)))).toMatchObject({ kind: "mintAlongside", partner: usdtHex(state.config) })
+      expect(runCall(pendingWorld(state, 0), usdtHex(state.config), state.issuer.hex, parseCall(call(usdtHex(state.config))), state.config.transferEnergy, state.issuer.hex).outcome)
+        .toBe("REVERT")
+      // A malformed argument list is no call at all.
+      expect(parseCall(call(otherTokenHex(state.config)).slice(0, -2)).kind).toBe("unknown")
+      expect([yield* usdtOf(chain, bob.hex), yield* otherTokenOf(chain, bob.hex)]).toEqual([0n, 0n])
     }))
 })

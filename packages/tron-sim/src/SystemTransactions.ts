@@ -9,7 +9,7 @@ import { fromRawData } from "./SimTransaction.js"
 import { head, isKnown, type SimState } from "./SimState.js"
 import { delegateContract, rawFor, transferContract, triggerContract } from "./TransactionBuilder.js"
 import { batchData, type BatchItem, batchMintSelector, batchTransferSelector } from "./TokenBatch.js"
-import { mintData } from "./UsdtContract.js"
+import { mintAlongsideData, mintData } from "./UsdtContract.js"
 import { account, isActivated, tokenBalance } from "./WorldState.js"
 
 /**
@@ -107,6 +107,19 @@ export const transferOtherToken = (state: SimState, from: Option.Option<string>,
     const owner = Option.getOrElse(from, () => state.issuer.hex)
     const data = Option.isSome(from) ? transferData(to, amount) : mintData(to, amount)
     return inject(state, triggerContract({ owner_address: owner, contract_address: contract, data }), now, 100_000_000n)
+  })
+
+/**
+ * One transaction with Transfer logs of two contracts: the issuer's `mintAlongside` on the USDT
+ * contract mints `otherAmount` of the other token (log index 0) and `amount` USDT (log index 1)
+ * to `to`. A scanner must book the USDT log, at its own index, and nothing for the other.
+ */
+export const mintUsdtAlongsideOther = (state: SimState, to: string, amount: bigint, otherAmount: bigint, now: number): Either.Either<Injected, SimControlError> =>
+  Either.gen(function*() {
+    yield* tokenAmount(amount)
+    yield* tokenAmount(otherAmount)
+    const data = mintAlongsideData(otherTokenHex(state.config), to, otherAmount, amount)
+    return inject(state, triggerContract({ owner_address: state.issuer.hex, contract_address: usdtHex(state.config), data }), now, 100_000_000n)
   })
 
 /** A TRX transfer from `from` (the faucet when absent); activates the recipient if needed. */

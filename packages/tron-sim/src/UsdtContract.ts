@@ -2,19 +2,29 @@ import { TronAddress, Trc20Call } from "@collector/tron"
 import { Option } from "effect"
 import type { TransferEnergy } from "./SimConfig.js"
 import { type SimLog, transferLog } from "./SimTransactionInfo.js"
+import { selectorOf } from "./RequestBody.js"
 import { type BatchItem, batchMintSelector, batchTransferSelector, decodeBatch } from "./TokenBatch.js"
 import { isBlackListed, setBlackListed, setTokenBalance, tokenBalance, type WorldState } from "./WorldState.js"
 
 /**
  * The TRC20 contract the simulator runs, emulated rather than interpreted: the calls the service
  * makes (`transfer`, `balanceOf`), the issuer's `mint`, and the batch calls (`batchTransfer`,
- * the issuer's `batchMint`) that give one transaction several Transfer logs, with the energy
+ * the issuer's `batchMint`) that give one transaction several Transfer logs, the issuer's
+ * `mintAlongside` that gives one transaction Transfer logs of two contracts, with the energy
  * real receipts show. The same code runs USDT and the other token, each over its own balances
  * (keyed by the contract's address). Addresses are 21-byte hex throughout.
  */
 
 /** keccak256("mint(address,uint256)")[0:4]: how the simulated issuer creates tokens. */
 export const mintSelector = "40c10f19"
+
+/**
+ * The simulated issuer's `mintAlongside(address partner, address to, uint256 partnerAmount,
+ * uint256 amount)`: mints `partnerAmount` of the token at `partner`, then `amount` of this one,
+ * both to `to`, in one call. Its two Transfer logs name two contracts, as a swap through a DEX
+ * router's logs do: the partner's first (log index 0), this token's second.
+ */
+export const mintAlongsideSelector = selectorOf("mintAlongside(address,address,uint256,uint256)")
 
 /** The zero address: the `from` of a minting Transfer log, as ERC-20 tokens emit it. */
 export const zeroAddress = "41" + "00".repeat(20)
@@ -25,6 +35,13 @@ export type UsdtCall =
   | { readonly kind: "mint"; readonly to: string; readonly amount: bigint }
   | { readonly kind: "batchTransfer"; readonly items: ReadonlyArray<BatchItem> }
   | { readonly kind: "batchMint"; readonly items: ReadonlyArray<BatchItem> }
+  | {
+    readonly kind: "mintAlongside"
+    readonly partner: string
+    readonly to: string
+    readonly partnerAmount: bigint
+    readonly amount: bigint
+  }
   | { readonly kind: "isBlackListed"; readonly owner: string }
   | { readonly kind: "addBlackList"; readonly owner: string }
   | { readonly kind: "removeBlackList"; readonly owner: string }
@@ -59,8 +76,24 @@ export const parseCall = (data: string): UsdtCall => {
     const items = decodeBatch(hex.slice(selector.length))
     if (Option.isSome(items)) return { kind, items: items.value }
   }
+  if (hex.startsWith(mintAlongsideSelector)) return decodeMintAlongside(hex.slice(mintAlongsideSelector.length))
   return { kind: "unknown" }
 }
+
+const addressWord = /^0{24}([0-9a-f]{40})$/
+
+/** Four words: two addresses (20 bytes each, zero-padded), then two amounts; anything else is `unknown`. */
+const decodeMintAlongside = (args: string): UsdtCall => {
+  const words = args.length === 256 && /^[0-9a-f]+$/.test(args) ? args.match(/.{64}/g)! : []
+  const partner = addressWord.exec(words[0] ?? "")
+  const to = addressWord.exec(words[1] ?? "")
+  if (partner === null || to === null) return { kind: "unknown" }
+  return { kind: "mintAlongside", partner: "41" + partner[1], to: "41" + to[1], partnerAmount: BigInt("0x" + words[2]), amount: BigInt("0x" + words[3]) }
+}
+
+export const mintAlongsideData = (partner: string, to: string, partnerAmount: bigint, amount: bigint): string =>
+  mintAlongsideSelector + [partner.slice(2), to.slice(2)].map((address) => address.padStart(64, "0")).join("") +
+  [partnerAmount, amount].map((value) => value.toString(16).padStart(64, "0")).join("")
 
 export const mintData = (to: string, amount: bigint): string =>
   mintSelector + to.slice(2).padStart(64, "0") + amount.toString(16).padStart(64, "0")
@@ -194,6 +227,13 @@ export const runCall = (
       const minted = credit(world, contract, zeroAddress, call.items, energy)
       // As `mint`: no penalty is modelled for the issuer's own calls.
       return { outcome: "SUCCESS", energy: minted.total, penalty: 0n, world: minted.world, logs: minted.logs, returned: "" }
+    }
+    case "mintAlongside": {
+      // The partner must be another contract: minting both amounts of one token is `batchMint`'s job.
+      if (caller !== issuer || call.partner === contract) return reverted(world, energy.reverted)
+      const partner = credit(world, call.partner, zeroAddress, [{ to: call.to, amount: call.partnerAmount }], energy)
+      const own = credit(partner.world, contract, zeroAddress, [{ to: call.to, amount: call.amount }], energy)
+      return { outcome: "SUCCESS", energy: partner.total + own.total, penalty: 0n, world: own.world, logs: [...partner.logs, ...own.logs], returned: "" }
     }
     case "unknown":
       return reverted(world, energy.reverted)

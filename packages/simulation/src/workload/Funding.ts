@@ -45,11 +45,26 @@ export const mintMany = (workload: Workload, wallets: ReadonlyArray<SimWallet>) 
     workload.trace.record(`batch mint ${transfers.map((t) => `${t.to}:${t.amount}`).join(",")} ${txid._tag === "Some" ? txid.value : "-"}`)
   })
 
-/** A transfer of the other token to a wallet: a Transfer log that must not become a deposit. */
+/**
+ * The other token for a wallet: alone (a Transfer log that must not become a deposit), or in
+ * one transaction with USDT, its log first, so the USDT deposit sits at log index 1 of a
+ * transaction whose logs name two contracts.
+ */
 export const otherToken = (workload: Workload, wallet: SimWallet) =>
   Effect.gen(function*() {
     const amount = someUsdt(workload)
     const chain = networkOf(workload, wallet.scope.network).sim.chain
+    if (workload.dice.chance(0.5)) {
+      const usdtAmount = someUsdt(workload)
+      const mint = chain.mintUsdtAlongsideOther({ to: wallet.address, amount: usdtAmount, otherAmount: amount })
+      const txid = yield* workload.outcomes.attempt("mint alongside other token", mint, chainRefusals)
+      if (txid._tag === "Some") {
+        wallet.mints.push({ amount: usdtAmount, afterBlock: yield* headOf(workload, wallet.scope.network) })
+        workload.world.paths.count("tx.several-contracts")
+      }
+      workload.trace.record(`mint alongside other token ${wallet.address} ${usdtAmount} ${amount} ${txid._tag === "Some" ? txid.value : "-"}`)
+      return
+    }
     const txid = yield* workload.outcomes.attempt("other token", chain.transferOtherToken({ to: wallet.address, amount }), chainRefusals)
     workload.trace.record(`other token ${wallet.address} ${amount} ${txid._tag === "Some" ? txid.value : "-"}`)
   })
