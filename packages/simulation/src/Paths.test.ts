@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { runOne } from "./Simulation.js"
+import { repeatedOnServer } from "./testing/MemoryOnly.js"
 
 /** Seeds 1 to this reach every money path below (one of them a long run: `longRunEvery`). */
 const pathSeeds = 8
@@ -25,7 +26,7 @@ const paths: ReadonlyArray<RegExp> = [
 ]
 
 describe("the workload's reach", () => {
-  it.effect(`reaches every money path within seeds 1 to ${pathSeeds}`, () =>
+  it.effect.skipIf(repeatedOnServer)(`reaches every money path within seeds 1 to ${pathSeeds}`, () =>
     Effect.gen(function*() {
       const reached = new Set<string>()
       for (let seed = 1; seed <= pathSeeds; seed++) {
