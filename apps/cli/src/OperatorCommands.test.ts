@@ -1,27 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { freshDatabaseUrl } from "@collector/postgres/testing"
-import { Effect, Redacted } from "effect"
-import { createHash, randomBytes } from "node:crypto"
-import pg from "pg"
-import { runTs } from "../../../test-support/Processes.js"
-
-const query = (url: string, text: string) =>
-  Effect.promise(async () => {
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    try {
-      return (await client.query(text)).rows
-    } finally {
-      await client.end()
-    }
-  })
+import { Effect } from "effect"
+import { createHash } from "node:crypto"
+import { query, withDatabase } from "./testing/CliHarness.js"
 
 describe("operator token CLI", () => {
   it.scoped("create prints the token once, stores only its SHA-256; list and revoke by ID", () =>
     Effect.gen(function*() {
-      const { url } = yield* freshDatabaseUrl
-      const env = { DATABASE_URL: Redacted.value(url), MASTER_KEY: randomBytes(32).toString("base64") }
-      const cli = (...args: Array<string>) => Effect.promise(() => runTs("apps/cli/src/main.ts", env, args))
+      const { cli, url } = yield* withDatabase
       const before = Date.now()
       const created = yield* cli("operator", "token", "create", "--ttl", "2", "--json")
       expect(created.code, created.stderr).toBe(0)
@@ -31,7 +16,7 @@ describe("operator token CLI", () => {
       const expires = Date.parse(out.expires_at)
       expect(expires).toBeGreaterThanOrEqual(before + 2 * 86_400_000)
       expect(expires).toBeLessThan(Date.now() + 2 * 86_400_000)
-      const rows = yield* query(Redacted.value(url), "SELECT id::text, encode(secret_hash, 'hex') AS h FROM operator_credentials")
+      const rows = yield* query(url, "SELECT id::text, encode(secret_hash, 'hex') AS h FROM operator_credentials")
       expect(rows).toEqual([{ id: out.id, h: createHash("sha256").update(out.token).digest("hex") }])
       const listed = JSON.parse((yield* cli("operator", "token", "list", "--json")).stdout)
       expect(listed).toEqual([{ id: out.id, created_at: expect.any(String), expires_at: out.expires_at, revoked_at: null }])

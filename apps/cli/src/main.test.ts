@@ -1,27 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { freshDatabaseUrl } from "@collector/postgres/testing"
-import { Effect, Redacted } from "effect"
-import { randomBytes } from "node:crypto"
-import pg from "pg"
+import { Effect } from "effect"
 import { runTs } from "../../../test-support/Processes.js"
-
-const cliIn = (env: Record<string, string>) => (...args: Array<string>) => Effect.promise(() => runTs("apps/cli/src/main.ts", env, args))
-
-const withDatabase = Effect.map(freshDatabaseUrl, ({ url }) => {
-  const env = { DATABASE_URL: Redacted.value(url), MASTER_KEY: randomBytes(32).toString("base64") }
-  return { env, cli: cliIn(env), url: Redacted.value(url) }
-})
-
-const query = (url: string, text: string) =>
-  Effect.promise(async () => {
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    try {
-      return (await client.query(text)).rows
-    } finally {
-      await client.end()
-    }
-  })
+import { query, withDatabase } from "./testing/CliHarness.js"
 
 describe("operator CLI", () => {
   it.scoped("tenant create --json prints exactly the tenant and each network's credentials, once", () =>

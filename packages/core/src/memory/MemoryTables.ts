@@ -9,6 +9,7 @@ import type { DeliveryStatus, EventType } from "../notifications/EventTypes.js"
 import type { AuditEntry } from "../operators/OperatorAuditLog.js"
 import type { OperatorCredential } from "../operators/OperatorCredential.js"
 import type { Sealed } from "../SecretBox.js"
+import type { PendingTransfer } from "../scanning/PendingTransfer.js"
 import type { ResealProgress } from "../secrets/SealedValues.js"
 import type { WalletKey } from "../WalletKey.js"
 import type { SweepTask } from "../sweeps/SweepTask.js"
@@ -138,20 +139,8 @@ export interface ScannedBlockRow {
 /** By keyOf(network, number). */
 export const scannedBlocks = tableDef<string, ScannedBlockRow>("scanned_blocks")
 
-export interface ObservedLogRow {
-  readonly network: Network
-  readonly txid: string
-  readonly logIndex: number
-  readonly blockNumber: bigint
-  readonly blockHash: string
-  readonly blockTime: Date
-  readonly tenantId: TenantId
-  readonly walletId: WalletId
-  readonly customId: string
-  readonly address: string
-  readonly source: string
-  readonly contract: string
-  readonly amount: bigint
+/** A wallet's transfer as the scanner stored it: a pending transfer, without the rule its tenant has now. */
+export interface ObservedLogRow extends Omit<PendingTransfer, "rule"> {
   readonly booked: boolean
 }
 /** By keyOf(network, txid, logIndex). */
