@@ -1,4 +1,4 @@
-import { Duration, Effect, Either, Metric, Option, Ref } from "effect"
+import { Context, Duration, Effect, Either, Metric, Option, Ref } from "effect"
 import type { Network } from "../Network.js"
 import type { ChainService } from "./Chain.js"
 import { ChainUnavailable } from "./ChainErrors.js"
@@ -26,6 +26,9 @@ export interface FailoverChain {
   /** How many of the nodes serve calls now (not resting), out of how many. */
   readonly nodesHealthy: Effect.Effect<{ readonly healthy: number; readonly total: number }>
 }
+
+/** The network's nodes behind its `Chain`, for readiness to say how many serve. */
+export class ChainNodes extends Context.Tag("@collector/core/ChainNodes")<ChainNodes, FailoverChain>() {}
 
 const isUnavailable = (error: unknown): error is ChainUnavailable => error instanceof ChainUnavailable
 
@@ -61,9 +64,10 @@ export const failoverChain = (
         Metric.set(nodeUp(network, names[node]!), up ? 1 : 0),
         reason === undefined ? Effect.void : Metric.increment(nodeFailovers(network, names[node]!, reason))
       ))
-    yield* Effect.forEach(names, (name) => Metric.set(nodeUp(network, name), 1))
     const nodesHealthy = Effect.map(health.healthyCount, (healthy) => ({ healthy, total: nodes.length }))
     if (nodes.length === 1) return { chain: nodes[0]!.chain, nodesHealthy }
+    // Only a network with several nodes has a node_up series: one node is not failed over.
+    yield* Effect.forEach(names, (name) => Metric.set(nodeUp(network, name), 1))
 
     const timeout = Duration.decode(options.answerTimeout)
     const within = <A, E>(node: number, effect: Effect.Effect<A, E>) =>
