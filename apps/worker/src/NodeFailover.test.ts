@@ -49,9 +49,11 @@ layer(ProcessWorld, { excludeTestServices: true, timeout: 180_000 })("a worker w
       const start = state.blocks[state.blocks.length - 1]!.number
       const down = `http://127.0.0.1:${yield* closedPort}`
       const wallets = yield* seedTenant("block_1", 1)
-      const worker = startTs("apps/worker/src/main.ts", {
+      const databaseUrl = yield* DatabaseUrl
+      // Stopped however the test ends, so a failure leaves no worker behind.
+      yield* Effect.acquireRelease(Effect.sync(() => startTs("apps/worker/src/main.ts", {
         SCAN_START_BLOCK: start.toString(),
-        DATABASE_URL: yield* DatabaseUrl,
+        DATABASE_URL: databaseUrl,
         MASTER_KEY: masterKeyBytes.toString("base64"),
         WORKER_NETWORKS: "nile",
         TRON_NILE_NODE_URLS: `${down},${sim.url}`,
@@ -61,11 +63,10 @@ layer(ProcessWorld, { excludeTestServices: true, timeout: 180_000 })("a worker w
         SCAN_POLL_MS: "50",
         SCAN_FAILURE_BACKOFF_MS: "50",
         LOG_LEVEL: "WARN"
-      })
+      })), stopped)
       const txid = yield* sim.chain.mintUsdt(wallets[0]!.address, 2_500_000n).pipe(Effect.orDie)
       yield* sim.chain.mine(1).pipe(Effect.orDie)
       const deposits = yield* waitFor(depositsOf(wallets[0]!.tenantId), (rows) => rows.length >= 1)
-      yield* stopped(worker)
       expect(deposits).toEqual([{ txid, amount: "2500000", status: "confirmed" }])
-    }), 180_000)
+    }).pipe(Effect.scoped), 180_000)
 })
