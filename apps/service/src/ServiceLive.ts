@@ -9,9 +9,14 @@ import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile.js"
 /** The simulated node as the `nile` network's node. */
 const simulatedNileNode = (url: string) => defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 })
 
+/** Whether a nile node is configured (`TRON_NILE_NODE_URL` or the list `TRON_NILE_NODE_URLS`): without one, nile is simulated. */
+const nileNodeSet = Config.option(Config.string("TRON_NILE_NODE_URL")).pipe(
+  Config.zipWith(Config.option(Config.string("TRON_NILE_NODE_URLS")), (single, list) => Option.orElse(single, () => list))
+)
+
 /** The service's start line: the API's port, the networks and their nodes, the storage. */
 export const describeService = Effect.gen(function*() {
-  const nileUrl = yield* Config.option(Config.string("TRON_NILE_NODE_URL"))
+  const nileUrl = yield* nileNodeSet
   const sim = yield* simServerConfig
   const api = yield* ApiProcess.describe
   const worker = yield* WorkerProcess.describe
@@ -26,7 +31,7 @@ export const describeService = Effect.gen(function*() {
  */
 export const ServiceLive = Layer.unwrapEffect(
   Effect.gen(function*() {
-    const nileUrl = yield* Config.option(Config.string("TRON_NILE_NODE_URL"))
+    const nileUrl = yield* nileNodeSet
     yield* ApiProcess.checkSettings
     const apiSettings = yield* ApiProcess.config
     const worker = yield* WorkerProcess.config
@@ -43,7 +48,7 @@ export const ServiceLive = Layer.unwrapEffect(
         const nodeFor = (network: Network) => network === "nile" ? Effect.succeed(simulatedNileNode(url)) : nodeConfig(network)
         const onSimulatedNile = {
           ...worker,
-          networks: worker.networks.map((network) => network.node.network === "nile" ? { ...network, node: simulatedNileNode(url) } : network)
+          networks: worker.networks.map((network) => network.node.network === "nile" ? { ...network, node: simulatedNileNode(url), nodes: undefined } : network)
         }
         return Layer.merge(ApiProcess.layer(api, { nodeFor }), WorkerProcess.layer(onSimulatedNile))
       })

@@ -3,7 +3,7 @@ import { energyProviderConfig } from "@collector/energy"
 import { AccessLog, ApiServerLive, Gate, gateSettingsConfig } from "@collector/http-server"
 import { logFormatConfig } from "@collector/launch"
 import { allowPrivateTargetsConfig, DnsWebhookTargets } from "@collector/outbound"
-import { nodeConfig } from "@collector/tron-node"
+import { nodeConfigs } from "@collector/tron-node"
 import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { Config, Effect, Layer } from "effect"
@@ -44,7 +44,7 @@ export const checkSettings = Effect.all([
   sweepSettingsConfig,
   tenantLimitsConfig,
   allowPrivateTargetsConfig,
-  Effect.forEach(allNetworks, (network) => Effect.all([nodeConfig(network), energyProviderConfig(network)]))
+  Effect.forEach(allNetworks, (network) => Effect.all([nodeConfigs(network), energyProviderConfig(network)]))
 ], { discard: true })
 
 // Request lines in the process's log format: JSON for a collector, one readable line at a terminal.

@@ -1,6 +1,6 @@
 import { allNetworks, EnergyProvider, type Network, NetworkResources } from "@collector/core"
 import { energyProviderLayerConfig } from "@collector/energy"
-import { type NodeConfig, nodeConfig, TronNodeChain } from "@collector/tron-node"
+import { type NodeConfig, nodeConfigs, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { type ConfigError, Context, Effect, Layer } from "effect"
 
@@ -22,7 +22,8 @@ export const networkResourcesLayer = (options: NetworkResourcesOptions = {}): La
   Layer.scoped(
     NetworkResources,
     Effect.gen(function*() {
-      const nodeFor = options.nodeFor ?? nodeConfig
+      // The API's sweep estimates read the network's first node (`TRON_<NETWORK>_NODE_URLS`); an estimate failing reports itself.
+      const nodeFor = options.nodeFor ?? ((network: Network) => Effect.map(nodeConfigs(network), (nodes) => nodes[0]!))
       const providerFor = options.providerFor ?? energyProviderLayerConfig
       const built = new Map(yield* Effect.forEach(allNetworks, (network) =>
         Effect.all({

@@ -1,6 +1,8 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
 import {
   Chain,
+  ChainNodes,
+  type FailoverChainOptions,
   type Checkpoint,
   ConfigValue,
   depositMinimumConfig,
@@ -21,7 +23,7 @@ import {
 import { describeEnergyProvider, energyProviderConfig, energyProviderLayer, type EnergyProviderSettings } from "@collector/energy"
 import { WebhookDelivery, webhookDeliveryConfig, type WebhookDeliverySettings } from "@collector/outbound"
 import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres"
-import { isInsecureNodeUrl, type NodeConfig, nodeConfig, nodeHttpClient, TronNodeChain } from "@collector/tron-node"
+import { failoverNodeChain, isInsecureNodeUrl, type NodeConfig, nodeConfigs, nodeFailoverConfig, nodeHttpClient } from "@collector/tron-node"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Config, type ConfigError, Context, Effect, Layer } from "effect"
@@ -35,6 +37,10 @@ import { processStorage } from "./ProcessStorage.js"
 /** A network the worker watches: its node and its energy provider. */
 export interface WorkerNetwork {
   readonly node: NodeConfig
+  /** Every node of the network in the operator's order, the first being `node`; absent: `node` alone. */
+  readonly nodes?: ReadonlyArray<NodeConfig>
+  /** How the network fails over between its nodes; the defaults when absent. */
+  readonly failover?: FailoverChainOptions
   readonly energyProvider: EnergyProviderSettings
   /** The network's deposit minimum in base units (`DEPOSIT_MINIMUM_<NETWORK>`); 0 or absent: none. */
   readonly depositMinimum?: bigint
@@ -60,7 +66,8 @@ export interface WorkerSettings {
 export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Effect.gen(function*() {
   const networks = yield* ConfigValue.networks("WORKER_NETWORKS").pipe(Config.withDefault(["nile" as const]))
   const engine = yield* engineConfig
-  const nodes = yield* Effect.forEach(networks, (network) => nodeConfig(network))
+  const nodes = yield* Effect.forEach(networks, (network) => nodeConfigs(network))
+  const failover = yield* nodeFailoverConfig
   const providers = yield* Effect.forEach(networks, energyProviderConfig)
   const minimums = yield* Effect.forEach(networks, depositMinimumConfig)
   const webhookDelivery = yield* webhookDeliveryConfig
@@ -68,7 +75,7 @@ export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Ef
   const readiness = yield* readinessConfig
   const pruning = yield* recordPruningConfig
   return {
-    networks: nodes.map((node, i) => ({ node, energyProvider: providers[i]!, depositMinimum: minimums[i]! })),
+    networks: nodes.map((list, i) => ({ node: list[0]!, nodes: list, failover, energyProvider: providers[i]!, depositMinimum: minimums[i]! })),
     engine,
     webhookDelivery,
     operator,
@@ -77,14 +84,20 @@ export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Ef
   }
 })
 
+/** The nodes of `network`, in order. */
+const nodesOf = (network: WorkerNetwork): ReadonlyArray<NodeConfig> => network.nodes ?? [network.node]
+
 /**
- * The node and the energy provider of one network. The node is spoken to with node:http over
+ * The node(s) and the energy provider of one network; several nodes fail over by the core's rule
+ * (`failoverChain`), and `ChainNodes` says how many serve. The node is spoken to with node:http over
  * kept connections (`nodeHttpClient`), which costs about a quarter less CPU per call than fetch
  * here (bench:sweeps); the provider through fetch.
  */
 export const networkAdapters = (network: WorkerNetwork, http: Layer.Layer<HttpClient.HttpClient> = nodeHttpClient()) =>
   Layer.merge(
-    TronNodeChain.layer(network.node).pipe(Layer.provide(http)),
+    Layer.effectContext(
+      Effect.map(failoverNodeChain(nodesOf(network), network.failover), (nodes) => Context.make(Chain, nodes.chain).pipe(Context.add(ChainNodes, nodes)))
+    ).pipe(Layer.provide(http)),
     energyProviderLayer(network.energyProvider).pipe(Layer.provide(FetchHttpClient.layer))
   )
 
@@ -123,13 +136,13 @@ const engines = (settings: WorkerSettings) =>
             scanner: { ...engineSettings.scanner, depositMinimum: network.depositMinimum ?? 0n }
           }).pipe(Layer.provide(Layer.succeedContext(adapters)), Layer.provide(Heartbeats.recording))
         )
-        return { network, engine: Context.get(engine, Engine), chain: Context.get(adapters, Chain) }
+        return { network, engine: Context.get(engine, Engine), chain: Context.get(adapters, Chain), nodes: Context.get(adapters, ChainNodes).nodesHealthy }
       }))
     // Once per process, not per network: tokens and idempotency records belong to no network.
     const pruning = yield* Layer.build(RecordPruning.layer(settings.pruning ?? defaultRecordPruningSettings))
     yield* Effect.forkScoped(Context.get(pruning, RecordPruning).run)
     for (const { engine, network } of built) {
-      if (isInsecureNodeUrl(network.node.fullNodeUrl) || isInsecureNodeUrl(network.node.solidityUrl)) {
+      if (nodesOf(network).some((node) => isInsecureNodeUrl(node.fullNodeUrl) || isInsecureNodeUrl(node.solidityUrl))) {
         yield* Effect.logWarning(
           `TRON_ALLOW_INSECURE_NODE is on: the ${network.node.network} node is reached over plain HTTP to another machine; ` +
             "anyone on that path can forge the blocks deposits are booked from"
@@ -139,14 +152,14 @@ const engines = (settings: WorkerSettings) =>
       yield* Effect.log("watching network").pipe(
         Effect.annotateLogs({
           network: network.node.network,
-          node: network.node.fullNodeUrl,
+          node: nodesOf(network).map((node) => node.fullNodeUrl).join(","),
           usdt_contract: network.node.usdtContract,
           energy_provider: describeEnergyProvider(network.energyProvider),
           holder: engine.holder
         })
       )
     }
-    const readiness = Readiness.engines(built.map(({ chain, network }) => ({ network: network.node.network, chain })), settings.readiness)
+    const readiness = Readiness.engines(built.map(({ chain, network, nodes }) => ({ network: network.node.network, chain, nodes })), settings.readiness)
     return Context.get(yield* Layer.build(readiness), Readiness)
   }))
 
@@ -182,7 +195,7 @@ export const ports = { OPERATOR_PORT: defaultOperatorSettings.port } as const
 
 export const describe = Effect.map(Effect.all({ settings: config, database: databaseConfig, keyStore: KeyStore.keyStoreConfig }), ({ database, keyStore, settings }) => ({
   networks: settings.networks.map((network) => network.node.network).join(","),
-  nodes: settings.networks.map((network) => `${network.node.network}=${network.node.fullNodeUrl}`).join(" "),
+  nodes: settings.networks.map((network) => `${network.node.network}=${nodesOf(network).map((node) => node.fullNodeUrl).join(",")}`).join(" "),
   storage: describeDatabase(database),
   key_store: keyStore,
   ...OperatorServer.describe(settings.operator ?? defaultOperatorSettings)

@@ -1,3 +1,6 @@
 export * from "./Chain.js"
 export * from "./ChainErrors.js"
 export * from "./ChainModel.js"
+export * from "./FailoverChain.js"
+export * from "./NodeFailoverMetrics.js"
+export * from "./NodeHealth.js"

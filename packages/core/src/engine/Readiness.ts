@@ -11,6 +11,8 @@ import { defaultReadinessSettings, type ReadinessSettings } from "./ReadinessSet
 export interface ReadinessNetwork {
   readonly network: Network
   readonly chain: ChainService
+  /** With several nodes: how many serve now, out of how many (`ChainNodes`), said in the node check. */
+  readonly nodes?: Effect.Effect<{ readonly healthy: number; readonly total: number }>
 }
 
 /** The loops whose heartbeats make a network ready. Balance sync and automation only delay what they do. */
@@ -37,7 +39,7 @@ const databaseAnswer = (settings: ReadinessSettings) =>
     return Either.map(answer, () => finished - started)
   })
 
-const networkChecks = (settings: ReadinessSettings, { chain, network }: ReadinessNetwork) =>
+const networkChecks = (settings: ReadinessSettings, { chain, network, nodes }: ReadinessNetwork) =>
   Effect.gen(function*() {
     const ledger = yield* ScanLedger
     const heartbeats = yield* Heartbeats
@@ -45,10 +47,11 @@ const networkChecks = (settings: ReadinessSettings, { chain, network }: Readines
       head: within(settings)(chain.headBlock, (error) => error.reason),
       cursor: within(settings)(ledger.cursor(network), () => "failed")
     }, { concurrency: "unbounded" })
+    const serving = nodes === undefined ? undefined : yield* nodes
     const now = yield* Clock.currentTimeMillis
     const maxAge = Duration.toMillis(settings.maxHeartbeatAge)
     return [
-      nodeCheck(network, Either.map(head, (block) => block.number)),
+      nodeCheck(network, Either.map(head, (block) => block.number), serving),
       scanLagCheck(network, Either.getRight(head).pipe(Option.map((block) => block.number)), Either.map(cursor, Option.map((c) => c.number)), settings.maxScanLagBlocks),
       ...watchedLoops.map((loop) => heartbeatCheck(network, loop, heartbeats.latest(network, loop), now, maxAge))
     ] satisfies ReadonlyArray<ReadinessCheck>

@@ -17,6 +17,14 @@ describe("readiness rules", () => {
     expect(nodeCheck("main", Either.left("/wallet/getblock: HTTP 503"))).toEqual({ component: "node", network: "main", ready: false, detail: "/wallet/getblock: HTTP 503" })
   })
 
+  it("a network with several nodes says how many serve; one node reads as before", () => {
+    expect(nodeCheck("nile", Either.right(1234n), { healthy: 2, total: 3 })).toEqual({
+      component: "node", network: "nile", ready: true, detail: "head block 1234 (2 of 3 nodes healthy)"
+    })
+    expect(nodeCheck("main", Either.left("a: down; b: down"), { healthy: 0, total: 2 }).detail).toBe("a: down; b: down (0 of 2 nodes healthy)")
+    expect(nodeCheck("nile", Either.right(7n), { healthy: 1, total: 1 }).detail).toBe("head block 7")
+  })
+
   it("the scan is ready up to the bound of lag, not one block past it", () => {
     const at = (lag: bigint) => scanLagCheck("nile", Option.some(1000n), Either.right(Option.some(1000n - lag)), 60)
     expect(at(0n)).toEqual({ component: "scanner", network: "nile", ready: true, detail: "lag 0 blocks (stored block 1000, head 1000)" })

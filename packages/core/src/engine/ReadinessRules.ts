@@ -30,11 +30,18 @@ export const databaseCheck = (answer: Either.Either<number, string>): ReadinessC
   })
 
 /** The node answered with its head block (`Right`), or did not (`Left`: why). */
-export const nodeCheck = (network: Network, head: Either.Either<bigint, string>): ReadinessCheck =>
-  Either.match(head, {
-    onLeft: (reason) => ({ component: "node", network, ready: false, detail: reason }),
-    onRight: (number) => ({ component: "node", network, ready: true, detail: `head block ${number}` })
+export const nodeCheck = (
+  network: Network,
+  head: Either.Either<bigint, string>,
+  nodes?: { readonly healthy: number; readonly total: number }
+): ReadinessCheck => {
+  // Only a network with several nodes says how many serve; one node's check reads as before.
+  const serving = nodes === undefined || nodes.total < 2 ? "" : ` (${nodes.healthy} of ${nodes.total} nodes healthy)`
+  return Either.match(head, {
+    onLeft: (reason) => ({ component: "node", network, ready: false, detail: `${reason}${serving}` }),
+    onRight: (number) => ({ component: "node", network, ready: true, detail: `head block ${number}${serving}` })
   })
+}
 
 /**
  * The scan is current when the stored cursor is at most `maxLag` blocks behind the node's head.

@@ -1,0 +1,72 @@
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import type { ChildProcess } from "node:child_process"
+import { createServer } from "node:net"
+import { startTs } from "../../../test-support/Processes.js"
+import { masterKeyBytes } from "./testing/EngineWorld.js"
+import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld.js"
+import { seedTenant, Sim } from "./testing/ScanHarness.js"
+
+/** A port nothing listens on: bound once by the OS's choice, then closed. */
+const closedPort = Effect.async<number>((resume) => {
+  const server = createServer()
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    server.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+const stopped = (child: ChildProcess) =>
+  Effect.async<void>((resume) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
+    child.once("exit", () => resume(Effect.void))
+    child.kill("SIGTERM")
+  })
+
+const depositsOf = (tenantId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ txid: string; amount: string; status: string }>`SELECT txid, amount::text, status FROM deposits WHERE tenant_id = ${tenantId} ORDER BY txid`
+  ).pipe(Effect.orDie)
+
+const waitFor = <A, R>(read: Effect.Effect<A, never, R>, done: (a: A) => boolean, timeoutMs = 90_000) =>
+  Effect.gen(function*() {
+    const until = Date.now() + timeoutMs
+    while (true) {
+      const value = yield* read
+      if (done(value)) return value
+      if (Date.now() > until) return yield* Effect.dieMessage(`condition not reached in ${timeoutMs} ms; last ${JSON.stringify(value)}`)
+      yield* Effect.sleep("100 millis")
+    }
+  })
+
+layer(ProcessWorld, { excludeTestServices: true, timeout: 180_000 })("a worker with two nodes", (it) => {
+  it.effect("the first node is down (a closed port): the worker fails over to the second and books the deposit", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const state = yield* sim.chain.state
+      const start = state.blocks[state.blocks.length - 1]!.number
+      const down = `http://127.0.0.1:${yield* closedPort}`
+      const wallets = yield* seedTenant("block_1", 1)
+      const databaseUrl = yield* DatabaseUrl
+      // Stopped however the test ends, so a failure leaves no worker behind.
+      yield* Effect.acquireRelease(Effect.sync(() => startTs("apps/worker/src/main.ts", {
+        SCAN_START_BLOCK: start.toString(),
+        DATABASE_URL: databaseUrl,
+        MASTER_KEY: masterKeyBytes.toString("base64"),
+        WORKER_NETWORKS: "nile",
+        TRON_NILE_NODE_URLS: `${down},${sim.url}`,
+        TRON_REQUESTS_PER_SECOND: "2000",
+        TRON_REQUEST_RETRIES: "0",
+        TRON_NODE_COOL_DOWN_MS: "2000",
+        SCAN_POLL_MS: "50",
+        SCAN_FAILURE_BACKOFF_MS: "50",
+        LOG_LEVEL: "WARN"
+      })), stopped)
+      const txid = yield* sim.chain.mintUsdt(wallets[0]!.address, 2_500_000n).pipe(Effect.orDie)
+      yield* sim.chain.mine(1).pipe(Effect.orDie)
+      const deposits = yield* waitFor(depositsOf(wallets[0]!.tenantId), (rows) => rows.length >= 1)
+      expect(deposits).toEqual([{ txid, amount: "2500000", status: "confirmed" }])
+    }).pipe(Effect.scoped), 180_000)
+})
