@@ -20,6 +20,8 @@ import {
   PgAutomationLedger,
   PgBalanceLedger,
   PgDeliveryLedger,
+  PgDelegationLedger,
+  PgFeeLedger,
   PgDepositBook,
   PgScanLedger,
   PgSettingsRepository,
@@ -93,7 +95,9 @@ const world = Layer.unwrapScoped(
     PgBalanceLedger.layer,
     PgSweepRepository.layer,
     PgAutomationLedger.layer,
-    PgDeliveryLedger.layer
+    PgDeliveryLedger.layer,
+    PgDelegationLedger.layer,
+    PgFeeLedger.layer
   )),
   Layer.provideMerge(keyring),
   Layer.provideMerge(TestDatabaseLive)
