@@ -1,11 +1,13 @@
 // The CLI proper: loaded by main.ts for every call but --help.
 import { MasterKeyCheck, Resealer, type ResourceAccounts, TenantAdmin, type TenantRepository, type WalletKeyDirectory } from "@collector/core"
 import { OperatorAccess } from "@collector/console"
+import { PgFeeLedger } from "@collector/postgres"
 import { databaseLayerConfig, PgAccessTokenRepository, PgOperatorTokenRepository, PgIdempotencyStore, PgResourceAccounts, PgSealedValues, PgTenantRepository, PgWalletKeyDirectory } from "@collector/postgres"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy, wrongMasterKey } from "@collector/vault"
 import { Cause, Effect, Exit, Layer, Logger, LogLevel } from "effect"
 import { parseArgs } from "node:util"
 import { UsageError } from "./CliError.js"
+import { fees } from "./commands/FeeCommands.js"
 import { keyCommands } from "./commands/KeyCommands.js"
 import { operatorTokenCommands } from "./commands/OperatorCommands.js"
 import { resourceAccountCommands } from "./commands/ResourceAccountCommands.js"
@@ -31,6 +33,8 @@ const parse = () =>
           amount: { type: "string" },
           json: { type: "boolean" },
           "batch-size": { type: "string" },
+          since: { type: "string" },
+          until: { type: "string" },
           ttl: { type: "string" },
           help: { type: "boolean", short: "h" }
         }
@@ -64,6 +68,8 @@ const AdminLive = Layer.mergeAll(TenantAdmin.layer, Resealer.layer, OperatorAcce
   Layer.provideMerge(databaseLayerConfig().pipe(Layer.provideMerge(MasterKeyring.layerConfig(undefined, { quiet: true }))))
 )
 
+const FeesLive = Layer.mergeAll(PgFeeLedger.layer, PgTenantRepository.layer).pipe(Layer.provideMerge(databaseLayerConfig()))
+
 const program = Effect.gen(function*() {
   const parsed = yield* parse()
   // `operator token <command>`: one group deeper, so the token's command is read as the command.
@@ -71,6 +77,8 @@ const program = Effect.gen(function*() {
     ? ["operator", parsed.positionals[2]]
     : parsed.positionals
   if (parsed.values.help === true || group === undefined) return yield* Effect.sync(() => console.log(usage))
+  // `fees` has no sub-command and reads only the ledger and tenants: no master key is needed.
+  if (group === "fees" && command === undefined) return yield* fees(parsed).pipe(Effect.provide(FeesLive))
   const commands: Record<string, Record<string, unknown>> = { tenant: { ...tenantCommands, wallets }, keys: keyCommands, operator: operatorTokenCommands, "resource-account": resourceAccountCommands }
   const inGroup = Object.hasOwn(commands, group) ? commands[group]! : {}
   const found = command !== undefined && Object.hasOwn(inGroup, command) ? inGroup[command] : undefined

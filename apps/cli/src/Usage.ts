@@ -19,6 +19,9 @@ Resource accounts (staked TRX lent as energy to sweeps; see docs/fees.md, "Own s
   resource-account list [--json]
   resource-account show --network <nile|main> [--tenant <id or name>] [--json]
 
+Fees (the fee ledger's totals over a period of block times; see docs/fees.md, "The fee ledger"):
+  fees --tenant <id or name> [--network nile|mainnet] --since <ISO date> [--until <ISO date>] [--json]
+
 Master keys (see docs/deployment.md, "Rotating the master key"):
   keys status [--json]                        values sealed under each master key id
   keys reseal [--batch-size <n>] [--json]     re-seal every value under MASTER_KEY (online,

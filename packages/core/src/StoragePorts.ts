@@ -4,6 +4,7 @@ import type { DelegationLedger } from "./delegation/DelegationLedger.js"
 import type { ResourceAccounts } from "./delegation/ResourceAccounts.js"
 import type { DepositRepository } from "./deposits/DepositRepository.js"
 import type { ComponentStatus } from "./engine/ComponentStatus.js"
+import type { FeeLedger } from "./fees/FeeLedger.js"
 import type { IdempotencyStore } from "./Idempotency.js"
 import type { DeliveryLedger } from "./notifications/DeliveryLedger.js"
 import type { ConsoleQueries } from "./operators/ConsoleQueries.js"
@@ -43,6 +44,7 @@ export type StoragePorts =
   | StorageProbe
   | SealedValues
   | DelegationLedger
+  | FeeLedger
   | ResourceAccounts
   | OperatorTokenRepository
   | OperatorAuditLog

@@ -4,6 +4,7 @@ import * as PgAutomationLedger from "./PgAutomationLedger.js"
 import * as PgBalanceLedger from "./PgBalanceLedger.js"
 import * as PgComponentStatus from "./PgComponentStatus.js"
 import * as PgDelegationLedger from "./PgDelegationLedger.js"
+import * as PgFeeLedger from "./PgFeeLedger.js"
 import * as PgResourceAccounts from "./PgResourceAccounts.js"
 import * as PgConsoleQueries from "./PgConsoleQueries.js"
 import * as PgDeliveryLedger from "./PgDeliveryLedger.js"
@@ -42,6 +43,7 @@ export const PgStorage = Layer.mergeAll(
   PgStorageProbe.layer,
   PgSealedValues.layer,
   PgDelegationLedger.layer,
+  PgFeeLedger.layer,
   PgResourceAccounts.layer,
   PgOperatorTokenRepository.layer,
   PgOperatorAuditLog.layer,

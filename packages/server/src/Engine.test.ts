@@ -20,6 +20,8 @@ import {
   PgAutomationLedger,
   PgBalanceLedger,
   PgDeliveryLedger,
+  PgDelegationLedger,
+  PgFeeLedger,
   PgDepositBook,
   PgScanLedger,
   PgSettingsRepository,
@@ -93,7 +95,9 @@ const world = Layer.unwrapScoped(
     PgBalanceLedger.layer,
     PgSweepRepository.layer,
     PgAutomationLedger.layer,
-    PgDeliveryLedger.layer
+    PgDeliveryLedger.layer,
+    PgDelegationLedger.layer,
+    PgFeeLedger.layer
   )),
   Layer.provideMerge(keyring),
   Layer.provideMerge(TestDatabaseLive)
@@ -163,6 +167,8 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine", (it) => 
 
       expect(yield* engine.sweepOnce).toMatchObject({ claimed: 1, saved: 1 })
       expect((yield* tasksOf(seeded.scope))[0]!.version).toBe(1)
+      // Nothing has finished: the fee booking pass (with its ports, PostgreSQL's ledger) books nothing.
+      expect(yield* engine.bookFeesOnce).toBe(0)
     }))
 
   it.effect("run starts every loop: the heartbeats of the scanner, balance sync, sweeper and notifier, and an automatic sweep", () =>

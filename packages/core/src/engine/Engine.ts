@@ -1,6 +1,12 @@
 import { type Config, Context, Effect, Layer, Random } from "effect"
 import { BalanceSync } from "../balances/BalanceSync.js"
 import type { Network } from "../Network.js"
+import type { Chain } from "../chain/Chain.js"
+import type { DelegationLedger } from "../delegation/DelegationLedger.js"
+import { bookFees } from "../fees/FeeBooking.js"
+import type { FeeLedger } from "../fees/FeeLedger.js"
+import type { SweepRepository } from "../sweeps/SweepRepository.js"
+import { feeBookingBatch, feeBookingLoop } from "../fees/FeeBookingLoop.js"
 import { Dispatcher } from "../notifications/Dispatcher.js"
 import { OutboxSignal } from "../notifications/OutboxSignal.js"
 import { Confirmations } from "../scanning/Confirmations.js"
@@ -41,6 +47,8 @@ const make = (network: Network, processName: string) =>
     const sweeper = yield* Sweeper
     const automation = yield* Automation
     const dispatcher = yield* Dispatcher
+    // The fee booking pass reads these ports as it runs; taken here, as the loops take theirs when built.
+    const feePorts = yield* Effect.context<Chain | FeeLedger | SweepRepository | DelegationLedger>()
     // Two engines of one process (two networks, or a test's second engine) never share a name.
     const suffix = (yield* Random.nextIntBetween(0, 0x1_0000_0000)).toString(16).padStart(8, "0")
     const holder = `${processName}/${suffix}`
@@ -55,7 +63,8 @@ const make = (network: Network, processName: string) =>
       balances.run(network).pipe(Effect.annotateLogs({ component: "balance_sync" })),
       sweeper.run(network, holder).pipe(Effect.annotateLogs({ component: "sweeper" })),
       automation.run(network).pipe(Effect.annotateLogs({ component: "automation" })),
-      dispatcher.run(network, holder)
+      dispatcher.run(network, holder),
+      feeBookingLoop(network).pipe(Effect.provide(feePorts), Effect.annotateLogs({ component: "fee_booking" }))
     ], { concurrency: "unbounded", discard: true }).pipe(Effect.zipRight(Effect.never), Effect.annotateLogs({ network }))
 
     return {
@@ -66,7 +75,8 @@ const make = (network: Network, processName: string) =>
       syncBalancesOnce: balances.syncBatch(network),
       sweepOnce: sweeper.pass(network, holder),
       automateOnce: automation.tick(network),
-      notifyOnce: dispatcher.dispatchOnce(network, holder)
+      notifyOnce: dispatcher.dispatchOnce(network, holder),
+      bookFeesOnce: bookFees(network, feeBookingBatch).pipe(Effect.provide(feePorts))
     }
   })
 
@@ -87,6 +97,7 @@ const make = (network: Network, processName: string) =>
  * - `sweepOnce`: one claim of due sweep tasks, one step each.
  * - `automateOnce`: one tick of the automation scheduler (the rounds of due scopes).
  * - `notifyOnce`: one claim of due webhook events, delivered and recorded; how many were handled.
+ * - `bookFeesOnce`: one fee booking pass (finished tasks into the fee ledger); how many were booked.
  */
 export class Engine extends Context.Tag("@collector/core/Engine")<Engine, Effect.Effect.Success<ReturnType<typeof make>>>() {
   static readonly layer = (network: Network, settings: EngineSettings = defaultEngineSettings) =>

@@ -3,6 +3,7 @@ import { MemoryDatabase, type MemoryDatabaseOptions } from "./MemoryDatabase.js"
 import * as MemoryAccessTokenRepository from "./MemoryAccessTokenRepository.js"
 import * as MemoryComponentStatus from "./MemoryComponentStatus.js"
 import * as MemoryDelegationLedger from "./MemoryDelegationLedger.js"
+import * as MemoryFeeLedger from "./MemoryFeeLedger.js"
 import * as MemoryResourceAccounts from "./MemoryResourceAccounts.js"
 import * as MemoryDeliveryLedger from "./MemoryDeliveryLedger.js"
 import * as MemoryDepositBook from "./MemoryDepositBook.js"
@@ -46,6 +47,7 @@ const ports = Layer.mergeAll(
   MemorySweepRepository.layer,
   MemorySealedValues.layer,
   MemoryDelegationLedger.layer,
+  MemoryFeeLedger.layer,
   MemoryResourceAccounts.layer,
   MemoryOperatorTokenRepository.layer,
   MemoryOperatorAuditLog.layer,

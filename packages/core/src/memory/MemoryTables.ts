@@ -1,6 +1,7 @@
 import type { ConfirmationRule } from "../ConfirmationRule.js"
 import type { EnergyDelegation } from "../delegation/EnergyDelegation.js"
 import type { Deposit } from "../deposits/Deposit.js"
+import type { FeeEntry } from "../fees/FeeEntry.js"
 import type { ComponentReport } from "../engine/ComponentStatus.js"
 import type { TenantId, WalletId } from "../Ids.js"
 import type { Network } from "../Network.js"
@@ -239,3 +240,6 @@ export const operatorCredentials = tableDef<string, OperatorCredentialRow>("oper
 
 /** By entry ID (`operator_audit`). */
 export const operatorAudit = tableDef<string, AuditEntry>("operator_audit")
+
+/** By task ID: one fee ledger entry per finished sweep task (`fee_ledger`). */
+export const feeLedger = tableDef<string, FeeEntry>("fee_ledger")

@@ -1,0 +1,88 @@
+import { adapterFor, signAndBroadcast, startSimNode, usdtTransfer, wallet } from "@collector/tron-sim/testing"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Metric } from "effect"
+import { Chain } from "../chain/Chain.js"
+import { MemoryStorage } from "../memory/MemoryStorage.js"
+import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures.js"
+import { StorageFixtures } from "../testing/StorageFixtures.js"
+import { storedTransaction, sweepDraftFor, sweepTime, terminalOutcome } from "../testing/SweepTestData.js"
+import { SweepRepository } from "../sweeps/SweepRepository.js"
+import { bookFees } from "./FeeBooking.js"
+import { FeeLedger } from "./FeeLedger.js"
+import { sweepEnergy, sweepFeeSavings } from "./FeeMetrics.js"
+
+/*
+ * Booking on the simulated node through the real adapter. The sender has TRX but no energy, the
+ * recipient already holds USDT, so the transfer uses 64,285 energy and burns it at the simulator's
+ * mainnet price of 100 SUN: 6,428,500 SUN (figures from docs/fees.md, worked by hand). Its ~345
+ * bytes come out of the free 600 a day, so no bandwidth is burned.
+ */
+
+const sender = wallet(91)
+const recipient = wallet(92)
+
+const count = (metric: Metric.Metric.Counter<bigint>) => Effect.map(Metric.value(metric), (state) => state.count)
+
+/** A sweep task of the sender's wallet, finished as the sweeper leaves a settled one, with the chain's txid. */
+const settledTask = (txid: string) =>
+  Effect.gen(function*() {
+    const fixtures = yield* StorageFixtures
+    const repo = yield* SweepRepository
+    const scope = yield* fixtures.scope("nile")
+    const w = yield* fixtures.wallet(scope, { address: sender.address })
+    const [task] = yield* repo.insert(scope, [sweepDraftFor(w, { destination: recipient.address })], sweepTime(0))
+    const claimed = (yield* repo.claim("nile", "w1", sweepTime(10), sweepTime(1000), 10)).find((t) => t.id === task!.id)!
+    const sent = { ...claimed, status: "broadcast" as const, stage: "ready" as const, transaction: storedTransaction(txid) }
+    expect(yield* repo.finish(terminalOutcome(sent, "succeeded", { actualFee: 6_428_500n, actualBandwidthFee: 0n }), "w1")).toBe(true)
+    return { scope, task: task! }
+  })
+
+const world = Effect.gen(function*() {
+  const sim = yield* startSimNode({
+    genesisAccounts: [{ address: sender.address, trx: 100_000_000n, usdt: 5_000_000n }, { address: recipient.address, trx: 1_000_000n, usdt: 1n }]
+  })
+  const chain = yield* adapterFor(sim.url)
+  const txid = yield* signAndBroadcast(sim.chain, yield* usdtTransfer(sim.chain, sender, recipient.address, 5_000_000n, 30_000_000n), sender)
+  // Receipts are read from the solidified node: 20 blocks make the latest solidified.
+  yield* sim.chain.mine(20)
+  const storage = yield* Layer.build(MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage)))
+  return { chain, txid: txid as string, storage }
+})
+
+describe("booking fees", () => {
+  it.scopedLive("books a settled task once from its receipt, counts it once, and a crash between reading and recording books it on the next pass", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(w.storage), Effect.provide(Layer.succeed(Chain, w.chain))) as Effect.Effect<A, E>
+      const { scope, task } = yield* run(settledTask(w.txid))
+      const burnedBefore = yield* count(sweepEnergy("nile", "burned"))
+      const savedBefore = yield* count(sweepFeeSavings("nile"))
+
+      // The process dies after the receipt was read, before the entry is recorded.
+      const crashing = Layer.effect(FeeLedger, Effect.map(FeeLedger, (ledger) => FeeLedger.of({ ...ledger, record: () => Effect.dieMessage("crash") })))
+      const crashed = yield* Effect.exit(run(bookFees("nile", 10).pipe(Effect.provide(crashing))))
+      expect(crashed._tag).toBe("Failure")
+      expect(yield* run(Effect.flatMap(FeeLedger, (l) => l.list(scope, { since: new Date(0) }, 10)))).toEqual([])
+
+      // Restarted: the pass books it; run again, nothing more.
+      expect(yield* run(bookFees("nile", 10))).toBe(1)
+      expect(yield* run(bookFees("nile", 10))).toBe(0)
+      const entries = yield* run(Effect.flatMap(FeeLedger, (l) => l.list(scope, { since: new Date(0) }, 10)))
+      expect(entries.length).toBe(1)
+      expect(entries[0]).toMatchObject({
+        taskId: task.id,
+        txid: w.txid,
+        energy: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n },
+        networkEnergyFee: 6_428_500n,
+        networkBandwidthFee: 0n,
+        providerEnergyCost: 0n,
+        providerActivationCost: 0n,
+        energyPrice: 100n,
+        burnEquivalent: 6_428_500n,
+        saving: 0n
+      })
+      // Counted once, by the pass that stored it.
+      expect((yield* count(sweepEnergy("nile", "burned"))) - burnedBefore).toBe(64_285n)
+      expect((yield* count(sweepFeeSavings("nile"))) - savedBefore).toBe(0n)
+    }))
+})

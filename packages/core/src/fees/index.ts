@@ -1,0 +1,7 @@
+export * from "./FeeBooking.js"
+export * from "./FeeEntry.js"
+export * from "./FeeLedger.js"
+export * from "./FeeMetrics.js"
+export * from "./FeeSplit.js"
+export * from "./FeeTotals.js"
+export * from "./FeeBookingLoop.js"
