@@ -23,6 +23,7 @@ import walletIdsDrawnFirst from "./migrations/0022_wallet_ids_drawn_first.js"
 import operatorConsole from "./migrations/0023_operator_console.js"
 import energyDelegations from "./migrations/0024_energy_delegations.js"
 import resourceAccounts from "./migrations/0025_resource_accounts.js"
+import sweepEnergyPath from "./migrations/0026_sweep_energy_path.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -47,7 +48,8 @@ const loader = Migrator.fromRecord({
   "0022_wallet_ids_drawn_first": walletIdsDrawnFirst,
   "0023_operator_console": operatorConsole,
   "0024_energy_delegations": energyDelegations,
-  "0025_resource_accounts": resourceAccounts
+  "0025_resource_accounts": resourceAccounts,
+  "0026_sweep_energy_path": sweepEnergyPath
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -19,8 +19,10 @@ import { startTestReceiver, testCaPem } from "@collector/outbound/testing"
 import {
   PgAutomationLedger,
   PgBalanceLedger,
+  PgDelegationLedger,
   PgDeliveryLedger,
   PgDepositBook,
+  PgResourceAccounts,
   PgScanLedger,
   PgSettingsRepository,
   PgSweepRepository,
@@ -93,7 +95,9 @@ const world = Layer.unwrapScoped(
     PgBalanceLedger.layer,
     PgSweepRepository.layer,
     PgAutomationLedger.layer,
-    PgDeliveryLedger.layer
+    PgDeliveryLedger.layer,
+    PgDelegationLedger.layer,
+    PgResourceAccounts.layer
   )),
   Layer.provideMerge(keyring),
   Layer.provideMerge(TestDatabaseLive)

@@ -99,6 +99,8 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
           actualFee: 0n,
           actualBandwidthFee: null,
           feeWarning: null,
+          energyPath: null,
+          feeReason: null,
           feeSource: null,
           preparedEnergy: null,
           estimatedWalletTrxFee: null,
