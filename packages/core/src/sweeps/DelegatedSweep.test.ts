@@ -6,6 +6,8 @@ import { Sim } from "../chain/testing/SimWorld.js"
 import { DelegationLedger } from "../delegation/DelegationLedger.js"
 import { ReclaimLoop } from "../delegation/ReclaimLoop.js"
 import { eagerSweeperSettings } from "../testing/EagerLoopSettings.js"
+import { sweepDraftFor } from "../testing/SweepTestData.js"
+import { SweepRepository } from "./SweepRepository.js"
 import type { SweepTaskId } from "./SweepTask.js"
 import {
   createTask,
@@ -28,7 +30,7 @@ import {
  */
 
 const rich = [6011, 6012, 6013, 6014, 6015, 6016]
-const poor = [6021, 6022, 6023]
+const poor = [6021, 6022, 6023, 6024]
 const richStake = trx(20_000n)
 const poorStake = trx(100n)
 const genesisAccounts = [
@@ -155,8 +157,24 @@ layer(sweepWorldWith({ genesisAccounts }), { excludeTestServices: true, timeout:
       expect(waiting).toMatchObject({ status: "pending", stage: "queued", energyPath: null, rental: null })
       expect(waiting.reason).toBe(`${short(waiting.preparedEnergy!)}: waiting for it, as the tenant's policy says`)
       expect(waiting.nextStepAt.getTime()).toBeGreaterThan(waiting.updatedAt.getTime() - 1)
+      // A waiting task is cancelled by its existing preparation limit.
+      const soonScope = yield* seedScope(1, { rentalAllowed: false })
+      yield* setResourceAccount(soonScope, poor[3]!)
+      const soonWallet = yield* poorWallet(soonScope.wallets[0]!)
+      const insertedAt = new Date()
+      const [soon] = yield* Effect.flatMap(SweepRepository, (repo) =>
+        repo.insert(soonScope, [sweepDraftFor(soonWallet, { mode: "all", requestedAmount: null, destination: soonScope.destination, prepareBy: new Date(insertedAt.getTime() + 1_500) })], insertedAt))
+      yield* pass()
+      expect((yield* taskOf(soonScope, soon!.id)).task).toMatchObject({ status: "pending", stage: "queued" })
+      yield* Effect.sleep(Duration.millis(1_600))
+      yield* pass()
+      const cancelled = (yield* taskOf(soonScope, soon!.id)).task
+      expect(cancelled.status).toBe("cancelled")
+      expect(cancelled.reason).toBe(
+        `preparation gave up after its time limit (${soon!.prepareBy.toISOString()}): ${short(cancelled.preparedEnergy!)}: waiting for it, as the tenant's policy says`
+      )
       // Nothing was lent for any of them.
-      for (const id of [rentCreated.id, burnCreated.id, waitCreated.id]) expect(yield* rowOf(id)).toEqual(Option.none())
+      for (const id of [rentCreated.id, burnCreated.id, waitCreated.id, soon!.id]) expect(yield* rowOf(id)).toEqual(Option.none())
       for (const i of poor) expect((yield* sentBy(sim.chain, wallet(i).address)).length).toBe(0)
     }))
 
