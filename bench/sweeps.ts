@@ -47,6 +47,8 @@ import {
 import {
   DatabaseAtUrl,
   PgComponentStatus,
+  PgDelegationLedger,
+  PgResourceAccounts,
   PgSettingsRepository,
   PgSweepRepository,
   PgWalletRepository
@@ -345,7 +347,9 @@ const main = async () => {
     claimTally.pipe(Layer.provide(instrumented(SweepRepository, "repository")), Layer.provide(PgSweepRepository.layer)),
     instrumented(SettingsRepository, "settings").pipe(Layer.provide(PgSettingsRepository.layer)),
     PgComponentStatus.layer,
-    PgWalletRepository.layer
+    PgWalletRepository.layer,
+    PgDelegationLedger.layer,
+    PgResourceAccounts.layer
   ).pipe(Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), poolSize)))
   const localSignerLayer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(Layer.merge(MasterKeyring.layer({ current: masterKey }), NodeEntropy.layer)))
   const signerLayer = sweepToken === undefined ? localSignerLayer : Layer.succeed(Signer, Pkcs11Signer.make(sweepToken.opened, LocalSigner.make(box)))

@@ -14,6 +14,7 @@ import {
   SettingsService,
   type SettingsRepository,
   type StorageProbe,
+  type ResourceAccounts,
   type SweepRepository,
   Sweeps,
   type SweepSettings,
@@ -56,6 +57,7 @@ export type ApiPorts =
   | ComponentStatus
   | NotificationRepository
   | SweepRepository
+  | ResourceAccounts
   | StorageProbe
   | SecretBox
   | Entropy

@@ -23,6 +23,7 @@ import walletIdsDrawnFirst from "./migrations/0022_wallet_ids_drawn_first.js"
 import operatorConsole from "./migrations/0023_operator_console.js"
 import energyDelegations from "./migrations/0024_energy_delegations.js"
 import resourceAccounts from "./migrations/0025_resource_accounts.js"
+import sweepEnergyPath from "./migrations/0026_sweep_energy_path.js"
 import feeLedger from "./migrations/0027_fee_ledger.js"
 
 const loader = Migrator.fromRecord({
@@ -49,6 +50,7 @@ const loader = Migrator.fromRecord({
   "0023_operator_console": operatorConsole,
   "0024_energy_delegations": energyDelegations,
   "0025_resource_accounts": resourceAccounts,
+  "0026_sweep_energy_path": sweepEnergyPath,
   "0027_fee_ledger": feeLedger
 })
 

@@ -155,6 +155,12 @@ export const make = Effect.gen(function*() {
       ),
 
     // The claim's index (unfinished tasks by network) finds the rows; the finished history is not read.
+    statusOf: (network, id) =>
+      sql<{ status: SweepStatus }>`SELECT status FROM sweep_tasks WHERE network = ${network} AND id = ${id}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => Option.fromNullable(rows[0]?.status))
+      ),
+
     unfinishedByStatus: (network) =>
       sql<{ status: SweepStatus; n: string }>`
         SELECT status, count(*)::text AS n FROM sweep_tasks

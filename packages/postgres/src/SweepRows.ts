@@ -1,4 +1,5 @@
 import type {
+  EnergyPath,
   FeeSource,
   Network,
   PreparationStage,
@@ -19,7 +20,7 @@ export const terminalSql = `('succeeded', 'failed', 'cancelled')`
 export const sweepColumns = `t.id::text AS id, t.tenant_id::text AS tenant_id, t.network, t.wallet_id::text AS wallet_id, t.address,
   t.mode, t.requested_amount::text AS requested_amount, t.minimum_amount::text AS minimum_amount, t.amount::text AS amount, t.destination, t.origin, t.status, t.stage, t.reason,
   t.txid, t.raw_data_hex, t.signature, t.tx_expiration, t.fee_limit::text AS fee_limit, t.actual_fee::text AS actual_fee,
-  t.actual_bandwidth_fee::text AS actual_bandwidth_fee, t.fee_warning, t.fee_source, t.prepared_energy::text AS prepared_energy,
+  t.actual_bandwidth_fee::text AS actual_bandwidth_fee, t.fee_warning, t.fee_source, t.energy_path, t.fee_reason, t.prepared_energy::text AS prepared_energy,
   t.estimated_wallet_trx_fee::text AS estimated_wallet_trx_fee, t.max_wallet_trx_fee::text AS max_wallet_trx_fee,
   t.rental_order_id, t.rental_provider, t.rental_provider_order_id, t.rental_quantity::text AS rental_quantity,
   t.rental_estimated_cost::text AS rental_estimated_cost, t.rental_paid_cost::text AS rental_paid_cost,
@@ -50,6 +51,8 @@ export interface SweepRow {
   readonly actual_bandwidth_fee: string | null
   readonly fee_warning: string | null
   readonly fee_source: FeeSource | null
+  readonly energy_path: EnergyPath | null
+  readonly fee_reason: string | null
   readonly prepared_energy: string | null
   readonly estimated_wallet_trx_fee: string | null
   readonly max_wallet_trx_fee: string | null
@@ -100,6 +103,8 @@ export const toSweepTask = (row: SweepRow): SweepTask => ({
   actualBandwidthFee: bigintOrNull(row.actual_bandwidth_fee),
   feeWarning: row.fee_warning,
   feeSource: row.fee_source,
+  energyPath: row.energy_path,
+  feeReason: row.fee_reason,
   preparedEnergy: bigintOrNull(row.prepared_energy),
   estimatedWalletTrxFee: bigintOrNull(row.estimated_wallet_trx_fee),
   maxWalletTrxFee: bigintOrNull(row.max_wallet_trx_fee),
@@ -144,6 +149,8 @@ export const mutableColumns = (task: SweepTask) => ({
   actual_bandwidth_fee: textOrNull(task.actualBandwidthFee),
   fee_warning: task.feeWarning,
   fee_source: task.feeSource,
+  energy_path: task.energyPath,
+  fee_reason: task.feeReason,
   prepared_energy: textOrNull(task.preparedEnergy),
   estimated_wallet_trx_fee: textOrNull(task.estimatedWalletTrxFee),
   max_wallet_trx_fee: textOrNull(task.maxWalletTrxFee),

@@ -19,10 +19,11 @@ import { startTestReceiver, testCaPem } from "@collector/outbound/testing"
 import {
   PgAutomationLedger,
   PgBalanceLedger,
-  PgDeliveryLedger,
   PgDelegationLedger,
+  PgDeliveryLedger,
   PgFeeLedger,
   PgDepositBook,
+  PgResourceAccounts,
   PgScanLedger,
   PgSettingsRepository,
   PgSweepRepository,
@@ -97,7 +98,8 @@ const world = Layer.unwrapScoped(
     PgAutomationLedger.layer,
     PgDeliveryLedger.layer,
     PgDelegationLedger.layer,
-    PgFeeLedger.layer
+    PgFeeLedger.layer,
+    PgResourceAccounts.layer
   )),
   Layer.provideMerge(keyring),
   Layer.provideMerge(TestDatabaseLive)

@@ -63,7 +63,16 @@ export const SweepEnergyRental = Schema.Struct({
   expires_at: Schema.NullOr(Timestamp)
 }).annotations({ identifier: "SweepEnergyRental", description: "The task's one rental order; costs in SUN, accounted apart from actual_fee." })
 
-/** The 24-member sweep detail object (the contract table): create items, list items and the detail. */
+/**
+ * How a sweep's energy is paid, in the waterfall's order: the wallet's own energy, energy
+ * delegated from the operator's own stake, a provider's rental, or the wallet's TRX burned.
+ */
+export const EnergyPath = Schema.Literal("own", "delegated", "rented", "burn").annotations({
+  identifier: "SweepEnergyPath",
+  description: "own: the wallet's own energy; delegated: lent from the operator's staked TRX and reclaimed after the sweep; rented: a provider's rental; burn: the wallet's TRX burned within max_wallet_trx_fee."
+})
+
+/** The 26-member sweep detail object (the contract table): create items, list items and the detail. */
 export const SweepTask = Schema.Struct({
   network: Network,
   id: ObjectId,
@@ -90,8 +99,10 @@ export const SweepTask = Schema.Struct({
   estimated_wallet_trx_fee: Schema.NullOr(Sun),
   max_wallet_trx_fee: Schema.NullOr(Sun),
   actual_bandwidth_fee: Schema.NullOr(Sun),
-  fee_warning: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "SweepTask", description: "The sweep detail object; all 24 members always present." })
+  fee_warning: Schema.NullOr(Schema.String),
+  energy_path: Schema.NullOr(EnergyPath),
+  fee_reason: Schema.NullOr(Schema.String).annotations({ description: "Why energy_path was chosen; null before preparation." })
+}).annotations({ identifier: "SweepTask", description: "The sweep detail object; all 26 members always present." })
 
 export const CreateSweepRequest = strict({
   request_id: RequestId,
@@ -151,7 +162,9 @@ export const SweepEstimateItem = Schema.Struct({
   estimated_activation_cost: Sun,
   bandwidth_needed: Bytes,
   bandwidth_available: Bytes,
-  waits_for_bandwidth: Schema.Boolean
+  waits_for_bandwidth: Schema.Boolean,
+  energy_path: Schema.NullOr(EnergyPath),
+  fee_reason: Schema.String.annotations({ description: "Why energy_path would be chosen; empty when no plan could be made." })
 }).annotations({ identifier: "SweepEstimateItem" })
 
 export const SweepEstimate = Schema.Struct({
@@ -219,7 +232,7 @@ export class SweepsApi extends HttpApiGroup.make("sweeps")
       .annotate(OpenApi.Summary, "Sweep detail")
       .annotate(
         OpenApi.Description,
-        "The current stored state of one sweep task (never the create operation's saved response). All 24 members of the " +
+        "The current stored state of one sweep task (never the create operation's saved response). All 26 members of the " +
           "contract are always present; null and empty values are values. preparation_stage is the stored stage (queued, waiting_bandwidth, renting, " +
           "waiting_energy) while status is pending, and ready in every other status. webhook is the summary of the task's " +
           "sweep.* notification event once the task has ended (its ID equals the task ID), null before. Any query, even a bare " +

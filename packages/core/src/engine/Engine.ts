@@ -14,6 +14,7 @@ import { IntegrityCheck } from "../scanning/IntegrityCheck.js"
 import { Scanner } from "../scanning/Scanner.js"
 import { ScannerLoop } from "../scanning/ScannerLoop.js"
 import { Automation } from "../sweeps/Automation.js"
+import { ReclaimLoop } from "../delegation/ReclaimLoop.js"
 import { Sweeper } from "../sweeps/Sweeper.js"
 import { Sweeps } from "../sweeps/Sweeps.js"
 import { SweepSettings } from "../sweeps/SweepSettings.js"
@@ -29,6 +30,7 @@ const loops = (settings: EngineSettings) => {
     ),
     BalanceSync.layer(settings.balances),
     Sweeper.layer(settings.sweeper, checkpoint),
+    ReclaimLoop.layer(settings.reclaim),
     Automation.layer(settings.automation, checkpoint).pipe(
       Layer.provide(Sweeps.layer),
       Layer.provide(Layer.merge(SingleNetworkResources.layer, SweepSettings.layer(settings.sweeps)))
@@ -49,6 +51,7 @@ const make = (network: Network, processName: string) =>
     const dispatcher = yield* Dispatcher
     // The fee booking pass reads these ports as it runs; taken here, as the loops take theirs when built.
     const feePorts = yield* Effect.context<Chain | FeeLedger | SweepRepository | DelegationLedger>()
+    const reclaim = yield* ReclaimLoop
     // Two engines of one process (two networks, or a test's second engine) never share a name.
     const suffix = (yield* Random.nextIntBetween(0, 0x1_0000_0000)).toString(16).padStart(8, "0")
     const holder = `${processName}/${suffix}`
@@ -62,6 +65,7 @@ const make = (network: Network, processName: string) =>
       scanner.run(network, holder).pipe(Effect.annotateLogs({ component: "scanner" })),
       balances.run(network).pipe(Effect.annotateLogs({ component: "balance_sync" })),
       sweeper.run(network, holder).pipe(Effect.annotateLogs({ component: "sweeper" })),
+      reclaim.run(network).pipe(Effect.annotateLogs({ component: "reclaim" })),
       automation.run(network).pipe(Effect.annotateLogs({ component: "automation" })),
       dispatcher.run(network, holder),
       feeBookingLoop(network).pipe(Effect.provide(feePorts), Effect.annotateLogs({ component: "fee_booking" }))
@@ -74,6 +78,7 @@ const make = (network: Network, processName: string) =>
       scanOnce: scanner.pass(network),
       syncBalancesOnce: balances.syncBatch(network),
       sweepOnce: sweeper.pass(network, holder),
+      reclaimOnce: reclaim.pass(network),
       automateOnce: automation.tick(network),
       notifyOnce: dispatcher.dispatchOnce(network, holder),
       bookFeesOnce: bookFees(network, feeBookingBatch).pipe(Effect.provide(feePorts))
@@ -95,6 +100,7 @@ const make = (network: Network, processName: string) =>
  *   this pass apart (`CursorMoved`).
  * - `syncBalancesOnce`: one batch of balance sync.
  * - `sweepOnce`: one claim of due sweep tasks, one step each.
+ * - `reclaimOnce`: one pass taking back the own stake's energy lent to finished sweeps.
  * - `automateOnce`: one tick of the automation scheduler (the rounds of due scopes).
  * - `notifyOnce`: one claim of due webhook events, delivered and recorded; how many were handled.
  * - `bookFeesOnce`: one fee booking pass (finished tasks into the fee ledger); how many were booked.

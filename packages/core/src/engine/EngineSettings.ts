@@ -1,5 +1,6 @@
 import { Config } from "effect"
 import { balanceSyncConfig, type BalanceSyncSettings, defaultBalanceSyncSettings } from "../balances/BalanceSyncSettings.js"
+import { defaultReclaimSettings, reclaimConfig, type ReclaimSettings } from "../delegation/ReclaimSettings.js"
 import { defaultDispatcherSettings, dispatcherConfig, type DispatcherSettings } from "../notifications/DispatcherSettings.js"
 import type { ScannerLoopSettings } from "../scanning/ScannerLoopSettings.js"
 import type { ScannerSettings } from "../scanning/ScannerSettings.js"
@@ -17,6 +18,8 @@ export interface EngineSettings {
   readonly sweeper: SweeperSettings
   readonly automation: AutomationSettings
   readonly dispatcher: DispatcherSettings
+  /** Taking back the energy lent from the own stake once its sweep is finished. */
+  readonly reclaim: ReclaimSettings
   /** The sweep operations' settings, for the tasks the automation creates. */
   readonly sweeps: SweepSettingsShape
   /**
@@ -34,12 +37,13 @@ export const defaultEngineSettings: EngineSettings = {
   sweeper: defaultSweeperSettings,
   automation: defaultAutomationSettings,
   dispatcher: defaultDispatcherSettings,
+  reclaim: defaultReclaimSettings,
   sweeps: defaultSweepSettings,
   processName: "engine"
 }
 
 /**
- * The `SCAN_*`, `BALANCE_SYNC_*`, `SWEEP_*`, `AUTOMATION_*` and `NOTIFIER_*` variables and
+ * The `SCAN_*`, `BALANCE_SYNC_*`, `SWEEP_*`, `AUTOMATION_*`, `NOTIFIER_*` and `RECLAIM_*` variables and
  * `SWEEP_PREPARATION_HOURS`; the process name and the checkpoint are the caller's.
  */
 export const engineConfig: Config.Config<EngineSettings> = Config.all({
@@ -48,5 +52,6 @@ export const engineConfig: Config.Config<EngineSettings> = Config.all({
   sweeper: sweeperConfig,
   automation: automationConfig,
   dispatcher: dispatcherConfig,
+  reclaim: reclaimConfig,
   sweeps: sweepSettingsConfig
 }).pipe(Config.map(({ scanning, ...rest }) => ({ ...defaultEngineSettings, ...scanning, ...rest })))

@@ -40,6 +40,8 @@ const task = (over: Partial<SweepTask> = {}): SweepTask => ({
   estimatedWalletTrxFee: null,
   maxWalletTrxFee: 15_000_000n,
   rental: null,
+  energyPath: null,
+  feeReason: null,
   createdAt: at("2026-03-01T00:00:00Z"),
   updatedAt: at("2026-03-01T00:00:30Z"),
   nextStepAt: at("2026-03-01T00:00:30Z"),

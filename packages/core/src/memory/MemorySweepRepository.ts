@@ -37,6 +37,8 @@ const stepped = (row: SweepTaskRow, task: SweepTask): SweepTaskRow => ({
   actualFee: task.actualFee,
   actualBandwidthFee: task.actualBandwidthFee,
   feeWarning: task.feeWarning,
+  energyPath: task.energyPath,
+  feeReason: task.feeReason,
   feeSource: task.feeSource,
   preparedEnergy: task.preparedEnergy,
   estimatedWalletTrxFee: task.estimatedWalletTrxFee,
@@ -120,6 +122,12 @@ export const make = Effect.gen(function*() {
       }),
 
     unfinishedCount: (scope) => db.atomically(() => tasks.filter((row) => inScope(scope)(row) && !isTerminal(row.status)).length),
+
+    statusOf: (network, id) =>
+      db.atomically(() => {
+        const row = tasks.get(id)
+        return row !== undefined && row.network === network ? Option.some(row.status) : Option.none()
+      }),
 
     unfinishedByStatus: (network) =>
       db.atomically(() => {

@@ -1,10 +1,14 @@
-import { Effect, Either, Metric } from "effect"
+import { Effect, Either, Metric, Option } from "effect"
 import type { AccountResources, AccountState } from "../chain/ChainModel.js"
 import { Chain } from "../chain/Chain.js"
-import { EnergyProvider, type ProviderUnavailable } from "../energy/EnergyProvider.js"
+import { DelegationLedger } from "../delegation/DelegationLedger.js"
+import { resourceAccountFor } from "../delegation/ResourceAccountFor.js"
+import { EnergyProvider, type EnergyProviderService } from "../energy/EnergyProvider.js"
 import { effectiveSettings } from "../Settings.js"
 import { SettingsRepository } from "../SettingsRepository.js"
-import { bandwidthLeft, type FeePlan, planFees } from "./FeePlan.js"
+import { decideEnergy, type EnergyDecision, feeSourceOfPath, stakeOffer } from "./EnergyDecision.js"
+import type { EnergyPath } from "./EnergyWaterfall.js"
+import { bandwidthLeft, energyLeft, withMargin } from "./FeePlan.js"
 import { decideRental } from "./RentalDecision.js"
 import { frozenReason, frozenWallets } from "./SweepMetrics.js"
 import { end, proceed, type StepResult } from "./SweepStep.js"
@@ -72,55 +76,82 @@ const decide = (task: SweepTask, now: Date, settings: SweeperSettings, view: Cha
       return end(task, now, "failed", frozenReason, { amount })
     }
     const estimatedEnergy = yield* Either.match(estimate, { onLeft: Effect.fail, onRight: Effect.succeed })
-    const parameters = view.parameters
     const policy = settingsNow.automation
     const maxWalletTrxFee = task.maxWalletTrxFee ?? policy.maxWalletTrxFee
-    const plan = planFees({ account, estimatedEnergy, parameters, policy: { maxWalletTrxFee, rentalAllowed: policy.rentalAllowed } })
-    const prepared = { amount, preparedEnergy: plan.preparedEnergy, maxWalletTrxFee }
-    if (plan._tag === "Unpayable") return end(task, now, "failed", plan.reason, prepared)
+    const provider = yield* EnergyProvider
+    const lender = yield* stakeLender(task)
+    const left = account.activated ? energyLeft(account) : 0n
+    const needed = withMargin(estimatedEnergy)
+    const stake = yield* stakeOffer(chain, lender, account, needed > left ? needed - left : 0n)
+    const decision = yield* decideEnergy({
+      account,
+      estimatedEnergy,
+      parameters: view.parameters,
+      policy: { maxWalletTrxFee, rentalAllowed: policy.rentalAllowed },
+      stake,
+      rentalOf: (plan) => decideRental(provider, task.address, plan, policy.maxRentalCost),
+      providerName: provider.name
+    })
+    const { choice } = decision
+    const prepared = { amount, preparedEnergy: decision.preparedEnergy, maxWalletTrxFee, feeReason: choice.reason }
+    if (choice._tag === "Unpayable") return end(task, now, "failed", choice.reason, prepared)
     if (account.activated && !hasBandwidth(account)) return awaitBandwidth(task, now, account, settings, { ...prepared, stage: "waiting_bandwidth" })
-    return yield* choose(task, now, plan, prepared, policy.maxRentalCost)
+    // The stake is short and the tenant's policy says wait: looked at again, cancelled at prepareBy.
+    if (choice._tag === "Wait") return proceed(task, now, { ...prepared, energyPath: null, stage: "queued", reason: choice.reason }, settings.rentalInterval)
+    return choose(task, now, decision, choice.path, prepared, provider)
+  })
+
+/**
+ * The resource account that may lend to the task, or null: none set for its tenant or network,
+ * or the task had its one delegation already (a task is never delegated twice).
+ */
+const stakeLender = (task: SweepTask) =>
+  Effect.gen(function*() {
+    const used = yield* Effect.flatMap(DelegationLedger, (ledger) => ledger.find(task.id))
+    if (Option.isSome(used) && used.value.state === "reclaimed") return null
+    return Option.match(yield* resourceAccountFor(task.network, task.tenantId), { onNone: () => null, onSome: (account) => account.address })
   })
 
 const choose = (
   task: SweepTask,
   now: Date,
-  plan: Exclude<FeePlan, { _tag: "Unpayable" }>,
-  prepared: Pick<SweepTask, "amount" | "preparedEnergy" | "maxWalletTrxFee">,
-  maxRentalCost: bigint
-): Effect.Effect<StepResult, ProviderUnavailable, EnergyProvider> =>
-  Effect.gen(function*() {
-    switch (plan._tag) {
-      case "Resources":
-        return ready(task, now, { ...prepared, feeSource: "resources", estimatedWalletTrxFee: 0n })
-      case "WalletTrx":
-        return ready(task, now, { ...prepared, feeSource: "wallet_trx", estimatedWalletTrxFee: plan.walletTrxFee })
-      case "Rental": {
-        const provider = yield* EnergyProvider
-        const decision = yield* decideRental(provider, task.address, plan, maxRentalCost)
-        if (decision._tag === "Refused") return end(task, now, "failed", decision.reason, prepared)
-        const { quote } = decision
-        return proceed(task, now, {
-          ...prepared,
-          feeSource: "rental",
-          estimatedWalletTrxFee: 0n,
-          stage: "renting",
-          reason: "",
-          rental: {
-            orderId: rentalOrderId(task),
-            provider: quote.provider ?? provider.name,
-            providerOrderId: null,
-            quantity: quote.energy,
-            estimatedCost: quote.cost,
-            paidCost: 0n,
-            activationCost: quote.activationCost,
-            state: "ordering",
-            expiresAt: null
-          }
-        })
-      }
+  decision: EnergyDecision,
+  path: EnergyPath,
+  prepared: Pick<SweepTask, "amount" | "preparedEnergy" | "maxWalletTrxFee" | "feeReason">,
+  provider: EnergyProviderService
+): StepResult => {
+  const chosen = { ...prepared, energyPath: path, feeSource: feeSourceOfPath(path) }
+  switch (path) {
+    case "own":
+      return ready(task, now, { ...chosen, estimatedWalletTrxFee: 0n })
+    case "burn":
+      return ready(task, now, { ...chosen, estimatedWalletTrxFee: decision.burnFee })
+    case "delegated":
+      // Lending is the `renting` stage of a delegated task (StakeLending.ts); the wallet burns nothing.
+      return proceed(task, now, { ...chosen, estimatedWalletTrxFee: 0n, stage: "renting", reason: "" })
+    case "rented": {
+      const quote = decision.rental?._tag === "Quoted" ? decision.rental.quote : undefined
+      if (quote === undefined) return end(task, now, "failed", prepared.feeReason!, prepared)
+      return proceed(task, now, {
+        ...chosen,
+        estimatedWalletTrxFee: 0n,
+        stage: "renting",
+        reason: "",
+        rental: {
+          orderId: rentalOrderId(task),
+          provider: quote.provider ?? provider.name,
+          providerOrderId: null,
+          quantity: quote.energy,
+          estimatedCost: quote.cost,
+          paidCost: 0n,
+          activationCost: quote.activationCost,
+          state: "ordering",
+          expiresAt: null
+        }
+      })
     }
-  })
+  }
+}
 
 /** Resources in place: `ready`, to be signed at once. */
 export const ready = (task: SweepTask, now: Date, changes: Partial<SweepTask>): StepResult =>

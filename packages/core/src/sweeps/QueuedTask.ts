@@ -26,6 +26,8 @@ export const queuedTask = (id: SweepTaskId, scope: TenantScope, draft: SweepDraf
   actualFee: 0n,
   actualBandwidthFee: null,
   feeWarning: null,
+  energyPath: null,
+  feeReason: null,
   feeSource: null,
   preparedEnergy: null,
   estimatedWalletTrxFee: null,

@@ -6,8 +6,10 @@ import type { EnergyProviderService } from "../energy/EnergyProvider.js"
 import type { WalletId } from "../Ids.js"
 import type { AutomationPolicy, CollectionSetting } from "../Settings.js"
 import type { Wallet } from "../Wallet.js"
-import { bandwidthLeft, energyLeft, type FeePlan, planFees } from "./FeePlan.js"
-import { decideRental, type RentalPlan } from "./RentalDecision.js"
+import { decideEnergy, feeSourceOfPath, stakeOffer } from "./EnergyDecision.js"
+import type { EnergyPath } from "./EnergyWaterfall.js"
+import { bandwidthLeft, energyLeft, withMargin } from "./FeePlan.js"
+import { decideRental, type RentalDecision, type RentalPlan } from "./RentalDecision.js"
 import { transferBandwidth } from "./Preparation.js"
 import { ineligibility } from "./SweepEligibility.js"
 import { frozenReason, frozenWallets } from "./SweepMetrics.js"
@@ -40,6 +42,10 @@ export interface SweepEstimateItem {
   readonly bandwidthNeeded: bigint
   readonly bandwidthAvailable: bigint
   readonly waitsForBandwidth: boolean
+  /** The path the waterfall would take; null when no plan could be made or the task would wait for the stake. */
+  readonly energyPath: EnergyPath | null
+  /** Why (the waterfall's reason); empty when no plan could be made. */
+  readonly feeReason: string
 }
 
 export interface SweepEstimateTotal {
@@ -75,25 +81,19 @@ export interface EstimateContext {
   readonly collection: CollectionSetting
   readonly policy: AutomationPolicy
   readonly request: SweepAmountRequest
+  /** The resource account that would lend to the scope's sweeps (its address), or null. */
+  readonly lender: string | null
 }
-
-const feeSourceOf = (plan: FeePlan): FeeSource | null =>
-  plan._tag === "Resources" ? "resources" : plan._tag === "WalletTrx" ? "wallet_trx" : plan._tag === "Rental" ? "rental" : null
 
 /** An inactive wallet gets the day's free bandwidth once activated, so that is what it will have. */
 const bandwidthAvailable = (account: AccountState, parameters: ChainParameters) =>
   account.activated ? bandwidthLeft(account) : parameters.freeBandwidthPerDay
 
-/** What a Rental plan would cost, and why it would be refused (empty when it would not). */
-const rentalCosts = (wallet: Wallet, plan: RentalPlan, { policy, provider }: EstimateContext) =>
+/** The shared rental decision; a provider that does not answer is a refusal the tenant reads. */
+const rentalOf = (wallet: Wallet, { policy, provider }: EstimateContext) => (plan: RentalPlan) =>
   decideRental(provider, wallet.address, plan, policy.maxRentalCost).pipe(
-    Effect.map((decision) => ({
-      cost: decision.quote?.cost ?? 0n,
-      activationCost: decision.quote?.activationCost ?? 0n,
-      reason: decision._tag === "Refused" ? decision.reason : ""
-    })),
     Effect.catchTag("ProviderUnavailable", (e) =>
-      Effect.succeed({ cost: 0n, activationCost: 0n, reason: `the energy provider "${provider.name}" did not answer: ${e.reason}` }))
+      Effect.succeed<RentalDecision>({ _tag: "Refused", reason: `the energy provider "${provider.name}" did not answer: ${e.reason}`, quote: null }))
   )
 
 /**
@@ -124,7 +124,9 @@ export const estimateWallet = (wallet: Wallet, context: EstimateContext): Effect
       estimatedActivationCost: 0n,
       bandwidthNeeded: transferBandwidth,
       bandwidthAvailable: available,
-      waitsForBandwidth: transferBandwidth > available
+      waitsForBandwidth: transferBandwidth > available,
+      energyPath: null,
+      feeReason: ""
     }
     const finish = () => ({ ...item, sweepable: reasons.length === 0, reason: reasons.join("; ") })
     const blocked = ineligibility(wallet, collection)
@@ -153,17 +155,25 @@ export const estimateWallet = (wallet: Wallet, context: EstimateContext): Effect
       reasons.push(estimated.rejected)
       return finish()
     }
-    const plan = planFees({ account, estimatedEnergy: estimated.energy, parameters, policy })
+    // The same decision as preparation's (EnergyDecision.ts): own energy, own stake, rental, burn.
+    const left = account.activated ? energyLeft(account) : 0n
+    const needed = withMargin(estimated.energy)
+    const stake = yield* stakeOffer(chain, context.lender, account, needed > left ? needed - left : 0n)
+    const decision = yield* decideEnergy({ account, estimatedEnergy: estimated.energy, parameters, policy, stake, rentalOf: rentalOf(wallet, context), providerName: context.provider.name })
+    const { choice } = decision
     item.energyEstimate = estimated.energy
-    item.preparedEnergy = plan.preparedEnergy
-    item.feeSource = feeSourceOf(plan)
-    if (plan._tag === "Unpayable") reasons.push(plan.reason)
-    if (plan._tag === "WalletTrx") item.estimatedWalletTrxFee = plan.walletTrxFee
-    if (plan._tag === "Rental") {
-      const rental = yield* rentalCosts(wallet, plan, context)
-      item.estimatedRentalCost = rental.cost
-      item.estimatedActivationCost = rental.activationCost
-      if (rental.reason !== "") reasons.push(rental.reason)
+    item.preparedEnergy = decision.preparedEnergy
+    item.feeReason = choice.reason
+    if (choice._tag === "Unpayable") reasons.push(choice.reason)
+    if (choice._tag === "Pay") {
+      item.energyPath = choice.path
+      item.feeSource = feeSourceOfPath(choice.path)
+      if (choice.path === "burn") item.estimatedWalletTrxFee = decision.burnFee
+    }
+    // A quote shows what the rental costs, also when its price is why the sweep cannot be paid.
+    if ((choice._tag === "Unpayable" || (choice._tag === "Pay" && choice.path === "rented")) && decision.rental?.quote != null) {
+      item.estimatedRentalCost = decision.rental.quote.cost
+      item.estimatedActivationCost = decision.rental.quote.activationCost
     }
     return finish()
   })

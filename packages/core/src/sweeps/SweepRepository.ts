@@ -58,6 +58,8 @@ export class SweepRepository extends Context.Tag("@collector/core/SweepRepositor
     readonly unfinishedCount: (scope: TenantScope) => Effect.Effect<number>
     /** Unfinished tasks of the whole network by status (the `collector_sweeps` gauge); a status with none is absent. */
     readonly unfinishedByStatus: (network: Network) => Effect.Effect<Readonly<Partial<Record<SweepStatus, number>>>>
+    /** The status of one task of the network, whatever its tenant (the reclaim pass asks whether it is finished). */
+    readonly statusOf: (network: Network, id: SweepTaskId) => Effect.Effect<Option.Option<SweepStatus>>
     /**
      * Claims up to `limit` unfinished tasks of the network that are due (`nextStepAt <= now`)
      * and not claimed by a live lease, with `FOR UPDATE SKIP LOCKED`, for `worker` until `until`:

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import type { Chain } from "../chain/Chain.js"
 import type { ChainRejected, ChainUnavailable } from "../chain/ChainErrors.js"
+import type { DelegationLedger, DelegationMoved } from "../delegation/DelegationLedger.js"
+import type { ResourceAccounts } from "../delegation/ResourceAccounts.js"
 import type { EnergyProvider, ProviderUnavailable } from "../energy/EnergyProvider.js"
 import type { SettingsRepository } from "../SettingsRepository.js"
 import type { SigningFailed, Signer } from "../WalletKeys.js"
@@ -11,6 +13,7 @@ import { prepare } from "./Preparation.js"
 import { awaitEnergy, refreshedRental, rent } from "./Renting.js"
 import { settle } from "./Settlement.js"
 import { sign } from "./Signing.js"
+import { lendStake } from "./StakeLending.js"
 import { end } from "./SweepStep.js"
 import type { ChainView } from "./ChainView.js"
 import type { SweeperSettings } from "./SweeperSettings.js"
@@ -41,8 +44,8 @@ const prepareAndSign = (task: SweepTask, now: Date, settings: SweeperSettings, v
 
 type Step = Effect.Effect<
   StepResult,
-  ChainUnavailable | ChainRejected | ProviderUnavailable | SigningFailed,
-  Chain | EnergyProvider | Signer | SweepRepository | SettingsRepository
+  ChainUnavailable | ChainRejected | ProviderUnavailable | SigningFailed | DelegationMoved,
+  Chain | EnergyProvider | Signer | SweepRepository | SettingsRepository | DelegationLedger | ResourceAccounts
 >
 
 /** The one step a task takes now, chosen by its state; the caller saves what it returns. */
@@ -62,9 +65,9 @@ export const stepOf = (task: SweepTask, now: Date, settings: SweeperSettings, vi
           case "waiting_bandwidth":
             return prepareAndSign(task, now, settings, view)
           case "renting":
-            return rent(task, now, settings)
+            return task.energyPath === "delegated" ? lendStake(task, now, settings, view) : rent(task, now, settings)
           case "waiting_energy":
-            return awaitEnergy(task, now, settings)
+            return task.energyPath === "delegated" ? lendStake(task, now, settings, view) : awaitEnergy(task, now, settings)
           case "ready":
             return Effect.dieMessage(`task ${task.id} is pending at stage ready`)
         }

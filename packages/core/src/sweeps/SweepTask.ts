@@ -2,6 +2,7 @@ import type { EventId } from "../deposits/Deposit.js"
 import type { TenantId, WalletId } from "../Ids.js"
 import type { Network } from "../Network.js"
 import type { EnergyRental } from "../energy/EnergyRental.js"
+import type { EnergyPath } from "./EnergyWaterfall.js"
 
 /** A sweep task ID; it is also the ID of the task's terminal event (one shared sequence). */
 export type SweepTaskId = string & { readonly SweepTaskId: unique symbol }
@@ -62,6 +63,10 @@ export interface SweepTask {
   readonly estimatedWalletTrxFee: bigint | null
   readonly maxWalletTrxFee: bigint | null
   readonly rental: EnergyRental | null
+  /** How the transfer's energy is paid (the waterfall's choice at preparation); null before. */
+  readonly energyPath: EnergyPath | null
+  /** Why that path was chosen, as the tenant reads it; null before preparation. */
+  readonly feeReason: string | null
   readonly createdAt: Date
   readonly updatedAt: Date
   /** When the sweeper should look at the task next. */

@@ -11,6 +11,8 @@ import { SettingsRepository } from "../SettingsRepository.js"
 import type { Wallet } from "../Wallet.js"
 import { WalletRepository } from "../WalletRepository.js"
 import { noEnergyProvider } from "../energy/NoEnergyProvider.js"
+import { MemoryDatabase } from "../memory/MemoryDatabase.js"
+import * as MemoryResourceAccounts from "../memory/MemoryResourceAccounts.js"
 import { NetworkResources } from "./NetworkResources.js"
 import { queuedTask } from "./QueuedTask.js"
 import { type SweepDraft, SweepRepository } from "./SweepRepository.js"
@@ -61,6 +63,8 @@ const setCollection: CollectionSetting = { address: collector, walletId: null, u
 const ports = (world: World, drafts: Ref.Ref<ReadonlyArray<SweepDraft>>) => {
   const unused = () => Effect.dieMessage("not used by the operations")
   return Layer.mergeAll(
+    // No resource account: the own stake never lends here.
+    MemoryResourceAccounts.layer.pipe(Layer.provide(MemoryDatabase.layer)),
     Layer.succeed(WalletRepository, {
       drawId: unused(),
       insert: unused,
@@ -93,6 +97,7 @@ const ports = (world: World, drafts: Ref.Ref<ReadonlyArray<SweepDraft>>) => {
       find: () => Effect.succeed(Option.none()),
       unfinishedCount: () => Effect.succeed(7),
       unfinishedByStatus: unused,
+      statusOf: unused,
       claim: unused,
       save: unused,
       finish: unused,
@@ -320,9 +325,11 @@ describe("Sweeps.estimate", () => {
         walletId: "1", address: "TWallet1", amount: 400n, sweepable: true, reason: "", feeSource: "resources",
         energyEstimate: 64_285n, preparedEnergy: prepared, energyAvailable: 90_000n,
         estimatedWalletTrxFee: 0n, estimatedRentalCost: 0n, estimatedActivationCost: 0n,
-        bandwidthNeeded: 345n, bandwidthAvailable: 600n, waitsForBandwidth: false
+        bandwidthNeeded: 345n, bandwidthAvailable: 600n, waitsForBandwidth: false,
+        energyPath: "own", feeReason: "the wallet's own energy covers the 70714 needed"
       })
-      expect(byId["2"]).toMatchObject({ sweepable: true, feeSource: "wallet_trx", estimatedWalletTrxFee: prepared * 100n, energyAvailable: 0n })
+      // The waterfall rents before it burns: the quote (70,714 × 40 SUN) is within max_rental_cost.
+      expect(byId["2"]).toMatchObject({ sweepable: true, feeSource: "rental", energyPath: "rented", estimatedRentalCost: prepared * 40n, estimatedWalletTrxFee: 0n, energyAvailable: 0n })
       // 60,000 delegated: a 10,714 shortfall; the provider's minimum order is 32,000 energy.
       expect(byId["3"]).toMatchObject({
         sweepable: true, feeSource: "rental", estimatedRentalCost: 32_000n * 40n, estimatedActivationCost: 0n,
@@ -330,14 +337,16 @@ describe("Sweeps.estimate", () => {
       })
       // Not activated: the whole prepared energy is rented, with the activation; activation brings the day's free bandwidth.
       expect(byId["4"]).toMatchObject({
-        sweepable: false, feeSource: "rental", estimatedRentalCost: prepared * 40n, estimatedActivationCost: 1_500_000n,
-        reason: "the amount 400 is above the wallet's USDT balance 300; the energy rental would cost 4328560 SUN, above max_rental_cost 4000000",
+        sweepable: false, feeSource: null, energyPath: null, estimatedRentalCost: prepared * 40n, estimatedActivationCost: 1_500_000n,
+        reason: "the amount 400 is above the wallet's USDT balance 300; no way to pay 70714 energy: the energy rental would cost 4328560 SUN, " +
+          "above max_rental_cost 4000000; the wallet is not activated on chain",
         bandwidthAvailable: 600n, waitsForBandwidth: false
       })
       expect(byId["5"]).toMatchObject({ sweepable: false, feeSource: null, reason: "the wallet holds no USDT at the solidified block", energyEstimate: 0n })
       expect(byId["6"]).toMatchObject({ sweepable: false, feeSource: "resources", reason: "the amount 400 is above the wallet's USDT balance 100" })
       expect(byId["7"]).toMatchObject({ sweepable: false, reason: "wallet 7 already has an unfinished sweep task; the amount 400 is above the wallet's USDT balance 100" })
       expect(quotes).toEqual([
+        { receiver: "TWallet2", energy: prepared, activate: false },
         { receiver: "TWallet3", energy: 32_000n, activate: false },
         { receiver: "TWallet4", energy: prepared, activate: true }
       ])
@@ -346,8 +355,8 @@ describe("Sweeps.estimate", () => {
       expect(result.total).toEqual({
         amount: 1200n,
         preparedEnergy: prepared * 3n,
-        estimatedWalletTrxFee: prepared * 100n,
-        estimatedRentalCost: 32_000n * 40n,
+        estimatedWalletTrxFee: 0n,
+        estimatedRentalCost: 32_000n * 40n + prepared * 40n,
         estimatedActivationCost: 0n
       })
     }))
@@ -361,14 +370,15 @@ describe("Sweeps.estimate", () => {
       const { result } = yield* run({ wallets: [walletOf(1), walletOf(2), walletOf(3)], chain }, (s) =>
         s.estimate(scope, { walletIds: ids(1, 2, 3), mode: "all", amount: null }))
       expect(result.items.map((i) => [i.amount, i.sweepable, i.feeSource, i.reason])).toEqual([
-        [800n, false, null, "the energy shortfall would burn 7071400 SUN and the wallet holds 1000, and energy rental is not allowed"],
-        [900n, false, null, "the wallet is not activated on chain and energy rental is not allowed"],
+        [800n, false, null, "no way to pay 70714 energy: energy rental is not allowed; burning would cost 7071400 SUN and the wallet holds 1000"],
+        [900n, false, null, "no way to pay 70714 energy: energy rental is not allowed; the wallet is not activated on chain"],
         [5n, false, null, "the node could not estimate the transfer: REVERT opcode executed"]
       ])
       const rentable = yield* run({ wallets: [walletOf(1)], chain, policy: { rentalAllowed: true } }, (s) =>
         s.estimate(scope, { walletIds: ids(1), mode: "all", amount: null }))
       expect(rentable.result.items[0]).toMatchObject({
-        sweepable: false, feeSource: "rental", reason: `the energy provider "none" refused the rental: no energy provider configured`
+        sweepable: false, feeSource: null, energyPath: null,
+        reason: `no way to pay 70714 energy: the energy provider "none" refused the rental: no energy provider configured; burning would cost 7071400 SUN and the wallet holds 1000`
       })
       expect(rentable.result.total.amount).toBe(0n)
     }))

@@ -1,4 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import { resourceAccountFor } from "../delegation/ResourceAccountFor.js"
+import { ResourceAccounts } from "../delegation/ResourceAccounts.js"
 import type { WalletId } from "../Ids.js"
 import { compareIds } from "../Int64Id.js"
 import type { TenantScope } from "../Scope.js"
@@ -45,6 +47,7 @@ const make = Effect.gen(function*() {
   const wallets = yield* WalletRepository
   const settings = yield* SettingsRepository
   const repository = yield* SweepRepository
+  const accounts = yield* ResourceAccounts
   // Read once, where the service is built: that is where an app provides its settings.
   const { preparationLimit } = yield* SweepSettings
   const estimateBudget = makeEstimateBudget((yield* TenantLimits).estimateNodeRequestsPerMinute)
@@ -110,6 +113,10 @@ const make = Effect.gen(function*() {
       const chain = yield* resources.chain(scope.network)
       const provider = yield* resources.energyProvider(scope.network)
       const current = effectiveSettings(yield* settings.get(scope))
+      const lender = Option.match(yield* Effect.provideService(resourceAccountFor(scope.network, scope.tenantId), ResourceAccounts, accounts), {
+        onNone: () => null,
+        onSome: (account) => account.address
+      })
       const requested = [...new Set<string>(request.walletIds)] as Array<WalletId>
       const found = new Map((yield* wallets.findMany(scope, requested)).map((w) => [w.id as string, w]))
       const notFound = requested.filter((id) => !found.has(id)).sort(compareIds)
@@ -125,7 +132,8 @@ const make = Effect.gen(function*() {
           parameters,
           collection: current.collection,
           policy: current.automation,
-          request
+          request,
+          lender
         }), { concurrency: estimateConcurrency })
       return { items, notFound, total: estimateTotal(items) } satisfies SweepEstimate
     }).pipe(

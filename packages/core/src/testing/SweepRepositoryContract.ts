@@ -7,7 +7,7 @@ import { roundDeadline } from "../notifications/DeliverySchedule.js"
 import { DepositBook } from "../scanning/DepositBook.js"
 import type { TenantScope } from "../Scope.js"
 import { SweepRepository } from "../sweeps/SweepRepository.js"
-import type { SweepTask } from "../sweeps/SweepTask.js"
+import type { SweepTask, SweepTaskId } from "../sweeps/SweepTask.js"
 import { type FixtureWallet, type FixtureWalletFields, StorageFixtures } from "./StorageFixtures.js"
 import { storedTransaction, sweepDraftFor, sweepTime, terminalOutcome } from "./SweepTestData.js"
 
@@ -99,6 +99,8 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
           actualFee: 0n,
           actualBandwidthFee: null,
           feeWarning: null,
+          energyPath: null,
+          feeReason: null,
           feeSource: null,
           preparedEnergy: null,
           estimatedWalletTrxFee: null,
@@ -256,6 +258,17 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         expect((yield* repo.claim("nile", "w2", at(300), at(400), 2)).map((t) => t.id)).toEqual([s!.id, b!.id])
       }))
 
+    it.effect("statusOf: the status of a task of the network whatever its tenant; none for another network or an unknown ID", () =>
+      Effect.gen(function*() {
+        const repo = yield* SweepRepository
+        const { task } = yield* newClaimedTask
+        expect(yield* repo.statusOf("nile", task.id)).toEqual(Option.some("pending"))
+        expect(yield* repo.statusOf("main", task.id)).toEqual(Option.none())
+        expect(yield* repo.statusOf("nile", "999999999999" as SweepTaskId)).toEqual(Option.none())
+        expect(yield* repo.finish(terminalOutcome(task, "cancelled"), "w1")).toBe(true)
+        expect(yield* repo.statusOf("nile", task.id)).toEqual(Option.some("cancelled"))
+      }))
+
     it.effect("save: compare-and-set on the version and the holder; stores every field a step changes and releases the claim", () =>
       Effect.gen(function*() {
         const repo = yield* SweepRepository
@@ -271,6 +284,8 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
           maxWalletTrxFee: 15_000_000n,
           actualBandwidthFee: 0n,
           feeWarning: "a warning",
+          energyPath: "rented",
+          feeReason: "renting 71500 energy from \"feee\" for 5000000 SUN, the cheapest healthy quote within max_rental_cost",
           rental: {
             orderId: `sweep-${task.id}`,
             provider: "feee",

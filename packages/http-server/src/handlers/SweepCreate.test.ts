@@ -56,7 +56,7 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
         requested_amount: "1500000", amount: "0", destination: wallets[3]!.address, status: "pending", reason: "", txid: "",
         actual_fee: "0", created_at: task.created_at, updated_at: task.created_at, webhook: null, preparation_stage: "queued",
         energy_rental: null, fee_source: null, prepared_energy: null, estimated_wallet_trx_fee: null,
-        max_wallet_trx_fee: "15000000", actual_bandwidth_fee: null, fee_warning: null
+        max_wallet_trx_fee: "15000000", actual_bandwidth_fee: null, fee_warning: null, energy_path: null, fee_reason: null
       })
       expect(task.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
       // Tasks of one batch are numbered in request order.

@@ -49,7 +49,7 @@ const estimateItem = {
   keys: [
     "wallet_id", "address", "amount", "sweepable", "reason", "fee_source", "energy_estimate", "prepared_energy", "energy_available",
     "estimated_wallet_trx_fee", "estimated_rental_cost", "estimated_activation_cost", "bandwidth_needed", "bandwidth_available",
-    "waits_for_bandwidth"
+    "waits_for_bandwidth", "energy_path", "fee_reason"
   ]
 }
 
@@ -90,15 +90,15 @@ layer(Layer.mergeAll(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }, { 
         wallet_id: withEnergy.id, address: withEnergy.address, amount: "10000000", sweepable: true, reason: "", fee_source: "resources",
         energy_estimate: "64285", prepared_energy: prepared.toString(), energy_available: "100000", estimated_wallet_trx_fee: "0",
         estimated_rental_cost: "0", estimated_activation_cost: "0", bandwidth_needed: "345", bandwidth_available: "600",
-        waits_for_bandwidth: false
+        waits_for_bandwidth: false, energy_path: "own", fee_reason: `the wallet's own energy covers the ${prepared} needed`
       })
-      expect(b).toMatchObject({ sweepable: true, fee_source: "wallet_trx", estimated_wallet_trx_fee: (prepared * 100n).toString(), energy_available: "0" })
+      expect(b).toMatchObject({ sweepable: true, fee_source: "wallet_trx", energy_path: "burn", estimated_wallet_trx_fee: (prepared * 100n).toString(), energy_available: "0" })
       expect(c).toMatchObject({
         sweepable: false, fee_source: null,
-        reason: `the energy shortfall would burn ${prepared * 100n} SUN and the wallet holds 1000000, and energy rental is not allowed`
+        reason: `no way to pay ${prepared} energy: energy rental is not allowed; burning would cost ${prepared * 100n} SUN and the wallet holds 1000000`
       })
       expect(d).toMatchObject({
-        sweepable: false, fee_source: null, reason: "the wallet is not activated on chain and energy rental is not allowed",
+        sweepable: false, fee_source: null, reason: `no way to pay ${prepared} energy: energy rental is not allowed; the wallet is not activated on chain`,
         bandwidth_available: "600", waits_for_bandwidth: false
       })
       expect(e).toMatchObject({ amount: "10000000", sweepable: false, fee_source: null, reason: "the wallet holds no USDT at the solidified block" })
@@ -121,7 +121,11 @@ layer(Layer.mergeAll(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }, { 
       yield* policy(client, { rental_allowed: true, max_rental_cost: "7000000", max_wallet_trx_fee: "1000000" })
       const capped = expectOk(yield* sweeps.estimate({ wallet_ids: [inactive.id, withTrx.id], sweep_mode: "all" }))
       expect(capped.items).toMatchObject([
-        { sweepable: false, fee_source: "rental", reason: `the energy rental would cost ${prepared * 90n + 1_100_000n} SUN, above max_rental_cost 7000000` },
+        {
+          sweepable: false, fee_source: null, energy_path: null,
+          reason: `no way to pay ${prepared} energy: the energy rental would cost ${prepared * 90n + 1_100_000n} SUN, above max_rental_cost 7000000; ` +
+            "the wallet is not activated on chain"
+        },
         { sweepable: true, fee_source: "rental", estimated_rental_cost: (prepared * 90n).toString() }
       ])
       // Read-only: nothing was ordered, no task created, and the other network has no node configured.

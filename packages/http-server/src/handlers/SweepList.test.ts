@@ -76,7 +76,7 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       expectInvalid(yield* get("/open/v1/sweeps?status=failed&status=pending"))
     }))
 
-  it.effect("detail: all 24 members of the contract table with nulls as values, the stage only while pending, the rental and the webhook summary", () =>
+  it.effect("detail: all 26 members of the contract table with nulls as values, the stage only while pending, the rental and the webhook summary", () =>
     Effect.gen(function*() {
       const { ids, sweeps, tenant, wallets } = yield* withTasks(3)
       const pending = expectOk(yield* sweeps.detail(ids[0]!))
@@ -89,7 +89,8 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       yield* setTask(ids[1]!, {
         status: "succeeded", stage: "ready", amount: "2500000", ...storedTransaction(txid), actual_fee: "3456000",
         actual_bandwidth_fee: "0", fee_warning: "bandwidth burned 345000 SUN", fee_source: "rental", prepared_energy: "70714",
-        estimated_wallet_trx_fee: "0", updated_at: "2026-03-01T00:02:03.456Z", rental_order_id: `sweep-nile-${ids[1]}`,
+        estimated_wallet_trx_fee: "0", energy_path: "rented",
+        fee_reason: "renting 70714 energy from \"sim\" for 2828560 SUN, the cheapest healthy quote within max_rental_cost", updated_at: "2026-03-01T00:02:03.456Z", rental_order_id: `sweep-nile-${ids[1]}`,
         rental_provider: "sim", rental_provider_order_id: "p-1", rental_quantity: "70714", rental_estimated_cost: "2828560",
         rental_paid_cost: "2800000", rental_activation_cost: "1500000", rental_state: "delivered", rental_expires_at: "2026-03-01T01:00:00Z"
       })
@@ -115,7 +116,8 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
           activation_cost: "1500000", state: "delivered", expires_at: "2026-03-01T01:00:00.000Z"
         },
         fee_source: "rental", prepared_energy: "70714", estimated_wallet_trx_fee: "0", max_wallet_trx_fee: "15000000",
-        actual_bandwidth_fee: "0", fee_warning: "bandwidth burned 345000 SUN"
+        actual_bandwidth_fee: "0", fee_warning: "bandwidth burned 345000 SUN", energy_path: "rented",
+        fee_reason: "renting 70714 energy from \"sim\" for 2828560 SUN, the cheapest healthy quote within max_rental_cost"
       })
       expect(Object.keys(done.webhook)).toEqual(sweepWebhookKeys)
       // The list shows the very same object.

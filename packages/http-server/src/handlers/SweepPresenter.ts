@@ -48,7 +48,9 @@ export const presentSweep = (task: SweepTask, webhook: NotificationEvent | null)
   estimated_wallet_trx_fee: textOrNull(task.estimatedWalletTrxFee),
   max_wallet_trx_fee: textOrNull(task.maxWalletTrxFee),
   actual_bandwidth_fee: textOrNull(task.actualBandwidthFee),
-  fee_warning: task.feeWarning
+  fee_warning: task.feeWarning,
+  energy_path: task.energyPath,
+  fee_reason: task.feeReason
 })
 
 export const presentView = (view: SweepView) => presentSweep(view.task, view.webhook)
@@ -81,7 +83,9 @@ export const presentEstimate = (network: Network, estimate: SweepEstimate): type
     estimated_activation_cost: item.estimatedActivationCost.toString(),
     bandwidth_needed: item.bandwidthNeeded.toString(),
     bandwidth_available: item.bandwidthAvailable.toString(),
-    waits_for_bandwidth: item.waitsForBandwidth
+    waits_for_bandwidth: item.waitsForBandwidth,
+    energy_path: item.energyPath,
+    fee_reason: item.feeReason
   })),
   not_found_ids: estimate.notFound,
   total: {

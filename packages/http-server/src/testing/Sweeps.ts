@@ -10,7 +10,8 @@ import type { Client } from "./Wallets.js"
 export const sweepKeys = [
   "network", "id", "wallet_id", "address", "kind", "sweep_mode", "requested_amount", "amount", "destination", "status", "reason",
   "txid", "actual_fee", "created_at", "updated_at", "webhook", "preparation_stage", "energy_rental", "fee_source", "prepared_energy",
-  "estimated_wallet_trx_fee", "max_wallet_trx_fee", "actual_bandwidth_fee", "fee_warning"
+  "estimated_wallet_trx_fee", "max_wallet_trx_fee", "actual_bandwidth_fee", "fee_warning",
+  "energy_path", "fee_reason"
 ]
 
 /** The members of the webhook summary inside a sweep, in order. */

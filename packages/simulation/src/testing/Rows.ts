@@ -100,6 +100,8 @@ export const taskRow = (
   actualFee: 0n,
   actualBandwidthFee: null,
   feeWarning: null,
+  energyPath: null,
+  feeReason: null,
   feeSource: "resources",
   preparedEnergy: null,
   estimatedWalletTrxFee: null,

@@ -14,15 +14,17 @@ import { EnergyProvider } from "../../energy/EnergyProvider.js"
 export class Sim extends Context.Tag("@collector/core/test/Sim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
 
 /** A new simulator, `Chain` through the real adapter, and the simulator's energy provider through the real client. */
-export const SimWorld = Layer.unwrapScoped(
+export const SimWorld = Layer.unwrapScoped(Effect.suspend(() => simWorldWith({})))
+
+/** The same world over a simulator started with `overrides` (genesis accounts with staked TRX, say). */
+export const simWorldWith = (overrides: Parameters<typeof startSimNode>[0]) =>
   Effect.gen(function*() {
-    const sim = yield* startSimNode()
+    const sim = yield* startSimNode(overrides)
     const chain = Layer.effect(Chain, adapterFor(sim.url, { requestsPerSecond: 10_000 }))
     const provider = SimEnergyProvider.layer(SimEnergyProvider.defaultSimProviderConfig(sim.url, { requestTimeout: Duration.seconds(2) })).pipe(
       Layer.provide(FetchHttpClient.layer)
     )
     return Layer.mergeAll(chain, provider, Layer.succeed(Sim, sim))
   })
-)
 
 export type SimWorldPorts = Sim | Chain | EnergyProvider

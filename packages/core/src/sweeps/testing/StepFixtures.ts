@@ -26,6 +26,8 @@ export const preparedTask = (at: Date, changes: Partial<SweepTask> = {}): SweepT
   actualFee: 0n,
   actualBandwidthFee: null,
   feeWarning: null,
+  energyPath: null,
+  feeReason: null,
   feeSource: "resources",
   preparedEnergy: 70_000n,
   estimatedWalletTrxFee: 0n,

@@ -1,6 +1,7 @@
 import { localKey } from "../../WalletKey.js"
 import { LocalSigner } from "@collector/tron"
-import { sentBy, wallet } from "@collector/tron-sim/testing"
+import { sentBy, type startSimNode, wallet } from "@collector/tron-sim/testing"
+import { ResourceAccounts } from "../../delegation/ResourceAccounts.js"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Clock, Effect, Layer, Option } from "effect"
 import { MemoryTestStorage } from "../../testing/MemoryTestStorage.js"
@@ -10,7 +11,7 @@ import { walletKeyContext } from "../../SealContext.js"
 import { defaultAutomationPolicy } from "../../Settings.js"
 import { SettingsRepository } from "../../SettingsRepository.js"
 import type { TenantScope } from "../../Scope.js"
-import { Sim, SimWorld } from "../../chain/testing/SimWorld.js"
+import { Sim, SimWorld, simWorldWith } from "../../chain/testing/SimWorld.js"
 import { eagerSweeperSettings } from "../../testing/EagerLoopSettings.js"
 import { StorageFixtures } from "../../testing/StorageFixtures.js"
 import { sweepDraftFor } from "../../testing/SweepTestData.js"
@@ -37,6 +38,20 @@ const signer = LocalSigner.layer.pipe(
 )
 
 export const SweepWorld = SimWorld.pipe(Layer.provideMerge(signer), Layer.provideMerge(storage))
+
+/** The sweep world over a simulator whose genesis accounts are `overrides`' (resource accounts with staked TRX). */
+export const sweepWorldWith = (overrides: Parameters<typeof startSimNode>[0]) =>
+  Layer.unwrapScoped(simWorldWith(overrides)).pipe(Layer.provideMerge(signer), Layer.provideMerge(storage))
+
+/** Seals a simulator key as the resource account's is stored (like a wallet key) and sets it for the tenant on nile. */
+export const setResourceAccount = (scope: TenantScope, index: number) =>
+  Effect.gen(function*() {
+    const key = wallet(index)
+    const sealed = yield* box.seal(key.secretKey, walletKeyContext(key.address))
+    const now = new Date(yield* Clock.currentTimeMillis)
+    return yield* Effect.flatMap(ResourceAccounts, (accounts) =>
+      accounts.create({ network: "nile", tenantId: scope.tenantId, address: key.address, key: localKey(sealed), createdAt: now })).pipe(Effect.orDie)
+  })
 
 export const usdt = (whole: bigint) => whole * 1_000_000n
 export const trx = (whole: bigint) => whole * 1_000_000n

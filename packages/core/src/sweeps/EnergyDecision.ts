@@ -1,0 +1,114 @@
+import { Effect } from "effect"
+import type { ChainService } from "../chain/Chain.js"
+import type { AccountState, ChainParameters } from "../chain/ChainModel.js"
+import { stakeForEnergy } from "../delegation/StakeForEnergy.js"
+import { chooseEnergyPath, type EnergyPath, type StakeShortPolicy, type WaterfallChoice } from "./EnergyWaterfall.js"
+import { energyLeft, withMargin } from "./FeePlan.js"
+import type { RentalDecision, RentalPlan } from "./RentalDecision.js"
+import type { FeeSource } from "./SweepTask.js"
+
+/** The scope's fee rules the decision keeps to. */
+export interface EnergyPolicy {
+  readonly maxWalletTrxFee: bigint
+  readonly rentalAllowed: boolean
+}
+
+/** What was decided for one sweep's energy, with the figures the task and the estimate show. */
+export interface EnergyDecision {
+  readonly choice: WaterfallChoice
+  readonly preparedEnergy: bigint
+  /** fee_limit caps the whole transfer even when lent or rented energy pays, so it always covers all of it. */
+  readonly feeLimit: bigint
+  /** Energy the wallet lacks now: what a delegation lends (0 when its own energy covers the transfer). */
+  readonly shortfall: bigint
+  /** SUN the wallet's TRX would burn for the shortfall. */
+  readonly burnFee: bigint
+  /** The rental asked for (null when none was: own energy or the stake covered it, or rental is not allowed). */
+  readonly rental: RentalDecision | null
+  readonly rentalPlan: RentalPlan
+}
+
+/** The fee source the public contract shows for a path: lent energy is the wallet's own delegated resource. */
+export const feeSourceOfPath = (path: EnergyPath): FeeSource =>
+  path === "own" || path === "delegated" ? "resources" : path === "rented" ? "rental" : "wallet_trx"
+
+/**
+ * No new setting: the tenant's existing policy says what happens when the own stake is short.
+ * Rental allowed: rent; otherwise burning within max_wallet_trx_fee if the wallet can; otherwise wait.
+ */
+export const stakeShortPolicy = (policy: EnergyPolicy, burnable: boolean): StakeShortPolicy =>
+  policy.rentalAllowed ? "rent" : burnable ? "burn" : "wait"
+
+/**
+ * What the resource account (by address) can lend now, and the stake the shortfall needs; null
+ * without an account, for an inactive wallet (java-tron refuses to delegate to it), when nothing
+ * is short, or when the network reports no energy weight.
+ */
+export const stakeOffer = (chain: ChainService, owner: string | null, account: AccountState, shortfall: bigint) =>
+  Effect.gen(function*() {
+    if (owner === null || !account.activated || shortfall <= 0n) return null
+    const needed = stakeForEnergy(shortfall, yield* chain.stakeTotals(owner))
+    if (needed === undefined) return null
+    return { available: yield* chain.delegatableEnergyStake(owner), needed }
+  })
+
+/**
+ * The one energy decision of a sweep, made alike when a task is prepared and when a sweep is
+ * estimated: the waterfall (`chooseEnergyPath`) over the wallet's reading, the own stake's offer
+ * and, only when neither the wallet's energy nor the stake covers it and rental is allowed, the
+ * provider's answer (`rentalOf`, the shared `decideRental`). The caller handles a provider that
+ * does not answer: preparation tries again later, the estimate says so.
+ */
+export const decideEnergy = <E, R>(input: {
+  readonly account: AccountState
+  readonly estimatedEnergy: bigint
+  readonly parameters: ChainParameters
+  readonly policy: EnergyPolicy
+  readonly stake: { readonly available: bigint; readonly needed: bigint } | null
+  readonly rentalOf: (plan: RentalPlan) => Effect.Effect<RentalDecision, E, R>
+  /** The provider's name, for a quote that names none. */
+  readonly providerName: string
+}): Effect.Effect<EnergyDecision, E, R> =>
+  Effect.gen(function*() {
+    const { account, parameters, policy } = input
+    const preparedEnergy = withMargin(input.estimatedEnergy)
+    const feeLimit = preparedEnergy * parameters.energyFee
+    const left = account.activated ? energyLeft(account) : 0n
+    const shortfall = preparedEnergy > left ? preparedEnergy - left : 0n
+    const burnFee = (shortfall > 0n ? shortfall : preparedEnergy) * parameters.energyFee
+    const burnable = account.activated && burnFee <= policy.maxWalletTrxFee && account.trx >= burnFee
+    const rentalPlan: RentalPlan = account.activated
+      ? { _tag: "Rental", preparedEnergy, feeLimit, energy: shortfall, activate: false }
+      : { _tag: "Rental", preparedEnergy, feeLimit, energy: preparedEnergy, activate: true }
+    const waterfall = (rental: RentalDecision | null) =>
+      chooseEnergyPath({
+        energyNeeded: preparedEnergy,
+        energyLeft: left,
+        activated: account.activated,
+        walletTrx: account.trx,
+        energyFee: parameters.energyFee,
+        stake: input.stake,
+        rental: rental === null
+          ? null
+          : rental._tag === "Quoted"
+          ? { _tag: "Quoted", cost: rental.quote.cost + rental.quote.activationCost, provider: rental.quote.provider ?? input.providerName }
+          : { _tag: "Refused", reason: rental.reason },
+        maxWalletTrxFee: policy.maxWalletTrxFee,
+        whenStakeShort: stakeShortPolicy(policy, burnable)
+      })
+    const decided = (choice: WaterfallChoice, rental: RentalDecision | null): EnergyDecision => ({
+      choice,
+      preparedEnergy,
+      feeLimit,
+      shortfall,
+      burnFee,
+      rental,
+      rentalPlan
+    })
+    // Own energy and the stake never depend on the provider's answer: no quote is asked for them.
+    const first = waterfall(null)
+    if (first._tag === "Pay" && (first.path === "own" || first.path === "delegated")) return decided(first, null)
+    if (!policy.rentalAllowed) return decided(first, null)
+    const rental = yield* input.rentalOf(rentalPlan)
+    return decided(waterfall(rental), rental)
+  })
