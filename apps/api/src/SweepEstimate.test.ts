@@ -53,7 +53,9 @@ it.scopedLive("npm run api: the sweep estimate reads the configured node and ene
       wallet_id: created1.id, address: created1.address, amount: "5000000", sweepable: true, reason: "", fee_source: "rental",
       energy_estimate: "130285", prepared_energy: "143314", energy_available: "0", estimated_wallet_trx_fee: "0",
       estimated_rental_cost: (143_314n * 90n).toString(), estimated_activation_cost: "1100000", bandwidth_needed: "345",
-      bandwidth_available: "600", waits_for_bandwidth: false
+      bandwidth_available: "600", waits_for_bandwidth: false, energy_path: "rented",
+      // The rental and the activation: 143,314 × 90 + 1,100,000 SUN.
+      fee_reason: `renting 143314 energy from "sim" for 13998260 SUN, the cheapest healthy quote within max_rental_cost`
     }])
     expect(estimate.total.amount).toBe("5000000")
   }), { timeout: 120_000 })

@@ -33,11 +33,12 @@ export const feeSourceOfPath = (path: EnergyPath): FeeSource =>
   path === "own" || path === "delegated" ? "resources" : path === "rented" ? "rental" : "wallet_trx"
 
 /**
- * No new setting: the tenant's existing policy says what happens when the own stake is short.
- * Rental allowed: rent; otherwise burning within max_wallet_trx_fee if the wallet can; otherwise wait.
+ * No new setting: the tenant's existing policy says what happens when the own stake is short, in
+ * the contract's order. Burning within max_wallet_trx_fee if the wallet can; otherwise rent if
+ * rental is allowed; otherwise wait for the stake.
  */
 export const stakeShortPolicy = (policy: EnergyPolicy, burnable: boolean): StakeShortPolicy =>
-  policy.rentalAllowed ? "rent" : burnable ? "burn" : "wait"
+  burnable ? "burn" : policy.rentalAllowed ? "rent" : "wait"
 
 /**
  * What the resource account (by address) can lend now, and the stake the shortfall needs; null
@@ -55,7 +56,7 @@ export const stakeOffer = (chain: ChainService, owner: string | null, account: A
 /**
  * The one energy decision of a sweep, made alike when a task is prepared and when a sweep is
  * estimated: the waterfall (`chooseEnergyPath`) over the wallet's reading, the own stake's offer
- * and, only when neither the wallet's energy nor the stake covers it and rental is allowed, the
+ * and, only when neither the wallet's energy, the stake nor its TRX covers it and rental is allowed, the
  * provider's answer (`rentalOf`, the shared `decideRental`). The caller handles a provider that
  * does not answer: preparation tries again later, the estimate says so.
  */
@@ -105,9 +106,9 @@ export const decideEnergy = <E, R>(input: {
       rental,
       rentalPlan
     })
-    // Own energy and the stake never depend on the provider's answer: no quote is asked for them.
+    // Own energy, the stake and burning come before rental and never depend on the provider's answer: no quote is asked for them.
     const first = waterfall(null)
-    if (first._tag === "Pay" && (first.path === "own" || first.path === "delegated")) return decided(first, null)
+    if (first._tag === "Pay") return decided(first, null)
     if (!policy.rentalAllowed) return decided(first, null)
     const rental = yield* input.rentalOf(rentalPlan)
     return decided(waterfall(rental), rental)

@@ -1,8 +1,10 @@
 /**
  * The order a sweep's energy is paid in: the wallet's own energy, then energy lent from the
- * operator's own stake, then the cheapest healthy provider's rental, then burning the wallet's
- * TRX when the tenant allows it, each within the tenant's caps. Every answer carries the reason
- * a tenant reads on the task and in the estimate.
+ * operator's own stake (it becomes the wallet's own resource), then the wallet's TRX burned for
+ * the whole shortfall within max_wallet_trx_fee, then the cheapest healthy provider's rental.
+ * The tenant contract fixes own resources, then wallet TRX, then rental; the stake sits with the
+ * wallet's resources because that is what lent energy is on chain. Every answer carries the
+ * reason a tenant reads on the task and in the estimate.
  */
 export type EnergyPath = "own" | "delegated" | "rented" | "burn"
 
@@ -73,9 +75,9 @@ export const chooseEnergyPath = (input: WaterfallInput): WaterfallChoice => {
       }
     }
   }
-  const rented = rent()
-  if (rented !== undefined) return rented
   const burned = burn()
   if (burned !== undefined) return burned
+  const rented = rent()
+  if (rented !== undefined) return rented
   return { _tag: "Unpayable", reason: `no way to pay ${shortfall > 0n ? shortfall : input.energyNeeded} energy: ${rentRefusal()}; ${burnRefusal()}` }
 }

@@ -328,8 +328,8 @@ describe("Sweeps.estimate", () => {
         bandwidthNeeded: 345n, bandwidthAvailable: 600n, waitsForBandwidth: false,
         energyPath: "own", feeReason: "the wallet's own energy covers the 70714 needed"
       })
-      // The waterfall rents before it burns: the quote (70,714 × 40 SUN) is within max_rental_cost.
-      expect(byId["2"]).toMatchObject({ sweepable: true, feeSource: "rental", energyPath: "rented", estimatedRentalCost: prepared * 40n, estimatedWalletTrxFee: 0n, energyAvailable: 0n })
+      // The contract's order: the wallet's TRX burns within max_wallet_trx_fee before any rental (no quote asked).
+      expect(byId["2"]).toMatchObject({ sweepable: true, feeSource: "wallet_trx", energyPath: "burn", estimatedWalletTrxFee: prepared * 100n, estimatedRentalCost: 0n, energyAvailable: 0n })
       // 60,000 delegated: a 10,714 shortfall; the provider's minimum order is 32,000 energy.
       expect(byId["3"]).toMatchObject({
         sweepable: true, feeSource: "rental", estimatedRentalCost: 32_000n * 40n, estimatedActivationCost: 0n,
@@ -346,7 +346,6 @@ describe("Sweeps.estimate", () => {
       expect(byId["6"]).toMatchObject({ sweepable: false, feeSource: "resources", reason: "the amount 400 is above the wallet's USDT balance 100" })
       expect(byId["7"]).toMatchObject({ sweepable: false, reason: "wallet 7 already has an unfinished sweep task; the amount 400 is above the wallet's USDT balance 100" })
       expect(quotes).toEqual([
-        { receiver: "TWallet2", energy: prepared, activate: false },
         { receiver: "TWallet3", energy: 32_000n, activate: false },
         { receiver: "TWallet4", energy: prepared, activate: true }
       ])
@@ -355,8 +354,8 @@ describe("Sweeps.estimate", () => {
       expect(result.total).toEqual({
         amount: 1200n,
         preparedEnergy: prepared * 3n,
-        estimatedWalletTrxFee: 0n,
-        estimatedRentalCost: 32_000n * 40n + prepared * 40n,
+        estimatedWalletTrxFee: prepared * 100n,
+        estimatedRentalCost: 32_000n * 40n,
         estimatedActivationCost: 0n
       })
     }))
