@@ -29,6 +29,8 @@ const task = (id: string, walletId: string, address: string) => ({
   preparation_stage: "queued",
   energy_rental: null,
   fee_source: null,
+  energy_path: null,
+  fee_reason: null,
   prepared_energy: null,
   estimated_wallet_trx_fee: null,
   max_wallet_trx_fee: null,
