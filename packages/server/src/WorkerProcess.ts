@@ -84,8 +84,13 @@ export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Ef
   }
 })
 
-/** The nodes of `network`, in order. */
-const nodesOf = (network: WorkerNetwork): ReadonlyArray<NodeConfig> => network.nodes ?? [network.node]
+/**
+ * The nodes of `network`, in order. An embedder who replaces `node` in a read configuration
+ * (`{ ...network, node }`, as the examples' stand-ins do) means that node: the list read with the
+ * old one no longer describes the network, so it counts only while its first entry is `node`.
+ */
+export const nodesOf = (network: WorkerNetwork): ReadonlyArray<NodeConfig> =>
+  network.nodes !== undefined && network.nodes[0] === network.node ? network.nodes : [network.node]
 
 /**
  * The node(s) and the energy provider of one network; several nodes fail over by the core's rule
