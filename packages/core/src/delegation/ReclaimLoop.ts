@@ -28,10 +28,12 @@ const make = (settings: ReclaimSettings) =>
     const pass = (network: Network) =>
       Effect.gen(function*() {
         // Counted from the chain's head when it is ahead of our clock: the node judges expiration by its head.
+        const accounts = (yield* Effect.flatMap(ResourceAccounts, (a) => a.list())).filter((a) => a.network === network)
+        // A network without a resource account lends nothing: no node call, no outage logged every pass.
+        if (accounts.length === 0) return []
         const clock = yield* Clock.currentTimeMillis
         const head = yield* Effect.flatMap(Chain, (chain) => chain.headBlock)
         const now = new Date(Math.max(clock, head.timestamp.getTime()))
-        const accounts = (yield* Effect.flatMap(ResourceAccounts, (a) => a.list())).filter((a) => a.network === network)
         const outcomes: Array<ReclaimOutcome> = []
         for (const account of accounts) {
           outcomes.push(...yield* reclaimPass(makeStakeLoans(account), network, taskFinished(network), now, settings.batchSize))
