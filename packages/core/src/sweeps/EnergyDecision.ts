@@ -3,8 +3,9 @@ import type { ChainService } from "../chain/Chain.js"
 import type { AccountState, ChainParameters } from "../chain/ChainModel.js"
 import { stakeForEnergy } from "../delegation/StakeForEnergy.js"
 import { chooseEnergyPath, type EnergyPath, type StakeShortPolicy, type WaterfallChoice } from "./EnergyWaterfall.js"
-import { energyLeft, withMargin } from "./FeePlan.js"
+import { withMargin } from "./EnergyMargin.js"
 import type { RentalDecision, RentalPlan } from "./RentalDecision.js"
+import { energyLeft } from "./ResourcesLeft.js"
 import type { FeeSource } from "./SweepTask.js"
 
 /** The scope's fee rules the decision keeps to. */
@@ -79,8 +80,8 @@ export const decideEnergy = <E, R>(input: {
     const burnFee = (shortfall > 0n ? shortfall : preparedEnergy) * parameters.energyFee
     const burnable = account.activated && burnFee <= policy.maxWalletTrxFee && account.trx >= burnFee
     const rentalPlan: RentalPlan = account.activated
-      ? { _tag: "Rental", preparedEnergy, feeLimit, energy: shortfall, activate: false }
-      : { _tag: "Rental", preparedEnergy, feeLimit, energy: preparedEnergy, activate: true }
+      ? { preparedEnergy, feeLimit, energy: shortfall, activate: false }
+      : { preparedEnergy, feeLimit, energy: preparedEnergy, activate: true }
     const waterfall = (rental: RentalDecision | null) =>
       chooseEnergyPath({
         energyNeeded: preparedEnergy,

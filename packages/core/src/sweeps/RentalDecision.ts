@@ -1,8 +1,19 @@
 import { Effect } from "effect"
 import type { EnergyProviderService, ProviderUnavailable, RentalQuote } from "../energy/EnergyProvider.js"
-import { type FeePlan, rentalSize } from "./FeePlan.js"
 
-export type RentalPlan = FeePlan & { readonly _tag: "Rental" }
+/** The rental a sweep would need: the energy it lacks, and whether the provider must activate the wallet. */
+export interface RentalPlan {
+  readonly preparedEnergy: bigint
+  readonly feeLimit: bigint
+  /** Energy to rent: the shortfall (all of the prepared energy for a wallet not on chain). */
+  readonly energy: bigint
+  /** The wallet is not on chain yet: the provider must activate it. */
+  readonly activate: boolean
+}
+
+/** Energy to order: the plan's shortfall, at least the provider's smallest order. */
+export const rentalSize = (plan: RentalPlan, provider: Pick<EnergyProviderService, "minimumEnergy">): bigint =>
+  plan.energy > provider.minimumEnergy ? plan.energy : provider.minimumEnergy
 
 /** A provider's refusal as a tenant reads it, at the quote or at the order. */
 export const providerRefusal = (provider: Pick<EnergyProviderService, "name">, reason: string) =>

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import type { AccountState, ChainParameters } from "../chain/ChainModel.js"
+import { defaultAutomationPolicy } from "../Settings.js"
+import { decideEnergy } from "./EnergyDecision.js"
+import { mainnetFees } from "./MainnetFees.js"
+import type { RentalDecision, RentalPlan } from "./RentalDecision.js"
+
+/**
+ * The one energy decision against the contract's order and mainnet's fees, with hand-written
+ * figures: 64,285 energy with the 10% margin is 70,714 (7,071,400 SUN at 100 SUN per energy).
+ */
+const account = (changes: Partial<AccountState> = {}): AccountState => ({
+  address: "TWallet",
+  activated: true,
+  trx: 0n,
+  usdt: 5_000_000n,
+  energyLimit: 0n,
+  energyUsed: 0n,
+  freeBandwidthLimit: 600n,
+  freeBandwidthUsed: 0n,
+  stakedBandwidthLimit: 0n,
+  stakedBandwidthUsed: 0n,
+  atBlock: 10n,
+  ...changes
+})
+
+const mainnet: ChainParameters = { energyFee: mainnetFees.energyFee, bandwidthFee: 1000n, freeBandwidthPerDay: 600n, activationFee: mainnetFees.activation }
+
+/** A provider that quotes the plan at the dearest market price, activation included when asked. */
+const dearestProvider = (plan: RentalPlan) =>
+  Effect.succeed<RentalDecision>({
+    _tag: "Quoted",
+    quote: {
+      energy: plan.energy,
+      cost: plan.energy * mainnetFees.rentalPricePerEnergy.highest,
+      activationCost: plan.activate ? mainnetFees.providerActivation : 0n,
+      durationSeconds: 3600,
+      provider: "dear"
+    }
+  })
+
+const decide = (input: { account: AccountState; estimatedEnergy: bigint; policy?: { maxWalletTrxFee: bigint; rentalAllowed: boolean } }) =>
+  decideEnergy({
+    account: input.account,
+    estimatedEnergy: input.estimatedEnergy,
+    parameters: mainnet,
+    policy: input.policy ?? { maxWalletTrxFee: 15_000_000n, rentalAllowed: true },
+    stake: null,
+    rentalOf: dearestProvider,
+    providerName: "dear"
+  })
+
+describe("the energy decision", () => {
+  it.effect("own energy covers it: fee limit for the whole transfer, nothing burned or rented", () =>
+    Effect.gen(function*() {
+      const decision = yield* decide({ account: account({ energyLimit: 80_000n, energyUsed: 5_000n, trx: 50_000_000n }), estimatedEnergy: 64_285n })
+      expect(decision).toMatchObject({ preparedEnergy: 70_714n, feeLimit: 7_071_400n, shortfall: 0n, rental: null })
+      expect(decision.choice).toMatchObject({ _tag: "Pay", path: "own" })
+    }))
+
+  it.effect("burns the wallet's TRX for the whole shortfall before asking a provider", () =>
+    Effect.gen(function*() {
+      const decision = yield* decide({ account: account({ energyLimit: 30_000n, trx: 5_000_000n }), estimatedEnergy: 64_285n })
+      expect(decision).toMatchObject({ shortfall: 40_714n, burnFee: 4_071_400n, rental: null })
+      expect(decision.choice).toMatchObject({ _tag: "Pay", path: "burn" })
+    }))
+
+  it.effect("an inactive wallet is rented for with activation, or not swept without rental", () =>
+    Effect.gen(function*() {
+      const inactive = account({ activated: false, freeBandwidthLimit: 0n, trx: 100_000_000n })
+      const rented = yield* decide({ account: inactive, estimatedEnergy: 130_285n })
+      expect(rented.rentalPlan).toMatchObject({ energy: 143_314n, activate: true })
+      expect(rented.choice).toMatchObject({ _tag: "Pay", path: "rented" })
+      const refused = yield* decide({ account: inactive, estimatedEnergy: 130_285n, policy: { maxWalletTrxFee: 15_000_000n, rentalAllowed: false } })
+      expect(refused.choice._tag).toBe("Unpayable")
+    }))
+})
+
+describe("the default automation policy against mainnet fees", () => {
+  // The costliest ordinary sweep: into a collection address that holds no USDT yet.
+  const costliest = mainnetFees.transferEnergyToEmpty
+
+  it.effect("lets a wallet burn its own TRX for the costliest transfer", () =>
+    Effect.gen(function*() {
+      const decision = yield* decide({ account: account({ trx: 100_000_000n }), estimatedEnergy: costliest, policy: defaultAutomationPolicy })
+      expect(decision.choice).toMatchObject({ _tag: "Pay", path: "burn" })
+    }))
+
+  it.effect("lets a rental with activation at the dearest provider price through the rental cap", () =>
+    Effect.gen(function*() {
+      const policy = { ...defaultAutomationPolicy, rentalAllowed: true }
+      const decision = yield* decide({ account: account({ activated: false }), estimatedEnergy: costliest, policy })
+      // 143,314 energy at 130 SUN plus a 1.5 TRX activation: 20,130,820 SUN.
+      const dearest = 143_314n * 130n + 1_500_000n
+      expect(decision.rentalPlan.energy * mainnetFees.rentalPricePerEnergy.highest + mainnetFees.providerActivation).toBe(dearest)
+      expect(dearest).toBeLessThanOrEqual(defaultAutomationPolicy.maxRentalCost)
+      expect(decision.choice).toMatchObject({ _tag: "Pay", path: "rented" })
+    }))
+})

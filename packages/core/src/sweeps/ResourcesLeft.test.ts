@@ -1,0 +1,38 @@
+import { describe, expect, it } from "@effect/vitest"
+import type { AccountState } from "../chain/ChainModel.js"
+import { withMargin } from "./EnergyMargin.js"
+import { bandwidthLeft, energyLeft } from "./ResourcesLeft.js"
+
+const account = (changes: Partial<AccountState> = {}): AccountState => ({
+  address: "TWallet",
+  activated: true,
+  trx: 0n,
+  usdt: 5_000_000n,
+  energyLimit: 0n,
+  energyUsed: 0n,
+  freeBandwidthLimit: 600n,
+  freeBandwidthUsed: 0n,
+  stakedBandwidthLimit: 0n,
+  stakedBandwidthUsed: 0n,
+  atBlock: 10n,
+  ...changes
+})
+
+describe("what a sweep prepares for and what the wallet has left", () => {
+  it("adds a 10% margin to the chain's estimate, rounding up", () => {
+    expect(withMargin(64_285n)).toBe(70_714n)
+    expect(withMargin(130_285n)).toBe(143_314n)
+    expect(withMargin(100n)).toBe(110n)
+    expect(withMargin(0n)).toBe(0n)
+  })
+
+  it("counts energy left, never a negative remainder", () => {
+    expect(energyLeft(account({ energyLimit: 80_000n, energyUsed: 5_000n }))).toBe(75_000n)
+    expect(energyLeft(account({ energyLimit: 1_000n, energyUsed: 5_000n }))).toBe(0n)
+  })
+
+  it("counts free and staked bandwidth, never a negative remainder", () => {
+    expect(bandwidthLeft(account({ freeBandwidthUsed: 700n, stakedBandwidthLimit: 400n, stakedBandwidthUsed: 100n }))).toBe(300n)
+    expect(bandwidthLeft(account({ freeBandwidthUsed: 100n, stakedBandwidthLimit: 400n }))).toBe(900n)
+  })
+})
