@@ -1,16 +1,21 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
 import {
   ComponentStatus,
+  DelegationLedger,
   defaultEngineSettings,
   Engine,
   type EngineSettings,
   MemoryComponentStatus,
+  localKey,
   MemoryDatabase,
+  ResourceAccounts,
+  SecretBox,
   SettingsService,
   SweepRepository,
   TenantAdmin,
   type TenantScope,
   WalletRepository,
+  walletKeyContext,
   Wallets
 } from "@collector/core"
 import { SimEnergyProvider } from "@collector/energy"
@@ -37,7 +42,7 @@ import { startSimNode, wallet } from "@collector/tron-sim/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { FetchHttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Context, Duration, Effect, Fiber, Layer, Option } from "effect"
+import { Clock, Context, Duration, Effect, Fiber, Layer, Option, Schedule } from "effect"
 import { randomBytes } from "node:crypto"
 import { eventually } from "../../../test-support/Eventually.js"
 import * as WorkerProcess from "./WorkerProcess.js"
@@ -51,11 +56,21 @@ const settings: EngineSettings = {
   scanner: { batchBlocks: 10, fetchConcurrency: 4 },
   loop: { ...defaultEngineSettings.loop, pollInterval: Duration.millis(50), integrityWindow: 50n, retainedBlocks: 100n },
   balances: { ...defaultEngineSettings.balances, walletsPerSecond: 1000 },
-  sweeper: { ...defaultEngineSettings.sweeper, idleInterval: Duration.millis(20) },
+  sweeper: {
+    ...defaultEngineSettings.sweeper,
+    idleInterval: Duration.millis(20),
+    settleDelay: Duration.millis(200),
+    settleInterval: Duration.millis(100),
+    rentalInterval: Duration.millis(100)
+  },
+  reclaim: { ...defaultEngineSettings.reclaim, interval: Duration.millis(200) },
   automation: { ...defaultEngineSettings.automation, tickInterval: Duration.millis(100) },
   dispatcher: { ...defaultEngineSettings.dispatcher, pollInterval: Duration.millis(20), statusInterval: Duration.millis(100) },
   processName: "engine-test"
 }
+
+/** The operator's resource account: 20,000 TRX staked for energy on the simulated node. */
+const stakeAccount = wallet(6950)
 
 const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })
 
@@ -66,7 +81,7 @@ const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(
  */
 const world = Layer.unwrapScoped(
   Effect.gen(function*() {
-    const sim = yield* startSimNode()
+    const sim = yield* startSimNode({ genesisAccounts: [{ address: stakeAccount.address, trx: 5_000_000n, stakedForEnergy: 20_000_000_000n }] })
     const receiver = yield* startTestReceiver()
     const node = defaultNodeConfig("nile", { fullNodeUrl: sim.url, solidityUrl: sim.url, requestTimeout: Duration.seconds(2), retries: 0, requestsPerSecond: 10_000 })
     const provider = { kind: "sim", network: "nile", config: SimEnergyProvider.defaultSimProviderConfig(sim.url, { requestTimeout: Duration.seconds(2) }) } as const
@@ -198,4 +213,43 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine", (it) => 
       expect(task).toMatchObject({ origin: "automation", walletId: seeded.walletId })
       yield* Fiber.interrupt(running)
     }), 120_000)
+})
+
+/** The tenant's resource account: the simulator key sealed as a wallet key is, under the engine's master key. */
+const setResourceAccount = (scope: TenantScope) =>
+  Effect.gen(function*() {
+    const sealed = yield* (yield* SecretBox).seal(stakeAccount.secretKey, walletKeyContext(stakeAccount.address))
+    const now = new Date(yield* Clock.currentTimeMillis)
+    yield* (yield* ResourceAccounts).create({ network: "nile", tenantId: scope.tenantId, address: stakeAccount.address, key: localKey(sealed), createdAt: now })
+  }).pipe(Effect.orDie)
+
+/** What the resource account has lent and not taken back, as the chain's own account reply shows it (SUN). */
+const lentOnChain = (simUrl: string) =>
+  Effect.promise(() =>
+    fetch(`${simUrl}/wallet/getaccount`, { method: "POST", body: JSON.stringify({ address: stakeAccount.address, visible: true }) })
+      .then((r) => r.json() as Promise<{ account_resource?: { delegated_frozenV2_balance_for_energy?: number } }>)
+  ).pipe(Effect.map((account) => BigInt(account.account_resource?.delegated_frozenV2_balance_for_energy ?? 0)))
+
+layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine with the own stake", (it) => {
+  it.effect("a wallet that cannot burn is swept on lent energy, and the engine's reclaim loop takes the stake back", () =>
+    Effect.gen(function*() {
+      const engine = yield* Engine
+      const sim = yield* Sim
+      const seeded = yield* seedScope(usdt(4n), false)
+      yield* setResourceAccount(seeded.scope)
+      // On chain with one SUN: it cannot burn for its energy, and rental is off, so only the stake pays.
+      yield* sim.chain.activate(seeded.address, 1n).pipe(Effect.orDie)
+      yield* sim.chain.mine(20)
+      yield* Effect.flatMap(SettingsService, (service) => service.setAutomation(seeded.scope, { ...automationPolicy(true), rentalAllowed: false }))
+      const mining = yield* Effect.fork(Effect.repeat(sim.chain.mine(1), Schedule.spaced(Duration.millis(100))))
+      const running = yield* Effect.fork(engine.run)
+      const [task] = yield* eventually(tasksOf(seeded.scope), (tasks) => tasks.length === 1 && tasks[0]!.status === "succeeded", 30_000)
+      expect(task).toMatchObject({ energyPath: "delegated", feeSource: "resources" })
+      // 64,285 energy to an address holding no USDT is 130,285; either way the stake lent was the whole TRX for it, and it comes back.
+      const row = yield* eventually(Effect.flatMap(DelegationLedger, (ledger) => ledger.find(task!.id)), (found) => Option.exists(found, (d) => d.state === "reclaimed"), 30_000)
+      expect(Option.isSome(row)).toBe(true)
+      expect(yield* lentOnChain(sim.url)).toBe(0n)
+      yield* Fiber.interrupt(running)
+      yield* Fiber.interrupt(mining)
+    }), 150_000)
 })
