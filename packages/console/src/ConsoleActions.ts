@@ -1,4 +1,4 @@
-import { type EventId, type Network, Notifications, OperatorAuditLog, SettingsService, type TenantId, type TenantScope } from "@collector/core"
+import { type EventId, intervene, type Network, Notifications, OperatorAuditLog, SettingsService, type SweepTaskId, type TenantId, type TenantScope } from "@collector/core"
 import { Clock, Effect } from "effect"
 import type { Operator } from "./OperatorAccess.js"
 
@@ -10,12 +10,13 @@ import type { Operator } from "./OperatorAccess.js"
 export type ConsoleAction =
   | { readonly action: "redeliver_event"; readonly scope: TenantScope; readonly eventId: EventId }
   | { readonly action: "pause_automation" | "resume_automation"; readonly scope: TenantScope }
+  | { readonly action: "retry_sweep" | "cancel_sweep"; readonly scope: TenantScope; readonly sweepId: SweepTaskId }
 
 const digits = /^[1-9][0-9]{0,18}$/
 
 /** The action a form or link names, or why it names none. */
 export const parseAction = (fields: Readonly<Record<string, string | undefined>>): ConsoleAction | string => {
-  const { action, event, network, tenant } = fields
+  const { action, event, network, sweep, tenant } = fields
   if (tenant === undefined || !digits.test(tenant)) return "the tenant must be a tenant ID"
   if (network !== "nile" && network !== "main") return "the network must be nile or main"
   const scope: TenantScope = { tenantId: tenant as TenantId, network: network as Network }
@@ -25,22 +26,44 @@ export const parseAction = (fields: Readonly<Record<string, string | undefined>>
     case "pause_automation":
     case "resume_automation":
       return { action, scope }
+    case "retry_sweep":
+    case "cancel_sweep":
+      return sweep !== undefined && digits.test(sweep) ? { action, scope, sweepId: sweep as SweepTaskId } : "the sweep must be a sweep ID"
     default:
       return "unknown action"
   }
 }
 
-export const describeAction = (a: ConsoleAction): string =>
-  a.action === "redeliver_event"
-    ? `Re-deliver event ${a.eventId} of tenant ${a.scope.tenantId} on ${a.scope.network}: a new delivery round starts now.`
-    : a.action === "pause_automation"
-    ? `Pause automatic sweeps of tenant ${a.scope.tenantId} on ${a.scope.network}. Sweeps already created go on.`
-    : `Resume automatic sweeps of tenant ${a.scope.tenantId} on ${a.scope.network}, with the policy as it is set.`
+export const describeAction = (a: ConsoleAction): string => {
+  const where = `tenant ${a.scope.tenantId} on ${a.scope.network}`
+  switch (a.action) {
+    case "redeliver_event":
+      return `Re-deliver event ${a.eventId} of ${where}: a new delivery round starts now.`
+    case "pause_automation":
+      return `Pause automatic sweeps of ${where}. Sweeps already created go on.`
+    case "resume_automation":
+      return `Resume automatic sweeps of ${where}, with the policy as it is set.`
+    case "retry_sweep":
+      return `Have the sweeper look at sweep ${a.sweepId} of ${where} at its next pass instead of waiting. Only a sweep not yet signed.`
+    case "cancel_sweep":
+      return `Cancel sweep ${a.sweepId} of ${where}. The tenant gets a sweep.cancelled event; energy lent to it is taken back. Only a sweep not yet signed.`
+  }
+}
 
-export const targetOf = (a: ConsoleAction): string =>
-  a.action === "redeliver_event" ? `event ${a.eventId} (tenant ${a.scope.tenantId} ${a.scope.network})` : `tenant ${a.scope.tenantId} ${a.scope.network}`
+export const targetOf = (a: ConsoleAction): string => {
+  const where = `tenant ${a.scope.tenantId} ${a.scope.network}`
+  switch (a.action) {
+    case "redeliver_event":
+      return `event ${a.eventId} (${where})`
+    case "retry_sweep":
+    case "cancel_sweep":
+      return `sweep ${a.sweepId} (${where})`
+    default:
+      return where
+  }
+}
 
-const perform = (a: ConsoleAction) =>
+const perform = (operator: Operator, a: ConsoleAction) =>
   Effect.gen(function*() {
     if (a.action === "redeliver_event") {
       return yield* (yield* Notifications).redeliver(a.scope, a.eventId).pipe(
@@ -50,6 +73,10 @@ const perform = (a: ConsoleAction) =>
           EventNotRedeliverable: (e) => Effect.succeed(`unchanged: the event is ${e.status}, not failed`)
         })
       )
+    }
+    if (a.action === "retry_sweep" || a.action === "cancel_sweep") {
+      const result = yield* intervene(a.scope, a.sweepId, a.action === "cancel_sweep" ? "cancel" : "retry", `console token ${operator.tokenId}`)
+      return `${result._tag === "Done" ? "done" : result._tag === "Unchanged" ? "unchanged" : "refused"}: ${result.message}`
     }
     const settings = yield* SettingsService
     const { automation } = yield* settings.get(a.scope)
@@ -63,7 +90,7 @@ const perform = (a: ConsoleAction) =>
 /** Runs the action for `operator` and records it with its outcome; returns the outcome. */
 export const runAction = (operator: Operator, a: ConsoleAction) =>
   Effect.gen(function*() {
-    const outcome = yield* perform(a)
+    const outcome = yield* perform(operator, a)
     const at = new Date(yield* Clock.currentTimeMillis)
     yield* (yield* OperatorAuditLog).record({ tokenId: operator.tokenId, action: a.action, target: targetOf(a), outcome, at })
     return outcome

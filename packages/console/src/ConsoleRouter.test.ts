@@ -1,9 +1,9 @@
-import { MemoryStorage, Notifications, OperatorAuditLog, Readiness, SeededEntropy, SettingsService } from "@collector/core"
-import { MemoryStorageFixtures, StorageFixtures, TestWebhookTargets } from "@collector/core/testing"
+import { MemoryStorage, Notifications, OperatorAuditLog, Readiness, SeededEntropy, SettingsService, SweepRepository } from "@collector/core"
+import { MemoryStorageFixtures, StorageFixtures, sweepDraftFor, TestWebhookTargets } from "@collector/core/testing"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { router } from "./ConsoleRouter.js"
 import { OperatorAccess } from "./OperatorAccess.js"
@@ -103,6 +103,34 @@ layer(Served)("console over the memory store", (it) => {
       expect(entries).toEqual([
         [credential.id, "resume_automation", `tenant ${scope.tenantId} nile`, "unchanged: automation is on already"],
         [credential.id, "resume_automation", `tenant ${scope.tenantId} nile`, "done: automation resumed"]
+      ])
+    }))
+
+  it.effect("a sweep not yet signed is cancelled from its page, through the core, audited, and its event written; a second cancel changes nothing", () =>
+    Effect.gen(function*() {
+      const { credential, token } = yield* (yield* OperatorAccess).createToken()
+      const fixtures = yield* StorageFixtures
+      const scope = yield* fixtures.scope("nile")
+      const wallet = yield* fixtures.wallet(scope)
+      const repo = yield* SweepRepository
+      const [task] = yield* repo.insert(scope, [sweepDraftFor(wallet)], new Date())
+      const { cookie } = yield* login(token)
+      const page = yield* text(yield* call("/console/sweeps", { headers: { cookie } }))
+      const fields = { action: "cancel_sweep", tenant: scope.tenantId, network: "nile", sweep: task!.id }
+      expect(page).toContain(`/console/confirm?${new URLSearchParams(fields).toString().replaceAll("&", "&amp;")}`)
+      const confirm = yield* text(yield* call(`/console/confirm?${new URLSearchParams(fields)}`, { headers: { cookie } }))
+      expect(confirm).toContain(`Cancel sweep ${task!.id} of tenant ${scope.tenantId} on nile`)
+      const done = yield* postForm("/console/actions", { ...fields, csrf: csrfOf(confirm) }, { cookie })
+      expect(yield* text(done)).toContain("done: cancelled")
+      const view = Option.getOrThrow(yield* repo.find(scope, task!.id))
+      expect(view.task).toMatchObject({ status: "cancelled", reason: `cancelled by the operator (console token ${credential.id})` })
+      expect(view.webhook).toMatchObject({ eventType: "sweep.cancelled" })
+      const again = yield* postForm("/console/actions", { ...fields, csrf: csrfOf(confirm) }, { cookie })
+      expect(yield* text(again)).toContain("unchanged: the sweep is cancelled already")
+      const entries = (yield* (yield* OperatorAuditLog).recent(2)).map((e) => [e.action, e.target, e.outcome])
+      expect(entries).toEqual([
+        ["cancel_sweep", `sweep ${task!.id} (tenant ${scope.tenantId} nile)`, "unchanged: the sweep is cancelled already"],
+        ["cancel_sweep", `sweep ${task!.id} (tenant ${scope.tenantId} nile)`, "done: cancelled: the tenant is told by a sweep.cancelled event"]
       ])
     }))
 

@@ -1,4 +1,4 @@
-import { ConsoleQueries, type Network, OperatorAuditLog, Readiness } from "@collector/core"
+import { ConsoleQueries, type Network, OperatorAuditLog, Readiness, type SweepAttention, unsignedStatuses } from "@collector/core"
 import { Clock, Effect, Option } from "effect"
 import { time, usdt } from "./Format.js"
 import { type Html, html } from "./Html.js"
@@ -17,6 +17,12 @@ const table = (caption: string, head: ReadonlyArray<string>, rows: ReadonlyArray
     }</tr></thead><tbody>${rows}</tbody></table></div>`
 const confirmLink = (params: Record<string, string>, label: string) =>
   html`<a href="/console/confirm?${new URLSearchParams(params).toString()}">${label}</a>`
+
+/** Only a sweep not yet signed can be retried now or cancelled; a signed one is the chain's to settle. */
+const sweepActions = (s: SweepAttention) => {
+  const params = { tenant: s.tenantId, network: s.network, sweep: s.id }
+  return html`${confirmLink({ action: "retry_sweep", ...params }, "Retry now")} ${confirmLink({ action: "cancel_sweep", ...params }, "Cancel")}`
+}
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
@@ -84,10 +90,11 @@ ${table("Deliveries", ["Event", "Tenant", "Type", "Status", "Attempts", "Last re
 export const sweeps = Effect.gen(function*() {
   const rows = yield* (yield* ConsoleQueries).sweepsNotSucceeded(listLimit)
   return html`<h1>Sweeps not succeeded</h1>
-${table("Sweeps", ["Sweep", "Tenant", "From", "Status", "Stage", "Amount", "Reason", "Updated"], rows.map((s) => html`<tr>
+${table("Sweeps", ["Sweep", "Tenant", "From", "Status", "Stage", "Amount", "Reason", "Updated", "Action"], rows.map((s) => html`<tr>
 <td>${s.id}</td><td>#${s.tenantId} ${s.network}</td><td><code>${s.address}</code></td>
 <td>${s.status === "failed" ? html`<span class="bad">failed</span>` : s.status}</td><td>${s.stage}</td><td class="num">${usdt(s.amount)}</td>
-<td>${s.reason === "" ? html`<span class="muted">—</span>` : s.reason}</td><td>${time(s.updatedAt)}</td></tr>`), "Every sweep has succeeded.")}`
+<td>${s.reason === "" ? html`<span class="muted">—</span>` : s.reason}</td><td>${time(s.updatedAt)}</td>
+<td>${unsignedStatuses.includes(s.status) ? sweepActions(s) : null}</td></tr>`), "Every sweep has succeeded.")}`
 })
 
 export const search = (query: string) =>

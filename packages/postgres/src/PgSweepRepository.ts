@@ -187,6 +187,17 @@ export const make = Effect.gen(function*() {
         Effect.map((rows) => rows.map(toSweepTask).sort(byClaimOrder))
       ),
 
+    // The row lock makes a racing claim wait and then re-check the lease on the newest version.
+    claimOne: (scope, id, statuses, worker, now, until) =>
+      sql<SweepRow>`
+        UPDATE sweep_tasks t SET claimed_by = ${worker}, claimed_until = ${until}
+        WHERE t.id = ${id} AND t.tenant_id = ${scope.tenantId} AND t.network = ${scope.network}
+          AND t.status = ANY(${statuses}::text[]) AND (t.claimed_until IS NULL OR t.claimed_until <= ${now})
+        RETURNING ${columns}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSweepTask))
+      ),
+
     save: (task, worker) =>
       isTerminal(task.status)
         ? Effect.dieMessage(`sweep task ${task.id}: the terminal status ${task.status} is written by finish, not save`)

@@ -151,6 +151,15 @@ export const make = Effect.gen(function*() {
           })
       ),
 
+    claimOne: (scope, id, statuses, worker, now, until) =>
+      db.atomically(() => {
+        const row = tasks.get(id)
+        if (row === undefined || !inScope(scope)(row) || !statuses.includes(row.status)) return Option.none()
+        if (row.claimedUntil !== null && row.claimedUntil.getTime() > now.getTime()) return Option.none()
+        write({ ...row, claimedBy: worker, claimedUntil: until })
+        return Option.some(toTask(row))
+      }),
+
     save: (task, worker) =>
       isTerminal(task.status)
         ? Effect.dieMessage(`sweep task ${task.id}: the terminal status ${task.status} is written by finish, not save`)

@@ -67,6 +67,18 @@ export class SweepRepository extends Context.Tag("@collector/core/SweepRepositor
      */
     readonly claim: (network: Network, worker: string, now: Date, until: Date, limit: number) => Effect.Effect<ReadonlyArray<SweepTask>>
     /**
+     * Claims one task of the scope, due or not, for `worker` until `until` when its status is one
+     * of `statuses` and no live lease holds it (an operator acting on it); none otherwise.
+     */
+    readonly claimOne: (
+      scope: TenantScope,
+      id: SweepTaskId,
+      statuses: ReadonlyArray<SweepStatus>,
+      worker: string,
+      now: Date,
+      until: Date
+    ) => Effect.Effect<Option.Option<SweepTask>>
+    /**
      * Saves a non-terminal step: succeeds only while `worker` holds the claim and the stored
      * version is `task.version`; stores version + 1 and releases the claim. False when lost.
      */

@@ -99,6 +99,7 @@ const ports = (world: World, drafts: Ref.Ref<ReadonlyArray<SweepDraft>>) => {
       unfinishedByStatus: unused,
       statusOf: unused,
       claim: unused,
+      claimOne: unused,
       save: unused,
       finish: unused,
       signingKey: unused

@@ -258,6 +258,32 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         expect((yield* repo.claim("nile", "w2", at(300), at(400), 2)).map((t) => t.id)).toEqual([s!.id, b!.id])
       }))
 
+    it.effect("claimOne: one task of the scope in the given statuses, due or not, without a live lease; the holder alone may write it", () =>
+      Effect.gen(function*() {
+        const repo = yield* SweepRepository
+        yield* parkOthers("nile")
+        const scope = yield* newScope()
+        const other = yield* newScope()
+        const [dueLater, leased] = yield* Effect.forEach(["later", "leased"], () => addWallet(scope))
+        const notDue = yield* insertOne(scope, dueLater!, at(5_000))
+        // Another scope, a status not asked for, an unknown ID: nothing is claimed.
+        expect(yield* repo.claimOne(other, notDue.id, ["pending", "ready"], "op", at(10), at(40))).toEqual(Option.none())
+        expect(yield* repo.claimOne(scope, notDue.id, ["ready"], "op", at(10), at(40))).toEqual(Option.none())
+        expect(yield* repo.claimOne(scope, "999999999999" as SweepTaskId, ["pending"], "op", at(10), at(40))).toEqual(Option.none())
+        // Not due until 5,000, claimed at 10: returned as stored.
+        expect(yield* repo.claimOne(scope, notDue.id, ["pending", "ready"], "op", at(10), at(40))).toEqual(Option.some(notDue))
+        // Its lease keeps out a second operator, and only its holder writes it.
+        expect(yield* repo.claimOne(scope, notDue.id, ["pending"], "op2", at(39), at(80))).toEqual(Option.none())
+        expect(yield* repo.save({ ...notDue, nextStepAt: at(10) }, "op2")).toBe(false)
+        expect(yield* repo.save({ ...notDue, nextStepAt: at(10) }, "op")).toBe(true)
+        // A sweeper's live lease keeps the operator out.
+        const held = yield* claimed(yield* insertOne(scope, leased!, at(0)), "w2", at(20))
+        expect(held).toBeDefined()
+        expect(yield* repo.claimOne(scope, held.id, ["pending"], "op", at(30), at(60))).toEqual(Option.none())
+        // Once it ran out, the operator gets it.
+        expect(Option.map(yield* repo.claimOne(scope, held.id, ["pending"], "op", at(100_001), at(100_100)), (t) => t.id)).toEqual(Option.some(held.id))
+      }))
+
     it.effect("statusOf: the status of a task of the network whatever its tenant; none for another network or an unknown ID", () =>
       Effect.gen(function*() {
         const repo = yield* SweepRepository
