@@ -1,9 +1,9 @@
-import { MemoryStorage, Notifications, OperatorAuditLog, Readiness, SeededEntropy, SettingsService, SweepRepository } from "@collector/core"
+import { type FeeEntry, FeeLedger, MemoryStorage, Notifications, OperatorAuditLog, Readiness, SeededEntropy, SettingsService, SweepRepository, type SweepTaskId, type WalletId } from "@collector/core"
 import { MemoryStorageFixtures, StorageFixtures, sweepDraftFor, TestWebhookTargets } from "@collector/core/testing"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Clock, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { router } from "./ConsoleRouter.js"
 import { OperatorAccess } from "./OperatorAccess.js"
@@ -132,6 +132,42 @@ layer(Served)("console over the memory store", (it) => {
         ["cancel_sweep", `sweep ${task!.id} (tenant ${scope.tenantId} nile)`, "unchanged: the sweep is cancelled already"],
         ["cancel_sweep", `sweep ${task!.id} (tenant ${scope.tenantId} nile)`, "done: cancelled: the tenant is told by a sweep.cancelled event"]
       ])
+    }))
+
+  it.effect("the overview shows the day's sweep fees per network from the fee ledger: paid to the network and providers, and saved", () =>
+    Effect.gen(function*() {
+      const { token } = yield* (yield* OperatorAccess).createToken()
+      const scope = yield* (yield* StorageFixtures).scope("nile")
+      const ledger = yield* FeeLedger
+      // The page reads the day back from the service's clock (the test clock here).
+      const nowMillis = yield* Clock.currentTimeMillis
+      const hourAgo = new Date(nowMillis - 3_600_000)
+      const entry = (taskId: string, over: Partial<FeeEntry>): FeeEntry => ({
+        taskId: taskId as SweepTaskId,
+        tenantId: scope.tenantId,
+        network: "nile",
+        walletId: "1" as WalletId,
+        txid: taskId.padStart(64, "c"),
+        blockNumber: 10n,
+        blockTime: hourAgo,
+        energy: { own: 0n, delegated: 0n, rented: 0n, burned: 0n },
+        networkEnergyFee: 0n,
+        networkBandwidthFee: 0n,
+        providerEnergyCost: 0n,
+        providerActivationCost: 0n,
+        energyPrice: 100n,
+        burnEquivalent: 6_428_500n,
+        saving: 0n,
+        bookedAt: hourAgo,
+        ...over
+      })
+      // One sweep burned 64,285 energy (6.4285 TRX) and 345 bandwidth points; one rented it at 90 SUN (5.78565 TRX), saving 0.64285.
+      yield* ledger.record(entry("770001", { energy: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n }, networkEnergyFee: 6_428_500n, networkBandwidthFee: 345_000n }))
+      yield* ledger.record(entry("770002", { energy: { own: 0n, delegated: 0n, rented: 64_285n, burned: 0n }, providerEnergyCost: 5_785_650n, saving: 642_850n }))
+      // Two days old: not the last day's.
+      yield* ledger.record(entry("770003", { blockTime: new Date(nowMillis - 2 * 86_400_000), networkEnergyFee: 9_000_000n }))
+      const page = yield* text(yield* call("/console", { headers: { authorization: `Bearer ${token}` } }))
+      expect(page).toContain("2 sweeps · paid 12.55915 TRX (network 6.7735 TRX, providers 5.78565 TRX) · saved 0.64285 TRX (5.00% of burning)")
     }))
 
   it.effect("revoking the token ends its sessions at once", () =>

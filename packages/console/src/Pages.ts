@@ -1,6 +1,6 @@
-import { ConsoleQueries, type Network, OperatorAuditLog, Readiness, type SweepAttention, unsignedStatuses } from "@collector/core"
+import { ConsoleQueries, FeeLedger, type FeeTotals, type Network, OperatorAuditLog, Readiness, savingPercent, type SweepAttention, unsignedStatuses } from "@collector/core"
 import { Clock, Effect, Option } from "effect"
-import { time, usdt } from "./Format.js"
+import { time, trx, usdt } from "./Format.js"
 import { type Html, html } from "./Html.js"
 
 /** How many rows a list page shows, and where an overview count stops (`10000+`). */
@@ -24,6 +24,16 @@ const sweepActions = (s: SweepAttention) => {
   return html`${confirmLink({ action: "retry_sweep", ...params }, "Retry now")} ${confirmLink({ action: "cancel_sweep", ...params }, "Cancel")}`
 }
 
+/** What the day's finished sweeps paid, and what the fee policy saved against burning for all of it. */
+const feeCard = (fees: FeeTotals) => {
+  if (fees.entries === 0) return html`<div class="card"><h3>Sweep fees, last day</h3><p>no sweep booked</p></div>`
+  const toNetwork = fees.networkEnergyFee + fees.networkBandwidthFee
+  const toProviders = fees.providerEnergyCost + fees.providerActivationCost
+  return html`<div class="card"><h3>Sweep fees, last day</h3><p>${count(fees.entries)} sweeps · paid ${trx(toNetwork + toProviders)} (network ${trx(toNetwork)}, providers ${trx(toProviders)}) · saved ${
+    trx(fees.saving)
+  } (${savingPercent(fees) ?? "0.00"}% of burning)</p></div>`
+}
+
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 export const overview = Effect.gen(function*() {
@@ -33,8 +43,9 @@ export const overview = Effect.gen(function*() {
   const networks = [...new Set(report.checks.flatMap((c) => c.network === undefined ? [] : [c.network]))]
   const shown: ReadonlyArray<Network> = networks.length === 0 ? ["nile", "main"] : networks
   const since = { hour: new Date(at.getTime() - 3_600_000), day: new Date(at.getTime() - 86_400_000) }
+  const ledger = yield* FeeLedger
   const sections = yield* Effect.forEach(shown, (network) =>
-    Effect.map(queries.networkActivity(network, since, countLimit), (activity) => {
+    Effect.map(Effect.zip(queries.networkActivity(network, since, countLimit), ledger.networkTotals(network, { since: since.day })), ([activity, fees]) => {
       const position = Option.getOrUndefined(activity.position)
       const checks = report.checks.filter((c) => c.network === network)
       return html`<section aria-labelledby="net-${network}"><h2 id="net-${network}">Network ${network}</h2>
@@ -47,6 +58,7 @@ export const overview = Effect.gen(function*() {
 <div class="card"><h3>Sweeps not succeeded</h3><p>${
         activity.sweepsByStatus.length === 0 ? "none" : activity.sweepsByStatus.map((s) => `${s.status} ${count(s.count)}`).join(", ")
       }</p></div>
+${feeCard(fees)}
 </div>
 ${table(`Components on ${network}`, ["Component", "Ready", "Detail"], checks.map((c) => html`<tr><td>${c.component}</td><td>${yesNo(c.ready, "ready", "not ready")}</td><td>${c.detail}</td></tr>`), "No component reports on this network.")}
 </section>`

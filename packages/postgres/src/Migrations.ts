@@ -25,6 +25,7 @@ import energyDelegations from "./migrations/0024_energy_delegations.js"
 import resourceAccounts from "./migrations/0025_resource_accounts.js"
 import sweepEnergyPath from "./migrations/0026_sweep_energy_path.js"
 import feeLedger from "./migrations/0027_fee_ledger.js"
+import feeLedgerNetwork from "./migrations/0028_fee_ledger_network.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -51,7 +52,8 @@ const loader = Migrator.fromRecord({
   "0024_energy_delegations": energyDelegations,
   "0025_resource_accounts": resourceAccounts,
   "0026_sweep_energy_path": sweepEnergyPath,
-  "0027_fee_ledger": feeLedger
+  "0027_fee_ledger": feeLedger,
+  "0028_fee_ledger_network": feeLedgerNetwork
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -35,6 +35,8 @@ export class FeeLedger extends Context.Tag("@collector/core/FeeLedger")<
     readonly unbooked: (network: Network, limit: number) => Effect.Effect<ReadonlyArray<UnbookedTask>>
     /** Sums of the scope's entries whose block time falls in the period. */
     readonly totals: (scope: TenantScope, period: FeePeriod) => Effect.Effect<FeeTotals>
+    /** Sums of every tenant's entries on the network whose block time falls in the period (the operator's view). */
+    readonly networkTotals: (network: Network, period: FeePeriod) => Effect.Effect<FeeTotals>
     /** The scope's entries in the period, newest block first, up to `limit`. */
     readonly list: (scope: TenantScope, period: FeePeriod, limit: number) => Effect.Effect<ReadonlyArray<FeeEntry>>
   }

@@ -8,9 +8,11 @@ import { feeLedger, sweepTasks } from "./MemoryTables.js"
 
 const byId = (a: { readonly id: string }, b: { readonly id: string }) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0)
 
+const inPeriod = (period: FeePeriod) => (e: FeeEntry) =>
+  e.blockTime.getTime() >= period.since.getTime() && (period.until === undefined || e.blockTime.getTime() < period.until.getTime())
+
 const inScope = (scope: TenantScope, period: FeePeriod) => (e: FeeEntry) =>
-  e.tenantId === scope.tenantId && e.network === scope.network && e.blockTime.getTime() >= period.since.getTime() &&
-  (period.until === undefined || e.blockTime.getTime() < period.until.getTime())
+  e.tenantId === scope.tenantId && e.network === scope.network && inPeriod(period)(e)
 
 /** Newest block first, then the higher task ID, as PostgreSQL's ORDER BY. */
 const newestFirst = (a: FeeEntry, b: FeeEntry) =>
@@ -35,6 +37,8 @@ export const make = Effect.gen(function*() {
         ).sort(byId).slice(0, limit).map((t) => ({ tenantId: t.tenantId, network: t.network, taskId: t.id }))
       ),
     totals: (scope, period) => db.atomically(() => entries.filter(inScope(scope, period)).reduce(addEntry, noFees)),
+    networkTotals: (network, period) =>
+      db.atomically(() => entries.filter((e) => e.network === network && inPeriod(period)(e)).reduce(addEntry, noFees)),
     list: (scope, period, limit) => db.atomically(() => entries.filter(inScope(scope, period)).sort(newestFirst).slice(0, limit))
   })
 })

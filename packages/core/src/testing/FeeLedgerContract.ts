@@ -114,6 +114,26 @@ export const feeLedgerContract = <E>(name: string, storage: Layer.Layer<Ports, E
         })
       }))
 
+    it.effect("networkTotals: every tenant's entries of the network in [since, until), summed; other networks and times apart", () =>
+      Effect.gen(function*() {
+        const ledger = yield* FeeLedger
+        const [first, second] = [yield* newScope(), yield* newScope()]
+        // A month no other test books in.
+        yield* ledger.record(entry(first, "880031", { blockTime: at("2031-05-01T00:00:00Z"), energy: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n }, networkEnergyFee: 6_428_500n, saving: 0n }))
+        yield* ledger.record(entry(second, "880032", { blockTime: at("2031-05-20T00:00:00Z"), energy: { own: 0n, delegated: 0n, rented: 64_285n, burned: 0n }, providerEnergyCost: 5_785_650n, saving: 642_850n }))
+        yield* ledger.record(entry({ ...second, network: "main" }, "880033", { blockTime: at("2031-05-10T00:00:00Z") }))
+        yield* ledger.record(entry(first, "880034", { blockTime: at("2031-06-01T00:00:00Z") }))
+        const totals = yield* ledger.networkTotals("nile", { since: at("2031-05-01T00:00:00Z"), until: at("2031-06-01T00:00:00Z") })
+        expect(totals).toMatchObject({
+          entries: 2,
+          energy: { own: 0n, delegated: 0n, rented: 64_285n, burned: 64_285n },
+          networkEnergyFee: 6_428_500n,
+          providerEnergyCost: 5_785_650n,
+          saving: 642_850n
+        })
+        expect((yield* ledger.networkTotals("main", { since: at("2031-05-01T00:00:00Z"), until: at("2031-06-01T00:00:00Z") })).entries).toBe(1)
+      }))
+
     it.effect("list: the scope's entries of the period, newest block first, up to the limit, exactly as recorded", () =>
       Effect.gen(function*() {
         const ledger = yield* FeeLedger
