@@ -8,6 +8,7 @@ import {
   depositMinimumConfig,
   primeCounters,
   Engine,
+  EnergyProvider,
   engineConfig,
   type EngineSettings,
   Heartbeats,
@@ -141,7 +142,14 @@ const engines = (settings: WorkerSettings) =>
             scanner: { ...engineSettings.scanner, depositMinimum: network.depositMinimum ?? 0n }
           }).pipe(Layer.provide(Layer.succeedContext(adapters)), Layer.provide(Heartbeats.recording))
         )
-        return { network, engine: Context.get(engine, Engine), chain: Context.get(adapters, Chain), nodes: Context.get(adapters, ChainNodes).nodesHealthy }
+        const provider = Context.get(adapters, EnergyProvider)
+        return {
+          network,
+          engine: Context.get(engine, Engine),
+          chain: Context.get(adapters, Chain),
+          nodes: Context.get(adapters, ChainNodes).nodesHealthy,
+          providers: provider.health
+        }
       }))
     // Once per process, not per network: tokens and idempotency records belong to no network.
     const pruning = yield* Layer.build(RecordPruning.layer(settings.pruning ?? defaultRecordPruningSettings))
@@ -164,7 +172,10 @@ const engines = (settings: WorkerSettings) =>
         })
       )
     }
-    const readiness = Readiness.engines(built.map(({ chain, network, nodes }) => ({ network: network.node.network, chain, nodes })), settings.readiness)
+    const readiness = Readiness.engines(
+      built.map(({ chain, network, nodes, providers }) => ({ network: network.node.network, chain, nodes, ...(providers === undefined ? {} : { providers }) })),
+      settings.readiness
+    )
     return Context.get(yield* Layer.build(readiness), Readiness)
   }))
 

@@ -65,6 +65,14 @@ export interface EnergyProviderService {
    * of providers rests it for a while. Single providers need not implement it.
    */
   readonly reportFault?: (provider: string, reason: string) => Effect.Effect<void>
+  /** A combination of providers: each one's name and, when it rests, until when and why. */
+  readonly health?: Effect.Effect<ReadonlyArray<ProviderStanding>>
+}
+
+/** One provider of a combination as the operator reads it: resting (with until when and why) or serving. */
+export interface ProviderStanding {
+  readonly provider: string
+  readonly rest: { readonly until: Date; readonly reason: string } | null
 }
 
 export class EnergyProvider extends Context.Tag("@collector/core/EnergyProvider")<EnergyProvider, EnergyProviderService>() {}

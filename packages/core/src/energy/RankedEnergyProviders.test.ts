@@ -227,7 +227,13 @@ describe("ranked energy providers", () => {
       const ranked = yield* rankedEnergyProviders([a.service, b.service], options)
       yield* ranked.reportFault!("b", "order task-1 under-delivered")
       expect((yield* ranked.quote(request)).provider).toBe("a")
+      // The operator reads which rests, until when (the test clock starts at 0; five minutes) and why.
+      expect(yield* ranked.health!).toEqual([
+        { provider: "a", rest: null },
+        { provider: "b", rest: { until: new Date(300_000), reason: "order task-1 under-delivered" } }
+      ])
       yield* TestClock.adjust(Duration.minutes(5))
       expect((yield* ranked.quote(request)).provider).toBe("b")
+      expect((yield* ranked.health!).map((s) => s.rest)).toEqual([null, null])
     }))
 })

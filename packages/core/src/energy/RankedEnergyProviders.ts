@@ -141,6 +141,11 @@ export const rankedEnergyProviders = (
       quote,
       order,
       find,
-      reportFault: (provider, reason) => (names.includes(provider) ? health.fault(provider, reason) : Effect.void)
+      reportFault: (provider, reason) => (names.includes(provider) ? health.fault(provider, reason) : Effect.void),
+      health: Effect.map(health.resting, (rests) =>
+        names.map((provider) => {
+          const rest = rests.find((r) => r.provider === provider)
+          return { provider, rest: rest === undefined ? null : { until: rest.until, reason: rest.reason } }
+        }))
     }
   })

@@ -4,7 +4,8 @@ import type { Network } from "../Network.js"
 import { ScanLedger } from "../scanning/ScanLedger.js"
 import { StorageProbe } from "../StorageProbe.js"
 import { Heartbeats } from "./Heartbeats.js"
-import { databaseCheck, heartbeatCheck, nodeCheck, type ReadinessCheck, readinessOf, type ReadinessReport, scanLagCheck } from "./ReadinessRules.js"
+import type { ProviderStanding } from "../energy/EnergyProvider.js"
+import { databaseCheck, heartbeatCheck, nodeCheck, providersCheck, type ReadinessCheck, readinessOf, type ReadinessReport, scanLagCheck } from "./ReadinessRules.js"
 import { defaultReadinessSettings, type ReadinessSettings } from "./ReadinessSettings.js"
 
 /** A network an engine of this process serves, with the node it reads. */
@@ -13,6 +14,8 @@ export interface ReadinessNetwork {
   readonly chain: ChainService
   /** With several nodes: how many serve now, out of how many (`ChainNodes`), said in the node check. */
   readonly nodes?: Effect.Effect<{ readonly healthy: number; readonly total: number }>
+  /** With several energy providers: each one's standing, said in its own line (never unready). */
+  readonly providers?: Effect.Effect<ReadonlyArray<ProviderStanding>>
 }
 
 /** The loops whose heartbeats make a network ready. Balance sync and automation only delay what they do. */
@@ -39,7 +42,7 @@ const databaseAnswer = (settings: ReadinessSettings) =>
     return Either.map(answer, () => finished - started)
   })
 
-const networkChecks = (settings: ReadinessSettings, { chain, network, nodes }: ReadinessNetwork) =>
+const networkChecks = (settings: ReadinessSettings, { chain, network, nodes, providers }: ReadinessNetwork) =>
   Effect.gen(function*() {
     const ledger = yield* ScanLedger
     const heartbeats = yield* Heartbeats
@@ -48,12 +51,14 @@ const networkChecks = (settings: ReadinessSettings, { chain, network, nodes }: R
       cursor: within(settings)(ledger.cursor(network), () => "failed")
     }, { concurrency: "unbounded" })
     const serving = nodes === undefined ? undefined : yield* nodes
+    const standings = providers === undefined ? undefined : yield* providers
     const now = yield* Clock.currentTimeMillis
     const maxAge = Duration.toMillis(settings.maxHeartbeatAge)
     return [
       nodeCheck(network, Either.map(head, (block) => block.number), serving),
       scanLagCheck(network, Either.getRight(head).pipe(Option.map((block) => block.number)), Either.map(cursor, Option.map((c) => c.number)), settings.maxScanLagBlocks),
-      ...watchedLoops.map((loop) => heartbeatCheck(network, loop, heartbeats.latest(network, loop), now, maxAge))
+      ...watchedLoops.map((loop) => heartbeatCheck(network, loop, heartbeats.latest(network, loop), now, maxAge)),
+      ...(standings === undefined ? [] : [providersCheck(network, standings)])
     ] satisfies ReadonlyArray<ReadinessCheck>
   })
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Option } from "effect"
 import type { ComponentReport } from "./ComponentStatus.js"
-import { databaseCheck, heartbeatCheck, nodeCheck, readinessOf, scanLagCheck } from "./ReadinessRules.js"
+import { databaseCheck, heartbeatCheck, nodeCheck, providersCheck, readinessOf, scanLagCheck } from "./ReadinessRules.js"
 
 const report = (status: string, at: number, detail = "fine"): Option.Option<ComponentReport> =>
   Option.some({ component: "sweeper", network: "nile", status, detail, updatedAt: new Date(at) })
@@ -23,6 +23,20 @@ describe("readiness rules", () => {
     })
     expect(nodeCheck("main", Either.left("a: down; b: down"), { healthy: 0, total: 2 }).detail).toBe("a: down; b: down (0 of 2 nodes healthy)")
     expect(nodeCheck("nile", Either.right(7n), { healthy: 1, total: 1 }).detail).toBe("head block 7")
+  })
+
+  it("energy providers: how many serve and why each resting one rests, never unready", () => {
+    const standings = [
+      { provider: "merx", rest: { until: new Date("2026-11-28T10:05:00Z"), reason: "order 12: HTTP 503" } },
+      { provider: "catfee", rest: null }
+    ]
+    expect(providersCheck("main", standings)).toEqual({
+      component: "energy_providers",
+      network: "main",
+      ready: true,
+      detail: "1 of 2 serving (merx, catfee); merx rests until 2026-11-28T10:05:00.000Z: order 12: HTTP 503"
+    })
+    expect(providersCheck("nile", [{ provider: "sim", rest: null }]).detail).toBe("1 of 1 serving (sim)")
   })
 
   it("the scan is ready up to the bound of lag, not one block past it", () => {

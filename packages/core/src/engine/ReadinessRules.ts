@@ -1,4 +1,5 @@
 import { Either, Option } from "effect"
+import type { ProviderStanding } from "../energy/EnergyProvider.js"
 import type { Network } from "../Network.js"
 import type { ComponentReport } from "./ComponentStatus.js"
 
@@ -41,6 +42,23 @@ export const nodeCheck = (
     onLeft: (reason) => ({ component: "node", network, ready: false, detail: `${reason}${serving}` }),
     onRight: (number) => ({ component: "node", network, ready: true, detail: `head block ${number}${serving}` })
   })
+}
+
+/**
+ * The energy providers of a network and which of them rest. Never makes the process unready:
+ * deposits and webhooks need no provider, and with every provider resting a sweep still asks
+ * them all. It is there for the operator, and says what rests and why.
+ */
+export const providersCheck = (network: Network, standings: ReadonlyArray<ProviderStanding>): ReadinessCheck => {
+  const resting = standings.filter((s) => s.rest !== null)
+  const serving = standings.length - resting.length
+  const why = resting.map((s) => `${s.provider} rests until ${s.rest!.until.toISOString()}: ${s.rest!.reason}`)
+  return {
+    component: "energy_providers",
+    network,
+    ready: true,
+    detail: [`${serving} of ${standings.length} serving (${standings.map((s) => s.provider).join(", ")})`, ...why].join("; ")
+  }
 }
 
 /**
