@@ -1,4 +1,4 @@
-import { type EventId, intervene, type Network, Notifications, OperatorAuditLog, SettingsService, type SweepTaskId, type TenantId, type TenantScope } from "@collector/core"
+import { actionStarted, type EventId, intervene, type Network, Notifications, OperatorAuditLog, SettingsService, type SweepTaskId, type TenantId, type TenantScope } from "@collector/core"
 import { Clock, Effect } from "effect"
 import type { Operator } from "./OperatorAccess.js"
 
@@ -87,11 +87,16 @@ const perform = (operator: Operator, a: ConsoleAction) =>
     return `done: automation ${enabled ? "resumed" : "paused"}`
   })
 
-/** Runs the action for `operator` and records it with its outcome; returns the outcome. */
+/**
+ * Runs the action for `operator`, recorded first (`started`) and settled with its outcome, so an
+ * action never takes effect without its entry: a process stopping in between leaves it `started`.
+ */
 export const runAction = (operator: Operator, a: ConsoleAction) =>
   Effect.gen(function*() {
-    const outcome = yield* perform(operator, a)
+    const audit = yield* OperatorAuditLog
     const at = new Date(yield* Clock.currentTimeMillis)
-    yield* (yield* OperatorAuditLog).record({ tokenId: operator.tokenId, action: a.action, target: targetOf(a), outcome, at })
+    const entry = yield* audit.record({ tokenId: operator.tokenId, action: a.action, target: targetOf(a), outcome: actionStarted, at })
+    const outcome = yield* perform(operator, a)
+    yield* audit.settle(entry.id, outcome)
     return outcome
   })

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { type AuditEntry, OperatorAuditLog } from "@collector/core"
+import { actionStarted, type AuditEntry, OperatorAuditLog } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 interface Row {
@@ -23,6 +23,11 @@ export const make = Effect.gen(function*() {
         RETURNING id::text, token_id::text, action, target, outcome, at`.pipe(
         Effect.orDie,
         Effect.flatMap((rows) => rows[0] === undefined ? Effect.dieMessage(`operator_audit: no token ${action.tokenId}`) : Effect.succeed(entryOf(rows[0])))
+      ),
+    settle: (id, outcome) =>
+      sql`UPDATE operator_audit SET outcome = ${outcome} WHERE id = ${id} AND outcome = ${actionStarted} RETURNING id`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.length === 1)
       ),
     recent: (limit) =>
       sql<Row>`SELECT id::text, token_id::text, action, target, outcome, at FROM operator_audit ORDER BY id DESC LIMIT ${limit}`.pipe(

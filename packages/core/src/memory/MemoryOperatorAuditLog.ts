@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { compareIds } from "../Int64Id.js"
-import { OperatorAuditLog } from "../operators/OperatorAuditLog.js"
+import { actionStarted, OperatorAuditLog } from "../operators/OperatorAuditLog.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { operatorAudit, operatorCredentials } from "./MemoryTables.js"
 
@@ -15,6 +15,13 @@ export const make = Effect.gen(function*() {
         const entry = { ...action, id: db.nextId("operatorAudit") }
         entries.put(entry.id, entry)
         return entry
+      }),
+    settle: (id, outcome) =>
+      db.atomically(() => {
+        const entry = entries.get(id)
+        if (entry === undefined || entry.outcome !== actionStarted) return false
+        entries.put(id, { ...entry, outcome })
+        return true
       }),
     recent: (limit) => db.atomically(() => [...entries.values()].sort((a, b) => compareIds(b.id, a.id)).slice(0, limit))
   })
