@@ -64,8 +64,9 @@ export const nodeLabel = (position: number, node: NodeConfig): string => `${posi
 
 /**
  * How a network with several nodes fails over (shared by all networks): `TRON_NODE_MAX_LAG_BLOCKS`
- * (default 5), `TRON_NODE_COOL_DOWN_MS` (default 30 000) and `TRON_NODE_ANSWER_TIMEOUT_MS` (default
- * 60 000, above one node request's timeout with its retries).
+ * (default 5), `TRON_NODE_COOL_DOWN_MS` (default 30 000), `TRON_NODE_ANSWER_TIMEOUT_MS` (default
+ * 60 000, above one node request's timeout with its retries) and `TRON_NODE_CROSS_CHECK` (default
+ * false: each block read for booking is used only when two nodes agree on it).
  */
 export const nodeFailoverConfig: Config.Config<FailoverChainOptions> = Config.all({
   maxLagBlocks: ConfigValue.integer("TRON_NODE_MAX_LAG_BLOCKS", { min: 1 }).pipe(
@@ -73,5 +74,6 @@ export const nodeFailoverConfig: Config.Config<FailoverChainOptions> = Config.al
     Config.withDefault(defaultFailoverChainOptions.maxLagBlocks)
   ),
   coolDown: ConfigValue.millis("TRON_NODE_COOL_DOWN_MS", { min: 1 }).pipe(Config.withDefault(Duration.decode(defaultFailoverChainOptions.coolDown))),
-  answerTimeout: ConfigValue.millis("TRON_NODE_ANSWER_TIMEOUT_MS", { min: 1 }).pipe(Config.withDefault(Duration.decode(defaultFailoverChainOptions.answerTimeout)))
+  answerTimeout: ConfigValue.millis("TRON_NODE_ANSWER_TIMEOUT_MS", { min: 1 }).pipe(Config.withDefault(Duration.decode(defaultFailoverChainOptions.answerTimeout))),
+  crossCheck: ConfigValue.boolean("TRON_NODE_CROSS_CHECK").pipe(Config.withDefault(defaultFailoverChainOptions.crossCheck))
 })

@@ -67,7 +67,7 @@ const memoryNode = (head: bigint) => {
   return { state, chain }
 }
 
-const options: FailoverChainOptions = { coolDown: Duration.seconds(30), maxLagBlocks: 5n, answerTimeout: Duration.seconds(10) }
+const options: FailoverChainOptions = { coolDown: Duration.seconds(30), maxLagBlocks: 5n, answerTimeout: Duration.seconds(10), crossCheck: false }
 
 const twoNodes = (headA: bigint, headB: bigint, network: "nile" | "main" = "nile") =>
   Effect.gen(function*() {

@@ -4,7 +4,8 @@ import type { ChainService } from "./Chain.js"
 import { ChainUnavailable } from "./ChainErrors.js"
 import type { BlockRef, Receipt } from "./ChainModel.js"
 import { defaultNodeHealthOptions, makeNodeHealth, type NodeHealthOptions } from "./NodeHealth.js"
-import { nodeFailovers, nodeUp } from "./NodeFailoverMetrics.js"
+import { nodeDisagreements, nodeFailovers, nodeUp } from "./NodeFailoverMetrics.js"
+import { blockDisagreement } from "./BlockAgreement.js"
 
 /** One node of a network: its label (position and host, never a URL) and its adapter. */
 export interface ChainNode {
@@ -15,10 +16,15 @@ export interface ChainNode {
 export interface FailoverChainOptions extends NodeHealthOptions {
   /** How long one node may take to answer one call before it counts as unavailable. */
   readonly answerTimeout: Duration.DurationInput
+  /**
+   * Each block read for booking is read from two nodes and used only when they agree (hash,
+   * parent and USDT transfers); otherwise the call fails as unavailable, so its bookings wait.
+   */
+  readonly crossCheck: boolean
 }
 
 /** Above a node adapter's own request timeout with its retries, so the adapter gives up first. */
-export const defaultFailoverChainOptions: FailoverChainOptions = { ...defaultNodeHealthOptions, answerTimeout: Duration.seconds(60) }
+export const defaultFailoverChainOptions: FailoverChainOptions = { ...defaultNodeHealthOptions, answerTimeout: Duration.seconds(60), crossCheck: false }
 
 /** The Chain port over several nodes, with what readiness reports of them. */
 export interface FailoverChain {
@@ -76,18 +82,42 @@ export const failoverChain = (
         onTimeout: () => new ChainUnavailable({ reason: `${names[node]}: no answer within ${Duration.format(timeout)}` })
       })
 
-    /** Asks the nodes in health order until one answers; ChainUnavailable only when none did. */
-    const firstAnswer = <A, E>(call: (chain: ChainService) => Effect.Effect<A, E>): Effect.Effect<A, E | ChainUnavailable> =>
+    /** Asks the nodes in health order (but `skip`) until one answers, with which; ChainUnavailable only when none did. */
+    const answerOf = <A, E>(call: (chain: ChainService) => Effect.Effect<A, E>, skip?: number): Effect.Effect<{ readonly node: number; readonly value: A }, E | ChainUnavailable> =>
       Effect.gen(function*() {
         const failures: Array<string> = []
         for (const i of yield* health.candidates) {
+          if (i === skip) continue
           const answer = yield* Effect.either(within(i, call(nodes[i]!.chain)))
-          if (Either.isRight(answer)) return answer.right
+          if (Either.isRight(answer)) return { node: i, value: answer.right }
           if (!isUnavailable(answer.left)) return yield* Effect.fail(answer.left)
           failures.push(`${names[i]}: ${answer.left.reason}`)
           yield* health.fault(i, "unavailable", answer.left.reason)
         }
-        return yield* new ChainUnavailable({ reason: joined(failures) })
+        return yield* new ChainUnavailable({ reason: failures.length === 0 ? "no other node serves" : joined(failures) })
+      })
+
+    const firstAnswer = <A, E>(call: (chain: ChainService) => Effect.Effect<A, E>): Effect.Effect<A, E | ChainUnavailable> =>
+      Effect.map(answerOf(call), (answer) => answer.value)
+
+    /**
+     * The block from the first node that answers, checked against a second node's reading. Until
+     * a second node answers and agrees, the call fails as unavailable: the scanner tries again
+     * later and nothing of the block is booked meanwhile. A disagreement is counted and logged.
+     */
+    const crossCheckedTransfers = (number: bigint) =>
+      Effect.gen(function*() {
+        const first = yield* answerOf((c) => c.blockTransfers(number))
+        const second = yield* answerOf((c) => c.blockTransfers(number), first.node).pipe(
+          Effect.catchAll((error) =>
+            new ChainUnavailable({ reason: `block ${number} cannot be cross-checked yet: ${"reason" in error ? error.reason : error._tag}` }))
+        )
+        const differs = blockDisagreement(first.value, second.value)
+        if (differs === null) return first.value
+        const reason = `nodes ${names[first.node]} and ${names[second.node]} disagree on block ${number}: ${differs}; its bookings wait until they agree`
+        yield* Metric.increment(nodeDisagreements(network))
+        yield* Effect.logError(reason)
+        return yield* new ChainUnavailable({ reason })
       })
 
     // The highest head and solidified block answered so far: neither is ever answered lower while a node has it.
@@ -161,7 +191,7 @@ export const failoverChain = (
     const chain: ChainService = {
       headBlock,
       solidifiedBlock,
-      blockTransfers: (number) => firstAnswer((c) => c.blockTransfers(number)),
+      blockTransfers: (number) => options.crossCheck ? crossCheckedTransfers(number) : firstAnswer((c) => c.blockTransfers(number)),
       account: (address, solidified) => firstAnswer((c) => c.account(address, solidified)),
       balances: (address, solidified) => firstAnswer((c) => c.balances(address, solidified)),
       resources: (address) => firstAnswer((c) => c.resources(address)),

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { adapterFor, startSimNode } from "@collector/tron-sim/testing"
-import { Duration, Effect } from "effect"
+import { adapterFor, startSimNode, wallet } from "@collector/tron-sim/testing"
+import { Duration, Effect, Metric } from "effect"
 import { failoverChain } from "./FailoverChain.js"
+import { nodeDisagreements } from "./NodeFailoverMetrics.js"
 
-const options = { coolDown: Duration.minutes(1), maxLagBlocks: 5n, answerTimeout: Duration.seconds(5) }
+const options = { coolDown: Duration.minutes(1), maxLagBlocks: 5n, answerTimeout: Duration.seconds(5), crossCheck: false }
 
 /** Nothing listens there: connections are refused at once. */
 const downUrl = "http://127.0.0.1:9"
@@ -40,5 +41,45 @@ describe("failoverChain over simulated nodes through the production adapter", ()
       const failed = yield* Effect.flip(chain.blockTransfers(1n))
       expect(failed._tag).toBe("ChainUnavailable")
       expect("reason" in failed ? failed.reason : "").toMatch(/^1:a: .+; 2:b: .+$/)
+    }))
+
+  it.scoped("cross-checking: a block is answered when two nodes agree on it, and held (unavailable, counted) while they do not or only one answers", () =>
+    Effect.gen(function*() {
+      const node = yield* startSimNode()
+      const other = yield* startSimNode()
+      // The same chain, then another one whose block 3 carries a USDT mint the first has not.
+      yield* node.chain.mine(3)
+      yield* other.chain.mintUsdt(wallet(8801).address, 5_000_000n)
+      yield* other.chain.mine(3)
+      const n = (yield* (yield* adapterFor(node.url)).headBlock).number
+      const crossChecked = { ...options, crossCheck: true }
+      const agreeing = yield* failoverChain("nile", [
+        { name: "1:a", chain: yield* adapterFor(node.url) },
+        { name: "2:a-again", chain: yield* adapterFor(node.url) }
+      ], crossChecked)
+      expect((yield* agreeing.chain.blockTransfers(n)).block.number).toBe(n)
+
+      const forked = yield* failoverChain("nile", [
+        { name: "1:a", chain: yield* adapterFor(node.url) },
+        { name: "2:b", chain: yield* adapterFor(other.url) }
+      ], crossChecked)
+      const countedBefore = (yield* Metric.value(nodeDisagreements("nile"))).count
+      const disagreement = yield* Effect.flip(forked.chain.blockTransfers(n))
+      expect((yield* Metric.value(nodeDisagreements("nile"))).count).toBe(countedBefore + 1)
+      expect(disagreement._tag).toBe("ChainUnavailable")
+      expect("reason" in disagreement ? disagreement.reason : "").toMatch(new RegExp(`^nodes 1:a and 2:b disagree on block ${n}: .+; its bookings wait until they agree$`))
+      // Without the check, the first node's reading is answered.
+      const unchecked = yield* failoverChain("nile", [
+        { name: "1:a", chain: yield* adapterFor(node.url) },
+        { name: "2:b", chain: yield* adapterFor(other.url) }
+      ], options)
+      expect((yield* unchecked.chain.blockTransfers(n)).block.number).toBe(n)
+
+      const alone = yield* failoverChain("nile", [
+        { name: "1:a", chain: yield* adapterFor(node.url) },
+        { name: "2:down", chain: yield* adapterFor(downUrl) }
+      ], crossChecked)
+      const held = yield* Effect.flip(alone.chain.blockTransfers(n))
+      expect("reason" in held ? held.reason : "").toMatch(new RegExp(`^block ${n} cannot be cross-checked yet: 2:down: `))
     }))
 })

@@ -15,3 +15,10 @@ export const nodeFailovers = counterFamily(
   ["network", "node", "reason"],
   { reason: ["unavailable", "lagging"] }
 )
+
+/** Blocks two nodes read differently while cross-checking (`TRON_NODE_CROSS_CHECK`): their bookings wait. */
+export const nodeDisagreements = counterFamily(
+  "collector_node_disagreements_total",
+  "Blocks two TRON nodes read differently while cross-checking; the block's bookings wait until they agree",
+  ["network"]
+)
