@@ -1,7 +1,7 @@
 import type { Network } from "@collector/core"
 import { databaseConfig, PgScanLedger } from "@collector/postgres"
 import { ApiProcess, processStorage, WorkerProcess } from "@collector/server"
-import { defaultNodeConfig, nodeConfig } from "@collector/tron-node"
+import { defaultNodeConfig, nodeConfigs } from "@collector/tron-node"
 import { simServerConfig } from "@collector/tron-sim"
 import { Config, Effect, Layer, Option } from "effect"
 import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile.js"
@@ -45,12 +45,12 @@ export const ServiceLive = Layer.unwrapEffect(
     // The API's sweep estimate and the worker read the same simulated node for nile.
     const simulated = Layer.unwrapEffect(
       Effect.map(SimulatedNile, ({ url }) => {
-        const nodeFor = (network: Network) => network === "nile" ? Effect.succeed(simulatedNileNode(url)) : nodeConfig(network)
+        const nodesFor = (network: Network) => network === "nile" ? Effect.succeed([simulatedNileNode(url)]) : nodeConfigs(network)
         const onSimulatedNile = {
           ...worker,
           networks: worker.networks.map((network) => network.node.network === "nile" ? { ...network, node: simulatedNileNode(url), nodes: undefined } : network)
         }
-        return Layer.merge(ApiProcess.layer(api, { nodeFor }), WorkerProcess.layer(onSimulatedNile))
+        return Layer.merge(ApiProcess.layer(api, { nodesFor }), WorkerProcess.layer(onSimulatedNile))
       })
     ).pipe(Layer.provide(SimulatedNileLive), Layer.provide(PgScanLedger.layer))
     return simulated.pipe(Layer.provide(shared))

@@ -1,18 +1,18 @@
 import { allNetworks, EnergyProvider, type Network, NetworkResources } from "@collector/core"
 import { energyProviderLayerConfig } from "@collector/energy"
-import { type NodeConfig, nodeConfigs, TronNodeChain } from "@collector/tron-node"
+import { failoverNodeChain, type NodeConfig, nodeConfigs, nodeFailoverConfig } from "@collector/tron-node"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { type ConfigError, Context, Effect, Layer } from "effect"
 
 export interface NetworkResourcesOptions {
-  /** Each network's node; the TRON_<NETWORK>_* settings by default. */
-  readonly nodeFor?: (network: Network) => Effect.Effect<NodeConfig, ConfigError.ConfigError>
+  /** Each network's nodes, in order of preference; the TRON_<NETWORK>_* settings by default. */
+  readonly nodesFor?: (network: Network) => Effect.Effect<ReadonlyArray<NodeConfig>, ConfigError.ConfigError>
   /** Each network's energy provider; the ENERGY_PROVIDER_<NETWORK>* settings by default. */
   readonly providerFor?: (network: Network) => Layer.Layer<EnergyProvider, ConfigError.ConfigError, HttpClient.HttpClient>
 }
 
 /**
- * The node and the energy provider of every network, for the API server's sweep estimate. Both
+ * The nodes and the energy provider of every network, for the API server's sweep estimate. Both
  * are read from the settings and built once at start, so a bad setting stops the start with its
  * message; nothing is contacted until an estimate asks. Node requests go through Effect's fetch
  * client with the adapter's own request budget (separate from the worker's). A network whose
@@ -22,12 +22,13 @@ export const networkResourcesLayer = (options: NetworkResourcesOptions = {}): La
   Layer.scoped(
     NetworkResources,
     Effect.gen(function*() {
-      // The API's sweep estimates read the network's first node (`TRON_<NETWORK>_NODE_URLS`); an estimate failing reports itself.
-      const nodeFor = options.nodeFor ?? ((network: Network) => Effect.map(nodeConfigs(network), (nodes) => nodes[0]!))
+      // The API's sweep estimates fail over between the network's nodes as the worker does (`TRON_<NETWORK>_NODE_URLS`).
+      const nodesFor = options.nodesFor ?? nodeConfigs
+      const failover = yield* nodeFailoverConfig
       const providerFor = options.providerFor ?? energyProviderLayerConfig
       const built = new Map(yield* Effect.forEach(allNetworks, (network) =>
         Effect.all({
-          chain: Effect.flatMap(nodeFor(network), TronNodeChain.make),
+          chain: Effect.map(Effect.flatMap(nodesFor(network), (nodes) => failoverNodeChain(nodes, failover)), (nodes) => nodes.chain),
           provider: Effect.map(Layer.build(providerFor(network)), Context.get(EnergyProvider))
         }).pipe(Effect.map((resources) => [network, resources] as const))))
       return {
