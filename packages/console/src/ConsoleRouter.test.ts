@@ -120,6 +120,8 @@ layer(Served)("console over the memory store", (it) => {
       expect(page).toContain(`/console/confirm?${new URLSearchParams(fields).toString().replaceAll("&", "&amp;")}`)
       const confirm = yield* text(yield* call(`/console/confirm?${new URLSearchParams(fields)}`, { headers: { cookie } }))
       expect(confirm).toContain(`Cancel sweep ${task!.id} of tenant ${scope.tenantId} on nile`)
+      // The confirmation's form carries every field of the action.
+      expect(confirm).toContain(`<input type="hidden" name="sweep" value="${task!.id}">`)
       const done = yield* postForm("/console/actions", { ...fields, csrf: csrfOf(confirm) }, { cookie })
       expect(yield* text(done)).toContain("done: cancelled")
       const view = Option.getOrThrow(yield* repo.find(scope, task!.id))

@@ -119,7 +119,7 @@ export const router = (settings: ConsoleSettings) =>
           return html`<h1>Confirm</h1>
 <p>${describeAction(action)}</p>
 <form method="post" action="/console/actions">
-${hidden({ action: fields["action"], tenant: fields["tenant"], network: fields["network"], event: fields["event"], csrf: Option.getOrUndefined(caller.csrf) })}
+${hidden({ action: fields["action"], tenant: fields["tenant"], network: fields["network"], event: fields["event"], sweep: fields["sweep"], csrf: Option.getOrUndefined(caller.csrf) })}
 <button type="submit">Confirm</button> <a href="/console">Cancel</a>
 </form>`
         }), false)
