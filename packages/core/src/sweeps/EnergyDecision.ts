@@ -5,7 +5,7 @@ import { stakeForEnergy } from "../delegation/StakeForEnergy.js"
 import { chooseEnergyPath, type EnergyPath, type StakeShortPolicy, type WaterfallChoice } from "./EnergyWaterfall.js"
 import { withMargin } from "./EnergyMargin.js"
 import type { RentalDecision, RentalPlan } from "./RentalDecision.js"
-import { energyLeft } from "./ResourcesLeft.js"
+import { energyLeft, energyToAdd } from "./ResourcesLeft.js"
 import type { FeeSource } from "./SweepTask.js"
 
 /** The scope's fee rules the decision keeps to. */
@@ -80,7 +80,7 @@ export const decideEnergy = <E, R>(input: {
     const burnFee = (shortfall > 0n ? shortfall : preparedEnergy) * parameters.energyFee
     const burnable = account.activated && burnFee <= policy.maxWalletTrxFee && account.trx >= burnFee
     const rentalPlan: RentalPlan = account.activated
-      ? { preparedEnergy, feeLimit, energy: shortfall, activate: false }
+      ? { preparedEnergy, feeLimit, energy: energyToAdd(account, preparedEnergy), activate: false }
       : { preparedEnergy, feeLimit, energy: preparedEnergy, activate: true }
     const waterfall = (rental: RentalDecision | null) =>
       chooseEnergyPath({

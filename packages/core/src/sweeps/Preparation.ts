@@ -9,7 +9,7 @@ import { SettingsRepository } from "../SettingsRepository.js"
 import { decideEnergy, type EnergyDecision, feeSourceOfPath, stakeOffer } from "./EnergyDecision.js"
 import type { EnergyPath } from "./EnergyWaterfall.js"
 import { withMargin } from "./EnergyMargin.js"
-import { bandwidthLeft, energyLeft } from "./ResourcesLeft.js"
+import { bandwidthLeft, energyToAdd } from "./ResourcesLeft.js"
 import { decideRental } from "./RentalDecision.js"
 import { frozenReason, frozenWallets } from "./SweepMetrics.js"
 import { end, proceed, type StepResult } from "./SweepStep.js"
@@ -81,9 +81,8 @@ const decide = (task: SweepTask, now: Date, settings: SweeperSettings, view: Cha
     const maxWalletTrxFee = task.maxWalletTrxFee ?? policy.maxWalletTrxFee
     const provider = yield* EnergyProvider
     const lender = yield* stakeLender(task)
-    const left = account.activated ? energyLeft(account) : 0n
     const needed = withMargin(estimatedEnergy)
-    const stake = yield* stakeOffer(chain, lender, account, needed > left ? needed - left : 0n)
+    const stake = yield* stakeOffer(chain, lender, account, energyToAdd(account, needed))
     const decision = yield* decideEnergy({
       account,
       estimatedEnergy,

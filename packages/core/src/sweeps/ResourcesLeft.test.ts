@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { AccountState } from "../chain/ChainModel.js"
 import { withMargin } from "./EnergyMargin.js"
-import { bandwidthLeft, energyLeft } from "./ResourcesLeft.js"
+import { bandwidthLeft, energyLeft, energyToAdd } from "./ResourcesLeft.js"
 
 const account = (changes: Partial<AccountState> = {}): AccountState => ({
   address: "TWallet",
@@ -34,5 +34,12 @@ describe("what a sweep prepares for and what the wallet has left", () => {
   it("counts free and staked bandwidth, never a negative remainder", () => {
     expect(bandwidthLeft(account({ freeBandwidthUsed: 700n, stakedBandwidthLimit: 400n, stakedBandwidthUsed: 100n }))).toBe(300n)
     expect(bandwidthLeft(account({ freeBandwidthUsed: 100n, stakedBandwidthLimit: 400n }))).toBe(900n)
+  })
+
+  it("energy a delegation must add counts usage not yet recovered (delegated energy taken back after use)", () => {
+    // Simulator seed 12: the wallet used 64,285 lent energy, the loan was taken back; the next sweep prepares 70,714.
+    expect(energyToAdd(account({ energyLimit: 0n, energyUsed: 64_285n }), 70_714n)).toBe(134_999n)
+    expect(energyToAdd(account({ energyLimit: 30_000n, energyUsed: 5_000n }), 70_714n)).toBe(45_714n)
+    expect(energyToAdd(account({ energyLimit: 80_000n }), 70_714n)).toBe(0n)
   })
 })

@@ -5,7 +5,7 @@ import type { ResourceAccount } from "../delegation/ResourceAccount.js"
 import { resourceAccountFor } from "../delegation/ResourceAccountFor.js"
 import { ResourceAccounts } from "../delegation/ResourceAccounts.js"
 import { makeStakeLoans } from "../delegation/StakeLoans.js"
-import { energyLeft } from "./ResourcesLeft.js"
+import { energyLeft, energyToAdd } from "./ResourcesLeft.js"
 import { awaitBandwidth, hasBandwidth, ready } from "./Preparation.js"
 import { proceed, type StepResult } from "./SweepStep.js"
 import type { ChainView } from "./ChainView.js"
@@ -43,7 +43,7 @@ export const lendStake = (task: SweepTask, now: Date, settings: SweeperSettings,
     const loans = makeStakeLoans(lender.value, { transactionValidity: settings.transactionValidity, landingGrace: settings.expiryMargin })
     const account = yield* chain.account(task.address)
     const needed = task.preparedEnergy ?? 0n
-    const lacking = needed - energyLeft(account)
+    const lacking = energyToAdd(account, needed)
     // Counted from the chain's head, not our clock, as a sweep's transaction is: the node judges expiration by its head.
     const chainNow = view.head.timestamp.getTime() > now.getTime() ? view.head.timestamp : now
     const outcome = yield* loans.lend({ taskId: task.id, receiver: task.address, energy: lacking > 0n ? lacking : 1n }, chainNow)

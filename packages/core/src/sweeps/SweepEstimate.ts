@@ -9,7 +9,7 @@ import type { Wallet } from "../Wallet.js"
 import { decideEnergy, feeSourceOfPath, stakeOffer } from "./EnergyDecision.js"
 import type { EnergyPath } from "./EnergyWaterfall.js"
 import { withMargin } from "./EnergyMargin.js"
-import { bandwidthLeft, energyLeft } from "./ResourcesLeft.js"
+import { bandwidthLeft, energyLeft, energyToAdd } from "./ResourcesLeft.js"
 import { decideRental, type RentalDecision, type RentalPlan } from "./RentalDecision.js"
 import { transferBandwidth } from "./Preparation.js"
 import { ineligibility } from "./SweepEligibility.js"
@@ -157,9 +157,8 @@ export const estimateWallet = (wallet: Wallet, context: EstimateContext): Effect
       return finish()
     }
     // The same decision as preparation's (EnergyDecision.ts): own energy, own stake, rental, burn.
-    const left = account.activated ? energyLeft(account) : 0n
     const needed = withMargin(estimated.energy)
-    const stake = yield* stakeOffer(chain, context.lender, account, needed > left ? needed - left : 0n)
+    const stake = yield* stakeOffer(chain, context.lender, account, energyToAdd(account, needed))
     const decision = yield* decideEnergy({ account, estimatedEnergy: estimated.energy, parameters, policy, stake, rentalOf: rentalOf(wallet, context), providerName: context.provider.name })
     const { choice } = decision
     item.energyEstimate = estimated.energy
