@@ -3,8 +3,8 @@ import type { SimConfig } from "@collector/tron-sim"
 import { Clock, Effect } from "effect"
 import type { Dice } from "./Dice.js"
 
-/** Energy one lending is sized for: a sweep to a receiver that holds no USDT yet (about 130,000), with room. */
-const energyPerLending = 140_000n
+/** Energy one lending is sized for: a sweep to a receiver that holds no USDT yet (up to about 145,000), with room. */
+const energyPerLending = 160_000n
 const sunPerTrx = 1_000_000n
 /** TRX the account holds beside its stake, for the bandwidth of its delegating and reclaiming transactions. */
 const spendableTrx = 500n * sunPerTrx
@@ -15,20 +15,21 @@ const resourceKeyId = WalletId.make("9000000000000000000")
 export interface OwnStake {
   readonly address: string
   readonly stakedSun: bigint
-  /** How many lendings of `energyPerLending` the stake covers at once (0: less than one, the stake runs short). */
+  /** How many lendings of `energyPerLending` the stake covers at once (1: a second sweep at the same time finds it short). */
   readonly lendings: number
 }
 
 /**
  * Whether a network of this run has a resource account and how much it stakes, from the seed's
- * dice: three networks in four have one, staking for 0 to 4 lendings at once (0 is half a
- * lending, so every sweep that needs the stake finds it short and the tenant's policy decides).
+ * dice: three networks in four have one, staking for 1 to 3 lendings at once, so sweeps at the
+ * same time often find it short (lent to others) and the tenant's policy decides. Never less than
+ * one lending: a stake that can never cover a sweep leaves a tenant who waits for it waiting forever.
  */
-export const drawLendings = (dice: Dice): number | undefined => dice.chance(0.75) ? dice.int(0, 4) : undefined
+export const drawLendings = (dice: Dice): number | undefined => dice.chance(0.75) ? dice.int(1, 3) : undefined
 
 /** The SUN staked for `lendings` lendings at the simulator's totals (TRX per energy, rounded up to whole TRX). */
 const stakeFor = (lendings: number, parameters: SimConfig["parameters"]): bigint => {
-  const energy = lendings === 0 ? energyPerLending / 2n : energyPerLending * BigInt(lendings)
+  const energy = energyPerLending * BigInt(lendings)
   const trx = (energy * parameters.totalEnergyWeight + parameters.totalEnergyLimit - 1n) / parameters.totalEnergyLimit
   return trx * sunPerTrx
 }

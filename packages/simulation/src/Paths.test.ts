@@ -22,7 +22,9 @@ const paths: ReadonlyArray<RegExp> = [
   /^provider\.find-down\.\w+$/,
   /^crash\.after-order$/,
   /^deposit\.solid-in-run$/,
-  /^deposit\.solidified-rule-in-run$/
+  /^deposit\.solidified-rule-in-run$/,
+  /^stake\.delegated:succeeded$/,
+  /^stake\.short:\w+$/
 ]
 
 describe("the workload's reach", () => {
