@@ -34,10 +34,11 @@ const webReply = (reply: Reply): Response => {
  * simulator directly, with no socket and no timer of its own, so the node adapter and the energy
  * provider run unchanged while everything happens on the caller's fibers and Clock (a TestClock
  * drives the node's outages and held replies; a seeded run replays exactly). A reply the
- * simulator drops (a closed connection) is a transport error, as it would be over HTTP.
+ * simulator drops (a closed connection) is a transport error, as it would be over HTTP. The second
+ * provider (`sim-b`, under `/provider/b/v1`) answers here too, as over HTTP.
  */
-export const make = (config: SimConfig, provider?: Partial<ProviderSettings>) =>
-  Effect.map(build(config, provider), ({ chain, provider }) => {
+export const make = (config: SimConfig, provider?: Partial<ProviderSettings>, secondProvider?: Partial<ProviderSettings>) =>
+  Effect.map(build(config, provider, secondProvider), ({ chain, provider, secondProvider }) => {
     const answer = (reply: Reply, request: Parameters<Parameters<typeof HttpClient.make>[0]>[0]) =>
       reply.drop === true
         ? Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", description: "the simulator closed the connection" }))
@@ -47,7 +48,7 @@ export const make = (config: SimConfig, provider?: Partial<ProviderSettings>) =>
         return Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", description: `no simulator at ${target.origin}` }))
       }
       const body = request.body._tag === "Uint8Array" ? decoder.decode(request.body.body) : ""
-      return Effect.flatMap(respond(chain, provider, target.pathname, body), (reply) => answer(reply, request))
+      return Effect.flatMap(respond(chain, provider, target.pathname, body, secondProvider), (reply) => answer(reply, request))
     })
-    return { url, chain, provider, client, layer: Layer.succeed(HttpClient.HttpClient, client) }
+    return { url, chain, provider, secondProvider, client, layer: Layer.succeed(HttpClient.HttpClient, client) }
   })
