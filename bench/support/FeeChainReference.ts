@@ -1,0 +1,47 @@
+import type { SimProvider, SimulatedChain } from "@collector/tron-sim"
+import { TronAddress } from "@collector/tron"
+import { Effect, Option } from "effect"
+
+/**
+ * What the chain and the providers recorded for a bench's sweeps, read without the service's code:
+ * the fees on the receipts of every transaction the wallets sent (java-tron's `fee`: energy,
+ * bandwidth and account creation burned), the energy they used, and the cost of every order in
+ * the providers' own books (failed orders cost nothing).
+ */
+export interface FeeChainReference {
+  readonly sweepTransactions: number
+  readonly burned: bigint
+  readonly energyUsed: bigint
+  readonly providerCost: bigint
+  readonly ordersByProvider: Record<string, number>
+}
+
+export const feeChainReference = (
+  chain: SimulatedChain,
+  walletAddresses: ReadonlyArray<string>,
+  providers: Record<string, SimProvider>
+): Effect.Effect<FeeChainReference> =>
+  Effect.gen(function*() {
+    const owners = new Set(walletAddresses.map((a) => Option.getOrThrow(TronAddress.toHex(a))))
+    const state = yield* chain.state
+    let sweepTransactions = 0
+    let burned = 0n
+    let energyUsed = 0n
+    for (const block of state.blocks) {
+      for (const included of block.transactions) {
+        const owner = (included.tx.raw.contract[0]?.parameter.value as { owner_address?: string } | undefined)?.owner_address
+        if (included.system || owner === undefined || !owners.has(owner)) continue
+        sweepTransactions++
+        burned += included.info.fee
+        energyUsed += included.info.receipt.energyUsageTotal
+      }
+    }
+    let providerCost = 0n
+    const ordersByProvider: Record<string, number> = {}
+    for (const [name, provider] of Object.entries(providers)) {
+      const orders = yield* provider.orders
+      ordersByProvider[name] = orders.length
+      for (const o of orders) providerCost += o.cost + o.activationCost
+    }
+    return { sweepTransactions, burned, energyUsed, providerCost, ordersByProvider }
+  })
