@@ -33,8 +33,8 @@ export class Faults {
         new Reorgs(network, streamOf("reorg"), trace),
         new NodeFaults(network, streamOf("node"), trace),
         new BroadcastFaults(network, streamOf("broadcast"), trace),
-        new ProviderFaults(network, network.providers[0], streamOf("provider"), trace),
-        new ProviderFaults(network, network.providers[1], streamOf("provider-b"), trace)
+        // Each provider its own faults from its own dice: "provider" for the first, as before there were two.
+        ...network.providers.map((provider, i) => new ProviderFaults(network, provider, streamOf(i === 0 ? "provider" : "provider-b"), trace))
       ]
     })
     this.receivers = new ReceiverFaults(dice.stream("receiver/outages"), dice.stream("receiver/requests"), trace)
