@@ -33,8 +33,7 @@ export class Faults {
         new Reorgs(network, streamOf("reorg"), trace),
         new NodeFaults(network, streamOf("node"), trace),
         new BroadcastFaults(network, streamOf("broadcast"), trace),
-        // Each provider its own faults from its own dice: "provider" for the first, as before there were two.
-        ...network.providers.map((provider, i) => new ProviderFaults(network, provider, streamOf(i === 0 ? "provider" : "provider-b"), trace))
+        new ProviderFaults(network, streamOf("provider"), trace)
       ]
     })
     this.receivers = new ReceiverFaults(dice.stream("receiver/outages"), dice.stream("receiver/requests"), trace)
@@ -60,12 +59,10 @@ export class Faults {
   /** Every fault ends: the node answers, the provider and the receivers serve, nobody loses power; the settling runs on a healthy world. */
   get heal() {
     return Effect.gen(this, function*() {
-      for (const { providers, sim } of this.world.networks) {
+      for (const { providerLine, sim } of this.world.networks) {
         yield* sim.chain.resetFaults
-        for (const { book, line } of providers) {
-          yield* book.reset
-          line.reset()
-        }
+        yield* sim.provider.reset
+        providerLine.reset()
       }
       yield* this.receivers.heal
       yield* this.power.heal

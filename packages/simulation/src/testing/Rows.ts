@@ -33,8 +33,7 @@ export const emptySnapshot: Snapshot = {
   events: [],
   deliveryRounds: [],
   deliveryAttempts: [],
-  sweepTasks: [],
-  delegations: []
+  sweepTasks: []
 }
 
 export const walletRow = (id: string, address: string, over: Partial<MemoryTables.WalletRow> = {}): MemoryTables.WalletRow => ({
