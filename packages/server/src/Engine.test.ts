@@ -240,9 +240,15 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine with the o
       // On chain with one SUN: it cannot burn for its energy, and rental is off, so only the stake pays.
       yield* sim.chain.activate(seeded.address, 1n).pipe(Effect.orDie)
       yield* sim.chain.mine(20)
-      yield* Effect.flatMap(SettingsService, (service) => service.setAutomation(seeded.scope, { ...automationPolicy(true), rentalAllowed: false }))
       const mining = yield* Effect.fork(Effect.repeat(sim.chain.mine(1), Schedule.spaced(Duration.millis(100))))
       const running = yield* Effect.fork(engine.run)
+      // Automation off until balance sync has read the wallet: a round before that would find nothing and wait out the interval.
+      yield* eventually(
+        Effect.flatMap(WalletRepository, (repo) => repo.find(seeded.scope, seeded.walletId)),
+        (found) => Option.exists(found, (w) => w.balanceUsdt === usdt(4n)),
+        30_000
+      )
+      yield* Effect.flatMap(SettingsService, (service) => service.setAutomation(seeded.scope, { ...automationPolicy(true), rentalAllowed: false }))
       const [task] = yield* eventually(tasksOf(seeded.scope), (tasks) => tasks.length === 1 && tasks[0]!.status === "succeeded", 30_000)
       expect(task).toMatchObject({ energyPath: "delegated", feeSource: "resources" })
       // 64,285 energy to an address holding no USDT is 130,285; either way the stake lent was the whole TRX for it, and it comes back.
