@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { AccountState, ChainParameters } from "../chain/ChainModel.js"
+import { walletReading } from "./testing/WalletReading.js"
 import { defaultAutomationPolicy } from "../Settings.js"
 import { decideEnergy } from "./EnergyDecision.js"
 import { mainnetFees } from "./MainnetFees.js"
@@ -10,20 +11,7 @@ import type { RentalDecision, RentalPlan } from "./RentalDecision.js"
  * The one energy decision against the contract's order and mainnet's fees, with hand-written
  * figures: 64,285 energy with the 10% margin is 70,714 (7,071,400 SUN at 100 SUN per energy).
  */
-const account = (changes: Partial<AccountState> = {}): AccountState => ({
-  address: "TWallet",
-  activated: true,
-  trx: 0n,
-  usdt: 5_000_000n,
-  energyLimit: 0n,
-  energyUsed: 0n,
-  freeBandwidthLimit: 600n,
-  freeBandwidthUsed: 0n,
-  stakedBandwidthLimit: 0n,
-  stakedBandwidthUsed: 0n,
-  atBlock: 10n,
-  ...changes
-})
+const account = walletReading
 
 const mainnet: ChainParameters = { energyFee: mainnetFees.energyFee, bandwidthFee: 1000n, freeBandwidthPerDay: 600n, activationFee: mainnetFees.activation }
 

@@ -1,22 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { AccountState } from "../chain/ChainModel.js"
+import { walletReading } from "./testing/WalletReading.js"
 import { withMargin } from "./EnergyMargin.js"
 import { bandwidthLeft, energyLeft, energyToAdd } from "./ResourcesLeft.js"
 
-const account = (changes: Partial<AccountState> = {}): AccountState => ({
-  address: "TWallet",
-  activated: true,
-  trx: 0n,
-  usdt: 5_000_000n,
-  energyLimit: 0n,
-  energyUsed: 0n,
-  freeBandwidthLimit: 600n,
-  freeBandwidthUsed: 0n,
-  stakedBandwidthLimit: 0n,
-  stakedBandwidthUsed: 0n,
-  atBlock: 10n,
-  ...changes
-})
+const account = walletReading
 
 describe("what a sweep prepares for and what the wallet has left", () => {
   it("adds a 10% margin to the chain's estimate, rounding up", () => {
