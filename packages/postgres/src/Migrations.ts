@@ -26,6 +26,7 @@ import resourceAccounts from "./migrations/0025_resource_accounts.js"
 import sweepEnergyPath from "./migrations/0026_sweep_energy_path.js"
 import feeLedger from "./migrations/0027_fee_ledger.js"
 import feeLedgerNetwork from "./migrations/0028_fee_ledger_network.js"
+import resourceAccountIds from "./migrations/0029_resource_account_ids.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -53,7 +54,8 @@ const loader = Migrator.fromRecord({
   "0025_resource_accounts": resourceAccounts,
   "0026_sweep_energy_path": sweepEnergyPath,
   "0027_fee_ledger": feeLedger,
-  "0028_fee_ledger_network": feeLedgerNetwork
+  "0028_fee_ledger_network": feeLedgerNetwork,
+  "0029_resource_account_ids": resourceAccountIds
 })
 
 const runMigrator = Migrator.make({})({ loader })

@@ -33,6 +33,8 @@ const ownerOf = (column: SealedColumn, row: SealedRow): SealedOwner => {
       return { _tag: "WebhookKey", tenantId: row.tenant_id as TenantId, network: row.network as Network }
     case "wallet_keys.sealed_key":
       return { _tag: "WalletKey", address: row.address! }
+    case "resource_accounts.sealed_key":
+      return { _tag: "ResourceAccountKey", address: row.address! }
   }
 }
 
@@ -69,6 +71,10 @@ export const make = Effect.gen(function*() {
           SELECT k.wallet_id::text AS row_id, k.key_id, k.sealed_key AS sealed, NULL AS tenant_id, NULL AS network, w.address
           FROM wallet_keys k JOIN wallets w ON w.id = k.wallet_id
           WHERE k.wallet_id > ${after} AND k.store = 'local' ORDER BY k.wallet_id LIMIT ${limit}`
+      case "resource_accounts.sealed_key":
+        return sql<SealedRow>`
+          SELECT id::text AS row_id, key_id, sealed_key AS sealed, NULL AS tenant_id, NULL AS network, address
+          FROM resource_accounts WHERE id > ${after} AND store = 'local' ORDER BY id LIMIT ${limit}`
     }
   }
 
@@ -111,6 +117,10 @@ export const make = Effect.gen(function*() {
           return sql`
             UPDATE wallet_keys SET key_id = ${next.keyId}, sealed_key = ${next.blob}
             WHERE wallet_id = ${row} AND key_id = ${expected.keyId} AND sealed_key = ${expected.blob} RETURNING wallet_id`
+        case "resource_accounts.sealed_key":
+          return sql`
+            UPDATE resource_accounts SET key_id = ${next.keyId}, sealed_key = ${next.blob}
+            WHERE id = ${row} AND store = 'local' AND key_id = ${expected.keyId} AND sealed_key = ${expected.blob} RETURNING id`
       }
     })()
     return statement.pipe(Effect.map((rows) => rows.length === 1), Effect.orDie)
@@ -122,6 +132,7 @@ export const make = Effect.gen(function*() {
       UNION ALL SELECT secret_key_id FROM apps
       UNION ALL SELECT webhook_key_id FROM apps
       UNION ALL SELECT key_id FROM wallet_keys WHERE store = 'local'
+      UNION ALL SELECT key_id FROM resource_accounts WHERE store = 'local'
     ) AS sealed GROUP BY key_id ORDER BY key_id COLLATE "C"`.pipe(
     Effect.map((rows) => rows.map((r): KeyIdCount => ({ keyId: r.key_id, count: Number(r.count) }))),
     Effect.orDie

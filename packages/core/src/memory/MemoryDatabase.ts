@@ -13,7 +13,7 @@ export const tableDef = <K, V>(name: string): TableDef<K, V> => ({ name })
  * The ID sequences. As in PostgreSQL, a value once drawn is never given again, even when the
  * transaction that drew it is rolled back; sweep tasks and events share `taskEvent`.
  */
-export type SequenceName = "tenant" | "app" | "wallet" | "deposit" | "taskEvent" | "deliveryRound" | "deliveryAttempt" | "operatorCredential" | "operatorAudit"
+export type SequenceName = "tenant" | "app" | "wallet" | "deposit" | "taskEvent" | "deliveryRound" | "deliveryAttempt" | "operatorCredential" | "operatorAudit" | "resourceAccount"
 
 const sequenceStarts: Record<SequenceName, bigint> = {
   tenant: 1n,
@@ -25,7 +25,8 @@ const sequenceStarts: Record<SequenceName, bigint> = {
   deliveryRound: 1n,
   deliveryAttempt: 1n,
   operatorCredential: 1n,
-  operatorAudit: 1n
+  operatorAudit: 1n,
+  resourceAccount: 1n
 }
 
 export interface MemoryDatabaseService {

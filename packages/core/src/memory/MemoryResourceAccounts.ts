@@ -2,11 +2,8 @@ import { Effect, Layer, Option } from "effect"
 import { ResourceAccountExists, ResourceAccounts, type StoredResourceAccount } from "../delegation/ResourceAccounts.js"
 import type { TenantId } from "../Ids.js"
 import type { Network } from "../Network.js"
-import { tableDef } from "./MemoryDatabase.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
-import { keyOf } from "./MemoryTables.js"
-
-const resourceAccounts = tableDef<string, StoredResourceAccount>("resource_accounts")
+import { keyOf, resourceAccounts } from "./MemoryTables.js"
 
 const placeOf = (network: Network, tenantId: TenantId | null) => keyOf(network, tenantId ?? "")
 
@@ -22,12 +19,12 @@ export const make = Effect.gen(function*() {
       Effect.flatten(db.atomically(() => {
         const place = placeOf(account.network, account.tenantId)
         const existing = rows.get(place)
-        if (existing !== undefined) return Effect.fail(new ResourceAccountExists({ existing }))
-        rows.put(place, account)
+        if (existing !== undefined) return Effect.fail(new ResourceAccountExists({ existing: existing.account }))
+        rows.put(place, { rowId: db.nextId("resourceAccount"), account })
         return Effect.succeed(account)
       })),
-    find: (network, tenantId) => db.atomically(() => Option.fromNullable(rows.get(placeOf(network, tenantId)))),
-    list: () => db.atomically(() => rows.filter(() => true).sort(byPlace))
+    find: (network, tenantId) => db.atomically(() => Option.map(Option.fromNullable(rows.get(placeOf(network, tenantId))), (row) => row.account)),
+    list: () => db.atomically(() => rows.filter(() => true).map((row) => row.account).sort(byPlace))
   })
 })
 

@@ -11,7 +11,7 @@ import {
   SealedValues
 } from "../secrets/SealedValues.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
-import { apps, masterKeyCheck, resealProgress, walletKeys, wallets } from "./MemoryTables.js"
+import { apps, masterKeyCheck, resealProgress, resourceAccounts, walletKeys, wallets } from "./MemoryTables.js"
 import { compareIds } from "./Ordering.js"
 
 const sameSealed = (a: Sealed, b: Sealed) =>
@@ -24,6 +24,7 @@ export const make = Effect.gen(function*() {
   const keyRows = db.table(walletKeys)
   const walletRows = db.table(wallets)
   const progressRows = db.table(resealProgress)
+  const accountRows = db.table(resourceAccounts)
 
   /** Every value of one column, by row id. */
   const columnEntries = (column: SealedColumn): Array<SealedEntry> => {
@@ -48,6 +49,11 @@ export const make = Effect.gen(function*() {
         return [...keyRows.entries()].flatMap(([walletId, key]) =>
           key.store === "local"
             ? [{ position: at(walletId), owner: { _tag: "WalletKey" as const, address: walletRows.get(walletId)!.address }, sealed: key.sealed }]
+            : [])
+      case "resource_accounts.sealed_key":
+        return [...accountRows.values()].flatMap(({ account, rowId }) =>
+          account.key.store === "local"
+            ? [{ position: at(rowId), owner: { _tag: "ResourceAccountKey" as const, address: account.address }, sealed: account.key.sealed }]
             : [])
     }
   }
@@ -83,6 +89,11 @@ export const make = Effect.gen(function*() {
         case "wallet_keys.sealed_key":
           keyRows.put(position.rowId as WalletId, localKey(next))
           break
+        case "resource_accounts.sealed_key": {
+          const [place] = [...accountRows.entries()].find(([, row]) => row.rowId === position.rowId)!
+          accountRows.update(place, (row) => ({ ...row, account: { ...row.account, key: localKey(next) } }))
+          break
+        }
       }
       return true
     })

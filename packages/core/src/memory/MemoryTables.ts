@@ -1,5 +1,6 @@
 import type { ConfirmationRule } from "../ConfirmationRule.js"
 import type { EnergyDelegation } from "../delegation/EnergyDelegation.js"
+import type { StoredResourceAccount } from "../delegation/ResourceAccounts.js"
 import type { Deposit } from "../deposits/Deposit.js"
 import type { FeeEntry } from "../fees/FeeEntry.js"
 import type { ComponentReport } from "../engine/ComponentStatus.js"
@@ -95,6 +96,14 @@ export const wallets = tableDef<WalletId, WalletRow>("wallets")
 
 /** By wallet ID: the wallet's private key, sealed, or the label of its key in a token. */
 export const walletKeys = tableDef<WalletId, WalletKey>("wallet_keys")
+
+export interface ResourceAccountRow {
+  /** From the `resourceAccount` sequence: the row's place in a walk over sealed values. */
+  readonly rowId: string
+  readonly account: StoredResourceAccount
+}
+/** By place (network and tenant, `keyOf`): at most one account each. */
+export const resourceAccounts = tableDef<string, ResourceAccountRow>("resource_accounts")
 
 export interface TenantSettingsRow {
   readonly tenantId: TenantId

@@ -12,5 +12,8 @@ export const sealContextOf = (owner: SealedOwner): SealContext => {
       return webhookKeyContext(owner.tenantId, owner.network)
     case "WalletKey":
       return walletKeyContext(owner.address)
+    // The Signer opens every signing key by the address it signs for, a resource account's too.
+    case "ResourceAccountKey":
+      return walletKeyContext(owner.address)
   }
 }

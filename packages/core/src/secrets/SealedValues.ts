@@ -5,9 +5,16 @@ import type { Sealed } from "../SecretBox.js"
 
 /**
  * The columns that hold sealed values, in the order a walk visits them. Each row of such a column
- * has an int64 row id (the key check's is 1, an app's its app ID, a wallet key's its wallet ID).
+ * has an int64 row id (the key check's is 1, an app's its app ID, a wallet key's its wallet ID, a
+ * resource account's the id it was given when stored).
  */
-export const sealedColumns = ["master_key_check.sealed", "apps.secret_sealed", "apps.webhook_key_sealed", "wallet_keys.sealed_key"] as const
+export const sealedColumns = [
+  "master_key_check.sealed",
+  "apps.secret_sealed",
+  "apps.webhook_key_sealed",
+  "wallet_keys.sealed_key",
+  "resource_accounts.sealed_key"
+] as const
 export type SealedColumn = (typeof sealedColumns)[number]
 
 /** A place in the walk over every sealed value: a column, and a row id in it (canonical int64 text). */
@@ -22,6 +29,7 @@ export type SealedOwner =
   | { readonly _tag: "AppSecret"; readonly tenantId: TenantId; readonly network: Network }
   | { readonly _tag: "WebhookKey"; readonly tenantId: TenantId; readonly network: Network }
   | { readonly _tag: "WalletKey"; readonly address: string }
+  | { readonly _tag: "ResourceAccountKey"; readonly address: string }
 
 export interface SealedEntry {
   readonly position: SealedPosition

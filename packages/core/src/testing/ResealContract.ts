@@ -6,7 +6,8 @@ import { appSecretContext, type SealContext, walletKeyContext, webhookKeyContext
 import { type Sealed, SecretBox } from "../SecretBox.js"
 import { MasterKeyCheck, MasterKeyMismatch } from "../secrets/MasterKeyCheck.js"
 import { Resealer } from "../secrets/Resealer.js"
-import { localKey } from "../WalletKey.js"
+import { ResourceAccounts } from "../delegation/ResourceAccounts.js"
+import { localKey, tokenKey } from "../WalletKey.js"
 import { sealContextOf } from "../secrets/SealedOwnerContext.js"
 import { type SealedEntry, SealedValues } from "../secrets/SealedValues.js"
 import { TenantRepository } from "../TenantRepository.js"
@@ -28,7 +29,7 @@ export interface RotationBoxes {
 const text = (s: string) => new TextEncoder().encode(s)
 const decoded = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
-type Services = SealedValues | TenantRepository | StorageFixtures
+type Services = SealedValues | TenantRepository | StorageFixtures | ResourceAccounts
 
 /**
  * What re-sealing and the key check do on each store, with the real SecretBox: every value moves to
@@ -41,7 +42,10 @@ export const resealContract = <E>(name: string, storage: Layer.Layer<Services, E
     const under = (box: Layer.Layer<SecretBox>) => <A, E2, R>(effect: Effect.Effect<A, E2, R>) =>
       Effect.provide(effect, Layer.mergeAll(Resealer.layer, MasterKeyCheck.layer).pipe(Layer.provideMerge(box)))
 
-    /** Under key A: the key check, two tenants' apps and four wallets, each value's plaintext naming its place. */
+    /**
+     * Under key A: the key check, two tenants' apps, four wallets and a resource account sealed here
+     * (another in a token), each value's plaintext naming its place.
+     */
     const seed = Effect.gen(function*() {
       const box = yield* SecretBox
       const repo = yield* TenantRepository
@@ -67,9 +71,17 @@ export const resealContract = <E>(name: string, storage: Layer.Layer<Services, E
         const address = `TResealWallet${i}`
         yield* fixtures.wallet({ tenantId: tenants[1]!, network: "nile" }, { address, key: localKey(yield* sealFor(walletKeyContext(address))) })
       }
+      const accounts = yield* ResourceAccounts
+      const createdAt = new Date("2026-11-29T00:00:00Z")
+      // Sealed as the Signer opens it: for the address it signs for, like a wallet key.
+      const key = localKey(yield* sealFor(walletKeyContext(stakeAddress)))
+      yield* accounts.create({ network: "nile", tenantId: null, address: stakeAddress, key, createdAt })
+      yield* accounts.create({ network: "main", tenantId: null, address: "TReseaLTokenStake".padEnd(34, "x"), key: tokenKey("reseal-stake"), createdAt })
     }).pipe(under(boxes.old))
-    // The check, 3 app secrets, 3 webhook keys, 4 wallet keys.
-    const total = 11
+    // A valid address: the store checks the form of an account's.
+    const stakeAddress = "TReseaLStakeNiLe".padEnd(34, "x")
+    // The check, 3 app secrets, 3 webhook keys, 4 wallet keys, 1 resource account key.
+    const total = 12
 
     /** Every stored value opened for its own place (fails if one does not open). */
     const openAll = Effect.gen(function*() {
@@ -96,14 +108,20 @@ export const resealContract = <E>(name: string, storage: Layer.Layer<Services, E
         const report = yield* Effect.flatMap(Resealer, (r) =>
           r.reseal({ batchSize: 3, onProgress: (p) => Effect.sync(() => seen.push(p.resealed)) })).pipe(under(boxes.rotated))
         expect(report).toEqual({ keyId: b, after: report.after, resealed: total, current: 0, changed: 0, unreadable: 0, resumed: false })
-        expect(report.after).toEqual({ column: "wallet_keys.sealed_key", rowId: report.after!.rowId })
-        // Bounded batches, each reported: 3, 6, 9, 11.
-        expect(seen).toEqual([3, 6, 9, 11])
+        expect(report.after).toEqual({ column: "resource_accounts.sealed_key", rowId: report.after!.rowId })
+        // Bounded batches, each reported: 3, 6, 9, 12.
+        expect(seen).toEqual([3, 6, 9, 12])
         expect(yield* store.countByKeyId).toEqual([{ keyId: b, count: total }])
         expect(yield* store.progress).toEqual(Option.none())
 
         // Key A is gone: every value opens for its own place to what was sealed.
         expect(yield* openAll.pipe(under(boxes.retired))).toEqual(before)
+        // The resource account's key still opens where the Signer opens it.
+        const account = Option.getOrThrow(yield* Effect.flatMap(ResourceAccounts, (r) => r.find("nile", null)))
+        const opened = yield* Effect.flatMap(SecretBox, (box) =>
+          account.key.store === "local" ? box.open(account.key.sealed, walletKeyContext(stakeAddress)) : Effect.die("not sealed here")
+        ).pipe(Effect.provide(boxes.retired))
+        expect(decoded(opened)).toBe(`wallet_keys.sealed_key:${stakeAddress}`)
         expect((yield* Effect.flatMap(MasterKeyCheck, (c) => c.verify).pipe(under(boxes.retired))).keyCheck).toBe("opened")
         const after = yield* Effect.flatMap(Resealer, (r) => r.status).pipe(under(boxes.retired))
         expect(after.underOtherKeys).toBe(0)

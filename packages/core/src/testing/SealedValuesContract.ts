@@ -4,7 +4,8 @@ import type { Network } from "../Network.js"
 import type { Sealed } from "../SecretBox.js"
 import { type SealedEntry, type SealedOwner, SealedValues } from "../secrets/SealedValues.js"
 import { TenantRepository } from "../TenantRepository.js"
-import { localKey } from "../WalletKey.js"
+import { ResourceAccounts } from "../delegation/ResourceAccounts.js"
+import { localKey, tokenKey } from "../WalletKey.js"
 import { onFreshStorage } from "./FreshStorage.js"
 import { StorageFixtures } from "./StorageFixtures.js"
 
@@ -13,7 +14,10 @@ const sealed = (keyId: string, ...bytes: ReadonlyArray<number>): Sealed => ({ ke
 const plain = (entry: SealedEntry) => ({ ...entry, sealed: { keyId: entry.sealed.keyId, blob: Array.from(entry.sealed.blob) } })
 const plainSealed = (value: Sealed) => ({ keyId: value.keyId, blob: Array.from(value.blob) })
 
-/** Two tenants (the first on both networks, the second on nile), three wallets and the key check, all distinct. */
+/**
+ * Two tenants (the first on both networks, the second on nile), three wallets, the key check and
+ * three resource accounts (two sealed here, one in a token), all distinct.
+ */
 const seed = Effect.gen(function*() {
   const repo = yield* TenantRepository
   const fixtures = yield* StorageFixtures
@@ -33,6 +37,22 @@ const seed = Effect.gen(function*() {
     yield* fixtures.wallet(scope, { address: "TSealedWalletB", key: localKey(sealed("k3", 30, 2)) }),
     yield* fixtures.wallet(scope, { address: "TSealedWalletC", key: localKey(sealed("k1", 30, 3)) })
   ]
+  const accounts = yield* ResourceAccounts
+  const at = new Date("2026-11-29T00:00:00Z")
+  // Stored in this order, so their row ids ascend in it: a walk visits them so.
+  const sealedAccounts = [
+    yield* accounts.create({ network: "main", tenantId: second.id, address: "TStakeMainB".padEnd(34, "x"), key: localKey(sealed("k3", 40, 1)), createdAt: at }),
+    yield* accounts.create({ network: "nile", tenantId: null, address: "TStakeNiLe".padEnd(34, "x"), key: localKey(sealed("k1", 40, 2)), createdAt: at })
+  ]
+  yield* accounts.create({ network: "main", tenantId: null, address: "TTokenStakeMain".padEnd(34, "x"), key: tokenKey("collector-resource-main-default"), createdAt: at })
+  // A resource account's row id is the store's to draw: taken from the walk, it must be int64 text
+  // and ascend in the order the accounts were stored.
+  const accountRowIds = (yield* store.page(null, 100))
+    .filter((entry) => entry.position.column === "resource_accounts.sealed_key")
+    .map((entry) => entry.position.rowId)
+  expect(accountRowIds).toHaveLength(2)
+  for (const rowId of accountRowIds) expect(rowId).toMatch(/^[1-9][0-9]{0,18}$/)
+  expect(BigInt(accountRowIds[0]!) < BigInt(accountRowIds[1]!)).toBe(true)
   const appsOf = [...first.apps.map((app) => ({ app, tenant: first })), ...second.apps.map((app) => ({ app, tenant: second }))]
     .sort((a, b) => Number(BigInt(a.app.appId) - BigInt(b.app.appId)))
   const n = (network: Network, tenantId: string) => tenantId === first.id ? (network === "nile" ? 1 : 2) : 3
@@ -55,6 +75,11 @@ const seed = Effect.gen(function*() {
       position: { column: "wallet_keys.sealed_key", rowId: wallet.id },
       owner: { _tag: "WalletKey", address: wallet.address },
       sealed: sealed(i === 1 ? "k3" : "k1", 30, i + 1)
+    })),
+    ...sealedAccounts.map((account, i): SealedEntry => ({
+      position: { column: "resource_accounts.sealed_key", rowId: accountRowIds[i]! },
+      owner: { _tag: "ResourceAccountKey", address: account.address },
+      sealed: sealed(i === 0 ? "k3" : "k1", 40, i + 1)
     }))
   ]
   return { expected, first }
@@ -64,7 +89,10 @@ const seed = Effect.gen(function*() {
  * What every SealedValues must do, run against each implementation. A walk reads the whole store,
  * so each test runs on a store of its own.
  */
-export const sealedValuesContract = <E>(name: string, storage: Layer.Layer<SealedValues | TenantRepository | StorageFixtures, E>) =>
+export const sealedValuesContract = <E>(
+  name: string,
+  storage: Layer.Layer<SealedValues | TenantRepository | StorageFixtures | ResourceAccounts, E>
+) =>
   describe(`SealedValues contract (${name})`, () => {
     const test = onFreshStorage(storage)
 
@@ -119,8 +147,9 @@ export const sealedValuesContract = <E>(name: string, storage: Layer.Layer<Seale
         const store = yield* SealedValues
         expect(yield* store.countByKeyId).toEqual([])
         yield* seed
-        // k1: the check, the main secret, two wallet keys; k2: two secrets, three webhook keys; k3: a wallet key.
-        expect(yield* store.countByKeyId).toEqual([{ keyId: "k1", count: 4 }, { keyId: "k2", count: 5 }, { keyId: "k3", count: 1 }])
+        // k1: the check, the main secret, two wallet keys, a resource account; k2: two secrets, three
+        // webhook keys; k3: a wallet key, a resource account. The token's account seals nothing here.
+        expect(yield* store.countByKeyId).toEqual([{ keyId: "k1", count: 5 }, { keyId: "k2", count: 5 }, { keyId: "k3", count: 2 }])
       }))
 
     test("keeps the first key check stored", () =>
