@@ -1,5 +1,5 @@
 // The CLI proper: loaded by main.ts for every call but --help.
-import { MasterKeyCheck, Resealer, type ResourceAccounts, TenantAdmin, type TenantRepository, type WalletKeyDirectory } from "@collector/core"
+import { type Entropy, MasterKeyCheck, Resealer, type ResourceAccounts, type SecretBox, TenantAdmin, type TenantRepository, type WalletKeyDirectory } from "@collector/core"
 import { OperatorAccess } from "@collector/console"
 import { PgFeeLedger } from "@collector/postgres"
 import { databaseLayerConfig, PgAccessTokenRepository, PgOperatorTokenRepository, PgIdempotencyStore, PgResourceAccounts, PgSealedValues, PgTenantRepository, PgWalletKeyDirectory } from "@collector/postgres"
@@ -87,7 +87,7 @@ const program = Effect.gen(function*() {
   }
   const run = found as (
     p: typeof parsed
-  ) => Effect.Effect<void, { readonly message: string }, TenantAdmin | Resealer | TenantRepository | WalletKeyDirectory | OperatorAccess | ResourceAccounts>
+  ) => Effect.Effect<void, { readonly message: string }, TenantAdmin | Resealer | TenantRepository | WalletKeyDirectory | OperatorAccess | ResourceAccounts | SecretBox | Entropy>
   yield* run(parsed).pipe(Effect.provide(AdminLive))
 })
 

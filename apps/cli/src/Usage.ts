@@ -18,6 +18,7 @@ Wallet keys (where each wallet's key is held; never the key itself):
 Resource accounts (staked TRX lent as energy to sweeps; see docs/fees.md, "Own stake"):
   resource-account list [--json]
   resource-account show --network <nile|main> [--tenant <id or name>] [--json]
+  resource-account create --network <nile|main> [--tenant <id or name>] [--store local] [--json]
 
 Fees (the fee ledger's totals over a period of block times; see docs/fees.md, "The fee ledger"):
   fees --tenant <id or name> [--network nile|mainnet] --since <ISO date> [--until <ISO date>] [--json]

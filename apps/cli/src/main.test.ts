@@ -1,5 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { SecretBox, walletKeyContext } from "@collector/core"
+import { TronAddress } from "@collector/tron"
+import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
+import { Effect, Layer } from "effect"
 import { runTs } from "../../../test-support/Processes.js"
 import { query, withDatabase } from "./testing/CliHarness.js"
 
@@ -143,5 +146,30 @@ describe("operator CLI", () => {
       const listed = yield* cli("resource-account", "list", "--json")
       expect(JSON.parse(listed.stdout).map((a: { tenant_id: string | null }) => a.tenant_id)).toEqual([null, tenant.tenant_id])
       expect(listed.stdout).not.toContain("deadbeef")
+    }), { timeout: 90_000 })
+  it.scoped("resource-account create makes a key sealed for its address, once per place, and prints no key", () =>
+    Effect.gen(function*() {
+      const { cli, url, env } = yield* withDatabase
+      const created = yield* cli("resource-account", "create", "--network", "main", "--json")
+      expect(created.code, created.stderr).toBe(0)
+      const account = JSON.parse(created.stdout)
+      expect(Object.keys(account)).toEqual(["network", "tenant_id", "address", "key_store", "key_label", "created_at"])
+      expect([account.network, account.tenant_id, account.key_store]).toEqual(["main", null, "local"])
+      expect(TronAddress.isValidTronAddress(account.address)).toBe(true)
+      // The stored key opens under the CLI's master key, where the Signer opens it, to the account's own key.
+      const [row] = yield* query(url, `SELECT key_id, sealed_key FROM resource_accounts WHERE address = '${account.address}'`)
+      const current = MasterKey.unsafeMake(Buffer.from(env.MASTER_KEY, "base64"))
+      const box = AesGcmSecretBox.layer.pipe(Layer.provide(MasterKeyring.layer({ current, previous: [] })), Layer.provide(NodeEntropy.layer))
+      const secretKey = yield* Effect.flatMap(SecretBox, (b) => b.open({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) }, walletKeyContext(account.address))).pipe(Effect.provide(box))
+      expect(TronAddress.fromSecretKey(secretKey)).toBe(account.address)
+      expect(created.stdout).not.toContain(Buffer.from(row.sealed_key).toString("hex"))
+      const again = yield* cli("resource-account", "create", "--network", "main")
+      expect([again.code, again.stderr]).toEqual([1, expect.stringContaining(`network main already has the resource account ${account.address}`)])
+      expect((yield* query(url, "SELECT count(*)::int AS n FROM resource_accounts"))[0].n).toBe(1)
+      expect((yield* cli("resource-account", "create", "--network", "main", "--store", "pkcs11")).code).toBe(2)
+      const tenant = JSON.parse((yield* cli("tenant", "create", "--name", "own-stake", "--networks", "main", "--json")).stdout)
+      const own = JSON.parse((yield* cli("resource-account", "create", "--network", "main", "--tenant", "own-stake", "--json")).stdout)
+      expect(own.tenant_id).toBe(tenant.tenant_id)
+      expect(own.address).not.toBe(account.address)
     }), { timeout: 90_000 })
 })

@@ -1,5 +1,6 @@
-import { type Network, resourceAccountFor, ResourceAccounts, type StoredResourceAccount, type TenantId, TenantRepository } from "@collector/core"
-import { Console, Data, Effect, Option } from "effect"
+import { Entropy, type Network, resourceAccountFor, ResourceAccountExists, ResourceAccounts, SecretBox, type StoredResourceAccount, type TenantId, TenantRepository, WalletId } from "@collector/core"
+import { LocalWalletKeys } from "@collector/tron"
+import { Clock, Console, Data, Effect, Option } from "effect"
 import { UsageError } from "../CliError.js"
 import type { Parsed } from "./TenantCommands.js"
 
@@ -55,4 +56,33 @@ const show = (parsed: Parsed) =>
     yield* Console.log(line(shown))
   })
 
-export const resourceAccountCommands = { list, show }
+/** The local store seals a key for its address and never reads the wallet ID it is given. */
+const noWallet = WalletId.make("9223372036854775807")
+
+/**
+ * `resource-account create --network <n> [--tenant <t>] [--json]`: a new account for the network
+ * (or the tenant on it), its key made here and sealed under the master key as a wallet key is,
+ * printed by its address only. A place that has one keeps it (exit 1, naming it): replacing an
+ * account would strand the stake of the old one.
+ */
+const create = (parsed: Parsed) =>
+  Effect.gen(function*() {
+    const network = yield* networkOf(parsed)
+    const tenantId = yield* tenantOf(parsed)
+    const store = parsed.values.store ?? "local"
+    if (store !== "local") {
+      return yield* new UsageError({ message: "--store takes local (a resource account's key in a PKCS#11 token is not made by the CLI yet)" })
+    }
+    const accounts = yield* ResourceAccounts
+    // Told before a key is made for nothing; `create` still refuses a second one made meanwhile.
+    const existing = yield* accounts.find(network, tenantId)
+    if (Option.isSome(existing)) return yield* new ResourceAccountExists({ existing: existing.value })
+    const generated = yield* LocalWalletKeys.make(yield* SecretBox, yield* Entropy).generate(noWallet).pipe(Effect.orDie)
+    const createdAt = new Date(yield* Clock.currentTimeMillis)
+    const stored = yield* accounts.create({ network, tenantId, address: generated.address, key: generated.key, createdAt })
+    const shown = view(stored)
+    if (parsed.values.json === true) return yield* Console.log(JSON.stringify(shown))
+    yield* Console.log(`${line(shown)}\nStake TRX for energy on ${shown.address} (freezebalancev2) so that it can lend it to sweeps.`)
+  })
+
+export const resourceAccountCommands = { list, show, create }
