@@ -18,6 +18,9 @@ const outstanding = (world: WorldParts) =>
     if (open > 0) left.push(`${open} events not delivered or failed`)
     const unfinished = snapshot.sweepTasks.filter((t) => !isTerminal(t.status)).length
     if (unfinished > 0) left.push(`${unfinished} sweep tasks unfinished`)
+    // The own stake lent to a finished task comes back through the reclaim loop, after the task.
+    const unreclaimed = snapshot.delegations.filter((d) => d.state !== "reclaimed").length
+    if (unreclaimed > 0) left.push(`${unreclaimed} delegations unreclaimed`)
     for (const { network, sim } of world.networks) {
       const head = (yield* sim.chain.state).blocks.at(-1)!.number
       const cursor = snapshot.scanCursors.find((c) => c.network === network)
@@ -44,8 +47,8 @@ const burial = 25
 const maxRounds = 400
 /** Blocks a settling round adds while only sweep tasks are outstanding. */
 const sweepBlocks = 4
-/** What runs while only sweep tasks are outstanding: the sweeper moves them, the scanner keeps up with the blocks. */
-const sweepPasses: ReadonlyArray<PassName> = ["scan", "sweep"]
+/** What runs while only sweep tasks are outstanding: the sweeper moves them, the reclaim loop takes the stake back, the scanner keeps up. */
+const sweepPasses: ReadonlyArray<PassName> = ["scan", "sweep", "reclaim"]
 /** The chance of each pass in a settling round: enough that every loop runs within a few rounds. */
 const settleChance = 0.6
 /** Rounds with nothing outstanding changing before the clock starts to move faster. */
@@ -84,7 +87,7 @@ export const settle = (world: WorldParts, time: VirtualTime, scheduler: Schedule
       // Once only sweeps are left, each waits on blocks (a delegation or a transfer to solidify)
       // or on time: a few blocks a round, with the sweeper and the scanner alone, bring them
       // there in fewer passes.
-      const onlySweeps = waiting.length > 0 && left.every((what) => what.endsWith("sweep tasks unfinished") || what.includes(" scanned to "))
+      const onlySweeps = waiting.length > 0 && left.every((what) => what.endsWith("sweep tasks unfinished") || what.endsWith("delegations unreclaimed") || what.includes(" scanned to "))
       const blocks = onlySweeps ? sweepBlocks : 1
       for (const { sim } of world.networks) yield* sim.chain.mine(blocks)
       yield* scheduler.round(settleChance, onlySweeps ? sweepPasses : passNames)
