@@ -19,8 +19,8 @@ const paths: ReadonlyArray<RegExp> = [
   /^tx\.same-wallet-twice$/,
   /^tx\.several-contracts$/,
   /^provider\.order-lost-before\.[\w-]+$/,
-  // provider.find-down (an order look-up while the provider's look-up is down) is no longer reached in
-  // seeds 1 to 16 since the own stake came into the world: an open question (docs/simulation.md).
+  /^provider\.find-down\.[\w-]+$/,
+  /^provider\.failover$/,
   /^crash\.after-order$/,
   /^deposit\.solid-in-run$/,
   /^deposit\.solidified-rule-in-run$/,

@@ -53,16 +53,18 @@ const sweepPasses: ReadonlyArray<PassName> = ["scan", "sweep", "reclaim"]
 const settleChance = 0.6
 /** Rounds with nothing outstanding changing before the clock starts to move faster. */
 const patience = 20
-const longestStep = Duration.toMillis(Duration.minutes(10))
+/** An hour: a stake lent and taken back recovers over a day (java-tron moves the sweep's usage to it), so waits of a day must fit in the rounds. */
+const longestStep = Duration.toMillis(Duration.hours(1))
 
 /**
  * How far the clock moves after a round: a block interval, and, once the same things have been
- * outstanding for `patience` rounds, a longer step each round (up to ten minutes), so what waits
- * on time alone (a wallet's free bandwidth coming back over a day, a rental running out after an
- * hour) still comes within the rounds, while a round a block keeps the chain moving.
+ * outstanding for `patience` rounds, twice as far each round (up to an hour), so what waits on
+ * time alone (a wallet's free bandwidth or an own stake coming back over a day, a rental running
+ * out after an hour, a task cancelled at its preparation limit a day after it was made) still
+ * comes within the rounds, while a round a block keeps the chain moving.
  */
 const idleStep = (stuck: number) =>
-  Math.min(longestStep, Duration.toMillis(blockInterval) * (1 + Math.max(0, stuck - patience)))
+  Math.min(longestStep, Duration.toMillis(blockInterval) * 2 ** Math.min(20, Math.max(0, stuck - patience)))
 
 /**
  * Lets the service finish what the workload gave it, with every fault healed: blocks keep coming

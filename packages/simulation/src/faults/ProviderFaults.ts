@@ -47,7 +47,13 @@ export class ProviderFaults {
         const count = this.dice.int(1, 2)
         const mode = this.dice.pick(["504", "close"] as const)
         line.loseNextOrders(count, mode)
-        return `order lost before placed ${count} ${mode}`
+        // The caller cannot tell this from a lost answer and looks the order up. A closed
+        // connection takes the look-up down with it (a gateway's 504 leaves it working), so both
+        // an answer "no such order" and no answer at all follow a lost order.
+        if (mode === "504") return `order lost before placed ${count} ${mode}`
+        const finds = this.dice.int(1, 3)
+        line.breakNextFinds(finds)
+        return `order lost before placed ${count} ${mode}, look-up down ${finds}`
       }
       case 7: {
         const count = this.dice.int(1, 4)
@@ -67,5 +73,13 @@ export class ProviderFaults {
     const count = this.dice.int(1, 2)
     yield* Effect.orDie(this.provider.book.arm(fault, count))
     this.trace.record(`fault ${this.label} provider ${fault.kind} ${count} ${JSON.stringify(fault)}`)
+    // A lost answer is when the order is looked up: half the time the look-up is down then too,
+    // so the task's order number must be kept and sent again, not replaced. Drawn apart, the two
+    // rarely met once most sweeps on main lend the own stake instead of renting.
+    if (fault.kind === "unknown" && this.dice.chance(0.5)) {
+      const finds = this.dice.int(1, 3)
+      this.provider.line.breakNextFinds(finds)
+      this.trace.record(`fault ${this.label} provider line look-up down ${finds} with the lost answer`)
+    }
   })
 }
