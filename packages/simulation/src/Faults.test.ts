@@ -2,17 +2,21 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { Dice } from "./Dice.js"
 import { Faults, midRoundCut } from "./Faults.js"
+import { Receiver } from "./Receiver.js"
+import { memoryStorage } from "./RunStorage.js"
 import { afterOrderCall } from "./OrderCrashPoint.js"
 import * as SimulatedNetwork from "./SimulatedNetwork.js"
 import { Trace } from "./Trace.js"
 import { Worker } from "./Worker.js"
+import * as World from "./World.js"
 import { PathCounts } from "./workload/PathCounts.js"
 
 describe("Faults", () => {
   it.effect("heal ends every fault: the node answers, nothing armed on it or the provider is left, nobody loses power", () =>
     Effect.gen(function*() {
       const paths = new PathCounts()
-      const network = yield* SimulatedNetwork.make("nile", "heal", paths)
+      const services = World.services("heal", memoryStorage(new Trace(), undefined).layer, new Receiver(() => Effect.succeed("ack")))
+      const network = yield* SimulatedNetwork.make("nile", "heal", paths).pipe(Effect.provide(services))
       const faults = new Faults({ networks: [network], workers: [new Worker("A")], paths }, new Dice("heal"), new Trace())
       const { chain, provider } = network.sim
       yield* chain.fail("timeout", 60_000)
@@ -20,10 +24,13 @@ describe("Faults", () => {
       yield* chain.dropNextBroadcast(2)
       yield* chain.delayNextBroadcast(50)
       yield* provider.arm({ kind: "reject", reason: "no" }, 3)
-      network.providerLine.loseNextOrders(2, "close")
-      network.providerLine.breakNextFinds(3)
+      for (const { book, line } of network.providers) {
+        yield* book.arm({ kind: "reject", reason: "no" }, 3)
+        line.loseNextOrders(2, "close")
+        line.breakNextFinds(3)
+      }
       yield* faults.heal
-      expect(network.providerLine.armed).toEqual({ ordersLost: 0, findsDown: 0 })
+      for (const { line } of network.providers) expect(line.armed).toEqual({ ordersLost: 0, findsDown: 0 })
       expect(Option.isNone(yield* chain.outage)).toBe(true)
       expect(yield* chain.takeLostReply("/wallet/getnowblock")).toBe(false)
       const state = yield* chain.state

@@ -33,7 +33,8 @@ export class Faults {
         new Reorgs(network, streamOf("reorg"), trace),
         new NodeFaults(network, streamOf("node"), trace),
         new BroadcastFaults(network, streamOf("broadcast"), trace),
-        new ProviderFaults(network, streamOf("provider"), trace)
+        // Each provider its own faults from its own dice: "provider" for the first, as before there were two.
+        ...network.providers.map((provider, i) => new ProviderFaults(network, provider, streamOf(i === 0 ? "provider" : "provider-b"), trace))
       ]
     })
     this.receivers = new ReceiverFaults(dice.stream("receiver/outages"), dice.stream("receiver/requests"), trace)
@@ -59,10 +60,12 @@ export class Faults {
   /** Every fault ends: the node answers, the provider and the receivers serve, nobody loses power; the settling runs on a healthy world. */
   get heal() {
     return Effect.gen(this, function*() {
-      for (const { providerLine, sim } of this.world.networks) {
+      for (const { providers, sim } of this.world.networks) {
         yield* sim.chain.resetFaults
-        yield* sim.provider.reset
-        providerLine.reset()
+        for (const { book, line } of providers) {
+          yield* book.reset
+          line.reset()
+        }
       }
       yield* this.receivers.heal
       yield* this.power.heal

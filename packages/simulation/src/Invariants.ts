@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { canonicalDelegations } from "./CanonicalDelegations.js"
 import { canonicalInclusions } from "./CanonicalInclusions.js"
 import type { ChainAtCommit } from "./ChainAtCommit.js"
 import { canonicalTransfers } from "./CanonicalTransfers.js"
@@ -10,6 +11,7 @@ import { dashboardAgrees } from "./invariants/DashboardAgrees.js"
 import { depositEventsMatchRevisions, logKey } from "./invariants/DepositEventsMatchRevisions.js"
 import { depositsMatchChain } from "./invariants/DepositsMatchChain.js"
 import { eventsDelivered } from "./invariants/EventsDelivered.js"
+import { noDelegationLeaked } from "./invariants/NoDelegationLeaked.js"
 import { noOverdraft } from "./invariants/NoOverdraft.js"
 import { noTaskSignedTwice } from "./invariants/NoTaskSignedTwice.js"
 import { oneRentalPerTask } from "./invariants/OneRentalPerTask.js"
@@ -71,8 +73,15 @@ export const checkInvariants = (world: WorldParts, history: StoreHistory) =>
       ...perChain((chain) => sweepsOnChain(snapshot, chain)),
       ...perChain((chain) => noOverdraft(snapshot, chain)),
       ...perChain((chain) => collectionReceived(snapshot, chain)),
-      ...(yield* Effect.forEach(world.networks, ({ network, sim }) =>
-        Effect.map(sim.provider.orders, (orders) => oneRentalPerTask(snapshot, network, orders.map((o) => ({ orderNo: o.order.orderNo, receiver: o.order.receiver })))))).flat(),
+      ...(yield* Effect.forEach(world.networks, ({ network, providers }) =>
+        Effect.map(
+          Effect.forEach(providers, ({ book, name }) => Effect.map(book.orders, (orders) => orders.map((o) => ({ orderNo: o.order.orderNo, receiver: o.order.receiver, provider: name })))),
+          (books) => oneRentalPerTask(snapshot, network, books.flat())
+        ))).flat(),
+      ...(yield* Effect.forEach(world.networks, ({ network, ownStake, sim }) =>
+        ownStake === undefined
+          ? Effect.succeed([])
+          : Effect.map(sim.chain.state, (state) => noDelegationLeaked(snapshot, network, ownStake.address, canonicalDelegations(state, ownStake.address))))).flat(),
       ...(yield* dashboardAgrees(world, snapshot)),
       ...(yield* replaysIdentical(world)),
       ...writesDoneOnce(snapshot, world.ledger.writes)

@@ -1,4 +1,4 @@
-import type { ConfirmationRule, DeliveryOutcome, DeliveryStatus, EventType, MemoryTables, Network, TenantId, TenantStatus, WalletId } from "@collector/core"
+import type { ConfirmationRule, DelegationState, EnergyDelegation, SweepTaskId, DeliveryOutcome, DeliveryStatus, EventType, MemoryTables, Network, TenantId, TenantStatus, WalletId } from "@collector/core"
 import { DepositRows, SweepRows } from "@collector/postgres"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
@@ -167,6 +167,22 @@ export const PgSnapshotReader = Layer.effect(
       }>`
         SELECT id::text AS id, event_id::text AS event_id, round, attempt, url, started_at, sent_at, ended_at, duration_ms, http_status,
                response_excerpt, error, outcome FROM delivery_attempts`
+      const delegations = yield* sql<{
+        task_id: string
+        network: Network
+        owner_address: string
+        receiver_address: string
+        energy: string
+        balance: string
+        state: DelegationState
+        delegate_txid: string
+        delegate_expiration: Date
+        reclaim_txid: string | null
+        reclaim_expiration: Date | null
+        created_at: Date
+        updated_at: Date
+      }>`SELECT task_id, network, owner_address, receiver_address, energy, balance, state, delegate_txid, delegate_expiration,
+                reclaim_txid, reclaim_expiration, created_at, updated_at FROM energy_delegations`
       const tasks = yield* sql<SweepRows.SweepRow & { claimed_by: string | null; claimed_until: Date | null }>`
         SELECT ${sql.literal(SweepRows.sweepColumns)}, t.claimed_by, t.claimed_until FROM sweep_tasks t`
       return {
@@ -302,6 +318,21 @@ export const PgSnapshotReader = Layer.effect(
           ...SweepRows.toSweepTask(r),
           claimedBy: r.claimed_by,
           claimedUntil: r.claimed_until
+        })),
+        delegations: delegations.map((r): EnergyDelegation => ({
+          taskId: r.task_id as SweepTaskId,
+          network: r.network,
+          owner: r.owner_address,
+          receiver: r.receiver_address,
+          energy: BigInt(r.energy),
+          balance: BigInt(r.balance),
+          state: r.state,
+          delegateTxid: r.delegate_txid,
+          delegateExpiration: r.delegate_expiration,
+          reclaimTxid: r.reclaim_txid,
+          reclaimExpiration: r.reclaim_expiration,
+          createdAt: r.created_at,
+          updatedAt: r.updated_at
         }))
       } satisfies Snapshot
     })

@@ -1,5 +1,5 @@
 import type { HandlerOverrides } from "@collector/http-server"
-import type { DeliveryLedger, DepositBook, MemoryDatabase, SettingsRepository, SweepRepository } from "@collector/core"
+import type { DelegationLedger, DeliveryLedger, DepositBook, MemoryDatabase, SettingsRepository, SweepRepository } from "@collector/core"
 import { Layer } from "effect"
 import type { AdapterPlant } from "./plants/AdapterPlant.js"
 import * as CollectionCache from "./plants/CollectionCache.js"
@@ -11,6 +11,7 @@ import * as NetworkRule from "./plants/NetworkRule.js"
 import * as OtherTokens from "./plants/OtherTokens.js"
 import * as ReceiptContract from "./plants/ReceiptContract.js"
 import * as RecordTime from "./plants/RecordTime.js"
+import * as ReclaimForgotten from "./plants/ReclaimForgotten.js"
 import * as RentalRenumber from "./plants/RentalRenumber.js"
 import * as Resign from "./plants/Resign.js"
 import * as SkipRevert from "./plants/SkipRevert.js"
@@ -30,7 +31,8 @@ export const plantNames = [
   "other-tokens",
   "rental-renumber",
   "unwrapped-create",
-  "receipt-contract"
+  "receipt-contract",
+  "reclaim-forgotten"
 ] as const
 
 export type PlantName = (typeof plantNames)[number]
@@ -53,11 +55,12 @@ export const plantSeeds: Record<PlantName, number> = {
   "other-tokens": 1,
   "rental-renumber": 1,
   "unwrapped-create": 1,
-  "receipt-contract": 2
+  "receipt-contract": 2,
+  "reclaim-forgotten": 1
 }
 
 /** What a plant may wrap: the ports it replaces, over the store they run on. */
-type Wrapped = DepositBook | SweepRepository | SettingsRepository | DeliveryLedger | MemoryDatabase
+type Wrapped = DepositBook | SweepRepository | SettingsRepository | DeliveryLedger | DelegationLedger | MemoryDatabase
 
 /** A plant in the store replaces ports the store already provides, so it adds no service to the run's. */
 type StorePlant = Layer.Layer<never, never, Wrapped>
@@ -78,7 +81,8 @@ const plants: Record<PlantName, Plant> = {
   "other-tokens": { adapters: OtherTokens.plant },
   "rental-renumber": { adapters: RentalRenumber.plant },
   "unwrapped-create": { handlers: UnwrappedCreate.handlers },
-  "receipt-contract": { adapters: ReceiptContract.plant }
+  "receipt-contract": { adapters: ReceiptContract.plant },
+  "reclaim-forgotten": { store: ReclaimForgotten.layer }
 }
 
 export const isPlantName = (name: string): name is PlantName => (plantNames as ReadonlyArray<string>).includes(name)

@@ -7,9 +7,9 @@ import type { VirtualTime } from "./VirtualTime.js"
 import type { Worker } from "./Worker.js"
 import type { WorldParts } from "./WorldParts.js"
 
-export type PassName = "scan" | "balances" | "sweep" | "automate" | "notify"
+export type PassName = "scan" | "balances" | "sweep" | "reclaim" | "automate" | "notify"
 
-export const passNames: ReadonlyArray<PassName> = ["scan", "balances", "sweep", "automate", "notify"]
+export const passNames: ReadonlyArray<PassName> = ["scan", "balances", "sweep", "reclaim", "automate", "notify"]
 
 const passOf = (engine: Engine["Type"], name: PassName): Effect.Effect<unknown, unknown> =>
   name === "scan"
@@ -18,6 +18,8 @@ const passOf = (engine: Engine["Type"], name: PassName): Effect.Effect<unknown, 
     ? engine.syncBalancesOnce
     : name === "sweep"
     ? engine.sweepOnce
+    : name === "reclaim"
+    ? engine.reclaimOnce
     : name === "automate"
     ? engine.automateOnce
     : engine.notifyOnce

@@ -18,6 +18,9 @@ const outstanding = (world: WorldParts) =>
     if (open > 0) left.push(`${open} events not delivered or failed`)
     const unfinished = snapshot.sweepTasks.filter((t) => !isTerminal(t.status)).length
     if (unfinished > 0) left.push(`${unfinished} sweep tasks unfinished`)
+    // The own stake lent to a finished task comes back through the reclaim loop, after the task.
+    const unreclaimed = snapshot.delegations.filter((d) => d.state !== "reclaimed").length
+    if (unreclaimed > 0) left.push(`${unreclaimed} delegations unreclaimed`)
     for (const { network, sim } of world.networks) {
       const head = (yield* sim.chain.state).blocks.at(-1)!.number
       const cursor = snapshot.scanCursors.find((c) => c.network === network)
@@ -44,22 +47,24 @@ const burial = 25
 const maxRounds = 400
 /** Blocks a settling round adds while only sweep tasks are outstanding. */
 const sweepBlocks = 4
-/** What runs while only sweep tasks are outstanding: the sweeper moves them, the scanner keeps up with the blocks. */
-const sweepPasses: ReadonlyArray<PassName> = ["scan", "sweep"]
+/** What runs while only sweep tasks are outstanding: the sweeper moves them, the reclaim loop takes the stake back, the scanner keeps up. */
+const sweepPasses: ReadonlyArray<PassName> = ["scan", "sweep", "reclaim"]
 /** The chance of each pass in a settling round: enough that every loop runs within a few rounds. */
 const settleChance = 0.6
 /** Rounds with nothing outstanding changing before the clock starts to move faster. */
 const patience = 20
-const longestStep = Duration.toMillis(Duration.minutes(10))
+/** An hour: a stake lent and taken back recovers over a day (java-tron moves the sweep's usage to it), so waits of a day must fit in the rounds. */
+const longestStep = Duration.toMillis(Duration.hours(1))
 
 /**
  * How far the clock moves after a round: a block interval, and, once the same things have been
- * outstanding for `patience` rounds, a longer step each round (up to ten minutes), so what waits
- * on time alone (a wallet's free bandwidth coming back over a day, a rental running out after an
- * hour) still comes within the rounds, while a round a block keeps the chain moving.
+ * outstanding for `patience` rounds, twice as far each round (up to an hour), so what waits on
+ * time alone (a wallet's free bandwidth or an own stake coming back over a day, a rental running
+ * out after an hour, a task cancelled at its preparation limit a day after it was made) still
+ * comes within the rounds, while a round a block keeps the chain moving.
  */
 const idleStep = (stuck: number) =>
-  Math.min(longestStep, Duration.toMillis(blockInterval) * (1 + Math.max(0, stuck - patience)))
+  Math.min(longestStep, Duration.toMillis(blockInterval) * 2 ** Math.min(20, Math.max(0, stuck - patience)))
 
 /**
  * Lets the service finish what the workload gave it, with every fault healed: blocks keep coming
@@ -84,7 +89,7 @@ export const settle = (world: WorldParts, time: VirtualTime, scheduler: Schedule
       // Once only sweeps are left, each waits on blocks (a delegation or a transfer to solidify)
       // or on time: a few blocks a round, with the sweeper and the scanner alone, bring them
       // there in fewer passes.
-      const onlySweeps = waiting.length > 0 && left.every((what) => what.endsWith("sweep tasks unfinished") || what.includes(" scanned to "))
+      const onlySweeps = waiting.length > 0 && left.every((what) => what.endsWith("sweep tasks unfinished") || what.endsWith("delegations unreclaimed") || what.includes(" scanned to "))
       const blocks = onlySweeps ? sweepBlocks : 1
       for (const { sim } of world.networks) yield* sim.chain.mine(blocks)
       yield* scheduler.round(settleChance, onlySweeps ? sweepPasses : passNames)

@@ -1,4 +1,4 @@
-import { MemoryDatabase, MemoryTables, type Network } from "@collector/core"
+import { type EnergyDelegation, MemoryDatabase, MemoryTables, type Network } from "@collector/core"
 import { Context, Effect, Layer } from "effect"
 
 /**
@@ -20,6 +20,8 @@ export interface Snapshot {
   readonly deliveryRounds: ReadonlyArray<MemoryTables.DeliveryRoundRow>
   readonly deliveryAttempts: ReadonlyArray<MemoryTables.DeliveryAttemptRow>
   readonly sweepTasks: ReadonlyArray<MemoryTables.SweepTaskRow>
+  /** The delegation ledger: one row per task the own stake lent to. */
+  readonly delegations: ReadonlyArray<EnergyDelegation>
 }
 
 export class SnapshotReader extends Context.Tag("@collector/simulation/SnapshotReader")<SnapshotReader, { readonly read: Effect.Effect<Snapshot> }>() {
@@ -42,7 +44,8 @@ export class SnapshotReader extends Context.Tag("@collector/simulation/SnapshotR
         events: [...db.table(MemoryTables.events).values()],
         deliveryRounds: [...db.table(MemoryTables.deliveryRounds).values()],
         deliveryAttempts: [...db.table(MemoryTables.deliveryAttempts).values()],
-        sweepTasks: [...db.table(MemoryTables.sweepTasks).values()]
+        sweepTasks: [...db.table(MemoryTables.sweepTasks).values()],
+        delegations: [...db.table(MemoryTables.energyDelegations).values()]
       }))
     }))
   )

@@ -5,8 +5,6 @@ import type { PathCounts } from "../workload/PathCounts.js"
 /** How an order call is lost on its way to the provider: a gateway's 504, or the connection closed. */
 export type LostOrderMode = "504" | "close"
 
-const orderPath = "/provider/v1/order"
-const findPath = "/provider/v1/order/query"
 
 /**
  * The line between our provider adapter and the simulated provider, where two of the provider's
@@ -20,7 +18,14 @@ export class ProviderLine {
   private lostMode: LostOrderMode = "504"
   private findsDown = 0
 
-  constructor(private readonly network: string, private readonly paths: PathCounts) {}
+  private readonly orderPath: string
+  private readonly findPath: string
+
+  /** `api` is where the provider is served: `/provider/v1`, or `/provider/b/v1` for the second. */
+  constructor(private readonly network: string, private readonly paths: PathCounts, api = "/provider/v1") {
+    this.orderPath = `${api}/order`
+    this.findPath = `${api}/order/query`
+  }
 
   /** The next `count` order calls never reach the provider. */
   loseNextOrders(count: number, mode: LostOrderMode): void {
@@ -46,14 +51,14 @@ export class ProviderLine {
   /** `client` with the line's faults in front of it. */
   wrap(client: HttpClient.HttpClient): HttpClient.HttpClient {
     return HttpClient.make((request, url) => {
-      if (url.pathname === orderPath && this.ordersLost > 0) {
+      if (url.pathname === this.orderPath && this.ordersLost > 0) {
         this.ordersLost--
         this.paths.count(`provider.order-lost-before.${this.network}`)
         return this.lostMode === "close"
           ? Effect.fail(new HttpClientError.RequestError({ request, reason: "Transport", description: "the connection closed before the order reached the provider" }))
           : Effect.succeed(HttpClientResponse.fromWeb(request, new Response("gateway timeout", { status: 504 })))
       }
-      if (url.pathname === findPath && this.findsDown > 0) {
+      if (url.pathname === this.findPath && this.findsDown > 0) {
         this.findsDown--
         this.paths.count(`provider.find-down.${this.network}`)
         return Effect.succeed(HttpClientResponse.fromWeb(request, new Response("order look-up unavailable", { status: 503 })))

@@ -283,6 +283,9 @@ describe("oneRentalPerTask", () => {
     expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", [order("sweep-nile-5"), order("sweep-nile-5")])).toEqual([
       "nile: order sweep-nile-5 of task 5 is in the provider's book 2 times"
     ])
+    expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", [order("sweep-nile-5"), { ...order("sweep-nile-5"), provider: "sim-b" }])).toEqual([
+      "nile: order sweep-nile-5 of task 5 is in 2 providers' books (sim, sim-b), 2 times in all"
+    ])
     expect(oneRentalPerTask({ ...emptySnapshot, sweepTasks: [rented] }, "nile", [order("sweep-nile-5", "TWallet2")])).toEqual([
       "nile: order sweep-nile-5 of task 5 delegates to TWallet2, not its wallet TWallet1"
     ])

@@ -33,7 +33,8 @@ export const emptySnapshot: Snapshot = {
   events: [],
   deliveryRounds: [],
   deliveryAttempts: [],
-  sweepTasks: []
+  sweepTasks: [],
+  delegations: []
 }
 
 export const walletRow = (id: string, address: string, over: Partial<MemoryTables.WalletRow> = {}): MemoryTables.WalletRow => ({

@@ -14,6 +14,25 @@ const destinationKind = (task: MemoryTables.SweepTaskRow, snapshot: Snapshot): s
   return wallet === undefined ? undefined : wallet.tenantId === task.tenantId ? "own-wallet" : "other-tenant"
 }
 
+/** The ranked providers' order: the cheaper first; an order at the other is a failover. */
+const firstRanked = "sim-b"
+
+/**
+ * The own stake's and the providers' paths: a sweep the stake lent to (`stake.delegated:status`),
+ * a sweep on a network with a resource account that paid otherwise because the stake was short or
+ * lent out (`stake.short:fee-path`), and a rental that went to the second-ranked provider
+ * (`provider.failover`).
+ */
+const stakePaths = (world: WorldParts, snapshot: Snapshot): ReadonlyArray<string> => {
+  const staked = new Set(world.networks.filter((n) => n.ownStake !== undefined).map((n) => n.network))
+  const lentTo = new Set(snapshot.delegations.map((d) => d.taskId))
+  return snapshot.sweepTasks.flatMap((task) => [
+    ...(lentTo.has(task.id) ? [`stake.delegated:${task.status}`] : []),
+    ...(staked.has(task.network) && !lentTo.has(task.id) && (task.feeSource === "rental" || task.feeSource === "wallet_trx") ? [`stake.short:${task.feeSource}`] : []),
+    ...(task.rental !== null && task.rental.provider !== firstRanked ? ["provider.failover"] : [])
+  ])
+}
+
 /**
  * What the run's workload came to: its sweep tasks by status and by fee path (`path:status`),
  * automated tasks, tasks into a wallet (`into.own-wallet:status`, `into.other-tenant:status`),
@@ -30,6 +49,7 @@ export const workloadSummary = (world: WorldParts, snapshot: Snapshot): string =
     const into = destinationKind(task, snapshot)
     if (into !== undefined) count(`into.${into}:${task.status}`)
   }
+  for (const path of stakePaths(world, snapshot)) count(path)
   for (const [path, n] of world.paths.entries) count(path, n)
   for (const replay of world.ledger.replays) count(`replays.${replay.kind}`)
   return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, n]) => `${key}=${n}`).join(" ")
