@@ -19,7 +19,7 @@ import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import pg from "pg"
 import { benchDatabase } from "./support/BenchDatabase.js"
-import { loadWallets } from "./support/WalletLoad.js"
+import { loadWallets, rebuildScopeTotals } from "./support/WalletLoad.js"
 
 const total = Number(process.env.BENCH_WALLETS ?? 1_000_000)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30)
@@ -93,8 +93,7 @@ const program = Effect.gen(function*() {
       await loadWallets(client, created.map((c) => c.tenant.id), Math.floor(total / tenants), (done) => {
         if (done % 200_000 === 0) log(`loaded ${done} wallets`)
       })
-      await client.query("DELETE FROM wallet_counts")
-      await client.query("INSERT INTO wallet_counts (tenant_id, network, shard, n) SELECT tenant_id, network, 0, count(*) FROM wallets GROUP BY 1, 2")
+      await rebuildScopeTotals(client)
       await seedActivity(client)
       const counts = (await client.query("SELECT (SELECT count(*) FROM wallets) AS w, (SELECT count(*) FROM deposits) AS d, (SELECT count(*) FROM sweep_tasks) AS s")).rows[0]
       log(`loaded ${counts.w} wallets, ${counts.d} deposits with their events, ${counts.s} sweeps in ${((performance.now() - started) / 1000).toFixed(0)} s`)

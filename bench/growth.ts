@@ -65,7 +65,7 @@ import { constantRateInChild, type ConstantRateResult } from "./support/Constant
 import { cpuNow, type CpuReading, cpuSince, memoryOf, startService, stopProcess } from "./support/GrowthProcess.js"
 import { percentile, percentileOfSorted } from "./support/Percentile.js"
 import { type BenchApp, fetchToken, signedHeaders } from "./support/Signing.js"
-import { loadWallets } from "./support/WalletLoad.js"
+import { loadWallets, rebuildScopeTotals } from "./support/WalletLoad.js"
 import { runBenchmark } from "./support/RunBenchmark.js"
 import { simPost } from "./support/SimControl.js"
 import { startWebhookReceiver, tlsDir } from "./support/WebhookReceiver.js"
@@ -208,8 +208,7 @@ const runOne = async (walletCount: number): Promise<Column> => {
     })
     // The bulk load bypasses the repository, so the list's counters are rebuilt from the rows once,
     // and the dirty pages are flushed now, not during the measurement.
-    await client.query("DELETE FROM wallet_counts")
-    await client.query("INSERT INTO wallet_counts (tenant_id, network, shard, n) SELECT tenant_id, network, 0, count(*) FROM wallets GROUP BY 1, 2")
+    await rebuildScopeTotals(client)
     await client.query("VACUUM ANALYZE wallets")
     await client.query("VACUUM ANALYZE wallet_keys")
     await client.query("CHECKPOINT")

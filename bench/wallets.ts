@@ -36,7 +36,7 @@ import { childProfileFlags, profileDirectory } from "./support/CpuProfile.js"
 import { printLayerBreakdown } from "./support/ProfileBreakdown.js"
 import { fetchToken, signedHeaders } from "./support/Signing.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
-import { loadWallets } from "./support/WalletLoad.js"
+import { loadWallets, rebuildScopeTotals } from "./support/WalletLoad.js"
 
 const total = Number(process.env.BENCH_WALLETS ?? 1_000_000)
 const tenants = 10
@@ -100,8 +100,7 @@ const program = Effect.gen(function*() {
       if (done % 100_000 === 0) log(`loaded ${done} wallets`)
     })
     // The bulk load bypasses the repository, so the counters are rebuilt from the rows once.
-    await client.query("DELETE FROM wallet_counts")
-    await client.query("INSERT INTO wallet_counts (tenant_id, network, shard, n) SELECT tenant_id, network, 0, count(*) FROM wallets GROUP BY 1, 2")
+    await rebuildScopeTotals(client)
     await client.query("VACUUM ANALYZE wallets")
     // The bulk load leaves hundreds of megabytes of dirty pages; flushed now, not during the measurement.
     await client.query("CHECKPOINT")

@@ -52,3 +52,17 @@ export const loadWallets = async (client: pg.Client, tenantIds: ReadonlyArray<st
     }
   }
 }
+
+/**
+ * What the service keeps beside each scope's wallets, rebuilt after a bulk load that bypassed it:
+ * the wallet counts and the running balance totals the tenant list and console read.
+ */
+export const rebuildScopeTotals = async (client: pg.Client) => {
+  await client.query("DELETE FROM wallet_counts")
+  await client.query("INSERT INTO wallet_counts (tenant_id, network, shard, n) SELECT tenant_id, network, 0, count(*) FROM wallets GROUP BY 1, 2")
+  await client.query("DELETE FROM wallet_balance_totals")
+  await client.query(`
+    INSERT INTO wallet_balance_totals (tenant_id, network, shard, usdt, trx)
+    SELECT tenant_id, network, (id % 16)::smallint, coalesce(sum(balance_usdt), 0), coalesce(sum(balance_trx), 0)
+    FROM wallets GROUP BY tenant_id, network, id % 16`)
+}

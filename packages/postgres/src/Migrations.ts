@@ -27,6 +27,8 @@ import sweepEnergyPath from "./migrations/0026_sweep_energy_path.js"
 import feeLedger from "./migrations/0027_fee_ledger.js"
 import feeLedgerNetwork from "./migrations/0028_fee_ledger_network.js"
 import resourceAccountIds from "./migrations/0029_resource_account_ids.js"
+import walletBalanceTotals from "./migrations/0030_wallet_balance_totals.js"
+import depositTallyIndex from "./migrations/0031_deposit_tally_index.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -55,7 +57,9 @@ const loader = Migrator.fromRecord({
   "0026_sweep_energy_path": sweepEnergyPath,
   "0027_fee_ledger": feeLedger,
   "0028_fee_ledger_network": feeLedgerNetwork,
-  "0029_resource_account_ids": resourceAccountIds
+  "0029_resource_account_ids": resourceAccountIds,
+  "0030_wallet_balance_totals": walletBalanceTotals,
+  "0031_deposit_tally_index": depositTallyIndex
 })
 
 const runMigrator = Migrator.make({})({ loader })

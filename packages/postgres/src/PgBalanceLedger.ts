@@ -50,27 +50,59 @@ export const make = Effect.gen(function*() {
      * in line.
      */
     record: (network, readings) =>
-      Effect.gen(function*() {
+      sql.withTransaction(Effect.gen(function*() {
         if (readings.length === 0) return 0
         const rows = newestReadings(readings)
         const now = new Date(yield* Clock.currentTimeMillis)
-        const updated = yield* sql<{ id: string }>`
-          UPDATE wallets w SET
-            balance_usdt = r.usdt,
-            balance_trx = r.trx,
-            balance_block = r.at_block,
-            balance_synced_at = ${now},
-            balance_stale_from = CASE WHEN w.balance_stale_from <= r.at_block THEN NULL ELSE w.balance_stale_from END
-          FROM unnest(
-            ${integerArray(rows.map((r) => r.walletId))}::bigint[],
-            ${integerArray(rows.map((r) => r.usdt))}::numeric[],
-            ${integerArray(rows.map((r) => r.trx))}::numeric[],
-            ${integerArray(rows.map((r) => r.atBlock))}::bigint[]
-          ) AS r (id, usdt, trx, at_block)
-          WHERE w.id = r.id AND w.network = ${network} AND w.balance_block <= r.at_block
-          RETURNING w.id::text AS id`
+        // The old balances, locked, so each scope's running total moves by exactly what this write
+        // changes, whatever another worker records for the same wallets meanwhile.
+        const updated = yield* sql<{ tenant_id: string; shard: string; usdt: string; trx: string }>`
+          WITH r AS (
+            SELECT * FROM unnest(
+              ${integerArray(rows.map((r) => r.walletId))}::bigint[],
+              ${integerArray(rows.map((r) => r.usdt))}::numeric[],
+              ${integerArray(rows.map((r) => r.trx))}::numeric[],
+              ${integerArray(rows.map((r) => r.atBlock))}::bigint[]
+            ) AS r (id, usdt, trx, at_block)
+          ),
+          old AS (
+            SELECT w.id, w.tenant_id, w.balance_usdt, w.balance_trx FROM wallets w JOIN r ON w.id = r.id
+            WHERE w.network = ${network} AND w.balance_block <= r.at_block
+            ORDER BY w.id FOR UPDATE OF w
+          ),
+          changed AS (
+            UPDATE wallets w SET
+              balance_usdt = r.usdt,
+              balance_trx = r.trx,
+              balance_block = r.at_block,
+              balance_synced_at = ${now},
+              balance_stale_from = CASE WHEN w.balance_stale_from <= r.at_block THEN NULL ELSE w.balance_stale_from END
+            FROM r JOIN old ON old.id = r.id
+            WHERE w.id = r.id
+            RETURNING w.id, old.tenant_id, r.usdt - coalesce(old.balance_usdt, 0) AS usdt, r.trx - coalesce(old.balance_trx, 0) AS trx
+          )
+          SELECT tenant_id::text, (id % 16)::text AS shard, usdt::text, trx::text FROM changed`
+        const deltas = new Map<string, { tenantId: string; shard: string; usdt: bigint; trx: bigint }>()
+        for (const row of updated) {
+          const key = `${row.tenant_id}/${row.shard}`
+          const sum = deltas.get(key) ?? { tenantId: row.tenant_id, shard: row.shard, usdt: 0n, trx: 0n }
+          deltas.set(key, { ...sum, usdt: sum.usdt + BigInt(row.usdt), trx: sum.trx + BigInt(row.trx) })
+        }
+        const moved = [...deltas.values()].filter((d) => d.usdt !== 0n || d.trx !== 0n)
+        if (moved.length > 0) {
+          yield* sql`
+            INSERT INTO wallet_balance_totals (tenant_id, network, shard, usdt, trx)
+            SELECT t, ${network}, s, u, x FROM unnest(
+              ${integerArray(moved.map((d) => d.tenantId))}::bigint[],
+              ${integerArray(moved.map((d) => d.shard))}::smallint[],
+              ${integerArray(moved.map((d) => d.usdt))}::numeric[],
+              ${integerArray(moved.map((d) => d.trx))}::numeric[]
+            ) AS d (t, s, u, x)
+            ON CONFLICT (tenant_id, network, shard) DO UPDATE SET
+              usdt = wallet_balance_totals.usdt + EXCLUDED.usdt, trx = wallet_balance_totals.trx + EXCLUDED.trx`
+        }
         return updated.length
-      }).pipe(Effect.orDie),
+      })).pipe(Effect.orDie),
     backlog: (network) =>
       backlogStatement(sql, network).pipe(
         Effect.orDie,

@@ -1,5 +1,7 @@
 import { describe, expect } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
+import { BalanceLedger } from "../balances/BalanceLedger.js"
+import type { WalletId } from "../Ids.js"
 import { ConsoleQueries } from "../operators/ConsoleQueries.js"
 import type { DepositBook } from "../scanning/DepositBook.js"
 import { onFreshStorage } from "./FreshStorage.js"
@@ -14,7 +16,7 @@ const at = (iso: string) => new Date(iso)
  * What every ConsoleQueries must do. Its reads span every tenant, so each test runs on a store of
  * its own. Expected values come from the rows each test writes.
  */
-export const consoleQueriesContract = <E>(name: string, storage: Layer.Layer<ConsoleQueries | DepositBook | StorageFixtures, E>) =>
+export const consoleQueriesContract = <E>(name: string, storage: Layer.Layer<ConsoleQueries | DepositBook | StorageFixtures | BalanceLedger, E>) =>
   describe(`ConsoleQueries contract (${name})`, () => {
     const test = onFreshStorage(storage)
 
@@ -110,5 +112,33 @@ export const consoleQueriesContract = <E>(name: string, storage: Layer.Layer<Con
           deliveredSinceDay: 0,
           failedSinceDay: 0
         })])
+      }))
+
+    test("tenants: the balance held follows every balance the ledger records, and only those it records", () =>
+      Effect.gen(function*() {
+        const fixtures = yield* StorageFixtures
+        const queries = yield* ConsoleQueries
+        const ledger = yield* BalanceLedger
+        const scope = yield* fixtures.scope("nile")
+        const other = yield* fixtures.scope("nile")
+        const wallets = yield* Effect.forEach([1, 2, 3, 4, 5], (n) => fixtures.wallet(n === 5 ? other : scope, { address: address(n) }))
+        const [a, b, c, d, e] = wallets.map((w) => w.id) as [WalletId, WalletId, WalletId, WalletId, WalletId]
+        const reading = (walletId: WalletId, atBlock: bigint, usdt: bigint) => ({ walletId, atBlock, usdt, trx: 1n })
+        const held = Effect.map(queries.tenants(at("1969-01-01T00:00:00Z"), 100), (rows) =>
+          rows.map((r) => [r.tenantId === scope.tenantId ? "scope" : "other", r.balanceUsdt] as const))
+        expect(yield* held).toEqual([["scope", 0n], ["other", 0n]])
+        yield* ledger.record("nile", [reading(a, 10n, 100n), reading(b, 10n, 20n), reading(e, 10n, 9n)])
+        expect(yield* held).toEqual([["scope", 120n], ["other", 9n]])
+        // A later reading replaces a wallet's balance; an older one, or one for another network, changes nothing.
+        yield* ledger.record("nile", [reading(a, 11n, 40n), reading(b, 9n, 1_000n), reading(c, 11n, 5n)])
+        yield* ledger.record("main", [reading(d, 12n, 7_000n)])
+        expect(yield* held).toEqual([["scope", 65n], ["other", 9n]])
+        // Batches recorded at once for the same wallets: the total is the last balance each kept.
+        yield* Effect.all([
+          ledger.record("nile", [reading(a, 20n, 1n), reading(d, 20n, 3n)]),
+          ledger.record("nile", [reading(a, 21n, 2n), reading(c, 21n, 0n)]),
+          ledger.record("nile", [reading(d, 19n, 500n), reading(b, 22n, 30n)])
+        ], { concurrency: "unbounded" })
+        expect(yield* held).toEqual([["scope", 35n], ["other", 9n]])
       }))
   })

@@ -62,6 +62,14 @@ export const make = Effect.gen(function*() {
         yield* sql`
           INSERT INTO wallet_counts (tenant_id, network, shard, n) VALUES (${scope.tenantId}, ${scope.network}, 0, 1)
           ON CONFLICT (tenant_id, network, shard) DO UPDATE SET n = wallet_counts.n + 1`
+        // A balance set here counts in its scope's running total, as the balance ledger's writes do.
+        if (synced) {
+          yield* sql`
+            INSERT INTO wallet_balance_totals (tenant_id, network, shard, usdt, trx)
+            VALUES (${scope.tenantId}, ${scope.network}, ${BigInt(id) % 16n}, ${(fields?.balanceUsdt ?? 0n).toString()}, ${(fields?.balanceTrx ?? 0n).toString()})
+            ON CONFLICT (tenant_id, network, shard) DO UPDATE SET
+              usdt = wallet_balance_totals.usdt + EXCLUDED.usdt, trx = wallet_balance_totals.trx + EXCLUDED.trx`
+        }
         return { id: id as WalletId, address, customId }
       })).pipe(Effect.orDie),
     walletCollected: (wallet, collectedUsdt, lastCollectedAt) =>
