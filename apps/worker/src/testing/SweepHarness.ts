@@ -115,6 +115,16 @@ export const seedScope = (count: number, policy: PolicyChanges = {}, network: Ne
     return { tenantId: tenant!.id as TenantId, network, wallets, destination } satisfies SweepScope
   }).pipe(Effect.orDie)
 
+/** `key` as the tenant's resource account on the scope's network, its key sealed under the harness's master key as a wallet key is. */
+export const seedResourceAccount = (scope: SweepScope, key: { readonly address: string; readonly secretKey: Uint8Array }) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const sealed = yield* box.seal(key.secretKey, walletKeyContext(key.address))
+    yield* sql`
+      INSERT INTO resource_accounts (network, tenant_id, address, store, key_id, sealed_key, created_at)
+      VALUES (${scope.network}, ${scope.tenantId}, ${key.address}, 'local', ${sealed.keyId}, ${sealed.blob}, now())`
+  }).pipe(Effect.orDie)
+
 /** A task as the create operation makes it, inserted directly. */
 export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | null = null) =>
   Effect.gen(function*() {

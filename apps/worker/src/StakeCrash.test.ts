@@ -1,0 +1,117 @@
+import { PgSweepRepository } from "@collector/postgres"
+import { sentBy, wallet } from "@collector/tron-sim/testing"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Fiber, Layer } from "effect"
+import type { ChildProcess } from "node:child_process"
+import { exited } from "../../../test-support/ChildExit.js"
+import { eventually } from "../../../test-support/Eventually.js"
+import { startTs } from "../../../test-support/Processes.js"
+import { DatabaseUrl, processWorld } from "./testing/ProcessWorld.js"
+import { createTask, seedResourceAccount, seedScope, sentFrom, Sim, sweepWorkerEnv } from "./testing/SweepHarness.js"
+
+/** The operator's resource account: 20,000 TRX staked for energy, 5 TRX beside it for its transactions' bandwidth. */
+const stakeAccount = wallet(7301)
+const world = Layer.provideMerge(
+  PgSweepRepository.layer,
+  processWorld({ genesisAccounts: [{ address: stakeAccount.address, trx: 5_000_000n, stakedForEnergy: 20_000_000_000n }] })
+)
+
+const workerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint, crashAt?: string) => ({
+  ...sweepWorkerEnv(databaseUrl, nodeUrl, startBlock, crashAt),
+  TRON_REQUEST_RETRIES: "0",
+  SWEEP_IDLE_MS: "50",
+  SWEEP_SETTLE_DELAY_MS: "500",
+  SWEEP_SETTLE_MS: "100",
+  SWEEP_RENTAL_POLL_MS: "100",
+  SWEEP_RETRY_MS: "200",
+  SWEEP_REBROADCAST_MS: "1000",
+  SWEEP_LEASE_TTL_MS: "1500",
+  SWEEP_TX_VALIDITY_MS: "3600000",
+  RECLAIM_INTERVAL_MS: "200"
+})
+
+const killed = (child: ChildProcess, signal: NodeJS.Signals = "SIGKILL") =>
+  Effect.suspend(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+    return exited(child)
+  })
+
+const headOf = Effect.flatMap(Sim, (sim) => Effect.map(sim.chain.state, (state) => state.blocks[state.blocks.length - 1]!.number))
+const mining = Effect.flatMap(Sim, (sim) => Effect.forever(Effect.zipRight(sim.chain.mine(1), Effect.sleep("100 millis"))))
+
+const rows = (taskId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    Effect.all({
+      task: Effect.map(sql<{ status: string; txid: string; energy_path: string | null }>`
+        SELECT status, txid, energy_path FROM sweep_tasks WHERE id = ${taskId}`, (r) => r[0]!),
+      delegations: sql<{ state: string; delegate_txid: string; reclaim_txid: string | null }>`
+        SELECT state, delegate_txid, reclaim_txid FROM energy_delegations WHERE task_id = ${taskId}`
+    })).pipe(Effect.orDie)
+
+/** The stake still lent out, as the chain's own account reply says (SUN). */
+const lentOnChain = (simUrl: string) =>
+  Effect.promise(() =>
+    fetch(`${simUrl}/wallet/getaccount`, { method: "POST", body: JSON.stringify({ address: stakeAccount.address, visible: true }) })
+      .then((r) => r.json() as Promise<{ account_resource?: { delegated_frozenV2_balance_for_energy?: number } }>)
+  ).pipe(Effect.map((account) => BigInt(account.account_resource?.delegated_frozenV2_balance_for_energy ?? 0)))
+
+// Every checkpoint a sweep on lent energy passes: lending (stage renting), waiting for the energy,
+// signing, sending, settling. Killed before it records that it waits, the worker after it finds the
+// lent energy on the wallet already and goes to ready at once, so `after:pending/waiting_energy`
+// cannot come next.
+const crashPoints = [
+  "before:pending/renting",
+  "after:pending/renting",
+  "before:pending/waiting_energy",
+  "before:ready/ready",
+  "after:ready/ready",
+  "before:signed/ready",
+  "after:signed/ready",
+  "before:broadcast/ready",
+  "after:broadcast/ready",
+  "before:succeeded/ready",
+  "after:succeeded/ready"
+]
+
+layer(world, { excludeTestServices: true, timeout: 600_000 })("sweeper processes on the own stake", (it) => {
+  it.effect("a worker killed at every state transition and restarted: one lending, taken back once, one transaction", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const databaseUrl = yield* DatabaseUrl
+      // The tenant may neither rent nor burn (the wallet holds one SUN): only the stake can pay.
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      yield* seedResourceAccount(scope, stakeAccount)
+      const w = scope.wallets[0]!
+      yield* sim.chain.activate(w.address, 1n).pipe(Effect.orDie)
+      yield* sim.chain.mintUsdt(w.address, 40_000_000n).pipe(Effect.orDie)
+      yield* sim.chain.mine(25)
+      const miner = yield* Effect.fork(mining)
+      const task = yield* createTask(scope, w)
+      const start = yield* headOf
+      for (const point of crashPoints) {
+        const child = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start, point))
+        yield* Effect.raceFirst(
+          exited(child),
+          Effect.zipRight(
+            Effect.sleep("60 seconds"),
+            Effect.flatMap(rows(task.id), (r) => Effect.dieMessage(`the worker never reached ${point}: ${JSON.stringify(r)}`))
+          )
+        ).pipe(Effect.ensuring(killed(child)))
+        expect(child.signalCode, point).toBe("SIGKILL")
+      }
+      const last = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start))
+      const done = yield* eventually(rows(task.id), (r) => r.task.status === "succeeded" && r.delegations[0]?.state === "reclaimed", 60_000)
+      // Give the worker a moment to do anything wrong once all is done.
+      yield* Effect.sleep("2 seconds")
+      yield* killed(last, "SIGTERM")
+      yield* Fiber.interrupt(miner)
+      expect(done.task.energy_path).toBe("delegated")
+      expect(yield* sentFrom(w.address)).toEqual([done.task.txid])
+      // On chain the account sent exactly one lending and one reclaim, the two the ledger recorded, and lends nothing now.
+      expect(done.delegations).toHaveLength(1)
+      const sentByAccount = yield* sentBy(sim.chain, stakeAccount.address)
+      expect([...sentByAccount].sort()).toEqual([done.delegations[0]!.delegate_txid, done.delegations[0]!.reclaim_txid].sort())
+      expect(yield* lentOnChain(sim.url)).toBe(0n)
+    }).pipe(Effect.scoped), 600_000)
+})
