@@ -3,12 +3,11 @@ import { sentBy, wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
-import type { ChildProcess } from "node:child_process"
-import { exited } from "../../../test-support/ChildExit.js"
 import { eventually } from "../../../test-support/Eventually.js"
 import { startTs } from "../../../test-support/Processes.js"
+import { crashWorkerEnv, headOf, killed, killedAtEach, mining } from "./testing/CrashRuns.js"
 import { DatabaseUrl, processWorld } from "./testing/ProcessWorld.js"
-import { createTask, seedResourceAccount, seedScope, sentFrom, Sim, sweepWorkerEnv } from "./testing/SweepHarness.js"
+import { createTask, seedResourceAccount, seedScope, sentFrom, Sim } from "./testing/SweepHarness.js"
 
 /** The operator's resource account: 20,000 TRX staked for energy, 5 TRX beside it for its transactions' bandwidth. */
 const stakeAccount = wallet(7301)
@@ -18,27 +17,9 @@ const world = Layer.provideMerge(
 )
 
 const workerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint, crashAt?: string) => ({
-  ...sweepWorkerEnv(databaseUrl, nodeUrl, startBlock, crashAt),
-  TRON_REQUEST_RETRIES: "0",
-  SWEEP_IDLE_MS: "50",
-  SWEEP_SETTLE_DELAY_MS: "500",
-  SWEEP_SETTLE_MS: "100",
-  SWEEP_RENTAL_POLL_MS: "100",
-  SWEEP_RETRY_MS: "200",
-  SWEEP_REBROADCAST_MS: "1000",
-  SWEEP_LEASE_TTL_MS: "1500",
-  SWEEP_TX_VALIDITY_MS: "3600000",
+  ...crashWorkerEnv(databaseUrl, nodeUrl, startBlock, crashAt),
   RECLAIM_INTERVAL_MS: "200"
 })
-
-const killed = (child: ChildProcess, signal: NodeJS.Signals = "SIGKILL") =>
-  Effect.suspend(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-    return exited(child)
-  })
-
-const headOf = Effect.flatMap(Sim, (sim) => Effect.map(sim.chain.state, (state) => state.blocks[state.blocks.length - 1]!.number))
-const mining = Effect.flatMap(Sim, (sim) => Effect.forever(Effect.zipRight(sim.chain.mine(1), Effect.sleep("100 millis"))))
 
 const rows = (taskId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -89,17 +70,8 @@ layer(world, { excludeTestServices: true, timeout: 600_000 })("sweeper processes
       const miner = yield* Effect.fork(mining)
       const task = yield* createTask(scope, w)
       const start = yield* headOf
-      for (const point of crashPoints) {
-        const child = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start, point))
-        yield* Effect.raceFirst(
-          exited(child),
-          Effect.zipRight(
-            Effect.sleep("60 seconds"),
-            Effect.flatMap(rows(task.id), (r) => Effect.dieMessage(`the worker never reached ${point}: ${JSON.stringify(r)}`))
-          )
-        ).pipe(Effect.ensuring(killed(child)))
-        expect(child.signalCode, point).toBe("SIGKILL")
-      }
+      const ends = yield* killedAtEach(crashPoints, (point) => workerEnv(databaseUrl, sim.url, start, point), rows(task.id))
+      expect(ends).toEqual(crashPoints.map((point) => ({ point, signal: "SIGKILL" })))
       const last = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start))
       const done = yield* eventually(rows(task.id), (r) => r.task.status === "succeeded" && r.delegations[0]?.state === "reclaimed", 60_000)
       // Give the worker a moment to do anything wrong once all is done.

@@ -5,13 +5,12 @@ import { PgSweepRepository } from "@collector/postgres"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it as vitestIt, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer, type Scope } from "effect"
-import type { ChildProcess } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { exited } from "../../../test-support/ChildExit.js"
 import { eventually } from "../../../test-support/Eventually.js"
 import { startTs } from "../../../test-support/Processes.js"
+import { crashWorkerEnv, headOf, killed, killedAtEach, mining } from "./testing/CrashRuns.js"
 import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld.js"
-import { createTask, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet, sweepWorkerEnv } from "./testing/SweepHarness.js"
+import { createTask, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet } from "./testing/SweepHarness.js"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 
@@ -38,32 +37,10 @@ const pkcs11Store = (): Store => {
 }
 
 const workerEnv = (store: Store, databaseUrl: string, nodeUrl: string, startBlock: bigint, crashAt?: string) => ({
-  ...sweepWorkerEnv(databaseUrl, nodeUrl, startBlock, crashAt),
+  ...crashWorkerEnv(databaseUrl, nodeUrl, startBlock, crashAt),
   ...store.env,
-  TRON_REQUEST_RETRIES: "0",
-  ENERGY_PROVIDER_NILE: "sim",
-  SWEEP_IDLE_MS: "50",
-  SWEEP_SETTLE_DELAY_MS: "500",
-  SWEEP_SETTLE_MS: "100",
-  SWEEP_RENTAL_POLL_MS: "100",
-  SWEEP_RETRY_MS: "200",
-  SWEEP_REBROADCAST_MS: "1000",
-  // A killed worker's claims run out this fast; a step takes far less.
-  SWEEP_LEASE_TTL_MS: "1500",
-  // Blocks come 30 times faster than on chain here: a signed transaction must outlive a restart.
-  SWEEP_TX_VALIDITY_MS: "3600000"
+  ENERGY_PROVIDER_NILE: "sim"
 })
-
-const killed = (child: ChildProcess, signal: NodeJS.Signals = "SIGKILL") =>
-  Effect.suspend(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-    return exited(child)
-  })
-
-const headOf = Effect.flatMap(Sim, (sim) => Effect.map(sim.chain.state, (state) => state.blocks[state.blocks.length - 1]!.number))
-
-/** A block every 100 ms while the test runs, as the chain would make them. */
-const mining = Effect.flatMap(Sim, (sim) => Effect.forever(Effect.zipRight(sim.chain.mine(1), Effect.sleep("100 millis"))))
 
 interface TaskRow {
   readonly status: string
@@ -137,14 +114,8 @@ const crashSuite = (store: Store) => layer(world, { excludeTestServices: true, t
       const miner = yield* Effect.fork(mining)
       const task = yield* createTask(scope, w)
       const start = yield* headOf
-      for (const point of crashPoints) {
-        const child = startTs("apps/worker/src/main.ts", workerEnv(store, databaseUrl, sim.url, start, point))
-        yield* Effect.raceFirst(
-          exited(child),
-          Effect.zipRight(Effect.sleep("120 seconds"), Effect.dieMessage(`the worker never reached ${point}`))
-        ).pipe(Effect.ensuring(killed(child)))
-        expect(child.signalCode, point).toBe("SIGKILL")
-      }
+      const ends = yield* killedAtEach(crashPoints, (point) => workerEnv(store, databaseUrl, sim.url, start, point), taskRow(task.id))
+      expect(ends).toEqual(crashPoints.map((point) => ({ point, signal: "SIGKILL" })))
       const last = startTs("apps/worker/src/main.ts", workerEnv(store, databaseUrl, sim.url, start))
       // Past the last checkpoint the task is already terminal: give the worker a moment to do anything wrong.
       yield* eventually(taskRow(task.id), (t) => t.status === "succeeded")
