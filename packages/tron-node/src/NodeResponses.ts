@@ -161,7 +161,7 @@ export const DelegatedResourceReply = Schema.Struct({
   )
 })
 
-/** The Stake 2.0 builders (`delegateresource`, `undelegateresource`) answer the transaction itself. */
+/** The Stake 2.0 builders (`delegateresource`, `undelegateresource`, `freezebalancev2`, `unfreezebalancev2`) answer the transaction itself. */
 export const StakeBuiltReply = Schema.Struct({
   txID: Hash,
   raw_data_hex: Hex

@@ -58,7 +58,9 @@ const scriptedChain = (node: ScriptedNode): ChainService => {
     delegatableEnergyStake: () => unused,
     lentEnergyStake: () => unused,
     buildEnergyLoan: () => unused,
-    buildEnergyReclaim: () => unused
+    buildEnergyReclaim: () => unused,
+    buildStake: () => unused,
+    buildUnstake: () => unused
   }
 }
 

@@ -9,6 +9,7 @@ import type {
   BroadcastOutcome,
   ChainParameters,
   EnergyStakeLoan,
+  OwnStake,
   Receipt,
   SignedTransaction,
   StakeTotals,
@@ -75,6 +76,13 @@ export interface ChainService {
    */
   readonly buildEnergyLoan: (loan: EnergyStakeLoan, expiration?: Date) => Effect.Effect<UnsignedTransaction, Failure>
   readonly buildEnergyReclaim: (loan: EnergyStakeLoan, expiration?: Date) => Effect.Effect<UnsignedTransaction, Failure>
+  /** Builds the transaction staking `stake.balance` SUN of the owner's TRX (`freezebalancev2`). */
+  readonly buildStake: (stake: OwnStake) => Effect.Effect<UnsignedTransaction, Failure>
+  /**
+   * Builds the transaction starting to unstake `stake.balance` SUN (`unfreezebalancev2`); the
+   * TRX comes back to the balance only after the network's unfreeze delay (and a withdrawal).
+   */
+  readonly buildUnstake: (stake: OwnStake) => Effect.Effect<UnsignedTransaction, Failure>
 }
 
 export class Chain extends Context.Tag("@collector/core/Chain")<Chain, ChainService>() {}

@@ -99,6 +99,19 @@ export interface StakeTotals {
   readonly totalEnergyWeight: bigint
 }
 
+/** The resource a Stake 2.0 stake buys: energy for contract calls, bandwidth for transaction bytes. */
+export type StakedResource = "ENERGY" | "BANDWIDTH"
+
+/**
+ * Stake 2.0: `owner` stakes (`freezebalancev2`) or starts unstaking (`unfreezebalancev2`)
+ * `balance` SUN of its own TRX for `resource`.
+ */
+export interface OwnStake {
+  readonly owner: string
+  readonly balance: bigint
+  readonly resource: StakedResource
+}
+
 /** Stake 2.0: `balance` SUN of `owner`'s TRX staked for energy, lent to `receiver` (no lock). */
 export interface EnergyStakeLoan {
   readonly owner: string

@@ -62,7 +62,9 @@ const memoryNode = (head: bigint) => {
     delegatableEnergyStake: refuse,
     lentEnergyStake: refuse,
     buildEnergyLoan: refuse,
-    buildEnergyReclaim: refuse
+    buildEnergyReclaim: refuse,
+    buildStake: refuse,
+    buildUnstake: refuse
   }
   return { state, chain }
 }

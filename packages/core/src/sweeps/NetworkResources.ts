@@ -37,7 +37,9 @@ const unconfiguredChain = (network: Network): ChainService => {
     delegatableEnergyStake: () => down,
     lentEnergyStake: () => down,
     buildEnergyLoan: () => down,
-    buildEnergyReclaim: () => down
+    buildEnergyReclaim: () => down,
+    buildStake: () => down,
+    buildUnstake: () => down
   }
 }
 

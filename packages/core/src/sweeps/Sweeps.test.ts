@@ -276,7 +276,9 @@ const scriptedChain = (script: Script): ChainService => {
     delegatableEnergyStake: () => unused,
     lentEnergyStake: () => unused,
     buildEnergyLoan: () => unused,
-    buildEnergyReclaim: () => unused
+    buildEnergyReclaim: () => unused,
+    buildStake: () => unused,
+    buildUnstake: () => unused
   }
 }
 

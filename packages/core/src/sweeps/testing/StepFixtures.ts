@@ -66,6 +66,8 @@ export const chainUnusedBy = (step: string, calls: Partial<ChainService> = {}): 
     lentEnergyStake: () => unused,
     buildEnergyLoan: () => unused,
     buildEnergyReclaim: () => unused,
+    buildStake: () => unused,
+    buildUnstake: () => unused,
     ...calls
   }
 }
