@@ -6,14 +6,14 @@ import type { Parsed } from "./TenantCommands.js"
 
 class NoResourceAccount extends Data.TaggedError("NoResourceAccount")<{ readonly message: string }> {}
 
-const networkOf = (parsed: Parsed) => {
+export const networkOf = (parsed: Parsed) => {
   const network = parsed.values.network
   return network === "nile" || network === "main"
     ? Effect.succeed(network as Network)
     : Effect.fail(new UsageError({ message: "--network must be nile or main" }))
 }
 
-const tenantOf = (parsed: Parsed) =>
+export const tenantOf = (parsed: Parsed) =>
   Effect.gen(function*() {
     const reference = parsed.values.tenant
     if (reference === undefined) return null
