@@ -3,7 +3,7 @@ import { TransactionId, TransactionRaw, TronAddress } from "@collector/tron"
 import { Effect, Either, Option } from "effect"
 import type { NodeClient } from "./NodeClient.js"
 import { callNode } from "./NodeReply.js"
-import { CanDelegateReply, DelegatedResourceReply, StakeBuiltReply, StakeTotalsReply } from "./NodeResponses.js"
+import { CanDelegateReply, DelegatedResourceReply, EnergyStakeReply, StakeBuiltReply, StakeTotalsReply } from "./NodeResponses.js"
 
 const rejected = (reason: string) => new ChainRejected({ reason })
 
@@ -35,6 +35,15 @@ export const makeStakeCalls = (node: NodeClient) => {
       yield* hex21(address)
       const reply = yield* callNode(node, "/wallet/getaccountresource", { address, visible: true }, StakeTotalsReply)
       return { totalEnergyLimit: reply.TotalEnergyLimit, totalEnergyWeight: reply.TotalEnergyWeight }
+    })
+
+  const energyStake = (owner: string) =>
+    Effect.gen(function*() {
+      yield* hex21(owner)
+      const reply = yield* callNode(node, "/wallet/getaccount", { address: owner, visible: true }, EnergyStakeReply)
+      const kept = reply.frozenV2.reduce((sum, entry) => sum + (entry.type === "ENERGY" ? entry.amount : 0n), 0n)
+      const lent = reply.account_resource.delegated_frozenV2_balance_for_energy
+      return { staked: kept + lent, lent }
     })
 
   const delegatableEnergyStake = (owner: string) =>
@@ -115,6 +124,7 @@ export const makeStakeCalls = (node: NodeClient) => {
 
   return {
     stakeTotals,
+    energyStake,
     delegatableEnergyStake,
     lentEnergyStake,
     buildEnergyLoan: build("DelegateResourceContract", "/wallet/delegateresource"),

@@ -1,7 +1,7 @@
 import { TransactionId, TransactionRaw, TronAddress } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { makeFakeNode } from "./testing/FakeNode.js"
+import { fixtureText, makeFakeNode } from "./testing/FakeNode.js"
 import { chainWith, useFakeNodeServer } from "./testing/TestChain.js"
 
 const server = useFakeNodeServer()
@@ -77,5 +77,22 @@ describe("TronNodeChain own stake", () => {
         "/wallet/freezebalancev2: raw_data_hex is not a single FreezeBalanceV2Contract",
         `/wallet/freezebalancev2: txID ${"00".repeat(32)} is not the hash of raw_data_hex`
       ])
+    }))
+
+  it.live("reads the energy stake from getaccount: none in a recorded mainnet account whose frozenV2 entries carry no amount, zeros for an unknown one", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getaccount", fixtureText("mainnet_getaccount_TZ4UXDV5_visible.response.json"))
+      const chain = yield* chainWith()
+      expect(yield* chain.energyStake("TZ4UXDV5ZhNW7fb2AMSbgfAEZ7hWsnYS2g")).toEqual({ staked: 0n, lent: 0n })
+      expect(node.seen[0]!.body).toEqual({ address: "TZ4UXDV5ZhNW7fb2AMSbgfAEZ7hWsnYS2g", visible: true })
+      node.on("/wallet/getaccount", {})
+      expect(yield* chain.energyStake(owner)).toEqual({ staked: 0n, lent: 0n })
+      node.on("/wallet/getaccount", {
+        frozenV2: [{ amount: 7 }, { type: "ENERGY", amount: 3_000_000 }, { type: "TRON_POWER" }],
+        account_resource: { delegated_frozenV2_balance_for_energy: 2_000_000 }
+      })
+      // Kept plus lent: a lent stake leaves frozenV2 but is still the owner's.
+      expect(yield* chain.energyStake(owner)).toEqual({ staked: 5_000_000n, lent: 2_000_000n })
     }))
 })

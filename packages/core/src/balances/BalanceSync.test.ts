@@ -55,6 +55,7 @@ const scriptedChain = (node: ScriptedNode): ChainService => {
     broadcast: () => unused,
     receipt: () => unused,
     stakeTotals: () => unused,
+    energyStake: () => unused,
     delegatableEnergyStake: () => unused,
     lentEnergyStake: () => unused,
     buildEnergyLoan: () => unused,

@@ -8,6 +8,7 @@ import type {
   BlockTransfers,
   BroadcastOutcome,
   ChainParameters,
+  EnergyStake,
   EnergyStakeLoan,
   OwnStake,
   Receipt,
@@ -65,6 +66,8 @@ export interface ChainService {
   readonly receipt: (txid: string) => Effect.Effect<Option.Option<Receipt>, Failure>
   /** The network's energy per staked TRX, read at the head through `address`'s resource figures. */
   readonly stakeTotals: (address: string) => Effect.Effect<StakeTotals, Failure>
+  /** `owner`'s own energy stake and how much of it is lent out; zeros for an unknown account. */
+  readonly energyStake: (owner: string) => Effect.Effect<EnergyStake, Failure>
   /** SUN of `owner`'s energy stake it may delegate now (`getcandelegatedmaxsize`); 0 for an unknown account. */
   readonly delegatableEnergyStake: (owner: string) => Effect.Effect<bigint, Failure>
   /** SUN of `owner`'s energy stake currently lent to `receiver`, at the head (`getdelegatedresourcev2`); 0 when none. */

@@ -59,6 +59,7 @@ const memoryNode = (head: bigint) => {
       }),
     receipt: (txid) => serve(() => Effect.succeed(Option.fromNullable(state.receipts.get(txid)))),
     stakeTotals: refuse,
+    energyStake: refuse,
     delegatableEnergyStake: refuse,
     lentEnergyStake: refuse,
     buildEnergyLoan: refuse,

@@ -202,6 +202,7 @@ export const failoverChain = (
       broadcast: (transaction) => firstAnswer((c) => c.broadcast(transaction)),
       receipt,
       stakeTotals: (address) => firstAnswer((c) => c.stakeTotals(address)),
+      energyStake: (owner) => firstAnswer((c) => c.energyStake(owner)),
       delegatableEnergyStake: (owner) => firstAnswer((c) => c.delegatableEnergyStake(owner)),
       lentEnergyStake: (loan) => firstAnswer((c) => c.lentEnergyStake(loan)),
       buildEnergyLoan: (loan, expiration) => firstAnswer((c) => c.buildEnergyLoan(loan, expiration)),

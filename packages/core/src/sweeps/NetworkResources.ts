@@ -34,6 +34,7 @@ const unconfiguredChain = (network: Network): ChainService => {
     broadcast: () => down,
     receipt: () => down,
     stakeTotals: () => down,
+    energyStake: () => down,
     delegatableEnergyStake: () => down,
     lentEnergyStake: () => down,
     buildEnergyLoan: () => down,

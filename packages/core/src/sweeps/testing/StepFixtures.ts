@@ -62,6 +62,7 @@ export const chainUnusedBy = (step: string, calls: Partial<ChainService> = {}): 
     broadcast: () => unused,
     receipt: () => unused,
     stakeTotals: () => unused,
+    energyStake: () => unused,
     delegatableEnergyStake: () => unused,
     lentEnergyStake: () => unused,
     buildEnergyLoan: () => unused,
