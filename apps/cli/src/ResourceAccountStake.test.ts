@@ -25,6 +25,13 @@ describe("resource-account stake / unstake", () => {
       expect(out).toEqual({ network: "nile", tenant_id: null, address: account.address, resource: "energy", sun: "40500000", txid: expect.stringMatching(/^[0-9a-f]{64}$/) })
       yield* sim.chain.mine()
       expect(yield* chain.delegatableEnergyStake(account.address)).toBe(40_500_000n)
+      const shown = yield* cli("resource-account", "show", "--network", "nile", "--json")
+      expect(JSON.parse(shown.stdout)).toMatchObject({ address: account.address, energy_staked_sun: "40500000", energy_lendable_sun: "40500000", energy_lent_sun: "0" })
+      const text = yield* cli("resource-account", "show", "--network", "nile")
+      expect(text.stdout).toContain("energy stake (SUN): 40500000 staked, 40500000 lendable now, 0 lent out")
+      // With the node gone the account is still shown, its figures unknown.
+      const down = yield* cliIn({ ...env, TRON_NILE_NODE_URL: "http://127.0.0.1:9", TRON_REQUEST_RETRIES: "0" })("resource-account", "show", "--network", "nile", "--json")
+      expect([down.code, JSON.parse(down.stdout).energy_staked_sun, down.stderr]).toEqual([0, null, expect.stringContaining("warning: no staking figures")])
 
       const unstaked = yield* cli("resource-account", "unstake", "--network", "nile", "--trx", "10")
       expect(unstaked.code, unstaked.stderr).toBe(0)

@@ -17,7 +17,7 @@ Wallet keys (where each wallet's key is held; never the key itself):
 
 Resource accounts (staked TRX lent as energy to sweeps; see docs/fees.md, "Own stake"):
   resource-account list [--json]
-  resource-account show --network <nile|main> [--tenant <id or name>] [--json]
+  resource-account show --network <nile|main> [--tenant <id or name>] [--json]   with its energy stake from the node
   resource-account create --network <nile|main> [--tenant <id or name>] [--store local] [--json]
   resource-account stake --network <nile|main> [--tenant <id or name>] --trx <TRX, up to 6 decimals, >= 1>
                          [--resource energy|bandwidth] [--json]

@@ -1,9 +1,8 @@
 import { type OwnStake, ResourceAccounts, SecretBox, Signer, type StakedResource } from "@collector/core"
 import { LocalSigner } from "@collector/tron"
-import { failoverNodeChain, nodeConfigs, nodeFailoverConfig } from "@collector/tron-node"
-import { FetchHttpClient } from "@effect/platform"
 import { Console, Data, Effect, Option } from "effect"
 import { UsageError } from "../CliError.js"
+import { networkChain } from "./NetworkChain.js"
 import { networkOf, tenantOf } from "./ResourceAccountCommands.js"
 import type { Parsed } from "./TenantCommands.js"
 import { parseTrx } from "./TrxAmount.js"
@@ -41,9 +40,7 @@ const ownStake = (direction: "stake" | "unstake") => (parsed: Parsed) =>
     if (account.key.store !== "local") {
       return yield* new StakeFailed({ message: `${account.address}'s key is in a PKCS#11 token (${account.key.label}); the CLI signs only sealed keys so far` })
     }
-    const nodes = yield* nodeConfigs(network).pipe(Effect.mapError((error) => new UsageError({ message: String(error) })))
-    const options = yield* nodeFailoverConfig.pipe(Effect.mapError((error) => new UsageError({ message: String(error) })))
-    const { chain } = yield* failoverNodeChain(nodes, options).pipe(Effect.provide(FetchHttpClient.layer))
+    const chain = yield* networkChain(network)
     const ask: OwnStake = { owner: account.address, balance, resource }
     const built = yield* (direction === "stake" ? chain.buildStake(ask) : chain.buildUnstake(ask)).pipe(Effect.mapError(failed(`building the ${direction}`)))
     const signer = yield* Signer
