@@ -11,6 +11,7 @@ import { fees } from "./commands/FeeCommands.js"
 import { keyCommands } from "./commands/KeyCommands.js"
 import { operatorTokenCommands } from "./commands/OperatorCommands.js"
 import { resourceAccountCommands } from "./commands/ResourceAccountCommands.js"
+import { resourceAccountStakeCommands } from "./commands/ResourceAccountStake.js"
 import { tenantCommands } from "./commands/TenantCommands.js"
 import { wallets } from "./commands/WalletKeyCommands.js"
 import { usage } from "./Usage.js"
@@ -31,6 +32,8 @@ const parse = () =>
           rule: { type: "string" },
           store: { type: "string" },
           amount: { type: "string" },
+          trx: { type: "string" },
+          resource: { type: "string" },
           json: { type: "boolean" },
           "batch-size": { type: "string" },
           since: { type: "string" },
@@ -79,7 +82,7 @@ const program = Effect.gen(function*() {
   if (parsed.values.help === true || group === undefined) return yield* Effect.sync(() => console.log(usage))
   // `fees` has no sub-command and reads only the ledger and tenants: no master key is needed.
   if (group === "fees" && command === undefined) return yield* fees(parsed).pipe(Effect.provide(FeesLive))
-  const commands: Record<string, Record<string, unknown>> = { tenant: { ...tenantCommands, wallets }, keys: keyCommands, operator: operatorTokenCommands, "resource-account": resourceAccountCommands }
+  const commands: Record<string, Record<string, unknown>> = { tenant: { ...tenantCommands, wallets }, keys: keyCommands, operator: operatorTokenCommands, "resource-account": { ...resourceAccountCommands, ...resourceAccountStakeCommands } }
   const inGroup = Object.hasOwn(commands, group) ? commands[group]! : {}
   const found = command !== undefined && Object.hasOwn(inGroup, command) ? inGroup[command] : undefined
   if (found === undefined) {

@@ -4,7 +4,8 @@ import { TronAddress } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Effect, Layer } from "effect"
 import { runTs } from "../../../test-support/Processes.js"
-import { query, withDatabase } from "./testing/CliHarness.js"
+import { startSimNode } from "@collector/tron-sim/testing"
+import { cliIn, query, withDatabase } from "./testing/CliHarness.js"
 
 describe("operator CLI", () => {
   it.scoped("tenant create --json prints exactly the tenant and each network's credentials, once", () =>
@@ -132,7 +133,10 @@ describe("operator CLI", () => {
     }), { timeout: 60_000 })
   it.scoped("resource-account show picks the tenant's own account, else the network's; list never shows a sealed key", () =>
     Effect.gen(function*() {
-      const { cli, url } = yield* withDatabase
+      const { env, url } = yield* withDatabase
+      // show reads the stake from the node: the simulated one, where these accounts hold none.
+      const sim = yield* startSimNode()
+      const cli = cliIn({ ...env, TRON_NILE_NODE_URL: sim.url })
       expect((yield* cli("resource-account", "show", "--network", "tron")).code).toBe(2)
       const none = yield* cli("resource-account", "show", "--network", "nile")
       expect([none.code, none.stderr]).toEqual([1, expect.stringContaining("no resource account on nile")])
@@ -143,6 +147,8 @@ describe("operator CLI", () => {
       const shown = (tenantArgs: Array<string>) => Effect.map(cli("resource-account", "show", "--network", "nile", ...tenantArgs, "--json"), (r) => JSON.parse(r.stdout).address)
       expect(yield* shown([])).toBe("TJRabPrwbZy45sbavfcjinPJC18kjpRTv8")
       expect(yield* shown(["--tenant", "stake"])).toBe("TXLAQ63Xg1NAzckPwKHvzw7CSEmLMEqcdj")
+      const figures = JSON.parse((yield* cli("resource-account", "show", "--network", "nile", "--json")).stdout)
+      expect([figures.energy_staked_sun, figures.energy_lendable_sun, figures.energy_lent_sun]).toEqual(["0", "0", "0"])
       const listed = yield* cli("resource-account", "list", "--json")
       expect(JSON.parse(listed.stdout).map((a: { tenant_id: string | null }) => a.tenant_id)).toEqual([null, tenant.tenant_id])
       expect(listed.stdout).not.toContain("deadbeef")

@@ -161,7 +161,18 @@ export const DelegatedResourceReply = Schema.Struct({
   )
 })
 
-/** The Stake 2.0 builders (`delegateresource`, `undelegateresource`) answer the transaction itself. */
+/**
+ * `getaccount`'s own-stake fields: `frozenV2` has one entry per resource (BANDWIDTH's without a
+ * `type`, a zero without an `amount`); an unknown account is `{}`.
+ */
+export const EnergyStakeReply = Schema.Struct({
+  frozenV2: Schema.optionalWith(Schema.Array(Schema.Struct({ type: Schema.optional(Schema.String), amount: IntOrZero })), { default: () => [] }),
+  account_resource: Schema.optionalWith(Schema.Struct({ delegated_frozenV2_balance_for_energy: IntOrZero }), {
+    default: () => ({ delegated_frozenV2_balance_for_energy: 0n })
+  })
+})
+
+/** The Stake 2.0 builders (`delegateresource`, `undelegateresource`, `freezebalancev2`, `unfreezebalancev2`) answer the transaction itself. */
 export const StakeBuiltReply = Schema.Struct({
   txID: Hash,
   raw_data_hex: Hex

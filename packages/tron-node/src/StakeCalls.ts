@@ -1,9 +1,9 @@
-import { ChainRejected, type EnergyStakeLoan, type UnsignedTransaction } from "@collector/core"
+import { ChainRejected, type EnergyStakeLoan, type OwnStake, type UnsignedTransaction } from "@collector/core"
 import { TransactionId, TransactionRaw, TronAddress } from "@collector/tron"
 import { Effect, Either, Option } from "effect"
 import type { NodeClient } from "./NodeClient.js"
 import { callNode } from "./NodeReply.js"
-import { CanDelegateReply, DelegatedResourceReply, StakeBuiltReply, StakeTotalsReply } from "./NodeResponses.js"
+import { CanDelegateReply, DelegatedResourceReply, EnergyStakeReply, StakeBuiltReply, StakeTotalsReply } from "./NodeResponses.js"
 
 const rejected = (reason: string) => new ChainRejected({ reason })
 
@@ -17,6 +17,13 @@ const int64 = (value: TransactionRaw.Int64 | undefined): bigint => BigInt(value 
 
 type LoanContract = "DelegateResourceContract" | "UnDelegateResourceContract"
 
+/** Which field carries the amount in each own-stake contract. */
+const ownStakeContracts = {
+  FreezeBalanceV2Contract: { path: "/wallet/freezebalancev2", amountField: "frozen_balance" },
+  UnfreezeBalanceV2Contract: { path: "/wallet/unfreezebalancev2", amountField: "unfreeze_balance" }
+} as const
+type OwnStakeContract = keyof typeof ownStakeContracts
+
 /**
  * Stake 2.0 through the node: the network's stake totals, what an owner may still lend and
  * has lent, and the lending and reclaiming transactions, each checked to be exactly the loan
@@ -28,6 +35,15 @@ export const makeStakeCalls = (node: NodeClient) => {
       yield* hex21(address)
       const reply = yield* callNode(node, "/wallet/getaccountresource", { address, visible: true }, StakeTotalsReply)
       return { totalEnergyLimit: reply.TotalEnergyLimit, totalEnergyWeight: reply.TotalEnergyWeight }
+    })
+
+  const energyStake = (owner: string) =>
+    Effect.gen(function*() {
+      yield* hex21(owner)
+      const reply = yield* callNode(node, "/wallet/getaccount", { address: owner, visible: true }, EnergyStakeReply)
+      const kept = reply.frozenV2.reduce((sum, entry) => sum + (entry.type === "ENERGY" ? entry.amount : 0n), 0n)
+      const lent = reply.account_resource.delegated_frozenV2_balance_for_energy
+      return { staked: kept + lent, lent }
     })
 
   const delegatableEnergyStake = (owner: string) =>
@@ -80,11 +96,40 @@ export const makeStakeCalls = (node: NodeClient) => {
       return { txid: TransactionId.compute(bytes), rawDataHex: Buffer.from(bytes).toString("hex"), expiration, feeLimit: 0n } satisfies UnsignedTransaction
     })
 
+  /**
+   * Staking and unstaking the owner's own TRX. Checked like a loan: the txid must be the hash of
+   * the raw data and the decoded contract exactly the ask, so a node cannot get a different
+   * amount, resource or owner signed. The proto leaves `resource` out for BANDWIDTH (its 0).
+   */
+  const buildOwn = (type: OwnStakeContract) => (stake: OwnStake) =>
+    Effect.gen(function*() {
+      const { amountField, path } = ownStakeContracts[type]
+      const owner = yield* hex21(stake.owner)
+      if (stake.balance <= 0n || stake.balance > BigInt(Number.MAX_SAFE_INTEGER)) return yield* rejected(`stake out of range: ${stake.balance}`)
+      const body = { owner_address: stake.owner, [amountField]: Number(stake.balance), resource: stake.resource, visible: true }
+      const reply = yield* callNode(node, path, body, StakeBuiltReply)
+      const rawDataHex = reply.raw_data_hex.toLowerCase()
+      const txid = reply.txID.toLowerCase()
+      if (TransactionId.compute(Buffer.from(rawDataHex, "hex")) !== txid) return yield* rejected(`${path}: txID ${txid} is not the hash of raw_data_hex`)
+      const raw = yield* Either.mapLeft(TransactionRaw.decodeRawDataHex(rawDataHex), (error) => rejected(`${path}: raw_data_hex does not decode: ${error.reason}`))
+      const contract = raw.contract[0]!
+      if (raw.contract.length !== 1 || contract.type !== type) return yield* rejected(`${path}: raw_data_hex is not a single ${type}`)
+      const value = contract.parameter.value as TransactionRaw.FreezeBalanceV2Contract & TransactionRaw.UnfreezeBalanceV2Contract
+      const amount = int64(type === "FreezeBalanceV2Contract" ? value.frozen_balance : value.unfreeze_balance)
+      if (value.owner_address.toLowerCase() !== owner || amount !== stake.balance || (value.resource ?? "BANDWIDTH") !== stake.resource) {
+        return yield* rejected(`${path}: the built transaction is not the requested ${stake.balance} SUN for ${stake.resource} of ${stake.owner}`)
+      }
+      return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit: 0n } satisfies UnsignedTransaction
+    })
+
   return {
     stakeTotals,
+    energyStake,
     delegatableEnergyStake,
     lentEnergyStake,
     buildEnergyLoan: build("DelegateResourceContract", "/wallet/delegateresource"),
-    buildEnergyReclaim: build("UnDelegateResourceContract", "/wallet/undelegateresource")
+    buildEnergyReclaim: build("UnDelegateResourceContract", "/wallet/undelegateresource"),
+    buildStake: buildOwn("FreezeBalanceV2Contract"),
+    buildUnstake: buildOwn("UnfreezeBalanceV2Contract")
   }
 }

@@ -38,6 +38,7 @@ describe("TronNodeChain Stake 2.0 over the simulator", () => {
       yield* sim.chain.mine()
       expect(yield* chain.lentEnergyStake({ owner: owner.address, receiver: receiver.address })).toBe(trx(6_429n))
       expect(yield* chain.delegatableEnergyStake(owner.address)).toBe(trx(3_571n))
+      expect(yield* chain.energyStake(owner.address)).toEqual({ staked: trx(10_000n), lent: trx(6_429n) })
       expect((yield* chain.resources(receiver.address)).energyLimit).toBe(64_290n)
       // The other direction lends nothing.
       expect(yield* chain.lentEnergyStake({ owner: receiver.address, receiver: owner.address })).toBe(0n)
@@ -47,6 +48,7 @@ describe("TronNodeChain Stake 2.0 over the simulator", () => {
       yield* sim.chain.mine()
       expect(yield* chain.lentEnergyStake({ owner: owner.address, receiver: receiver.address })).toBe(0n)
       expect(yield* chain.delegatableEnergyStake(owner.address)).toBe(trx(10_000n))
+      expect(yield* chain.energyStake(owner.address)).toEqual({ staked: trx(10_000n), lent: 0n })
       expect((yield* chain.resources(receiver.address)).energyLimit).toBe(0n)
     }))
 

@@ -2,18 +2,19 @@ import { Entropy, type Network, resourceAccountFor, ResourceAccountExists, Resou
 import { LocalWalletKeys } from "@collector/tron"
 import { Clock, Console, Data, Effect, Option } from "effect"
 import { UsageError } from "../CliError.js"
+import { networkChain } from "./NetworkChain.js"
 import type { Parsed } from "./TenantCommands.js"
 
 class NoResourceAccount extends Data.TaggedError("NoResourceAccount")<{ readonly message: string }> {}
 
-const networkOf = (parsed: Parsed) => {
+export const networkOf = (parsed: Parsed) => {
   const network = parsed.values.network
   return network === "nile" || network === "main"
     ? Effect.succeed(network as Network)
     : Effect.fail(new UsageError({ message: "--network must be nile or main" }))
 }
 
-const tenantOf = (parsed: Parsed) =>
+export const tenantOf = (parsed: Parsed) =>
   Effect.gen(function*() {
     const reference = parsed.values.tenant
     if (reference === undefined) return null
@@ -42,7 +43,25 @@ const list = (parsed: Parsed) =>
     yield* Console.log(all.length === 0 ? "No resource accounts." : all.map(line).join("\n"))
   })
 
-/** `resource-account show --network <n> [--tenant <t>] [--json]`: the account that lends energy there. */
+/**
+ * The account's energy stake at the node's head, in SUN: staked in all, lendable now, lent out.
+ * None when the node cannot say: the account itself is still shown (with a warning), as the
+ * database is what an operator most needs when a node is down.
+ */
+const stakeFigures = (network: Network, address: string) =>
+  Effect.gen(function*() {
+    const chain = yield* networkChain(network)
+    const [stake, lendable] = yield* Effect.all([chain.energyStake(address), chain.delegatableEnergyStake(address)], { concurrency: 2 })
+    return { energy_staked_sun: stake.staked.toString(), energy_lendable_sun: lendable.toString(), energy_lent_sun: stake.lent.toString() }
+  }).pipe(
+    Effect.map(Option.some),
+    Effect.catchTags({
+      ChainUnavailable: (error) => Effect.as(Console.error(`warning: no staking figures (${error.reason})`), Option.none()),
+      ChainRejected: (error) => Effect.as(Console.error(`warning: no staking figures (${error.reason})`), Option.none())
+    })
+  )
+
+/** `resource-account show --network <n> [--tenant <t>] [--json]`: the account that lends energy there, and its stake. */
 const show = (parsed: Parsed) =>
   Effect.gen(function*() {
     const network = yield* networkOf(parsed)
@@ -52,8 +71,14 @@ const show = (parsed: Parsed) =>
       return yield* new NoResourceAccount({ message: `no resource account on ${network}${tenantId === null ? "" : ` for tenant ${tenantId} nor as the network's default`}` })
     }
     const shown = view(found.value)
-    if (parsed.values.json === true) return yield* Console.log(JSON.stringify(shown))
+    const figures = yield* stakeFigures(network, shown.address)
+    const unknown = { energy_staked_sun: null, energy_lendable_sun: null, energy_lent_sun: null }
+    if (parsed.values.json === true) return yield* Console.log(JSON.stringify({ ...shown, ...Option.getOrElse(figures, () => unknown) }))
     yield* Console.log(line(shown))
+    if (Option.isSome(figures)) {
+      const f = figures.value
+      yield* Console.log(`energy stake (SUN): ${f.energy_staked_sun} staked, ${f.energy_lendable_sun} lendable now, ${f.energy_lent_sun} lent out`)
+    }
   })
 
 /** The local store seals a key for its address and never reads the wallet ID it is given. */

@@ -55,10 +55,13 @@ const scriptedChain = (node: ScriptedNode): ChainService => {
     broadcast: () => unused,
     receipt: () => unused,
     stakeTotals: () => unused,
+    energyStake: () => unused,
     delegatableEnergyStake: () => unused,
     lentEnergyStake: () => unused,
     buildEnergyLoan: () => unused,
-    buildEnergyReclaim: () => unused
+    buildEnergyReclaim: () => unused,
+    buildStake: () => unused,
+    buildUnstake: () => unused
   }
 }
 

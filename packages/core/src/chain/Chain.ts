@@ -8,7 +8,9 @@ import type {
   BlockTransfers,
   BroadcastOutcome,
   ChainParameters,
+  EnergyStake,
   EnergyStakeLoan,
+  OwnStake,
   Receipt,
   SignedTransaction,
   StakeTotals,
@@ -64,6 +66,8 @@ export interface ChainService {
   readonly receipt: (txid: string) => Effect.Effect<Option.Option<Receipt>, Failure>
   /** The network's energy per staked TRX, read at the head through `address`'s resource figures. */
   readonly stakeTotals: (address: string) => Effect.Effect<StakeTotals, Failure>
+  /** `owner`'s own energy stake and how much of it is lent out; zeros for an unknown account. */
+  readonly energyStake: (owner: string) => Effect.Effect<EnergyStake, Failure>
   /** SUN of `owner`'s energy stake it may delegate now (`getcandelegatedmaxsize`); 0 for an unknown account. */
   readonly delegatableEnergyStake: (owner: string) => Effect.Effect<bigint, Failure>
   /** SUN of `owner`'s energy stake currently lent to `receiver`, at the head (`getdelegatedresourcev2`); 0 when none. */
@@ -75,6 +79,13 @@ export interface ChainService {
    */
   readonly buildEnergyLoan: (loan: EnergyStakeLoan, expiration?: Date) => Effect.Effect<UnsignedTransaction, Failure>
   readonly buildEnergyReclaim: (loan: EnergyStakeLoan, expiration?: Date) => Effect.Effect<UnsignedTransaction, Failure>
+  /** Builds the transaction staking `stake.balance` SUN of the owner's TRX (`freezebalancev2`). */
+  readonly buildStake: (stake: OwnStake) => Effect.Effect<UnsignedTransaction, Failure>
+  /**
+   * Builds the transaction starting to unstake `stake.balance` SUN (`unfreezebalancev2`); the
+   * TRX comes back to the balance only after the network's unfreeze delay (and a withdrawal).
+   */
+  readonly buildUnstake: (stake: OwnStake) => Effect.Effect<UnsignedTransaction, Failure>
 }
 
 export class Chain extends Context.Tag("@collector/core/Chain")<Chain, ChainService>() {}

@@ -99,6 +99,27 @@ export interface StakeTotals {
   readonly totalEnergyWeight: bigint
 }
 
+/** The resource a Stake 2.0 stake buys: energy for contract calls, bandwidth for transaction bytes. */
+export type StakedResource = "ENERGY" | "BANDWIDTH"
+
+/**
+ * Stake 2.0: `owner` stakes (`freezebalancev2`) or starts unstaking (`unfreezebalancev2`)
+ * `balance` SUN of its own TRX for `resource`.
+ */
+export interface OwnStake {
+  readonly owner: string
+  readonly balance: bigint
+  readonly resource: StakedResource
+}
+
+/** SUN of an account's own energy stake (`getaccount`), at the head. */
+export interface EnergyStake {
+  /** Staked for energy in all: what it keeps (`frozenV2` ENERGY) and what it has lent out. */
+  readonly staked: bigint
+  /** Lent out to others in total (`delegated_frozenV2_balance_for_energy`). */
+  readonly lent: bigint
+}
+
 /** Stake 2.0: `balance` SUN of `owner`'s TRX staked for energy, lent to `receiver` (no lock). */
 export interface EnergyStakeLoan {
   readonly owner: string

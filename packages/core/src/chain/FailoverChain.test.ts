@@ -59,10 +59,13 @@ const memoryNode = (head: bigint) => {
       }),
     receipt: (txid) => serve(() => Effect.succeed(Option.fromNullable(state.receipts.get(txid)))),
     stakeTotals: refuse,
+    energyStake: refuse,
     delegatableEnergyStake: refuse,
     lentEnergyStake: refuse,
     buildEnergyLoan: refuse,
-    buildEnergyReclaim: refuse
+    buildEnergyReclaim: refuse,
+    buildStake: refuse,
+    buildUnstake: refuse
   }
   return { state, chain }
 }

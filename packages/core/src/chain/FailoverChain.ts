@@ -202,10 +202,13 @@ export const failoverChain = (
       broadcast: (transaction) => firstAnswer((c) => c.broadcast(transaction)),
       receipt,
       stakeTotals: (address) => firstAnswer((c) => c.stakeTotals(address)),
+      energyStake: (owner) => firstAnswer((c) => c.energyStake(owner)),
       delegatableEnergyStake: (owner) => firstAnswer((c) => c.delegatableEnergyStake(owner)),
       lentEnergyStake: (loan) => firstAnswer((c) => c.lentEnergyStake(loan)),
       buildEnergyLoan: (loan, expiration) => firstAnswer((c) => c.buildEnergyLoan(loan, expiration)),
-      buildEnergyReclaim: (loan, expiration) => firstAnswer((c) => c.buildEnergyReclaim(loan, expiration))
+      buildEnergyReclaim: (loan, expiration) => firstAnswer((c) => c.buildEnergyReclaim(loan, expiration)),
+      buildStake: (stake) => firstAnswer((c) => c.buildStake(stake)),
+      buildUnstake: (stake) => firstAnswer((c) => c.buildUnstake(stake))
     }
     return { chain, nodesHealthy }
   })

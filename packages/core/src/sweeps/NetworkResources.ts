@@ -34,10 +34,13 @@ const unconfiguredChain = (network: Network): ChainService => {
     broadcast: () => down,
     receipt: () => down,
     stakeTotals: () => down,
+    energyStake: () => down,
     delegatableEnergyStake: () => down,
     lentEnergyStake: () => down,
     buildEnergyLoan: () => down,
-    buildEnergyReclaim: () => down
+    buildEnergyReclaim: () => down,
+    buildStake: () => down,
+    buildUnstake: () => down
   }
 }
 

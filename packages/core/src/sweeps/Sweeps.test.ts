@@ -273,10 +273,13 @@ const scriptedChain = (script: Script): ChainService => {
     broadcast: () => unused,
     receipt: () => unused,
     stakeTotals: () => unused,
+    energyStake: () => unused,
     delegatableEnergyStake: () => unused,
     lentEnergyStake: () => unused,
     buildEnergyLoan: () => unused,
-    buildEnergyReclaim: () => unused
+    buildEnergyReclaim: () => unused,
+    buildStake: () => unused,
+    buildUnstake: () => unused
   }
 }
 

@@ -62,10 +62,13 @@ export const chainUnusedBy = (step: string, calls: Partial<ChainService> = {}): 
     broadcast: () => unused,
     receipt: () => unused,
     stakeTotals: () => unused,
+    energyStake: () => unused,
     delegatableEnergyStake: () => unused,
     lentEnergyStake: () => unused,
     buildEnergyLoan: () => unused,
     buildEnergyReclaim: () => unused,
+    buildStake: () => unused,
+    buildUnstake: () => unused,
     ...calls
   }
 }
