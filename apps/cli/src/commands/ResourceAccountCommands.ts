@@ -107,7 +107,7 @@ const create = (parsed: Parsed) =>
     const stored = yield* accounts.create({ network, tenantId, address: generated.address, key: generated.key, createdAt })
     const shown = view(stored)
     if (parsed.values.json === true) return yield* Console.log(JSON.stringify(shown))
-    yield* Console.log(`${line(shown)}\nStake TRX for energy on ${shown.address} (freezebalancev2) so that it can lend it to sweeps.`)
+    yield* Console.log(`${line(shown)}\nFund ${shown.address} with TRX, then stake it for energy: resource-account stake --network ${network} --trx <TRX>`)
   })
 
 export const resourceAccountCommands = { list, show, create }
