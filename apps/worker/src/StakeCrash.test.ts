@@ -5,7 +5,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
 import { eventually } from "../../../test-support/Eventually.js"
 import { startTs } from "../../../test-support/Processes.js"
-import { crashWorkerEnv, headOf, killed, killedAtEach, mining } from "./testing/CrashRuns.js"
+import { crashWorkerEnv, headOf, killed, killedAtEach, mining, sweepCheckpoints } from "./testing/CrashRuns.js"
 import { DatabaseUrl, processWorld } from "./testing/ProcessWorld.js"
 import { createTask, seedResourceAccount, seedScope, sentFrom, Sim } from "./testing/SweepHarness.js"
 
@@ -41,19 +41,7 @@ const lentOnChain = (simUrl: string) =>
 // signing, sending, settling. Killed before it records that it waits, the worker after it finds the
 // lent energy on the wallet already and goes to ready at once, so `after:pending/waiting_energy`
 // cannot come next.
-const crashPoints = [
-  "before:pending/renting",
-  "after:pending/renting",
-  "before:pending/waiting_energy",
-  "before:ready/ready",
-  "after:ready/ready",
-  "before:signed/ready",
-  "after:signed/ready",
-  "before:broadcast/ready",
-  "after:broadcast/ready",
-  "before:succeeded/ready",
-  "after:succeeded/ready"
-]
+const crashPoints = sweepCheckpoints.filter((point) => point !== "after:pending/waiting_energy")
 
 layer(world, { excludeTestServices: true, timeout: 600_000 })("sweeper processes on the own stake", (it) => {
   it.effect("a worker killed at every state transition and restarted: one lending, taken back once, one transaction", () =>

@@ -8,7 +8,7 @@ import { Effect, Fiber, Layer, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { eventually } from "../../../test-support/Eventually.js"
 import { startTs } from "../../../test-support/Processes.js"
-import { crashWorkerEnv, headOf, killed, killedAtEach, mining } from "./testing/CrashRuns.js"
+import { crashWorkerEnv, headOf, killed, killedAtEach, mining, sweepCheckpoints } from "./testing/CrashRuns.js"
 import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld.js"
 import { createTask, seedScope, sentFrom, Sim, type SweepScope, type SweepWallet } from "./testing/SweepHarness.js"
 
@@ -80,21 +80,8 @@ const provenOnce = (scope: SweepScope, w: SweepWallet, id: string) =>
     expect(wallet!.collected).toBe(task.amount)
   }).pipe(Effect.orDie)
 
-// Every checkpoint of a rental sweep, in the order one task passes them.
-const crashPoints = [
-  "before:pending/renting",
-  "after:pending/renting",
-  "before:pending/waiting_energy",
-  "after:pending/waiting_energy",
-  "before:ready/ready",
-  "after:ready/ready",
-  "before:signed/ready",
-  "after:signed/ready",
-  "before:broadcast/ready",
-  "after:broadcast/ready",
-  "before:succeeded/ready",
-  "after:succeeded/ready"
-]
+// Every checkpoint of a rental sweep.
+const crashPoints = sweepCheckpoints
 
 const world = Layer.provideMerge(PgSweepRepository.layer, ProcessWorld)
 

@@ -47,16 +47,16 @@ export const make = Effect.gen(function*() {
      * One statement per batch. `balance_block <= at_block` keeps a late reading from an older
      * block (a slow node, a second worker) from moving a wallet backwards; the stale mark is
      * cleared only by a reading at or above it, so a deposit noted later keeps the wallet first
-     * in line.
+     * in line. The old balances are locked first (by wallet ID), so each scope's running total
+     * moves by exactly what this write changes, and its shards are written in one order (by
+     * tenant and shard), so two workers' batches never wait on each other's rows in a cycle.
      */
     record: (network, readings) =>
-      sql.withTransaction(Effect.gen(function*() {
+      Effect.gen(function*() {
         if (readings.length === 0) return 0
         const rows = newestReadings(readings)
         const now = new Date(yield* Clock.currentTimeMillis)
-        // The old balances, locked, so each scope's running total moves by exactly what this write
-        // changes, whatever another worker records for the same wallets meanwhile.
-        const updated = yield* sql<{ tenant_id: string; shard: string; usdt: string; trx: string }>`
+        const [written] = yield* sql<{ n: number }>`
           WITH r AS (
             SELECT * FROM unnest(
               ${integerArray(rows.map((r) => r.walletId))}::bigint[],
@@ -80,29 +80,19 @@ export const make = Effect.gen(function*() {
             FROM r JOIN old ON old.id = r.id
             WHERE w.id = r.id
             RETURNING w.id, old.tenant_id, r.usdt - coalesce(old.balance_usdt, 0) AS usdt, r.trx - coalesce(old.balance_trx, 0) AS trx
-          )
-          SELECT tenant_id::text, (id % 16)::text AS shard, usdt::text, trx::text FROM changed`
-        const deltas = new Map<string, { tenantId: string; shard: string; usdt: bigint; trx: bigint }>()
-        for (const row of updated) {
-          const key = `${row.tenant_id}/${row.shard}`
-          const sum = deltas.get(key) ?? { tenantId: row.tenant_id, shard: row.shard, usdt: 0n, trx: 0n }
-          deltas.set(key, { ...sum, usdt: sum.usdt + BigInt(row.usdt), trx: sum.trx + BigInt(row.trx) })
-        }
-        const moved = [...deltas.values()].filter((d) => d.usdt !== 0n || d.trx !== 0n)
-        if (moved.length > 0) {
-          yield* sql`
+          ),
+          moved AS (
             INSERT INTO wallet_balance_totals (tenant_id, network, shard, usdt, trx)
-            SELECT t, ${network}, s, u, x FROM unnest(
-              ${integerArray(moved.map((d) => d.tenantId))}::bigint[],
-              ${integerArray(moved.map((d) => d.shard))}::smallint[],
-              ${integerArray(moved.map((d) => d.usdt))}::numeric[],
-              ${integerArray(moved.map((d) => d.trx))}::numeric[]
-            ) AS d (t, s, u, x)
+            SELECT tenant_id, ${network}, (id % 16)::smallint, sum(usdt), sum(trx) FROM changed
+            GROUP BY tenant_id, id % 16
+            HAVING sum(usdt) <> 0 OR sum(trx) <> 0
+            ORDER BY tenant_id, id % 16
             ON CONFLICT (tenant_id, network, shard) DO UPDATE SET
-              usdt = wallet_balance_totals.usdt + EXCLUDED.usdt, trx = wallet_balance_totals.trx + EXCLUDED.trx`
-        }
-        return updated.length
-      })).pipe(Effect.orDie),
+              usdt = wallet_balance_totals.usdt + EXCLUDED.usdt, trx = wallet_balance_totals.trx + EXCLUDED.trx
+          )
+          SELECT count(*)::int AS n FROM changed`
+        return written!.n
+      }).pipe(Effect.orDie),
     backlog: (network) =>
       backlogStatement(sql, network).pipe(
         Effect.orDie,

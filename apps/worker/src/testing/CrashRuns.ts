@@ -20,6 +20,22 @@ export const crashWorkerEnv = (databaseUrl: string, nodeUrl: string, startBlock:
   SWEEP_TX_VALIDITY_MS: "3600000"
 })
 
+/** Every save checkpoint of a sweep that gets its energy delegated (rented or lent), in the order one task passes them. */
+export const sweepCheckpoints: ReadonlyArray<string> = [
+  "before:pending/renting",
+  "after:pending/renting",
+  "before:pending/waiting_energy",
+  "after:pending/waiting_energy",
+  "before:ready/ready",
+  "after:ready/ready",
+  "before:signed/ready",
+  "after:signed/ready",
+  "before:broadcast/ready",
+  "after:broadcast/ready",
+  "before:succeeded/ready",
+  "after:succeeded/ready"
+]
+
 export const killed = (child: ChildProcess, signal: NodeJS.Signals = "SIGKILL") =>
   Effect.suspend(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal)

@@ -18,6 +18,7 @@ import { queuedTask } from "./QueuedTask.js"
 import { type SweepDraft, SweepRepository } from "./SweepRepository.js"
 import { Sweeps } from "./Sweeps.js"
 import { SweepSettings, sweepSettingsConfig } from "./SweepSettings.js"
+import { walletReading } from "./testing/WalletReading.js"
 import type { SweepTask, SweepTaskId } from "./SweepTask.js"
 
 /**
@@ -226,20 +227,8 @@ describe("SweepSettings", () => {
 
 const parameters: ChainParameters = { energyFee: 100n, bandwidthFee: 1000n, freeBandwidthPerDay: 600n, activationFee: 1_100_000n }
 
-const accountOf = (address: string, overrides: Partial<AccountState> = {}): AccountState => ({
-  address,
-  activated: true,
-  trx: 0n,
-  usdt: 0n,
-  energyLimit: 0n,
-  energyUsed: 0n,
-  freeBandwidthLimit: 600n,
-  freeBandwidthUsed: 0n,
-  stakedBandwidthLimit: 0n,
-  stakedBandwidthUsed: 0n,
-  atBlock: 1000n,
-  ...overrides
-})
+const accountOf = (address: string, overrides: Partial<AccountState> = {}): AccountState =>
+  walletReading({ address, usdt: 0n, atBlock: 1000n, ...overrides })
 
 interface Script {
   readonly accounts?: Readonly<Record<string, Partial<AccountState>>>
