@@ -1,6 +1,6 @@
 import { Dispatcher } from "@collector/core"
 import { claimOf, DeliveryLedger } from "@collector/core"
-import { Ack, Hang, startTestReceiver } from "@collector/outbound/testing"
+import { Ack, Hang, Hold, startTestReceiver } from "@collector/outbound/testing"
 import { PgDeliveryLedger } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { SqlClient } from "@effect/sql"
@@ -148,6 +148,37 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const [attempts] = yield* sql<{ n: number }>`
         SELECT count(*)::int AS n FROM delivery_attempts WHERE event_id IN ${sql.in(events.map((e) => e.id))} AND outcome = 'delivered'`
       expect(attempts!.n).toBe(40)
+      yield* Fiber.interrupt(runner)
+    }))
+
+  it.scoped("a tenant held at its share claims again as its own attempts end, though the claim before found nothing", () =>
+    Effect.gen(function*() {
+      yield* parkOtherEvents
+      const receiver = yield* startTestReceiver(Ack)
+      yield* receiver.answer(Hold, "/held")
+      const held = yield* seedScope({ url: receiver.url("/held"), enabled: true })
+      const quick = yield* seedScope({ url: receiver.url("/quick"), enabled: true })
+      const heldEvents = yield* Effect.forEach([1, 2, 3], () => seedEvent(held, new Date()))
+      const quickEvent = yield* seedEvent(quick, new Date())
+      const runner = yield* Effect.fork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "share")).pipe(
+        Effect.provide(dispatcherFor({ settings: { maxInFlight: 4, perTenant: 2, pollInterval: Duration.seconds(60), statusInterval: Duration.seconds(60) } }))
+      ))
+      // Two of the held tenant's events wait at its endpoint (its share); the quick tenant's one
+      // is delivered, which wakes the loop to claim with room for two: the held tenant is at its
+      // share, so that claim finds nothing.
+      const until = Date.now() + 10_000
+      while ((receiver.receivedAt("/held").length < 2 || (yield* eventRow(quickEvent.id)).status !== "delivered") && Date.now() < until) {
+        yield* Effect.sleep("20 millis")
+      }
+      expect(receiver.receivedAt("/held")).toHaveLength(2)
+      yield* Effect.sleep("300 millis")
+      // Its two attempts ending give it room again: the third is claimed then, not at the next poll a minute on.
+      yield* receiver.answer(Ack, "/held")
+      yield* receiver.release
+      const released = Date.now()
+      while (receiver.receivedAt("/held").length < 3 && Date.now() - released < 15_000) yield* Effect.sleep("20 millis")
+      expect(receiver.receivedAt("/held")).toHaveLength(3)
+      while ((yield* Effect.forEach(heldEvents, (e) => eventRow(e.id))).some((row) => row.status !== "delivered")) yield* Effect.sleep("20 millis")
       yield* Fiber.interrupt(runner)
     }))
 })

@@ -494,13 +494,11 @@ const make = (settings: DispatcherSettings): Effect.Effect<
             for (const { tenant } of settling) take(tenant, 1)
             yield* FiberSet.run(fibers, Effect.forEach(settling, ({ tenant, work }) => Effect.ensuring(work, Effect.sync(() => freeFor(tenant)(1))), { concurrency: "unbounded", discard: true }))
           }
-          // Events this engine books are announced; others are found by the poll.
-          if (events.length === 0) yield* signal.wait(settings.pollInterval)
-          else if (events.length < room) {
-            // Fewer than fit: the tenants with due events are at their share. One of these
-            // attempts ending gives its tenant room again; events that fall due meanwhile are
-            // found at the next poll.
-            yield* Effect.race(Queue.take(freed), signal.wait(settings.pollInterval))
+          // Fewer than fit (none at all included): the tenants with due events may be at their
+          // share, so while attempts run, one of them ending gives its tenant room again. Events
+          // this engine books are announced; others are found by the poll.
+          if (events.length < room) {
+            yield* busy > 0 ? Effect.race(Queue.take(freed), signal.wait(settings.pollInterval)) : signal.wait(settings.pollInterval)
           }
         }).pipe(
           Effect.catchAllCause((cause) =>

@@ -24,11 +24,14 @@ export type Behaviour =
    * request of a burst is in flight at once, however slowly the machine opens the connections.
    */
   | { readonly _tag: "AckTogether"; readonly together: number }
+  /** Holds every answer until `release` acknowledges all those held. */
+  | { readonly _tag: "Hold" }
 
 export const Ack: Behaviour = { _tag: "Ack" }
 export const WrongBody: Behaviour = { _tag: "Status", status: 200, body: "<html>proxy says hello</html>" }
 export const ServerError: Behaviour = { _tag: "Status", status: 500, body: '{"code":1,"message":"boom"}' }
 export const Hang: Behaviour = { _tag: "Hang" }
+export const Hold: Behaviour = { _tag: "Hold" }
 
 export interface ReceivedRequest {
   readonly method: string
@@ -45,8 +48,8 @@ export interface ReceivedRequest {
  */
 export const startTestReceiver = (initial: Behaviour = Ack) =>
   Effect.acquireRelease(
-    Effect.async<{ server: Server; port: number; state: { received: Array<ReceivedRequest>; behaviour: Behaviour; byPath: Map<string, Behaviour>; connections: number } }>((resume) => {
-      const state = { received: [] as Array<ReceivedRequest>, behaviour: initial, byPath: new Map<string, Behaviour>(), connections: 0 }
+    Effect.async<{ server: Server; port: number; state: { received: Array<ReceivedRequest>; behaviour: Behaviour; byPath: Map<string, Behaviour>; connections: number; holding: Array<() => void> } }>((resume) => {
+      const state = { received: [] as Array<ReceivedRequest>, behaviour: initial, byPath: new Map<string, Behaviour>(), connections: 0, holding: [] as Array<() => void> }
       let held: Array<() => void> = []
       const server = createServer({ key: readFileSync(join(tlsDir, "server.key")), cert: readFileSync(join(tlsDir, "server.pem")) }, (req, res) => {
         const chunks: Array<Buffer> = []
@@ -77,6 +80,9 @@ export const startTestReceiver = (initial: Behaviour = Ack) =>
                 release.forEach((answer) => answer())
               }
               return
+            case "Hold":
+              state.holding.push(acknowledge)
+              return
             case "Hang":
               return
           }
@@ -99,6 +105,8 @@ export const startTestReceiver = (initial: Behaviour = Ack) =>
     connections: () => state.connections,
     /** Requests to one path. */
     receivedAt: (path: string) => state.received.filter((r) => r.path === path),
+    /** Acknowledges every request held by `Hold`. */
+    release: Effect.sync(() => state.holding.splice(0).forEach((answer) => answer())),
     answer: (behaviour: Behaviour, path?: string) =>
       Effect.sync(() => {
         if (path === undefined) state.behaviour = behaviour
