@@ -221,7 +221,7 @@ const runPolicy = (policy: Policy) =>
         const state = Option.match(row, { onNone: () => "none", onSome: (d) => d.state })
         delegationStates[state] = (delegationStates[state] ?? 0) + 1
       }
-      const reference = yield* feeChainReference(sim.chain, addresses, { sim: sim.provider, "sim-b": sim.secondProvider })
+      const reference = yield* feeChainReference(sim.chain, addresses, { sim: sim.provider, "sim-b": sim.secondProvider }, policy === "own-stake" ? [resource.address] : [])
       const paths: Record<string, number> = {}
       for (const t of tasks) paths[t.energyPath ?? "none"] = (paths[t.energyPath ?? "none"] ?? 0) + 1
       return { policy, totals, notSucceeded, lentLeft, reference, paths, retried, delegationStates, refusedReclaims }
@@ -238,11 +238,12 @@ const main = Effect.gen(function*() {
     // The ranked providers log each rest; the order books below count the failover instead.
     const r = yield* runPolicy(policy).pipe(Logger.withMinimumLogLevel(LogLevel.Error))
     const t = r.totals
-    const ledgerPaid = t.networkEnergyFee + t.networkBandwidthFee + t.providerEnergyCost + t.providerActivationCost
-    const chainPaid = r.reference.burned + r.reference.providerCost
+    const ledgerPaid = t.networkEnergyFee + t.networkBandwidthFee + t.providerEnergyCost + t.providerActivationCost + t.lendingFee
+    const chainPaid = r.reference.burned + r.reference.providerCost + r.reference.lendingBurned
     lines.push(`FEES ${policy} avg ${sunAsTrx(ledgerPaid / BigInt(sweeps))} TRX/sweep saving ${savingPercent(t) ?? "0.00"}%`)
     checks.push(
-      `CHECK ${policy} ledger ${ledgerPaid} chain ${chainPaid} SUN (receipts ${r.reference.burned}, provider books ${r.reference.providerCost}); ` +
+      `CHECK ${policy} ledger ${ledgerPaid} chain ${chainPaid} SUN (receipts ${r.reference.burned}, provider books ${r.reference.providerCost}, ` +
+        `resource account's ${r.reference.lendingTransactions} receipts ${r.reference.lendingBurned}); ` +
         `burn-equivalent ledger ${t.burnEquivalent} table ${table}; energy used ledger ${t.energy.own + t.energy.delegated + t.energy.rented + t.energy.burned} chain ${r.reference.energyUsed}`
     )
     console.log(

@@ -26,10 +26,10 @@ const insertEntry = (url: string, tenantId: string, taskId: number, network: str
   query(url, `
     INSERT INTO fee_ledger (task_id, tenant_id, network, wallet_id, txid, block_number, block_time, energy_own, energy_delegated,
       energy_rented, energy_burned, network_energy_fee, network_bandwidth_fee, provider_energy_cost, provider_activation_cost,
-      energy_price, burn_equivalent, saving, booked_at)
-    VALUES ($1, $2, $3, 1, $4, 1000, $5, $6, $7, $8, $9, $10, $11, $12, $13, 100, $14, $15, now())`, [
+      lending_fee, energy_price, burn_equivalent, saving, booked_at)
+    VALUES ($1, $2, $3, 1, $4, 1000, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 100, $15, $16, now())`, [
     taskId, tenantId, network, String(taskId).padStart(64, "a"), blockTime, e.own ?? "0", e.delegated ?? "0", e.rented ?? "0", e.burned ?? "0",
-    e.networkEnergy ?? "0", e.bandwidth ?? "0", e.provider ?? "0", e.activation ?? "0", e.burnEquivalent ?? "0", e.saving ?? "0"
+    e.networkEnergy ?? "0", e.bandwidth ?? "0", e.provider ?? "0", e.activation ?? "0", e.lending ?? "0", e.burnEquivalent ?? "0", e.saving ?? "0"
   ])
 
 describe("cli fees", () => {
@@ -41,6 +41,8 @@ describe("cli fees", () => {
       // All burned (64,285 at 100 SUN, 345,000 bandwidth) and rented (130,285: 65,000 rented at 80, 65,285 burned).
       yield* insertEntry(url, tenant, 101, "main", "2026-03-02T00:00:00Z", { burned: "64285", networkEnergy: "6428500", bandwidth: "345000", burnEquivalent: "6428500", saving: "0" })
       yield* insertEntry(url, tenant, 102, "main", "2026-03-03T00:00:00Z", { rented: "65000", burned: "65285", networkEnergy: "6528500", provider: "5200000", burnEquivalent: "13028500", saving: "1300000" })
+      // Lent from the own stake, whose delegation and reclaim burned 537,000: saving 6,428,500 − 537,000.
+      yield* insertEntry(url, tenant, 105, "main", "2026-03-04T00:00:00Z", { delegated: "64285", lending: "537000", burnEquivalent: "6428500", saving: "5891500" })
       // Outside the period, and on the other network.
       yield* insertEntry(url, tenant, 103, "main", "2026-04-01T00:00:00Z", { own: "64285", burnEquivalent: "6428500", saving: "6428500" })
       yield* insertEntry(url, tenant, 104, "nile", "2026-03-02T00:00:00Z", { own: "64285", burnEquivalent: "6428500", saving: "6428500" })
@@ -53,23 +55,25 @@ describe("cli fees", () => {
         until: "2026-04-01T00:00:00.000Z",
         networks: [{
           network: "main",
-          sweeps: 2,
-          energy: { own: "0", delegated: "0", rented: "65000", burned: "129570" },
+          sweeps: 3,
+          energy: { own: "0", delegated: "64285", rented: "65000", burned: "129570" },
           trx_to_network_sun: { energy: "12957000", bandwidth: "345000" },
           trx_to_providers_sun: { energy: "5200000", activation: "0" },
-          // 6,428,500 + 13,028,500; saving 1,300,000 of it: 1,300,000 × 10,000 / 19,457,000 = 668 hundredths
-          burn_equivalent_sun: "19457000",
-          saving_sun: "1300000",
-          saving_percent: "6.68"
+          trx_for_lending_sun: "537000",
+          // 6,428,500 × 2 + 13,028,500; saving 1,300,000 + 5,891,500 of it: 7,191,500 × 10,000 / 25,885,500 = 2,778 hundredths
+          burn_equivalent_sun: "25885500",
+          saving_sun: "7191500",
+          saving_percent: "27.78"
         }]
       })
       const table = yield* cli("fees", "--tenant", tenant, "--since", "2026-03-01T00:00:00Z")
       expect(table.code, table.stderr).toBe(0)
-      expect(table.stdout).toContain("main: 3 sweeps")
+      expect(table.stdout).toContain("main: 4 sweeps")
       expect(table.stdout).toContain("nile: 1 sweeps")
       expect(table.stdout).toContain("TRX to network      13.302000 (energy 12.957000, bandwidth 0.345000)")
-      // Main: saving 0 + 1,300,000 + 6,428,500 = 7,728,500 of 25,885,500 burn-equivalent: 2,985 hundredths.
-      expect(table.stdout).toContain("saving              7.728500 TRX (29.85 %)")
+      expect(table.stdout).toContain("TRX for lending     0.537000 (burned by the resource account to delegate and reclaim)")
+      // Main: saving 0 + 1,300,000 + 6,428,500 + 5,891,500 = 13,620,000 of 32,314,000 burn-equivalent: 4,214 hundredths.
+      expect(table.stdout).toContain("saving              13.620000 TRX (42.14 %)")
     }), { timeout: 120_000 })
 
   it.scoped("refuses bad arguments with a clear message and a non-zero exit", () =>

@@ -157,6 +157,7 @@ layer(Served)("console over the memory store", (it) => {
         networkBandwidthFee: 0n,
         providerEnergyCost: 0n,
         providerActivationCost: 0n,
+        lendingFee: 0n,
         energyPrice: 100n,
         burnEquivalent: 6_428_500n,
         saving: 0n,
@@ -166,10 +167,13 @@ layer(Served)("console over the memory store", (it) => {
       // One sweep burned 64,285 energy (6.4285 TRX) and 345 bandwidth points; one rented it at 90 SUN (5.78565 TRX), saving 0.64285.
       yield* ledger.record(entry("770001", { energy: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n }, networkEnergyFee: 6_428_500n, networkBandwidthFee: 345_000n }))
       yield* ledger.record(entry("770002", { energy: { own: 0n, delegated: 0n, rented: 64_285n, burned: 0n }, providerEnergyCost: 5_785_650n, saving: 642_850n }))
+      // One was lent 64,285 energy from the own stake, whose delegation and reclaim burned 0.537 TRX: saved 5.8915.
+      yield* ledger.record(entry("770004", { energy: { own: 0n, delegated: 64_285n, rented: 0n, burned: 0n }, lendingFee: 537_000n, saving: 5_891_500n }))
       // Two days old: not the last day's.
       yield* ledger.record(entry("770003", { blockTime: new Date(nowMillis - 2 * 86_400_000), networkEnergyFee: 9_000_000n }))
       const page = yield* text(yield* call("/console", { headers: { authorization: `Bearer ${token}` } }))
-      expect(page).toContain("2 sweeps · paid 12.55915 TRX (network 6.7735 TRX, providers 5.78565 TRX) · saved 0.64285 TRX (5.00% of burning)")
+      // Saved 0.64285 + 5.8915 = 6.53435 of 3 × 6.4285 = 19.2855 burned: 33.88 %.
+      expect(page).toContain("3 sweeps · paid 13.09615 TRX (network 6.7735 TRX, providers 5.78565 TRX, lending from the own stake 0.537 TRX) · saved 6.53435 TRX (33.88% of burning)")
     }))
 
   it.effect("revoking the token ends its sessions at once", () =>

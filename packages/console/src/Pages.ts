@@ -29,7 +29,9 @@ const feeCard = (fees: FeeTotals) => {
   if (fees.entries === 0) return html`<div class="card"><h3>Sweep fees, last day</h3><p>no sweep booked</p></div>`
   const toNetwork = fees.networkEnergyFee + fees.networkBandwidthFee
   const toProviders = fees.providerEnergyCost + fees.providerActivationCost
-  return html`<div class="card"><h3>Sweep fees, last day</h3><p>${count(fees.entries)} sweeps · paid ${trx(toNetwork + toProviders)} (network ${trx(toNetwork)}, providers ${trx(toProviders)}) · saved ${
+  return html`<div class="card"><h3>Sweep fees, last day</h3><p>${count(fees.entries)} sweeps · paid ${trx(toNetwork + toProviders + fees.lendingFee)} (network ${trx(toNetwork)}, providers ${
+    trx(toProviders)
+  }, lending from the own stake ${trx(fees.lendingFee)}) · saved ${
     trx(fees.saving)
   } (${savingPercent(fees) ?? "0.00"}% of burning)</p></div>`
 }

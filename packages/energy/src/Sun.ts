@@ -1,3 +1,4 @@
+import { sunFromTrx } from "@collector/core"
 import { Option, ParseResult, Schema } from "effect"
 
 /**
@@ -6,22 +7,8 @@ import { Option, ParseResult, Schema } from "effect"
  * a JS number.
  */
 
-const sunPerTrxDigits = 6
-
 /** A non-negative integer written in decimal digits. */
 export const integerFromText = (text: string): Option.Option<bigint> => (/^\d{1,30}$/.test(text) ? Option.some(BigInt(text)) : Option.none())
-
-/**
- * TRX as a decimal ("3.5", "8.43276", "24") in SUN. More than six decimals is a fraction of a
- * SUN and is refused, unless the extra digits are zeros.
- */
-export const sunFromTrx = (text: string): Option.Option<bigint> => {
-  const match = /^(\d{1,24})(?:\.(\d{1,30}))?$/.exec(text)
-  if (match === null) return Option.none()
-  const fraction = match[2] ?? ""
-  if (/[1-9]/.test(fraction.slice(sunPerTrxDigits))) return Option.none()
-  return Option.some(BigInt(match[1]!) * 10n ** BigInt(sunPerTrxDigits) + BigInt(fraction.slice(0, sunPerTrxDigits).padEnd(sunPerTrxDigits, "0")))
-}
 
 const fromText = (what: string, read: (text: string) => Option.Option<bigint>) =>
   Schema.transformOrFail(Schema.String, Schema.BigIntFromSelf, {

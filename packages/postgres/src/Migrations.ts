@@ -29,6 +29,7 @@ import feeLedgerNetwork from "./migrations/0028_fee_ledger_network.js"
 import resourceAccountIds from "./migrations/0029_resource_account_ids.js"
 import walletBalanceTotals from "./migrations/0030_wallet_balance_totals.js"
 import depositTallyIndex from "./migrations/0031_deposit_tally_index.js"
+import feeLedgerLendingFee from "./migrations/0033_fee_ledger_lending_fee.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -59,7 +60,8 @@ const loader = Migrator.fromRecord({
   "0028_fee_ledger_network": feeLedgerNetwork,
   "0029_resource_account_ids": resourceAccountIds,
   "0030_wallet_balance_totals": walletBalanceTotals,
-  "0031_deposit_tally_index": depositTallyIndex
+  "0031_deposit_tally_index": depositTallyIndex,
+  "0033_fee_ledger_lending_fee": feeLedgerLendingFee
 })
 
 const runMigrator = Migrator.make({})({ loader })

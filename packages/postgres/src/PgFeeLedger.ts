@@ -18,6 +18,7 @@ interface EntryRow {
   readonly network_bandwidth_fee: string
   readonly provider_energy_cost: string
   readonly provider_activation_cost: string
+  readonly lending_fee: string
   readonly energy_price: string
   readonly burn_equivalent: string
   readonly saving: string
@@ -30,7 +31,7 @@ type TotalsRow = Omit<EntryRow, "task_id" | "tenant_id" | "network" | "wallet_id
 
 /** The amounts, summed or not: int8 and numeric as text, never JS numbers. */
 const amounts = ["energy_own", "energy_delegated", "energy_rented", "energy_burned", "network_energy_fee", "network_bandwidth_fee",
-  "provider_energy_cost", "provider_activation_cost", "burn_equivalent", "saving"] as const
+  "provider_energy_cost", "provider_activation_cost", "lending_fee", "burn_equivalent", "saving"] as const
 
 const columns = `task_id::text AS task_id, tenant_id::text AS tenant_id, network, wallet_id::text AS wallet_id, txid,
   block_number::text AS block_number, block_time, ${amounts.map((a) => `${a}::text AS ${a}`).join(", ")},
@@ -51,6 +52,7 @@ const toEntry = (row: EntryRow): FeeEntry => ({
   networkBandwidthFee: BigInt(row.network_bandwidth_fee),
   providerEnergyCost: BigInt(row.provider_energy_cost),
   providerActivationCost: BigInt(row.provider_activation_cost),
+  lendingFee: BigInt(row.lending_fee),
   energyPrice: BigInt(row.energy_price),
   burnEquivalent: BigInt(row.burn_equivalent),
   saving: BigInt(row.saving),
@@ -64,6 +66,7 @@ const toTotals = (row: TotalsRow): FeeTotals => ({
   networkBandwidthFee: BigInt(row.network_bandwidth_fee),
   providerEnergyCost: BigInt(row.provider_energy_cost),
   providerActivationCost: BigInt(row.provider_activation_cost),
+  lendingFee: BigInt(row.lending_fee),
   burnEquivalent: BigInt(row.burn_equivalent),
   saving: BigInt(row.saving)
 })
@@ -83,18 +86,20 @@ export const make = Effect.gen(function*() {
       sql<{ task_id: string }>`
         INSERT INTO fee_ledger (task_id, tenant_id, network, wallet_id, txid, block_number, block_time, energy_own, energy_delegated,
           energy_rented, energy_burned, network_energy_fee, network_bandwidth_fee, provider_energy_cost, provider_activation_cost,
-          energy_price, burn_equivalent, saving, booked_at)
+          lending_fee, energy_price, burn_equivalent, saving, booked_at)
         VALUES (${e.taskId}::bigint, ${e.tenantId}::bigint, ${e.network}, ${e.walletId}::bigint, ${e.txid}, ${e.blockNumber.toString()}::bigint,
           ${e.blockTime}, ${e.energy.own.toString()}::numeric, ${e.energy.delegated.toString()}::numeric, ${e.energy.rented.toString()}::numeric,
           ${e.energy.burned.toString()}::numeric, ${e.networkEnergyFee.toString()}::numeric, ${e.networkBandwidthFee.toString()}::numeric,
-          ${e.providerEnergyCost.toString()}::numeric, ${e.providerActivationCost.toString()}::numeric, ${e.energyPrice.toString()}::numeric,
+          ${e.providerEnergyCost.toString()}::numeric, ${e.providerActivationCost.toString()}::numeric, ${e.lendingFee.toString()}::numeric,
+          ${e.energyPrice.toString()}::numeric,
           ${e.burnEquivalent.toString()}::numeric, ${e.saving.toString()}::numeric, ${e.bookedAt})
         ON CONFLICT (task_id) DO NOTHING
         RETURNING task_id::text AS task_id`.pipe(Effect.orDie, Effect.map((rows) => rows.length === 1)),
-    unbooked: (network, limit) =>
+    unbooked: (network, limit, after) =>
       sql<{ id: string; tenant_id: string; network: Network }>`
         SELECT t.id::text AS id, t.tenant_id::text AS tenant_id, t.network FROM sweep_tasks t
         WHERE t.network = ${network} AND t.status IN ('succeeded', 'failed') AND t.actual_bandwidth_fee IS NOT NULL AND t.txid <> ''
+          AND (${after ?? null}::bigint IS NULL OR t.id > ${after ?? null}::bigint)
           AND NOT EXISTS (SELECT 1 FROM fee_ledger f WHERE f.task_id = t.id)
         ORDER BY t.id LIMIT ${limit}`.pipe(
         Effect.orDie,

@@ -35,6 +35,7 @@ const json = (network: Network, t: FeeTotals) => ({
   energy: { own: `${t.energy.own}`, delegated: `${t.energy.delegated}`, rented: `${t.energy.rented}`, burned: `${t.energy.burned}` },
   trx_to_network_sun: { energy: `${t.networkEnergyFee}`, bandwidth: `${t.networkBandwidthFee}` },
   trx_to_providers_sun: { energy: `${t.providerEnergyCost}`, activation: `${t.providerActivationCost}` },
+  trx_for_lending_sun: `${t.lendingFee}`,
   burn_equivalent_sun: `${t.burnEquivalent}`,
   saving_sun: `${t.saving}`,
   saving_percent: savingPercent(t)
@@ -50,6 +51,7 @@ const table = (network: Network, t: FeeTotals) => {
     `  energy burned       ${t.energy.burned}`,
     `  TRX to network      ${trx(t.networkEnergyFee + t.networkBandwidthFee)} (energy ${trx(t.networkEnergyFee)}, bandwidth ${trx(t.networkBandwidthFee)})`,
     `  TRX to providers    ${trx(t.providerEnergyCost + t.providerActivationCost)} (energy ${trx(t.providerEnergyCost)}, activation ${trx(t.providerActivationCost)})`,
+    `  TRX for lending     ${trx(t.lendingFee)} (burned by the resource account to delegate and reclaim)`,
     `  burn-equivalent     ${trx(t.burnEquivalent)} TRX`,
     `  saving              ${trx(t.saving)} TRX${percent === null ? "" : ` (${percent} %)`}`
   ].join("\n")

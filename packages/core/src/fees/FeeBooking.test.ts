@@ -8,6 +8,7 @@ import { StorageFixtures } from "../testing/StorageFixtures.js"
 import { storedTransaction, sweepDraftFor, sweepTime, terminalOutcome } from "../testing/SweepTestData.js"
 import { SweepRepository } from "../sweeps/SweepRepository.js"
 import { bookFees } from "./FeeBooking.js"
+import { DelegationLedger } from "../delegation/DelegationLedger.js"
 import { FeeLedger } from "./FeeLedger.js"
 import { sweepEnergy, sweepFeeSavings } from "./FeeMetrics.js"
 
@@ -24,12 +25,12 @@ const recipient = wallet(92)
 const count = (metric: Metric.Metric.Counter<bigint>) => Effect.map(Metric.value(metric), (state) => state.count)
 
 /** A sweep task of the sender's wallet, finished as the sweeper leaves a settled one, with the chain's txid. */
-const settledTask = (txid: string) =>
+const settledTask = (txid: string, address = sender.address) =>
   Effect.gen(function*() {
     const fixtures = yield* StorageFixtures
     const repo = yield* SweepRepository
     const scope = yield* fixtures.scope("nile")
-    const w = yield* fixtures.wallet(scope, { address: sender.address })
+    const w = yield* fixtures.wallet(scope, { address })
     const [task] = yield* repo.insert(scope, [sweepDraftFor(w, { destination: recipient.address })], sweepTime(0))
     const claimed = (yield* repo.claim("nile", "w1", sweepTime(10), sweepTime(1000), 10)).find((t) => t.id === task!.id)!
     const sent = { ...claimed, status: "broadcast" as const, stage: "ready" as const, transaction: storedTransaction(txid) }
@@ -84,5 +85,34 @@ describe("booking fees", () => {
       // Counted once, by the pass that stored it.
       expect((yield* count(sweepEnergy("nile", "burned"))) - burnedBefore).toBe(64_285n)
       expect((yield* count(sweepFeeSavings("nile"))) - savedBefore).toBe(0n)
+    }))
+
+  it.scopedLive("a task whose stake is still lent waits unbooked without holding back the tasks behind it", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(w.storage), Effect.provide(Layer.succeed(Chain, w.chain))) as Effect.Effect<A, E>
+      // The lower ID: a delegated sweep settled, its delegation not yet reclaimed.
+      const lent = yield* run(settledTask("d".repeat(64), wallet(93).address))
+      yield* run(Effect.flatMap(DelegationLedger, (ledger) => ledger.plan({
+        taskId: lent.task.id,
+        network: "nile",
+        owner: wallet(94).address,
+        receiver: wallet(93).address,
+        energy: 64_285n,
+        balance: 6_429_000_000n,
+        state: "planned",
+        delegateTxid: "e".repeat(64),
+        delegateExpiration: sweepTime(60),
+        reclaimTxid: null,
+        reclaimExpiration: null,
+        createdAt: sweepTime(5),
+        updatedAt: sweepTime(5)
+      })))
+      const behind = yield* run(settledTask(w.txid))
+      // One task a page: the first page is the waiting task alone, the pass reads on past it.
+      expect(yield* run(bookFees("nile", 1))).toBe(1)
+      const booked = (scope: typeof lent.scope) => run(Effect.flatMap(FeeLedger, (l) => l.list(scope, { since: new Date(0) }, 10)))
+      expect((yield* booked(behind.scope)).map((e) => e.taskId)).toEqual([behind.task.id])
+      expect(yield* booked(lent.scope)).toEqual([])
     }))
 })

@@ -36,11 +36,16 @@ export interface FeeEntry {
   readonly providerEnergyCost: bigint
   /** Paid to the rental provider for activating the wallet. */
   readonly providerActivationCost: bigint
+  /**
+   * TRX the resource account burned to lend this sweep its energy: the fees on the receipts of
+   * its delegating and reclaiming transactions (their bandwidth, once its free bandwidth is used).
+   */
+  readonly lendingFee: bigint
   /** SUN per energy when the entry was booked (the chain parameters' energy fee). */
   readonly energyPrice: bigint
   /** Every unit of energy used, burned at `energyPrice`. */
   readonly burnEquivalent: bigint
-  /** `burnEquivalent` minus what was paid for energy (burned plus provider); negative when dearer than burning. */
+  /** `burnEquivalent` minus what was paid for energy (burned, provider, lending); negative when dearer than burning. */
   readonly saving: bigint
   readonly bookedAt: Date
 }
@@ -53,6 +58,7 @@ export interface FeeTotals {
   readonly networkBandwidthFee: bigint
   readonly providerEnergyCost: bigint
   readonly providerActivationCost: bigint
+  readonly lendingFee: bigint
   readonly burnEquivalent: bigint
   readonly saving: bigint
 }

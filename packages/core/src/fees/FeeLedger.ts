@@ -29,10 +29,11 @@ export class FeeLedger extends Context.Tag("@collector/core/FeeLedger")<
     /** Stores the entry unless the task has one (the first wins): true when this call stored it. */
     readonly record: (entry: FeeEntry) => Effect.Effect<boolean>
     /**
-     * Up to `limit` tasks of the network, by ID, that are `succeeded` or `failed` with a fee
-     * settled from a receipt (`actualBandwidthFee` set) and have no entry.
+     * Up to `limit` tasks of the network, by ID and after the task `after` when given, that are
+     * `succeeded` or `failed` with a fee settled from a receipt (`actualBandwidthFee` set) and
+     * have no entry.
      */
-    readonly unbooked: (network: Network, limit: number) => Effect.Effect<ReadonlyArray<UnbookedTask>>
+    readonly unbooked: (network: Network, limit: number, after?: SweepTaskId) => Effect.Effect<ReadonlyArray<UnbookedTask>>
     /** Sums of the scope's entries whose block time falls in the period. */
     readonly totals: (scope: TenantScope, period: FeePeriod) => Effect.Effect<FeeTotals>
     /** Sums of every tenant's entries on the network whose block time falls in the period (the operator's view). */

@@ -98,6 +98,8 @@ interface Row {
   readonly task: SweepTask
   readonly receipt: Receipt
   readonly delegation: EnergyDelegation | null
+  /** The receipts of the delegation's transactions; none unless given. */
+  readonly lending?: ReadonlyArray<Receipt>
   readonly price: bigint
   readonly expected: {
     readonly own: bigint
@@ -108,6 +110,7 @@ interface Row {
     readonly networkBandwidthFee: bigint
     readonly providerEnergyCost: bigint
     readonly providerActivationCost: bigint
+    readonly lendingFee: bigint
     readonly burnEquivalent: bigint
     readonly saving: bigint
   }
@@ -121,7 +124,7 @@ const table: ReadonlyArray<Row> = [
     receipt: receipt({}),
     delegation: null,
     price: 100n,
-    expected: { own: 64_285n, delegated: 0n, rented: 0n, burned: 0n, networkEnergyFee: 0n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, burnEquivalent: 6_428_500n, saving: 6_428_500n }
+    expected: { own: 64_285n, delegated: 0n, rented: 0n, burned: 0n, networkEnergyFee: 0n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, lendingFee: 0n, burnEquivalent: 6_428_500n, saving: 6_428_500n }
   },
   {
     // 6,428,500 SUN burned / 100 = 64,285 energy; bandwidth 345 bytes × 1,000 = 345,000 SUN, outside the saving: 0.
@@ -130,7 +133,7 @@ const table: ReadonlyArray<Row> = [
     receipt: receipt({ fee: 6_773_500n, energyFee: 6_428_500n, bandwidthFee: 345_000n }),
     delegation: null,
     price: 100n,
-    expected: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n, networkEnergyFee: 6_428_500n, networkBandwidthFee: 345_000n, providerEnergyCost: 0n, providerActivationCost: 0n, burnEquivalent: 6_428_500n, saving: 0n }
+    expected: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n, networkEnergyFee: 6_428_500n, networkBandwidthFee: 345_000n, providerEnergyCost: 0n, providerActivationCost: 0n, lendingFee: 0n, burnEquivalent: 6_428_500n, saving: 0n }
   },
   {
     // Empty recipient: 130,285 used; 65,000 rented at 80 SUN = 5,200,000; the other 65,285 burned = 6,528,500.
@@ -140,16 +143,32 @@ const table: ReadonlyArray<Row> = [
     receipt: receipt({ energyUsage: 130_285n, energyFee: 6_528_500n, fee: 6_528_500n }),
     delegation: null,
     price: 100n,
-    expected: { own: 0n, delegated: 0n, rented: 65_000n, burned: 65_285n, networkEnergyFee: 6_528_500n, networkBandwidthFee: 0n, providerEnergyCost: 5_200_000n, providerActivationCost: 0n, burnEquivalent: 13_028_500n, saving: 1_300_000n }
+    expected: { own: 0n, delegated: 0n, rented: 65_000n, burned: 65_285n, networkEnergyFee: 6_528_500n, networkBandwidthFee: 0n, providerEnergyCost: 5_200_000n, providerActivationCost: 0n, lendingFee: 0n, burnEquivalent: 13_028_500n, saving: 1_300_000n }
   },
   {
     // 60,000 lent from the stake (delegated, then taken back); the wallet's own 4,285 did the rest.
+    // The resource account had free bandwidth for both: lending cost nothing.
     name: "delegated, topped up by the wallet's own",
     task: task(),
     receipt: receipt({}),
     delegation: delegation({ energy: 60_000n }),
+    lending: [receipt({ txid: "a".repeat(64), energyUsage: 0n, bandwidthUsage: 268n }), receipt({ txid: "b".repeat(64), energyUsage: 0n, bandwidthUsage: 269n })],
     price: 100n,
-    expected: { own: 4_285n, delegated: 60_000n, rented: 0n, burned: 0n, networkEnergyFee: 0n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, burnEquivalent: 6_428_500n, saving: 6_428_500n }
+    expected: { own: 4_285n, delegated: 60_000n, rented: 0n, burned: 0n, networkEnergyFee: 0n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, lendingFee: 0n, burnEquivalent: 6_428_500n, saving: 6_428_500n }
+  },
+  {
+    // All 64,285 lent. The resource account's free bandwidth was used up: it burned 268 bytes × 1,000
+    // for the delegation and 269 × 1,000 for the reclaim, 537,000 in all; saving 6,428,500 − 537,000.
+    name: "delegated, the resource account burning for its bandwidth",
+    task: task(),
+    receipt: receipt({}),
+    delegation: delegation({}),
+    lending: [
+      receipt({ txid: "a".repeat(64), energyUsage: 0n, bandwidthUsage: 268n, bandwidthFee: 268_000n, fee: 268_000n }),
+      receipt({ txid: "b".repeat(64), energyUsage: 0n, bandwidthUsage: 269n, bandwidthFee: 269_000n, fee: 269_000n })
+    ],
+    price: 100n,
+    expected: { own: 0n, delegated: 64_285n, rented: 0n, burned: 0n, networkEnergyFee: 0n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, lendingFee: 537_000n, burnEquivalent: 6_428_500n, saving: 5_891_500n }
   },
   {
     // A delegation recorded but never landed (reclaimed with no reclaim transaction) lent nothing: all burned.
@@ -158,7 +177,7 @@ const table: ReadonlyArray<Row> = [
     receipt: receipt({ energyFee: 6_428_500n, fee: 6_428_500n }),
     delegation: delegation({ reclaimTxid: null, reclaimExpiration: null }),
     price: 100n,
-    expected: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n, networkEnergyFee: 6_428_500n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, burnEquivalent: 6_428_500n, saving: 0n }
+    expected: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n, networkEnergyFee: 6_428_500n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, lendingFee: 0n, burnEquivalent: 6_428_500n, saving: 0n }
   },
   {
     // New wallet: the provider activates it (1,100,000) and rents 131,000 at 90 = 11,790,000; 130,285 used, all rented.
@@ -168,7 +187,7 @@ const table: ReadonlyArray<Row> = [
     receipt: receipt({ energyUsage: 130_285n }),
     delegation: null,
     price: 100n,
-    expected: { own: 0n, delegated: 0n, rented: 130_285n, burned: 0n, networkEnergyFee: 0n, networkBandwidthFee: 0n, providerEnergyCost: 11_790_000n, providerActivationCost: 1_100_000n, burnEquivalent: 13_028_500n, saving: 138_500n }
+    expected: { own: 0n, delegated: 0n, rented: 130_285n, burned: 0n, networkEnergyFee: 0n, networkBandwidthFee: 0n, providerEnergyCost: 11_790_000n, providerActivationCost: 1_100_000n, lendingFee: 0n, burnEquivalent: 13_028_500n, saving: 138_500n }
   },
   {
     // The transfer reverted on chain after 30,000 energy, all burned (3,000,000): booked like any other.
@@ -177,7 +196,7 @@ const table: ReadonlyArray<Row> = [
     receipt: receipt({ result: "REVERT", energyUsage: 30_000n, energyFee: 3_000_000n, fee: 3_000_000n }),
     delegation: null,
     price: 100n,
-    expected: { own: 0n, delegated: 0n, rented: 0n, burned: 30_000n, networkEnergyFee: 3_000_000n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, burnEquivalent: 3_000_000n, saving: 0n }
+    expected: { own: 0n, delegated: 0n, rented: 0n, burned: 30_000n, networkEnergyFee: 3_000_000n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, lendingFee: 0n, burnEquivalent: 3_000_000n, saving: 0n }
   },
   {
     // Rental ordered but it failed: 0 rented, nothing paid; the wallet burned it all.
@@ -186,7 +205,7 @@ const table: ReadonlyArray<Row> = [
     receipt: receipt({ energyFee: 6_428_500n, fee: 6_428_500n }),
     delegation: null,
     price: 100n,
-    expected: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n, networkEnergyFee: 6_428_500n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, burnEquivalent: 6_428_500n, saving: 0n }
+    expected: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n, networkEnergyFee: 6_428_500n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, lendingFee: 0n, burnEquivalent: 6_428_500n, saving: 0n }
   },
   {
     // Price raised to 420 since the block burned at 100: 6,428,500 / 420 = 15,305 (floor) burned, 48,980 own;
@@ -196,7 +215,7 @@ const table: ReadonlyArray<Row> = [
     receipt: receipt({ energyFee: 6_428_500n, fee: 6_428_500n }),
     delegation: null,
     price: 420n,
-    expected: { own: 48_980n, delegated: 0n, rented: 0n, burned: 15_305n, networkEnergyFee: 6_428_500n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, burnEquivalent: 26_999_700n, saving: 20_571_200n }
+    expected: { own: 48_980n, delegated: 0n, rented: 0n, burned: 15_305n, networkEnergyFee: 6_428_500n, networkBandwidthFee: 0n, providerEnergyCost: 0n, providerActivationCost: 0n, lendingFee: 0n, burnEquivalent: 26_999_700n, saving: 20_571_200n }
   }
 ]
 
@@ -204,7 +223,7 @@ describe("feeEntry", () => {
   for (const row of table) {
     it(row.name, () => {
       const bookedAt = at("2026-03-01T00:10:00Z")
-      const entry = feeEntry({ task: row.task, receipt: row.receipt, delegation: row.delegation, energyPrice: row.price, bookedAt })
+      const entry = feeEntry({ task: row.task, receipt: row.receipt, delegation: row.delegation, lendingReceipts: row.lending ?? [], energyPrice: row.price, bookedAt })
       const { own, delegated, rented, burned, ...money } = row.expected
       expect(entry).toEqual({
         taskId: "501",

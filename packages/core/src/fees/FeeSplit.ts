@@ -10,6 +10,8 @@ export interface FeeFacts {
   readonly receipt: Receipt
   /** The task's delegation of the own stake, if it had one. */
   readonly delegation: EnergyDelegation | null
+  /** The receipts of that delegation's delegating and reclaiming transactions (none when it never reached the chain). */
+  readonly lendingReceipts: ReadonlyArray<Receipt>
   /** SUN per energy in force when booked (chain parameters' energy fee); positive. */
   readonly energyPrice: bigint
   readonly bookedAt: Date
@@ -51,8 +53,9 @@ export const splitEnergy = (facts: FeeFacts): EnergyBySource => {
 
 /**
  * The ledger entry of a finished task whose transaction is on chain. What was paid for energy is
- * the TRX burned for it plus the provider's charges (energy and activation); bandwidth is left
- * out of the saving, as every path pays it alike.
+ * the TRX burned for it, the provider's charges (energy and activation) and what the resource
+ * account burned to lend it and take it back; the sweep's own bandwidth is left out of the
+ * saving, as every path pays it alike.
  */
 export const feeEntry = (facts: FeeFacts): FeeEntry => {
   const { receipt, task } = facts
@@ -60,6 +63,7 @@ export const feeEntry = (facts: FeeFacts): FeeEntry => {
   const providerEnergyCost = task.rental?.paidCost ?? 0n
   const providerActivationCost = task.rental?.activationCost ?? 0n
   const burnEquivalent = receipt.energyUsage * facts.energyPrice
+  const lendingFee = facts.lendingReceipts.reduce((sum, r) => sum + r.fee, 0n)
   return {
     taskId: task.id,
     tenantId: task.tenantId,
@@ -73,9 +77,10 @@ export const feeEntry = (facts: FeeFacts): FeeEntry => {
     networkBandwidthFee: receipt.bandwidthFee,
     providerEnergyCost,
     providerActivationCost,
+    lendingFee,
     energyPrice: facts.energyPrice,
     burnEquivalent,
-    saving: burnEquivalent - receipt.energyFee - providerEnergyCost - providerActivationCost,
+    saving: burnEquivalent - receipt.energyFee - providerEnergyCost - providerActivationCost - lendingFee,
     bookedAt: facts.bookedAt
   }
 }

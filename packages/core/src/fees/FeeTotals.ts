@@ -7,6 +7,7 @@ export const noFees: FeeTotals = {
   networkBandwidthFee: 0n,
   providerEnergyCost: 0n,
   providerActivationCost: 0n,
+  lendingFee: 0n,
   burnEquivalent: 0n,
   saving: 0n
 }
@@ -24,6 +25,7 @@ export const addEntry = (totals: FeeTotals, e: FeeEntry): FeeTotals => ({
   networkBandwidthFee: totals.networkBandwidthFee + e.networkBandwidthFee,
   providerEnergyCost: totals.providerEnergyCost + e.providerEnergyCost,
   providerActivationCost: totals.providerActivationCost + e.providerActivationCost,
+  lendingFee: totals.lendingFee + e.lendingFee,
   burnEquivalent: totals.burnEquivalent + e.burnEquivalent,
   saving: totals.saving + e.saving
 })

@@ -29,11 +29,11 @@ export const make = Effect.gen(function*() {
         entries.put(entry.taskId, entry)
         return true
       }),
-    unbooked: (network, limit) =>
+    unbooked: (network, limit, after) =>
       db.atomically(() =>
         tasks.filter((t) =>
           t.network === network && (t.status === "succeeded" || t.status === "failed") && t.transaction !== null &&
-          t.actualBandwidthFee !== null && entries.get(t.id) === undefined
+          t.actualBandwidthFee !== null && entries.get(t.id) === undefined && (after === undefined || BigInt(t.id) > BigInt(after))
         ).sort(byId).slice(0, limit).map((t) => ({ tenantId: t.tenantId, network: t.network, taskId: t.id }))
       ),
     totals: (scope, period) => db.atomically(() => entries.filter(inScope(scope, period)).reduce(addEntry, noFees)),

@@ -1,9 +1,11 @@
-import { sentBy, wallet } from "@collector/tron-sim/testing"
+import { infoOf, sentBy, signAndBroadcast, trxTransfer, wallet } from "@collector/tron-sim/testing"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Option } from "effect"
 import { Chain } from "../chain/Chain.js"
 import { Sim } from "../chain/testing/SimWorld.js"
 import { DelegationLedger } from "../delegation/DelegationLedger.js"
+import { bookFees } from "../fees/FeeBooking.js"
+import { FeeLedger } from "../fees/FeeLedger.js"
 import { ReclaimLoop } from "../delegation/ReclaimLoop.js"
 import { eagerSweeperSettings } from "../testing/EagerLoopSettings.js"
 import { sweepDraftFor } from "../testing/SweepTestData.js"
@@ -29,7 +31,7 @@ import {
  * per staked TRX, so `e` energy needs ceil(e / 10) whole TRX of stake).
  */
 
-const rich = [6011, 6012, 6013, 6014, 6015, 6016]
+const rich = [6011, 6012, 6013, 6014, 6015, 6016, 6017]
 const poor = [6021, 6022, 6023, 6024]
 const richStake = trx(20_000n)
 const poorStake = trx(100n)
@@ -106,6 +108,45 @@ layer(sweepWorldWith({ genesisAccounts }), { excludeTestServices: true, timeout:
       expect(yield* lent(owner.address, w.address)).toBe(0n)
       // One delegation and one reclaim, nothing more.
       expect((yield* Effect.flatMap(Sim, (sim) => sentBy(sim.chain, owner.address))).length).toBe(2)
+    }))
+
+  it.effect("the fee ledger books a delegated sweep once its stake is back, with what the resource account burned to lend it", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      const lender = wallet(rich[6]!)
+      yield* setResourceAccount(scope, rich[6]!)
+      // Three transfers of its own use up the account's 600 free bytes of the day: its delegation
+      // and its reclaim then burn TRX for their bandwidth.
+      for (const amount of [1n, 2n, 3n]) yield* signAndBroadcast(sim.chain, yield* trxTransfer(sim.chain, lender, wallet(rich[5]!).address, amount), lender)
+      const w = yield* poorWallet(scope.wallets[0]!)
+      const created = yield* createTask(scope, w)
+      const { task } = yield* roundsUntilDone(pass())(scope, created.id, 120)
+      expect(task.status, task.reason).toBe("succeeded")
+      const entries = Effect.flatMap(FeeLedger, (ledger) => ledger.list(scope, { since: new Date(0) }, 10))
+      // Settled, its receipt solidified, but the stake still lent: the reclaim's fee is not known yet.
+      yield* sim.chain.mine(20)
+      yield* bookFees("nile", 1_000)
+      expect(yield* entries).toEqual([])
+
+      yield* reclaimUntilDone(task.id)
+      yield* sim.chain.mine(20)
+      yield* bookFees("nile", 1_000)
+      const row = Option.getOrThrow(yield* rowOf(task.id))
+      // The chain's own record of the fees, read without the service's adapter.
+      const lendingFee = (yield* infoOf(sim.chain, row.delegateTxid)).fee + (yield* infoOf(sim.chain, row.reclaimTxid!)).fee
+      expect(lendingFee).toBeGreaterThan(0n)
+      // Lent more than it used (the estimate's margin): all it used was lent.
+      const used = (yield* infoOf(sim.chain, task.transaction!.txid)).receipt.energyUsageTotal
+      const burnEquivalent = used * 100n
+      expect(yield* entries).toMatchObject([{
+        taskId: task.id,
+        energy: { own: 0n, delegated: used, rented: 0n, burned: 0n },
+        networkEnergyFee: 0n,
+        lendingFee,
+        burnEquivalent,
+        saving: burnEquivalent - lendingFee
+      }])
     }))
 
   it.effect("the waterfall through preparation: own energy first; a short stake goes by the tenant's policy (rent, burn, wait)", () =>

@@ -27,6 +27,7 @@ const entry = (scope: TenantScope, taskId: string, over: Partial<FeeEntry> = {})
   networkBandwidthFee: 0n,
   providerEnergyCost: 0n,
   providerActivationCost: 0n,
+  lendingFee: 0n,
   energyPrice: 100n,
   burnEquivalent: 6_428_500n,
   saving: 6_428_500n,
@@ -80,7 +81,7 @@ export const feeLedgerContract = <E>(name: string, storage: Layer.Layer<Ports, E
         yield* ledger.record(entry(scope, "880011", { blockTime: at("2026-03-01T00:00:00Z") }))
         yield* ledger.record(entry(scope, "880012", { blockTime: at("2026-03-05T12:00:00Z"), energy: { own: 0n, delegated: 0n, rented: 0n, burned: 64_285n }, networkEnergyFee: 6_428_500n, networkBandwidthFee: 345_000n, saving: 0n }))
         yield* ledger.record(entry(scope, "880013", { blockTime: at("2026-03-09T23:59:59.999Z"), energy: { own: 0n, delegated: 0n, rented: 130_285n, burned: 0n }, providerEnergyCost: 11_790_000n, providerActivationCost: 1_100_000n, burnEquivalent: 13_028_500n, saving: 138_500n }))
-        yield* ledger.record(entry(scope, "880014", { blockTime: at("2026-03-08T00:00:00Z"), energy: { own: 0n, delegated: 64_285n, rented: 0n, burned: 0n }, providerEnergyCost: 7_000_000n, saving: -571_500n }))
+        yield* ledger.record(entry(scope, "880014", { blockTime: at("2026-03-08T00:00:00Z"), energy: { own: 0n, delegated: 64_285n, rented: 0n, burned: 0n }, lendingFee: 537_000n, saving: 5_891_500n }))
         // Outside: before since, at until, another tenant, another network.
         yield* ledger.record(entry(scope, "880015", { blockTime: at("2026-02-28T23:59:59.999Z") }))
         yield* ledger.record(entry(scope, "880016", { blockTime: at("2026-03-10T00:00:00Z") }))
@@ -92,12 +93,13 @@ export const feeLedgerContract = <E>(name: string, storage: Layer.Layer<Ports, E
           energy: { own: 64_285n, delegated: 64_285n, rented: 130_285n, burned: 64_285n },
           networkEnergyFee: 6_428_500n,
           networkBandwidthFee: 345_000n,
-          providerEnergyCost: 18_790_000n,
+          providerEnergyCost: 11_790_000n,
           providerActivationCost: 1_100_000n,
+          lendingFee: 537_000n,
           // 6,428,500 × 3 + 13,028,500
           burnEquivalent: 32_314_000n,
-          // 6,428,500 + 0 + 138,500 − 571,500
-          saving: 5_995_500n
+          // 6,428,500 + 0 + 138,500 + 5,891,500
+          saving: 12_458_500n
         })
         // Open until: the entry at 2026-03-10 counts too.
         expect((yield* ledger.totals(scope, { since: period.since })).entries).toBe(5)
@@ -109,6 +111,7 @@ export const feeLedgerContract = <E>(name: string, storage: Layer.Layer<Ports, E
           networkBandwidthFee: 0n,
           providerEnergyCost: 0n,
           providerActivationCost: 0n,
+          lendingFee: 0n,
           burnEquivalent: 0n,
           saving: 0n
         })
@@ -166,5 +169,19 @@ export const feeLedgerContract = <E>(name: string, storage: Layer.Layer<Ports, E
         expect((yield* ledger.unbooked("main", 1_000_000)).filter((t) => mine.has(t.taskId))).toEqual([])
         yield* ledger.record(entry(scope, succeeded))
         expect((yield* ours).map((t) => t.taskId)).toEqual([reverted])
+      }))
+
+    it.effect("unbooked after a task: only those of higher ID, in ID order, up to the limit", () =>
+      Effect.gen(function*() {
+        const ledger = yield* FeeLedger
+        const scope = yield* newScope()
+        const ids = yield* Effect.forEach([1, 2, 3, 4], () => finishedTask(scope, "succeeded", { actualFee: 0n, actualBandwidthFee: 0n }))
+        const mine = new Set(ids)
+        const after = (id: SweepTaskId, limit: number) => Effect.map(ledger.unbooked(scope.network, limit, id), (all) => all.map((t) => t.taskId).filter((t) => mine.has(t)))
+        expect(yield* after(ids[0]!, 1_000_000)).toEqual(ids.slice(1))
+        expect(yield* after(ids[2]!, 1_000_000)).toEqual([ids[3]])
+        expect(yield* after(ids[3]!, 1_000_000)).toEqual([])
+        // Later tasks of other tests may follow ours: the first of a page of one after ids[1] is ids[2].
+        expect((yield* ledger.unbooked(scope.network, 1, ids[1]!)).map((t) => t.taskId)).toEqual([ids[2]])
       }))
   })
