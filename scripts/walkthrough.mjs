@@ -46,11 +46,28 @@ const stillListening = async (port, graceMs) => {
   return false
 }
 
+// The process groups this run started (the service, the steps): a walkthrough stopped from outside
+// (CI stopping after another step failed) takes them with it.
+const groups = new Set()
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.once(signal, () => {
+    for (const pid of groups) {
+      try {
+        process.kill(-pid, "SIGKILL")
+      } catch {
+        // already gone
+      }
+    }
+    fail(`stopped by ${signal}`)
+  })
+}
+
 const runPass = async (pass) => {
   const label = `pass ${pass} of ${passes}`
   console.log(`== walkthrough (${label}): ${service[0].text}`)
   // Its own process group, so that a failed run can stop npm and everything under it.
   const server = spawn("bash", ["-c", service[0].text], { cwd: root, stdio: ["ignore", "pipe", "pipe"], detached: true })
+  groups.add(server.pid)
   let serverLog = ""
   server.stdout.on("data", (d) => (serverLog += d))
   server.stderr.on("data", (d) => (serverLog += d))
@@ -89,6 +106,7 @@ const runPass = async (pass) => {
   const script = ["set -euo pipefail", "set -x", ...steps.map((s) => s.text)].join("\n")
   // Its own process group too, so that a failed or timed-out run stops what its steps started.
   const steps$ = spawn("bash", ["-c", script], { cwd: root, stdio: "inherit", detached: true })
+  groups.add(steps$.pid)
   const timer = setTimeout(() => process.kill(-steps$.pid, "SIGKILL"), limitMs)
   const run = await new Promise((done) => steps$.once("exit", (status, signal) => done({ status, error: signal === "SIGKILL" })))
   clearTimeout(timer)
