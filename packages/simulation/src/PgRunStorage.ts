@@ -2,8 +2,8 @@ import { MigrationsLive, PgStorage, ServerAdmin } from "@collector/postgres"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { PgSnapshotReader } from "./PgSnapshotReader.js"
 import type { RunStorage } from "./RunStorage.js"
+import { SnapshotReader } from "./Snapshot.js"
 import { TrackedPool } from "./TrackedPool.js"
 
 /** A new, empty database on `server` for one run, dropped when the run ends. */
@@ -45,5 +45,5 @@ export const postgresStorage = (server: string): RunStorage => {
       ))
   )
   const storage = PgStorage.pipe(Layer.provideMerge(database))
-  return { layer: PgSnapshotReader.pipe(Layer.provideMerge(storage)), pendingWork: pool, tracedSnapshot: { ignored: databaseStamped } }
+  return { layer: SnapshotReader.postgres.pipe(Layer.provideMerge(storage)), pendingWork: pool, tracedSnapshot: { ignored: databaseStamped } }
 }
