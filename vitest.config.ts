@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os"
 import { defaultServerConditions } from "vite"
 import { configDefaults, defineConfig } from "vitest/config"
+import { SlowFirstSequencer } from "./test-support/SlowFirstSequencer.js"
 import { storeFreePackages } from "./test-support/StoreFreePackages.js"
 
 // Our packages' exports name their TypeScript sources under this condition: tests run the
@@ -29,6 +30,8 @@ export default defineConfig({
     // so one file more than the cores keeps them busy (vitest's default is one less: serial on two).
     maxWorkers: availableParallelism() + 1,
     reporters: ["default", "./test-support/SummaryReporter.ts"],
+    // The slowest files first, so that none of them is left running alone at the end.
+    sequence: { sequencer: SlowFirstSequencer },
     globalSetup: ["packages/postgres/src/testing/globalSetup.ts", "test-support/globalSetup.ts"],
     // A test that checks nothing fails (only `expect` counts: chai's `assert` does not).
     expect: { requireAssertions: true }
