@@ -18,11 +18,14 @@ Wallet keys (where each wallet's key is held; never the key itself):
 Resource accounts (staked TRX lent as energy to sweeps; see docs/fees.md, "Own stake"):
   resource-account list [--json]
   resource-account show --network <nile|main> [--tenant <id or name>] [--json]   with its energy stake from the node
-  resource-account create --network <nile|main> [--tenant <id or name>] [--store local] [--json]
+  resource-account create --network <nile|main> [--tenant <id or name>] [--store local|pkcs11] [--json]
+                         pkcs11: the key made in the token of PKCS11_MODULE, PKCS11_TOKEN_LABEL|PKCS11_SLOT,
+                         PKCS11_PIN_FILE|PKCS11_PIN, labelled <PKCS11_LABEL_PREFIX>resource-<network>-<tenant|default>
   resource-account stake --network <nile|main> [--tenant <id or name>] --trx <TRX, up to 6 decimals, >= 1>
                          [--resource energy|bandwidth] [--json]
   resource-account unstake (as stake)         starts unstaking; the TRX is back after the unfreeze delay
-                                              (both use the node of TRON_<NETWORK>_NODE_URL(S))
+                                              (both use the node of TRON_<NETWORK>_NODE_URL(S), and sign
+                                              with the account's key: sealed, or in the token of PKCS11_*)
 
 Fees (the fee ledger's totals over a period of block times; see docs/fees.md, "The fee ledger"):
   fees --tenant <id or name> [--network nile|mainnet] --since <ISO date> [--until <ISO date>] [--json]

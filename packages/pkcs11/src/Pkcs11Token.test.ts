@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { KeyGenerationFailed, Signer, type WalletId, WalletKeys } from "@collector/core"
+import { KeyGenerationFailed, Signer, type TenantId, type WalletId, WalletKeys } from "@collector/core"
 import { LocalSigner, LocalWalletKeys, TronSignature } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
@@ -9,7 +9,9 @@ import pkcs11js from "pkcs11js"
 import * as Pkcs11Signer from "./Pkcs11Signer.js"
 import * as Pkcs11Token from "./Pkcs11Token.js"
 import * as Pkcs11WalletKeys from "./Pkcs11WalletKeys.js"
+import { resourceAccountLabel } from "./ResourceAccountLabel.js"
 import { createTestToken, skipReason, softHsmInstalled, softHsmModule } from "./testing/SoftHsmToken.js"
+import { privateKeyAttributes } from "./testing/TokenKeyAttributes.js"
 
 const box = AesGcmSecretBox.layer.pipe(
   Layer.provide(MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) })),
@@ -86,6 +88,20 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token (SoftHSM2)", () => {
       expect((yield* Pkcs11WalletKeys.make(opened, "other-").generate("5" as WalletId)).key).toEqual({ store: "pkcs11", label: "other-5" })
       const signer = Pkcs11Signer.make(opened, { sign: () => Effect.dieMessage("no local wallet here") })
       expect(TronSignature.recoverAddress(hash, yield* signer.sign(first, hash))).toEqual(Option.some(first.address))
+    }).pipe(Effect.scoped))
+
+  it.effect("a key for no wallet (a resource account's) is made under the label given, as protected as a wallet's, and never twice", () =>
+    Effect.gen(function*() {
+      const opened = yield* Pkcs11Token.open(token.settings)
+      const label = resourceAccountLabel("rt-", "nile", "7" as TenantId)
+      expect([label, resourceAccountLabel("rt-", "main", null)]).toEqual(["rt-resource-nile-7", "rt-resource-main-default"])
+      const account = yield* Pkcs11WalletKeys.generateLabelled(opened, label)
+      expect(account.key).toEqual({ store: "pkcs11", label })
+      expect(yield* privateKeyAttributes(opened, label)).toEqual({ sensitive: true, extractable: false, valueRequest: "CKR_ATTRIBUTE_SENSITIVE" })
+      const again = yield* Effect.flip(Pkcs11WalletKeys.generateLabelled(opened, label))
+      expect(again.reason).toContain(`already holds an object labelled ${label}`)
+      const signer = Pkcs11Signer.make(opened, { sign: () => Effect.dieMessage("no local wallet here") })
+      expect(TronSignature.recoverAddress(hash, yield* signer.sign(account, hash))).toEqual(Option.some(account.address))
     }).pipe(Effect.scoped))
 
   it.effect("a session lost mid-run (all closed behind our back) is replaced and the next signature succeeds", () =>

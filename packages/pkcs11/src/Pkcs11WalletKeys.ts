@@ -1,4 +1,4 @@
-import { KeyGenerationFailed, tokenKey, type WalletId, WalletKeys } from "@collector/core"
+import { type GeneratedWallet, KeyGenerationFailed, tokenKey, type WalletId, WalletKeys } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { Effect, Layer } from "effect"
 import pkcs11js from "pkcs11js"
@@ -19,22 +19,28 @@ import { call, callAsync, Pkcs11Token, TokenCallFailed, type TokenSession } from
  * 503 to retry, the reason goes to the log.
  */
 export const make = (token: Pkcs11Token["Type"], labelPrefix: string = defaultLabelPrefix): WalletKeys["Type"] => ({
-  generate: (walletId: WalletId) => {
-    const label = labelPrefix + walletId
-    return token.withSession((session) =>
-      Effect.gen(function*() {
-        if (yield* labelTaken(session, label)) return { taken: true } as const
-        return { taken: false, address: yield* generateIn(session.module, session.handle, label) } as const
-      })
-    ).pipe(
-      Effect.mapError((failed) => new KeyGenerationFailed({ reason: `the PKCS#11 token failed to generate a key pair (${failed.returnValue})` })),
-      Effect.flatMap((outcome) =>
-        outcome.taken
-          ? Effect.fail(new KeyGenerationFailed({ reason: `the token already holds an object labelled ${label}: another deployment may share this token (give each its own PKCS11_LABEL_PREFIX)` }))
-          : Effect.succeed({ address: outcome.address, key: tokenKey(label) }))
-    )
-  }
+  generate: (walletId: WalletId) => generateLabelled(token, labelPrefix + walletId)
 })
+
+/**
+ * A key pair made inside the token under `label` (both objects carry it as CKA_LABEL and CKA_ID),
+ * as a wallet's is: for keys that belong to no wallet, such as a resource account's, whose label
+ * the caller composes. The same refusal of a label already in the token and the same
+ * `KeyGenerationFailed` apply.
+ */
+export const generateLabelled = (token: Pkcs11Token["Type"], label: string): Effect.Effect<GeneratedWallet, KeyGenerationFailed> =>
+  token.withSession((session) =>
+    Effect.gen(function*() {
+      if (yield* labelTaken(session, label)) return { taken: true } as const
+      return { taken: false, address: yield* generateIn(session.module, session.handle, label) } as const
+    })
+  ).pipe(
+    Effect.mapError((failed) => new KeyGenerationFailed({ reason: `the PKCS#11 token failed to generate a key pair (${failed.returnValue})` })),
+    Effect.flatMap((outcome) =>
+      outcome.taken
+        ? Effect.fail(new KeyGenerationFailed({ reason: `the token already holds an object labelled ${label}: another deployment may share this token (give each its own PKCS11_LABEL_PREFIX)` }))
+        : Effect.succeed({ address: outcome.address, key: tokenKey(label) }))
+  )
 
 /** Whether any object (key or otherwise) of the token carries `label`. */
 const labelTaken = (session: TokenSession, label: string): Effect.Effect<boolean, TokenCallFailed> =>

@@ -3,6 +3,7 @@ import { LocalWalletKeys } from "@collector/tron"
 import { Clock, Console, Data, Effect, Option } from "effect"
 import { UsageError } from "../CliError.js"
 import { networkChain } from "./NetworkChain.js"
+import { openToken } from "./ResourceAccountToken.js"
 import type { Parsed } from "./TenantCommands.js"
 
 class NoResourceAccount extends Data.TaggedError("NoResourceAccount")<{ readonly message: string }> {}
@@ -85,24 +86,35 @@ const show = (parsed: Parsed) =>
 const noWallet = WalletId.make("9223372036854775807")
 
 /**
- * `resource-account create --network <n> [--tenant <t>] [--json]`: a new account for the network
- * (or the tenant on it), its key made here and sealed under the master key as a wallet key is,
- * printed by its address only. A place that has one keeps it (exit 1, naming it): replacing an
- * account would strand the stake of the old one.
+ * A new key for the account of `network`/`tenantId` in `store`: made here and sealed under the
+ * master key (local), or made inside the PKCS#11 token, non-extractable, under the account's
+ * label (pkcs11). The label is the account's place, so a second key for one place is refused by
+ * the token as well as by the database.
+ */
+const generateKey = (store: "local" | "pkcs11", network: Network, tenantId: TenantId | null) =>
+  store === "local"
+    ? Effect.flatMap(Effect.all([SecretBox, Entropy]), ([box, entropy]) => LocalWalletKeys.make(box, entropy).generate(noWallet).pipe(Effect.orDie))
+    : Effect.scoped(Effect.flatMap(openToken, ({ pkcs11, settings, token }) =>
+      pkcs11.Pkcs11WalletKeys.generateLabelled(token, pkcs11.resourceAccountLabel(settings.labelPrefix, network, tenantId))))
+
+/**
+ * `resource-account create --network <n> [--tenant <t>] [--store local|pkcs11] [--json]`: a new
+ * account for the network (or the tenant on it), its key sealed under the master key as a wallet
+ * key is, or made in the PKCS#11 token of PKCS11_*, printed by its address (and token label) only.
+ * A place that has one keeps it (exit 1, naming it): replacing an account would strand the stake
+ * of the old one.
  */
 const create = (parsed: Parsed) =>
   Effect.gen(function*() {
     const network = yield* networkOf(parsed)
     const tenantId = yield* tenantOf(parsed)
     const store = parsed.values.store ?? "local"
-    if (store !== "local") {
-      return yield* new UsageError({ message: "--store takes local (a resource account's key in a PKCS#11 token is not made by the CLI yet)" })
-    }
+    if (store !== "local" && store !== "pkcs11") return yield* new UsageError({ message: "--store must be local or pkcs11" })
     const accounts = yield* ResourceAccounts
     // Told before a key is made for nothing; `create` still refuses a second one made meanwhile.
     const existing = yield* accounts.find(network, tenantId)
     if (Option.isSome(existing)) return yield* new ResourceAccountExists({ existing: existing.value })
-    const generated = yield* LocalWalletKeys.make(yield* SecretBox, yield* Entropy).generate(noWallet).pipe(Effect.orDie)
+    const generated = yield* generateKey(store, network, tenantId)
     const createdAt = new Date(yield* Clock.currentTimeMillis)
     const stored = yield* accounts.create({ network, tenantId, address: generated.address, key: generated.key, createdAt })
     const shown = view(stored)

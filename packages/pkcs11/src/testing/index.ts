@@ -1,2 +1,3 @@
 export * from "./KeyStoreContract.js"
 export * from "./SoftHsmToken.js"
+export * from "./TokenKeyAttributes.js"

@@ -1,0 +1,10 @@
+import type { Network, TenantId } from "@collector/core"
+
+/**
+ * The token label of a resource account's key: the deployment's prefix, then `resource-`, the
+ * network and the tenant's ID (or `default` for the network's own account). One account per
+ * network and tenant, so one label per account; an operator reads in the token whose stake a key
+ * holds, and a wallet's label (prefix and digits) can never equal it.
+ */
+export const resourceAccountLabel = (labelPrefix: string, network: Network, tenantId: TenantId | null): string =>
+  `${labelPrefix}resource-${network}-${tenantId ?? "default"}`
