@@ -24,7 +24,7 @@ export interface MultiHostUrl {
   readonly tls: TlsMode
   /** `sslrootcert`: the CA file the server's certificate is checked against (verify-ca, verify-full). */
   readonly tlsRootCertFile: string | undefined
-  /** `connect_timeout` in seconds, as libpq: how long one host is tried before the next. */
+  /** `connect_timeout` in seconds, as libpq: how long one host is tried before the next (0: no limit). */
   readonly connectTimeoutSeconds: number | undefined
 }
 
@@ -127,7 +127,7 @@ export const parseMultiHostUrl = (text: string): Either.Either<MultiHostUrl, Mul
     targetSessionAttrs: attrs,
     tls,
     tlsRootCertFile: params.get("sslrootcert") ?? undefined,
-    connectTimeoutSeconds: connectTimeoutSeconds === 0 ? undefined : connectTimeoutSeconds
+    connectTimeoutSeconds
   })
 }
 
