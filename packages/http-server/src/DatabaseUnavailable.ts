@@ -3,7 +3,9 @@
  * pool unable to connect), as opposed to a bug: tenants then get a 503 with Retry-After, a thing
  * to retry, rather than a 500. The cause chain is walked because SqlError wraps the driver's error.
  */
-const connectionCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "57P01", "57P02", "57P03"])
+// 25006 (read_only_sql_transaction): a write reached a server demoted to standby or fenced
+// read-only during a failover; the connection is dropped and the next one goes to the new primary.
+const connectionCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "57P01", "57P02", "57P03", "25006"])
 
 const connectionMessages = [/connection terminated/i, /timeout exceeded when trying to connect/i, /the database system is (starting up|shutting down|in recovery mode)/i]
 

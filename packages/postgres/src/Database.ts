@@ -1,14 +1,28 @@
+import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
-import { type Config, Effect, Layer, Option } from "effect"
+import { type Config, Effect, Either, Layer, Option, Redacted } from "effect"
 import { resolve } from "node:path"
 import { databaseConfig, type DatabaseSettings } from "./DatabaseConfig.js"
 import { awaitingDatabase } from "./DatabaseStartWait.js"
 import { acquireEmbeddedDatabase } from "./EmbeddedDatabase.js"
+import { acquireFailoverPool } from "./FailoverPool.js"
 import { MigrationsLive } from "./Migrations.js"
+import { isMultiHostUrl, parseMultiHostUrl } from "./MultiHostUrl.js"
 
 // Identifiers stay snake_case in SQL; int8 and numeric stay strings (IDs and money never become numbers).
-const clientLayer = (url: Parameters<typeof PgClient.layer>[0]["url"], poolSize: number) =>
-  PgClient.layer({ url, maxConnections: poolSize, applicationName: "trc20-collector" })
+// A URL with one host stays node-postgres' own; several hosts go through the failover pool.
+const clientLayer = (url: Parameters<typeof PgClient.layer>[0]["url"], poolSize: number) => {
+  const multiHost = url === undefined || !isMultiHostUrl(Redacted.value(url)) ? undefined : parseMultiHostUrl(Redacted.value(url))
+  if (multiHost === undefined) return PgClient.layer({ url, maxConnections: poolSize, applicationName })
+  return Either.match(multiHost, {
+    // The configuration checked it already; a test's URL that does not parse fails the layer the same way.
+    onLeft: (error) => Layer.fail(new SqlError({ cause: error, message: error.message })),
+    onRight: (parsed) =>
+      PgClient.layerFromPool({ acquire: acquireFailoverPool(parsed, { maxConnections: poolSize, applicationName }), applicationName })
+  })
+}
+
+const applicationName = "trc20-collector"
 
 /**
  * The database, migrated: the server at `settings.url`, or an embedded real PostgreSQL kept

@@ -1,5 +1,6 @@
 import { ConfigValue } from "@collector/core"
-import { Config, type Option, Redacted } from "effect"
+import { Config, ConfigError, Either, type Option, Redacted } from "effect"
+import { isMultiHostUrl, parseMultiHostUrl } from "./MultiHostUrl.js"
 
 /** Where the database is and how a process uses it. */
 export interface DatabaseSettings {
@@ -22,11 +23,20 @@ const isPostgresUrl = (text: string) => {
   }
 }
 
-/** `DATABASE_URL`, checked before anything connects; the message never repeats the value (it holds a password). */
+/**
+ * `DATABASE_URL`, checked before anything connects; the message never repeats the value (it holds a
+ * password). Several hosts (`db1:5432,db2:5432`) with `target_session_attrs` are checked by our own
+ * parser, since node-postgres reads one host only; one host stays as node-postgres reads it.
+ */
 const databaseUrl = Config.redacted("DATABASE_URL").pipe(
-  Config.validate({
-    message: "DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:5432/database",
-    validation: (url) => isPostgresUrl(Redacted.value(url))
+  Config.mapOrFail((url) => {
+    const text = Redacted.value(url)
+    if (isMultiHostUrl(text)) {
+      return Either.mapBoth(parseMultiHostUrl(text), { onLeft: (error) => ConfigError.InvalidData([], error.message), onRight: () => url })
+    }
+    return isPostgresUrl(text)
+      ? Either.right(url)
+      : Either.left(ConfigError.InvalidData([], "DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:5432/database"))
   })
 )
 

@@ -1,5 +1,6 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { Data, Duration, Effect, Layer, Redacted, Schedule } from "effect"
+import { hostListOf } from "./MultiHostUrl.js"
 
 export class DatabaseUnavailable extends Data.TaggedError("DatabaseUnavailable")<{ readonly message: string }> {}
 
@@ -33,8 +34,10 @@ const causeOf = (error: unknown): { readonly code?: unknown; readonly message?: 
  * Whether a failed connection may succeed later: the server is unreachable, starting, recovering
  * or full. A refused password or a missing database is not waited for.
  */
-export const isTransientConnectFailure = (error: unknown): boolean => {
-  const cause = causeOf(error)
+export const isTransientConnectFailure = (error: unknown): boolean => isTransientDriverError(causeOf(error))
+
+/** The same judgement on node-postgres' own error (a probe of one server of a multi-host URL). */
+export const isTransientDriverError = (cause: { readonly code?: unknown; readonly message?: unknown }): boolean => {
   if (typeof cause.code === "string") return transientCodes.has(cause.code)
   const message = typeof cause.message === "string" ? cause.message : ""
   return /Connection (timed out|terminated)|timeout expired/i.test(message)
@@ -46,6 +49,8 @@ const reasonOf = (error: unknown) => {
 }
 
 const hostOf = (url: Redacted.Redacted) => {
+  const hosts = hostListOf(Redacted.value(url))
+  if (hosts !== undefined && hosts.length > 1) return hosts.join(",")
   try {
     return new URL(Redacted.value(url)).host
   } catch {
