@@ -55,7 +55,7 @@ export const make = (network: Network, seed: string, paths: PathCounts, plant?: 
       requestsPerSecond: 1_000_000
     })
     // Several nodes, each its own adapter, behind the core's failover with production's options.
-    const nodes = yield* Effect.forEach(Array.from({ length: nodesPerNetwork }, (_, i) => i), (i) => SimulatedNode.make(i, network, node, sim.client, paths))
+    const nodes = yield* Effect.forEach(Array.from({ length: nodesPerNetwork }, (_, i) => i), (i) => SimulatedNode.make(i, network, config.genesisNumber, node, sim.client, paths))
     const { chain: realChain } = yield* failoverChain(network, nodes.map((n) => n.chainNode), defaultFailoverChainOptions)
     const providerLine = new ProviderLine(network, paths)
     const secondLine = new ProviderLine(`${network}-b`, paths, "/provider/b/v1")

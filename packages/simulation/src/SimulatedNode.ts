@@ -34,12 +34,17 @@ const digest = (text: string) => createHash("sha256").update(text).digest("hex")
 export class SimulatedNode {
   private current: NodeFault | undefined = undefined
 
-  private constructor(readonly name: string, private readonly network: string, private readonly paths: PathCounts) {}
+  private constructor(
+    readonly name: string,
+    private readonly network: string,
+    private readonly genesis: bigint,
+    private readonly paths: PathCounts
+  ) {}
 
-  /** The node `index` of `network`, speaking to the simulator over `client` with `config`. */
-  static make(index: number, network: string, config: NodeConfig, client: HttpClient.HttpClient, paths: PathCounts) {
+  /** The node `index` of `network` (whose chain starts at `genesis`), speaking to the simulator over `client` with `config`. */
+  static make(index: number, network: string, genesis: bigint, config: NodeConfig, client: HttpClient.HttpClient, paths: PathCounts) {
     return Effect.gen(function*() {
-      const node = new SimulatedNode(`${index}:sim-${index}`, network, paths)
+      const node = new SimulatedNode(`${index}:sim-${index}`, network, genesis, paths)
       const adapter = yield* TronNodeChain.make(config).pipe(Effect.provideService(HttpClient.HttpClient, node.line(client)))
       return { node, chainNode: { name: node.name, chain: node.faulty(adapter) } satisfies ChainNode }
     })
@@ -64,6 +69,11 @@ export class SimulatedNode {
     })
   }
 
+  /** `blocks` below `number`, but never below the genesis: a node far behind is still syncing from it. */
+  private behind(number: bigint, blocks: bigint): bigint {
+    return number - blocks > this.genesis ? number - blocks : this.genesis
+  }
+
   /** The adapter's answers as a lagging or forked node gives them. */
   private faulty(chain: ChainService): ChainService {
     const self = this
@@ -71,7 +81,7 @@ export class SimulatedNode {
     const laggedHead = Effect.gen(function*() {
       const fault = self.current
       if (fault?._tag !== "lagging") return undefined
-      return (yield* chain.headBlock).number - fault.blocks
+      return self.behind((yield* chain.headBlock).number, fault.blocks)
     })
     const blockAt = (number: bigint) =>
       chain.blockTransfers(number).pipe(
@@ -104,7 +114,7 @@ export class SimulatedNode {
       solidifiedBlock: Effect.gen(function*() {
         const solidified = yield* chain.solidifiedBlock
         const fault = self.current
-        return fault?._tag === "lagging" ? yield* blockAt(solidified.number - fault.blocks) : solidified
+        return fault?._tag === "lagging" ? yield* blockAt(self.behind(solidified.number, fault.blocks)) : solidified
       }),
       blockTransfers: (number) =>
         Effect.gen(function*() {
@@ -124,8 +134,9 @@ export class SimulatedNode {
         Effect.gen(function*() {
           const receipt = yield* chain.receipt(txid)
           if (Option.isNone(receipt)) return receipt
-          const lagged = yield* laggedHead
-          if (lagged !== undefined && receipt.value.blockNumber > lagged) return Option.none()
+          // Receipts come from the node's solidified view (`walletsolidity`), which lags as much as its head.
+          const fault = self.current
+          if (fault?._tag === "lagging" && receipt.value.blockNumber > self.behind((yield* chain.solidifiedBlock).number, fault.blocks)) return Option.none()
           const fork = yield* forkedAbove
           if (fork !== undefined && receipt.value.blockNumber > fork.above && leftOut(txid, fork.salt)) return Option.none()
           return receipt

@@ -42,7 +42,10 @@ export class NodeSetFaults {
     }
     const maxLag = Number(defaultNodeHealthOptions.maxLagBlocks)
     if (this.dice.chance(faultRates.nodeLagging)) {
-      yield* this.hold("lagging", () => Effect.succeed({ _tag: "lagging", blocks: BigInt(this.dice.int(maxLag + 1, maxLag + 15)) }))
+      // Half of them a little past the limit, half far behind (a node resyncing): past a sweep's
+      // expiry and its margin, so its receipts miss transactions the others have solidified.
+      yield* this.hold("lagging", () =>
+        Effect.succeed({ _tag: "lagging", blocks: BigInt(this.dice.chance(0.5) ? this.dice.int(maxLag + 1, maxLag + 15) : this.dice.int(41, 80)) }))
     }
     if (this.dice.chance(faultRates.nodeForked)) {
       const state = yield* this.network.sim.chain.state
