@@ -12,7 +12,7 @@ import * as World from "./World.js"
 import { PathCounts } from "./workload/PathCounts.js"
 
 describe("Faults", () => {
-  it.effect("heal ends every fault: the node answers, nothing armed on it or the provider is left, nobody loses power", () =>
+  it.effect("heal ends every fault: the node and every node of the set answer, nothing armed on it or the provider is left, nobody loses power", () =>
     Effect.gen(function*() {
       const paths = new PathCounts()
       const services = World.services("heal", memoryStorage(new Trace(), undefined).layer, new Receiver(() => Effect.succeed("ack")))
@@ -29,7 +29,11 @@ describe("Faults", () => {
         line.loseNextOrders(2, "close")
         line.breakNextFinds(3)
       }
+      network.nodes[0]!.fault = { _tag: "down", mode: "refuse" }
+      network.nodes[1]!.fault = { _tag: "lagging", blocks: 9n }
+      network.nodes[2]!.fault = { _tag: "forked", from: 1n, salt: "s" }
       yield* faults.heal
+      expect(network.nodes.map((n) => n.fault)).toEqual([undefined, undefined, undefined])
       for (const { line } of network.providers) expect(line.armed).toEqual({ ordersLost: 0, findsDown: 0 })
       expect(Option.isNone(yield* chain.outage)).toBe(true)
       expect(yield* chain.takeLostReply("/wallet/getnowblock")).toBe(false)

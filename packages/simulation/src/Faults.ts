@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { Dice } from "./Dice.js"
 import { BroadcastFaults } from "./faults/BroadcastFaults.js"
 import { NodeFaults } from "./faults/NodeFaults.js"
+import { NodeSetFaults } from "./faults/NodeSetFaults.js"
 import { PowerCuts } from "./faults/PowerCuts.js"
 import { ProviderFaults } from "./faults/ProviderFaults.js"
 import { ReceiverFaults } from "./faults/ReceiverFaults.js"
@@ -17,12 +18,13 @@ export { midRoundCut } from "./faults/PowerCuts.js"
 /**
  * The faults of a run, drawn from its dice (a stream per fault and network, so one never shifts
  * another's draws) at the rates of `faultRates`, while the workload runs: reorganisations, node
- * outages, slow and lost replies, lost, delayed and expiring broadcasts, the energy provider's
+ * outages, slow and lost replies, single nodes of a network's set lagging, forked or down, lost, delayed and expiring broadcasts, the energy provider's
  * failures, the receivers' failures and outages, and workers' power cuts. `heal` ends them all
  * before the service is left to settle. Each fault is recorded in the trace.
  */
 export class Faults {
   private readonly perNetwork: ReadonlyArray<{ readonly step: Effect.Effect<void, never, SnapshotReader> }>
+  private readonly nodeSets: ReadonlyArray<NodeSetFaults>
   private readonly receivers: ReceiverFaults
   private readonly power: PowerCuts
 
@@ -37,6 +39,8 @@ export class Faults {
         ...network.providers.map((provider, i) => new ProviderFaults(network, provider, streamOf(i === 0 ? "provider" : "provider-b"), trace))
       ]
     })
+    // Drawn after the others, from streams of their own: the faults above draw as they did before the node sets.
+    this.nodeSets = world.networks.map((network) => new NodeSetFaults(network, dice.stream(`node-set/${network.network}`), trace))
     this.receivers = new ReceiverFaults(dice.stream("receiver/outages"), dice.stream("receiver/requests"), trace)
     this.power = new PowerCuts(world, dice.stream("power"), trace)
   }
@@ -52,6 +56,7 @@ export class Faults {
   get step() {
     return Effect.gen(this, function*() {
       for (const faults of this.perNetwork) yield* faults.step
+      for (const faults of this.nodeSets) yield* faults.step
       yield* this.receivers.step
       yield* this.power.step
     })
@@ -67,6 +72,7 @@ export class Faults {
           line.reset()
         }
       }
+      for (const faults of this.nodeSets) faults.heal()
       yield* this.receivers.heal
       yield* this.power.heal
       this.trace.record("healed")

@@ -21,6 +21,10 @@ const paths: ReadonlyArray<RegExp> = [
   /^provider\.order-lost-before\.[\w-]+$/,
   /^provider\.find-down\.[\w-]+$/,
   /^provider\.failover$/,
+  // The node faults the failover must see through, each met by a call (PathCounts from SimulatedNode).
+  /^node\.lagging\.[\w-]+$/,
+  /^node\.forked\.[\w-]+$/,
+  /^node\.down\.[\w-]+$/,
   /^crash\.after-order$/,
   /^deposit\.solid-in-run$/,
   /^deposit\.solidified-rule-in-run$/,

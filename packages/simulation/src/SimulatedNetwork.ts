@@ -1,6 +1,15 @@
-import { Chain, EnergyProvider, type Network, rankedEnergyProviders, SingleNetworkResources, Sweeps } from "@collector/core"
+import {
+  Chain,
+  defaultFailoverChainOptions,
+  EnergyProvider,
+  failoverChain,
+  type Network,
+  rankedEnergyProviders,
+  SingleNetworkResources,
+  Sweeps
+} from "@collector/core"
 import { SimEnergyProvider } from "@collector/energy"
-import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
+import { defaultNodeConfig } from "@collector/tron-node"
 import { defaultSimConfig, SimInProcess } from "@collector/tron-sim"
 import { HttpClient } from "@effect/platform"
 import { Context, Duration, Effect, Layer } from "effect"
@@ -8,11 +17,17 @@ import { Dice } from "./Dice.js"
 import { ProviderLine } from "./faults/ProviderLine.js"
 import * as OwnStake from "./OwnStake.js"
 import type { AdapterPlant } from "./plants/AdapterPlant.js"
+import { SimulatedNode } from "./SimulatedNode.js"
 import type { PathCounts } from "./workload/PathCounts.js"
+
+/** How many nodes serve each network: each of the node faults (lagging, forked, down) can hold a node of its own at once. */
+export const nodesPerNetwork = 3
 
 /**
  * One network of a simulated run: the simulator answering in process, and the production node
- * adapter and energy provider adapter speaking to it (the same for every worker). Both networks
+ * adapter and energy provider adapter speaking to it (the same for every worker). The node
+ * adapter is `nodesPerNetwork` adapters (`SimulatedNode`), one per node of the network, behind the
+ * core's `failoverChain` as production composes `TRON_<NETWORK>_NODE_URLS`. Both networks
  * run the simulator as a test network (it refuses to be mainnet); the engine of `main` reads
  * its own simulator exactly as it would read mainnet's node. Each provider adapter reaches its
  * provider over a `ProviderLine`, where calls can be lost on the way. `main` ranks two providers and has a
@@ -39,7 +54,9 @@ export const make = (network: Network, seed: string, paths: PathCounts, plant?: 
       retryBaseDelay: Duration.millis(200),
       requestsPerSecond: 1_000_000
     })
-    const realChain = yield* TronNodeChain.make(node).pipe(Effect.provide(sim.layer))
+    // Several nodes, each its own adapter, behind the core's failover with production's options.
+    const nodes = yield* Effect.forEach(Array.from({ length: nodesPerNetwork }, (_, i) => i), (i) => SimulatedNode.make(i, network, config.genesisNumber, node, sim.client, paths))
+    const { chain: realChain } = yield* failoverChain(network, nodes.map((n) => n.chainNode), defaultFailoverChainOptions)
     const providerLine = new ProviderLine(network, paths)
     const secondLine = new ProviderLine(`${network}-b`, paths, "/provider/b/v1")
     const adapter = (name: "sim" | "sim-b", line: ProviderLine) =>
@@ -61,6 +78,8 @@ export const make = (network: Network, seed: string, paths: PathCounts, plant?: 
       providers: ranked
         ? [{ name: "sim", book: sim.provider, line: providerLine }, { name: "sim-b", book: sim.secondProvider, line: secondLine }]
         : [{ name: "sim", book: sim.provider, line: providerLine }],
+      /** The network's nodes (the failover's order), each with a fault of its own. */
+      nodes: nodes.map((n) => n.node),
       /** The network's resource account, if the seed gave it one. */
       ownStake: own?.stake,
       /** The node and the ranked providers of this network, as a worker's engine reaches them. */

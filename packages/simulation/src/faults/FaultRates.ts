@@ -19,6 +19,15 @@ export const faultRates = {
   nodeSlow: 0.04,
   /** The node carrying out the next calls and losing their replies, per tick. */
   nodeLostReplies: 0.04,
+  /**
+   * One node of a network's set (not the simulator behind them all) lagging past the failover's
+   * lag limit, serving another fork above the solidified block, or down, per tick each; each
+   * holds its node for a number of ticks between the two of `nodeFaultTicks`.
+   */
+  nodeLagging: 0.05,
+  nodeForked: 0.05,
+  nodeDown: 0.05,
+  nodeFaultTicks: [3, 15] as const,
   /** The next broadcast answered with success and lost, per tick. */
   broadcastLost: 0.04,
   /** The next broadcast kept out of blocks for a few blocks, per tick. */
