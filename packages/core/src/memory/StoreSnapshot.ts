@@ -8,7 +8,7 @@ import * as MemoryTables from "./MemoryTables.js"
  * A store's state in the memory tables' shapes (the PostgreSQL schema's columns in camelCase with
  * domain types), read all at once and never through the storage ports: what a checker outside the
  * service (the simulator's settling and invariants) reads, whichever store the service used. The
- * memory store's reading is here; PostgreSQL's is `@collector/postgres`'s `PgStoreSnapshot`.
+ * memory store's reading is here; PostgreSQL's is the postgres package's `PgStoreSnapshot`.
  */
 export interface StoreSnapshot {
   readonly tenants: ReadonlyArray<MemoryTables.TenantRow>
