@@ -13,6 +13,9 @@ describe("examples/tenant-webhook-pg", () => {
     const { stdout } = await promisify(execFile)(process.execPath, ["--test", join(example, "PgWebhookStore.test.js")], {
       cwd: example,
       env: { ...process.env, DATABASE_URL: inject("databaseAdminUrl") }
+    }).catch((error: { message: string; stdout?: string; stderr?: string }) => {
+      // What node --test printed says which test failed and why; the bare error only names the command.
+      throw new Error(`${error.message}\n${(error.stdout ?? "").slice(-3000)}\n${(error.stderr ?? "").slice(-2000)}`)
     })
     expect(stdout).toMatch(/^# fail 0$/m)
     expect(stdout).toMatch(/^# skipped 0$/m)
