@@ -1,6 +1,5 @@
 import { PgSweepRepository } from "@collector/postgres"
 import { sentBy, wallet } from "@collector/tron-sim/testing"
-import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
 import { eventually } from "../../../test-support/Eventually.js"
@@ -8,6 +7,7 @@ import { startTs } from "../../../test-support/Processes.js"
 import { crashWorkerEnv, headOf, killed, killedAtEach, mining, sweepCheckpoints } from "./testing/CrashRuns.js"
 import { DatabaseUrl, processWorld } from "./testing/ProcessWorld.js"
 import { createTask, seedResourceAccount, seedScope, sentFrom, Sim } from "./testing/SweepHarness.js"
+import { taskAndDelegations } from "./testing/TaskDelegationRows.js"
 
 /** The operator's resource account: 20,000 TRX staked for energy, 5 TRX beside it for its transactions' bandwidth. */
 const stakeAccount = wallet(7301)
@@ -20,15 +20,6 @@ const workerEnv = (databaseUrl: string, nodeUrl: string, startBlock: bigint, cra
   ...crashWorkerEnv(databaseUrl, nodeUrl, startBlock, crashAt),
   RECLAIM_INTERVAL_MS: "200"
 })
-
-const rows = (taskId: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.all({
-      task: Effect.map(sql<{ status: string; txid: string; energy_path: string | null }>`
-        SELECT status, txid, energy_path FROM sweep_tasks WHERE id = ${taskId}`, (r) => r[0]!),
-      delegations: sql<{ state: string; delegate_txid: string; reclaim_txid: string | null }>`
-        SELECT state, delegate_txid, reclaim_txid FROM energy_delegations WHERE task_id = ${taskId}`
-    })).pipe(Effect.orDie)
 
 /** The stake still lent out, as the chain's own account reply says (SUN). */
 const lentOnChain = (simUrl: string) =>
@@ -58,10 +49,10 @@ layer(world, { excludeTestServices: true, timeout: 600_000 })("sweeper processes
       const miner = yield* Effect.fork(mining)
       const task = yield* createTask(scope, w)
       const start = yield* headOf
-      const ends = yield* killedAtEach(crashPoints, (point) => workerEnv(databaseUrl, sim.url, start, point), rows(task.id))
+      const ends = yield* killedAtEach(crashPoints, (point) => workerEnv(databaseUrl, sim.url, start, point), taskAndDelegations(task.id))
       expect(ends).toEqual(crashPoints.map((point) => ({ point, signal: "SIGKILL" })))
       const last = startTs("apps/worker/src/main.ts", workerEnv(databaseUrl, sim.url, start))
-      const done = yield* eventually(rows(task.id), (r) => r.task.status === "succeeded" && r.delegations[0]?.state === "reclaimed", 60_000)
+      const done = yield* eventually(taskAndDelegations(task.id), (r) => r.task.status === "succeeded" && r.delegations[0]?.state === "reclaimed", 60_000)
       // Give the worker a moment to do anything wrong once all is done.
       yield* Effect.sleep("2 seconds")
       yield* killed(last, "SIGTERM")

@@ -11,6 +11,7 @@ import { startTs } from "../../../test-support/Processes.js"
 import { crashWorkerEnv, headOf, killed, mining } from "./testing/CrashRuns.js"
 import { DatabaseUrl, processWorld } from "./testing/ProcessWorld.js"
 import { createTask, seedScope, sentFrom, Sim } from "./testing/SweepHarness.js"
+import { taskAndDelegations } from "./testing/TaskDelegationRows.js"
 
 /** A throw-away SoftHSM2 token; the worker finds it through SOFTHSM2_CONF, inherited from this process. */
 const token = softHsmInstalled ? createTestToken(undefined, 2) : undefined
@@ -23,15 +24,6 @@ const account = token === undefined
   ? undefined
   : await Effect.runPromise(Effect.scoped(Effect.flatMap(Effect.orDie(Pkcs11Token.open(token.settings)), (opened) =>
     Effect.orDie(Pkcs11WalletKeys.generateLabelled(opened, label)))))
-
-const rows = (taskId: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.all({
-      task: Effect.map(sql<{ status: string; txid: string; energy_path: string | null }>`
-        SELECT status, txid, energy_path FROM sweep_tasks WHERE id = ${taskId}`, (r) => r[0]!),
-      delegations: sql<{ state: string; delegate_txid: string; reclaim_txid: string | null }>`
-        SELECT state, delegate_txid, reclaim_txid FROM energy_delegations WHERE task_id = ${taskId}`
-    })).pipe(Effect.orDie)
 
 if (token === undefined || account === undefined) {
   describe("worker lending from a resource account whose key is in a PKCS#11 token", () => vitestIt.skip(skipReason, () => expect(softHsmInstalled).toBe(false)))
@@ -68,7 +60,7 @@ if (token === undefined || account === undefined) {
           PKCS11_LABEL_PREFIX: prefix
         }
         const worker = startTs("apps/worker/src/main.ts", env)
-        const done = yield* eventually(rows(task.id), (r) => r.task.status === "succeeded" && r.delegations[0]?.state === "reclaimed", 120_000)
+        const done = yield* eventually(taskAndDelegations(task.id), (r) => r.task.status === "succeeded" && r.delegations[0]?.state === "reclaimed", 120_000)
         yield* killed(worker, "SIGTERM")
         yield* Fiber.interrupt(miner)
         expect(done.task.energy_path).toBe("delegated")
