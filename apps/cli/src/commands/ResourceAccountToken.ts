@@ -5,13 +5,6 @@ import { UsageError } from "../CliError.js"
 /** The PKCS#11 token could not be used (module, token or PIN): its reason, exit 1. */
 export class TokenUnavailable extends Data.TaggedError("TokenUnavailable")<{ readonly message: string }> {}
 
-/**
- * The PKCS#11 token of PKCS11_MODULE, PKCS11_TOKEN_LABEL|PKCS11_SLOT, PKCS11_PIN(_FILE) and
- * PKCS11_LABEL_PREFIX, read as the service reads them, so the CLI makes and uses keys in the
- * token the worker signs with. Opened for the one command (closed with its scope) on a single
- * session: one key generation or signature needs no more. The adapter's package (and its
- * native addon) is imported only here, so an installation without an HSM never loads it.
- */
 /** The adapter's package (imported, its types only named here), the token's settings and the opened token. */
 export interface OpenedToken {
   readonly pkcs11: typeof Pkcs11
@@ -19,6 +12,13 @@ export interface OpenedToken {
   readonly token: Pkcs11.Pkcs11Token.Pkcs11Token["Type"]
 }
 
+/**
+ * The PKCS#11 token of PKCS11_MODULE, PKCS11_TOKEN_LABEL|PKCS11_SLOT, PKCS11_PIN(_FILE) and
+ * PKCS11_LABEL_PREFIX, read as the service reads them, so the CLI makes and uses keys in the
+ * token the worker signs with. Opened for the one command (closed with its scope) on a single
+ * session: one key generation or signature needs no more. The adapter's package (and its
+ * native addon) is imported only here, so an installation without an HSM never loads it.
+ */
 export const openToken: Effect.Effect<OpenedToken, UsageError | TokenUnavailable, Scope.Scope> = Effect.gen(function*() {
   const pkcs11 = yield* Effect.tryPromise({
     try: () => import("@collector/pkcs11"),
