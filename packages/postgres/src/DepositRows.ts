@@ -1,4 +1,4 @@
-import type { ConfirmationRule, Deposit, DepositId, DepositStatus, EventId, Network, TenantId, WalletId } from "@collector/core"
+import type { ConfirmationRule, Deposit, DepositId, DepositStatus, EventId, Network, PendingTransfer, TenantId, WalletId } from "@collector/core"
 
 /** A deposit row read with `depositColumns` (table alias `d`). */
 // int8 and numeric come back as text: IDs and money never pass through a JS number.
@@ -50,4 +50,41 @@ export const toDeposit = (row: DepositRow): Deposit => ({
   revision: row.revision,
   confirmationType: row.confirmation_type,
   confirmations: row.confirmations
+})
+
+/** An observed Transfer log row read with `observedLogColumns` (table alias `o`). */
+export const observedLogColumns = `o.network, o.txid, o.log_index, o.block_number::text AS block_number, o.block_hash, o.block_time,
+  o.tenant_id::text AS tenant_id, o.wallet_id::text AS wallet_id, o.custom_id, o.address, o.source, o.contract, o.amount::text AS amount`
+
+export interface ObservedLogRow {
+  readonly network: Network
+  readonly txid: string
+  readonly log_index: number
+  readonly block_number: string
+  readonly block_hash: string
+  readonly block_time: Date
+  readonly tenant_id: string
+  readonly wallet_id: string
+  readonly custom_id: string
+  readonly address: string
+  readonly source: string
+  readonly contract: string
+  readonly amount: string
+}
+
+/** The transfer a log row records: what a pending transfer is before its tenant's rule is joined. */
+export const toObservedTransfer = (row: ObservedLogRow): Omit<PendingTransfer, "rule"> => ({
+  network: row.network,
+  txid: row.txid,
+  logIndex: row.log_index,
+  blockNumber: BigInt(row.block_number),
+  blockHash: row.block_hash,
+  blockTime: row.block_time,
+  tenantId: row.tenant_id as TenantId,
+  walletId: row.wallet_id as WalletId,
+  customId: row.custom_id,
+  address: row.address,
+  source: row.source,
+  contract: row.contract,
+  amount: BigInt(row.amount)
 })

@@ -8,29 +8,14 @@ import {
   type DepositId,
   type EventId,
   type Network,
-  type PendingTransfer,
-  type TenantId,
-  type WalletId
+  type PendingTransfer
 } from "@collector/core"
 import { Effect, Layer } from "effect"
-import { depositColumns, type DepositRow, toDeposit } from "./DepositRows.js"
+import { depositColumns, type DepositRow, type ObservedLogRow, observedLogColumns, toDeposit, toObservedTransfer } from "./DepositRows.js"
 import { insertEvents } from "./EventOutbox.js"
 import { integerArray, textArray } from "./PgArrays.js"
 
-interface PendingRow {
-  readonly network: Network
-  readonly txid: string
-  readonly log_index: number
-  readonly block_number: string
-  readonly block_hash: string
-  readonly block_time: Date
-  readonly tenant_id: string
-  readonly wallet_id: string
-  readonly custom_id: string
-  readonly address: string
-  readonly source: string
-  readonly contract: string
-  readonly amount: string
+interface PendingRow extends ObservedLogRow {
   readonly rule: ConfirmationRule
 }
 
@@ -127,29 +112,13 @@ export const make = Effect.gen(function*() {
   return DepositBook.of({
     pending: (network) =>
       sql<PendingRow>`
-        SELECT o.network, o.txid, o.log_index, o.block_number::text, o.block_hash, o.block_time, o.tenant_id::text,
-               o.wallet_id::text, o.custom_id, o.address, o.source, o.contract, o.amount::text, a.confirmation_rule AS rule
+        SELECT ${sql.literal(observedLogColumns)}, a.confirmation_rule AS rule
         FROM observed_logs o JOIN apps a ON a.tenant_id = o.tenant_id AND a.network = o.network
         WHERE o.network = ${network} AND NOT o.booked
         ORDER BY o.block_number, o.txid, o.log_index`.pipe(
         Effect.orDie,
         Effect.map((rows) =>
-          rows.map((row): PendingTransfer => ({
-            network: row.network,
-            txid: row.txid,
-            logIndex: row.log_index,
-            blockNumber: BigInt(row.block_number),
-            blockHash: row.block_hash,
-            blockTime: row.block_time,
-            tenantId: row.tenant_id as TenantId,
-            walletId: row.wallet_id as WalletId,
-            customId: row.custom_id,
-            address: row.address,
-            source: row.source,
-            contract: row.contract,
-            amount: BigInt(row.amount),
-            rule: row.rule
-          }))
+          rows.map((row): PendingTransfer => ({ ...toObservedTransfer(row), rule: row.rule }))
         )
       ),
 

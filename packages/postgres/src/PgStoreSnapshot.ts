@@ -102,24 +102,8 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
              solidified_number::text AS solidified_number, lease_holder,
              CASE WHEN lease_expires_at = '-infinity' THEN NULL ELSE lease_expires_at END AS lease_expires_at, updated_at
       FROM scan_cursors`
-    const logs = yield* sql<{
-      network: Network
-      txid: string
-      log_index: number
-      block_number: string
-      block_hash: string
-      block_time: Date
-      tenant_id: string
-      wallet_id: string
-      custom_id: string
-      address: string
-      source: string
-      contract: string
-      amount: string
-      booked: boolean
-    }>`
-      SELECT network, txid, log_index, block_number::text AS block_number, block_hash, block_time, tenant_id::text AS tenant_id,
-             wallet_id::text AS wallet_id, custom_id, address, source, contract, amount::text AS amount, booked FROM observed_logs`
+    const logs = yield* sql<DepositRows.ObservedLogRow & { booked: boolean }>`
+      SELECT ${sql.literal(DepositRows.observedLogColumns)}, o.booked FROM observed_logs o`
     const deposits = yield* sql<DepositRows.DepositRow & { updated_at: Date }>`
       SELECT ${sql.literal(DepositRows.depositColumns)}, d.updated_at FROM deposits d`
     const totals = yield* sql<{ tenant_id: string; network: Network; confirmed_usdt: string }>`
@@ -260,22 +244,7 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
         leaseExpiresAt: r.lease_expires_at,
         updatedAt: r.updated_at
       })),
-      observedLogs: logs.map((r): MemoryTables.ObservedLogRow => ({
-        network: r.network,
-        txid: r.txid,
-        logIndex: r.log_index,
-        blockNumber: BigInt(r.block_number),
-        blockHash: r.block_hash,
-        blockTime: r.block_time,
-        tenantId: r.tenant_id as TenantId,
-        walletId: r.wallet_id as WalletId,
-        customId: r.custom_id,
-        address: r.address,
-        source: r.source,
-        contract: r.contract,
-        amount: BigInt(r.amount),
-        booked: r.booked
-      })),
+      observedLogs: logs.map((r): MemoryTables.ObservedLogRow => ({ ...DepositRows.toObservedTransfer(r), booked: r.booked })),
       deposits: deposits.map((r): MemoryTables.DepositRow => ({ ...DepositRows.toDeposit(r), updatedAt: r.updated_at })),
       depositTotals: totals.map((r) => ({ tenantId: r.tenant_id, network: r.network, confirmedUsdt: BigInt(r.confirmed_usdt) })),
       events: events.map((r): MemoryTables.EventRow => ({
