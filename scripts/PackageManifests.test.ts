@@ -32,6 +32,14 @@ const workspaces = readdirSync(join(root, "packages")).map((dir) => ({
 const packages = workspaces.filter(({ manifest }) => manifest.private !== true)
 const privates = workspaces.filter(({ manifest }) => manifest.private === true)
 
+/** Every TypeScript file below `dir`: sources, tests and test helpers. */
+const allSources = (dir: string): ReadonlyArray<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return allSources(path)
+    return entry.name.endsWith(".ts") ? [path] : []
+  })
+
 /** The files the build ships: not tests, not the test-only `testing/` folders below the top one. */
 const shipped = (src: string, dir = src): ReadonlyArray<string> =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -136,5 +144,25 @@ describe.each(privates)("$manifest.name (private)", ({ dir, manifest }) => {
     expect(manifest.files).toBeUndefined()
     expect(existsSync(join(dir, "tsconfig.build.json"))).toBe(false)
     expect(shipped(join(dir, "src")).map((file) => relative(dir, file))).toEqual([])
+  })
+})
+
+// The core decides and the adapters store (docs/architecture.md): core is the bottom of the graph.
+// Its tests and test helpers too, or a test-only cycle hides there (its engine over the real
+// adapters is tested in packages/engine-tests).
+const ourPackages = (names: ReadonlyArray<string>, self: string) => names.filter((name) => name.startsWith("@collector/") && name !== self)
+
+describe("@collector/core", () => {
+  const dir = join(root, "packages", "core")
+  const manifest = workspaces.find((workspace) => workspace.dir === dir)!.manifest
+
+  it("lists none of our other packages in any dependency list", () => {
+    const listed = [manifest.dependencies, manifest.peerDependencies, manifest.devDependencies].flatMap((list) => Object.keys(list ?? {}))
+    expect(ourPackages(listed, manifest.name)).toEqual([])
+  })
+
+  it("imports none of our other packages from any file, tests and test helpers included", () => {
+    const found = allSources(join(dir, "src")).flatMap((file) => ourPackages(importsOf(file), manifest.name).map((name) => `${relative(dir, file)}: ${name}`))
+    expect(found).toEqual([])
   })
 })
