@@ -17,17 +17,28 @@ interface Manifest {
   readonly sideEffects?: boolean
   readonly engines?: Record<string, string>
   readonly files?: ReadonlyArray<string>
-  readonly exports: Record<string, Record<string, string> | string>
+  readonly exports?: Record<string, Record<string, string> | string>
   readonly dependencies?: Record<string, string>
   readonly peerDependencies?: Record<string, string>
   readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>
   readonly devDependencies?: Record<string, string>
 }
 
-const packages = readdirSync(join(root, "packages")).map((dir) => ({
+const workspaces = readdirSync(join(root, "packages")).map((dir) => ({
   dir: join(root, "packages", dir),
   manifest: JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")) as Manifest
 }))
+// A private package holds tests that need several of ours (packages/engine-tests): never packed.
+const packages = workspaces.filter(({ manifest }) => manifest.private !== true)
+const privates = workspaces.filter(({ manifest }) => manifest.private === true)
+
+/** Every TypeScript file below `dir`: sources, tests and test helpers. */
+const allSources = (dir: string): ReadonlyArray<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return allSources(path)
+    return entry.name.endsWith(".ts") ? [path] : []
+  })
 
 /** The files the build ships: not tests, not the test-only `testing/` folders below the top one. */
 const shipped = (src: string, dir = src): ReadonlyArray<string> =>
@@ -74,7 +85,7 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
   })
 
   it("exports each entry as types and import of the build, and its source under @collector/source", () => {
-    const entries = Object.entries(manifest.exports).filter(([path]) => path !== "./package.json")
+    const entries = Object.entries(manifest.exports ?? {}).filter(([path]) => path !== "./package.json")
     const main = existsSync(join(testingEntry, "index.ts")) ? [".", "./testing"] : ["."]
     expect(entries.map(([path]) => path).slice(0, main.length)).toEqual(main)
     // Further entries are test helpers that must load outside vitest (a SoftHSM2 token for a
@@ -83,7 +94,7 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
       expect((target as Record<string, string>)["@collector/source"]).toMatch(/^\.\/src\/testing\/\w+\.ts$/)
     }
     if (bundled) {
-      expect(manifest.exports["."]).toEqual({
+      expect(manifest.exports?.["."]).toEqual({
         "@collector/source": "./src/index.ts",
         import: { types: "./bundle/index.d.ts", default: "./bundle/index.js" },
         require: { types: "./bundle/index.d.cts", default: "./bundle/index.cjs" }
@@ -124,5 +135,34 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
         .map((name) => `${relative(dir, file)}: ${name}`)
     })
     expect(undeclared).toEqual([])
+  })
+})
+
+describe.each(privates)("$manifest.name (private)", ({ dir, manifest }) => {
+  it("ships and builds nothing: no entries, no files list, no build project, only tests and their testing/ helpers", () => {
+    expect(manifest.exports).toBeUndefined()
+    expect(manifest.files).toBeUndefined()
+    expect(existsSync(join(dir, "tsconfig.build.json"))).toBe(false)
+    expect(shipped(join(dir, "src")).map((file) => relative(dir, file))).toEqual([])
+  })
+})
+
+// The core decides and the adapters store (docs/architecture.md): core is the bottom of the graph.
+// Its tests and test helpers too, or a test-only cycle hides there (its engine over the real
+// adapters is tested in packages/engine-tests).
+const ourPackages = (names: ReadonlyArray<string>, self: string) => names.filter((name) => name.startsWith("@collector/") && name !== self)
+
+describe("@collector/core", () => {
+  const dir = join(root, "packages", "core")
+  const manifest = workspaces.find((workspace) => workspace.dir === dir)!.manifest
+
+  it("lists none of our other packages in any dependency list", () => {
+    const listed = [manifest.dependencies, manifest.peerDependencies, manifest.devDependencies].flatMap((list) => Object.keys(list ?? {}))
+    expect(ourPackages(listed, manifest.name)).toEqual([])
+  })
+
+  it("imports none of our other packages from any file, tests and test helpers included", () => {
+    const found = allSources(join(dir, "src")).flatMap((file) => ourPackages(importsOf(file), manifest.name).map((name) => `${relative(dir, file)}: ${name}`))
+    expect(found).toEqual([])
   })
 })

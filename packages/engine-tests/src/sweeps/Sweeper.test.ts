@@ -2,15 +2,9 @@ import { usdtOf } from "@collector/tron-sim/testing"
 import { TronAddress } from "@collector/tron"
 import { expect, layer } from "@effect/vitest"
 import { Deferred, Duration, Effect, Exit, Fiber, Option, Ref } from "effect"
-import { Chain } from "../chain/Chain.js"
-import { ChainUnavailable } from "../chain/ChainErrors.js"
+import { Chain, ChainUnavailable, SettingsRepository, Signer, Sweeper, SweepRepository } from "@collector/core"
+import { eagerSweeperSettings, StorageFixtures } from "@collector/core/testing"
 import { Sim } from "../chain/testing/SimWorld.js"
-import { eagerSweeperSettings } from "../testing/EagerLoopSettings.js"
-import { StorageFixtures } from "../testing/StorageFixtures.js"
-import { SettingsRepository } from "../SettingsRepository.js"
-import { Signer } from "../WalletKeys.js"
-import { Sweeper } from "./Sweeper.js"
-import { SweepRepository } from "./SweepRepository.js"
 import {
   createTask,
   ordersFor,

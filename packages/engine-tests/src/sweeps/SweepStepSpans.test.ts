@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { Sim } from "../chain/testing/SimWorld.js"
-import { makeRecordingTracer } from "../testing/RecordingTracer.js"
+import { makeRecordingTracer } from "@collector/core/testing"
 import { createTask, pass, roundsUntilDone, seedScope, SweepWorld, trx, usdt } from "./testing/SweepWorld.js"
 
 layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("sweep step spans", (it) => {

@@ -1,28 +1,28 @@
-import { localKey } from "../../WalletKey.js"
+import {
+  type Checkpoint,
+  ComponentStatus,
+  defaultAutomationPolicy,
+  localKey,
+  ResourceAccounts,
+  SettingsRepository,
+  Sweeper,
+  type SweeperSettings,
+  SweepRepository,
+  type SweepTask,
+  type SweepTaskId,
+  type TenantScope,
+  type WalletId,
+  walletKeyContext
+} from "@collector/core"
+import { eagerSweeperSettings, MemoryTestStorage, StorageFixtures, sweepDraftFor } from "@collector/core/testing"
 import { LocalSigner } from "@collector/tron"
 import { sentBy, type startSimNode, wallet } from "@collector/tron-sim/testing"
-import { ResourceAccounts } from "../../delegation/ResourceAccounts.js"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Clock, Effect, Layer, Option } from "effect"
-import { MemoryTestStorage } from "../../testing/MemoryTestStorage.js"
-import { ComponentStatus } from "../../engine/ComponentStatus.js"
-import type { WalletId } from "../../Ids.js"
-import { walletKeyContext } from "../../SealContext.js"
-import { defaultAutomationPolicy } from "../../Settings.js"
-import { SettingsRepository } from "../../SettingsRepository.js"
-import type { TenantScope } from "../../Scope.js"
 import { Sim, SimWorld, simWorldWith } from "../../chain/testing/SimWorld.js"
-import { eagerSweeperSettings } from "../../testing/EagerLoopSettings.js"
-import { StorageFixtures } from "../../testing/StorageFixtures.js"
-import { sweepDraftFor } from "../../testing/SweepTestData.js"
-import type { Checkpoint } from "../../engine/Checkpoint.js"
-import { Sweeper } from "../Sweeper.js"
-import type { SweeperSettings } from "../SweeperSettings.js"
-import { SweepRepository } from "../SweepRepository.js"
-import type { SweepTask, SweepTaskId } from "../SweepTask.js"
 
 /*
- * Test support of the sweeper's tests in core (never exported): the real sweeper and its steps
+ * Test support of the sweeper's tests here (never exported): the real sweeper and its steps
  * over a storage, the simulated node through the real adapter, and the local signer under a
  * test master key.
  */

@@ -1,16 +1,9 @@
 import { infoOf, sentBy, signAndBroadcast, trxTransfer, wallet } from "@collector/tron-sim/testing"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Option } from "effect"
-import { Chain } from "../chain/Chain.js"
+import { bookFees, Chain, DelegationLedger, FeeLedger, ReclaimLoop, SweepRepository, type SweepTaskId } from "@collector/core"
+import { eagerSweeperSettings, sweepDraftFor } from "@collector/core/testing"
 import { Sim } from "../chain/testing/SimWorld.js"
-import { DelegationLedger } from "../delegation/DelegationLedger.js"
-import { bookFees } from "../fees/FeeBooking.js"
-import { FeeLedger } from "../fees/FeeLedger.js"
-import { ReclaimLoop } from "../delegation/ReclaimLoop.js"
-import { eagerSweeperSettings } from "../testing/EagerLoopSettings.js"
-import { sweepDraftFor } from "../testing/SweepTestData.js"
-import { SweepRepository } from "./SweepRepository.js"
-import type { SweepTaskId } from "./SweepTask.js"
 import {
   createTask,
   pass,

@@ -1,22 +1,22 @@
 import { wallet } from "@collector/tron-sim/testing"
-import { MemoryTestStorage } from "../../testing/MemoryTestStorage.js"
+import {
+  type ConfirmationRule,
+  Confirmations,
+  DepositBook,
+  IntegrityCheck,
+  type Network,
+  OutboxSignal,
+  Scanner,
+  ScannerLoop,
+  type TenantScope,
+  type WalletId
+} from "@collector/core"
+import { eagerScannerLoopSettings, MemoryTestStorage, StorageFixtures } from "@collector/core/testing"
 import { Effect, Layer, Option } from "effect"
-import type { ConfirmationRule } from "../../ConfirmationRule.js"
 import { Sim, SimWorld } from "../../chain/testing/SimWorld.js"
-import type { WalletId } from "../../Ids.js"
-import type { Network } from "../../Network.js"
-import type { TenantScope } from "../../Scope.js"
-import { eagerScannerLoopSettings } from "../../testing/EagerLoopSettings.js"
-import { StorageFixtures } from "../../testing/StorageFixtures.js"
-import { OutboxSignal } from "../../notifications/OutboxSignal.js"
-import { Confirmations } from "../Confirmations.js"
-import { DepositBook } from "../DepositBook.js"
-import { IntegrityCheck } from "../IntegrityCheck.js"
-import { Scanner } from "../Scanner.js"
-import { ScannerLoop } from "../ScannerLoop.js"
 
 /*
- * Test support of the scanner's tests in core (never exported): the real scanner loop with its
+ * Test support of the scanner's tests here (never exported): the real scanner loop with its
  * scanner, confirmations and integrity check over a storage, and the simulated node through the
  * real adapter.
  */

@@ -2,16 +2,15 @@ import { SimEnergyProvider } from "@collector/energy"
 import { adapterFor, startSimNode } from "@collector/tron-sim/testing"
 import { FetchHttpClient } from "@effect/platform"
 import { Context, Duration, Effect, Layer } from "effect"
-import { Chain } from "../Chain.js"
-import { EnergyProvider } from "../../energy/EnergyProvider.js"
+import { Chain, EnergyProvider } from "@collector/core"
 
 /*
- * Test support of the core's loop tests (never exported): the simulated TRON node over HTTP,
- * reached through the production node adapter, with the node's own simulated energy provider.
+ * Test support of the tests of core's loops here (never exported): the simulated TRON node over
+ * HTTP, reached through the production node adapter, with the node's own simulated energy provider.
  */
 
 /** The simulated node a test drives (blocks only when the test mines them). */
-export class Sim extends Context.Tag("@collector/core/test/Sim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
+export class Sim extends Context.Tag("@collector/engine-tests/Sim")<Sim, Effect.Effect.Success<ReturnType<typeof startSimNode>>>() {}
 
 /** A new simulator, `Chain` through the real adapter, and the simulator's energy provider through the real client. */
 export const SimWorld = Layer.unwrapScoped(Effect.suspend(() => simWorldWith({})))

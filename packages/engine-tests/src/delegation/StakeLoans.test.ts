@@ -3,15 +3,18 @@ import { adapterFor, sentBy, startSimNode, wallet } from "@collector/tron-sim/te
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Option } from "effect"
-import { Chain, type ChainService } from "../chain/Chain.js"
-import { MemoryStorage } from "../memory/MemoryStorage.js"
-import { walletKeyContext } from "../SealContext.js"
-import type { SweepTaskId } from "../sweeps/SweepTask.js"
-import { localKey } from "../WalletKey.js"
-import { Signer } from "../WalletKeys.js"
-import { DelegationLedger } from "./DelegationLedger.js"
-import { reclaimPass } from "./ReclaimPass.js"
-import { makeStakeLoans } from "./StakeLoans.js"
+import {
+  Chain,
+  type ChainService,
+  DelegationLedger,
+  localKey,
+  makeStakeLoans,
+  MemoryStorage,
+  reclaimPass,
+  Signer,
+  type SweepTaskId,
+  walletKeyContext
+} from "@collector/core"
 
 /**
  * Lending the own stake for one task and taking it back, on the simulated node over HTTP through

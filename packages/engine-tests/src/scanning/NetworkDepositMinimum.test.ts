@@ -1,11 +1,8 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { Sim } from "../chain/testing/SimWorld.js"
-import { OutboxSignal } from "../notifications/OutboxSignal.js"
-import { eagerScannerLoopSettings } from "../testing/EagerLoopSettings.js"
-import { StorageFixtures } from "../testing/StorageFixtures.js"
-import { TenantRepository } from "../TenantRepository.js"
-import { ScannerLoop } from "./ScannerLoop.js"
+import { OutboxSignal, ScannerLoop, TenantRepository } from "@collector/core"
+import { eagerScannerLoopSettings, StorageFixtures } from "@collector/core/testing"
 import { depositsAt, eventsOf, newAddress, pass, pendingOf, scanWorldWith, seedTenant } from "./testing/ScanWorld.js"
 
 const firstLog = (txid: string) => [{ txid, logIndex: 0 }]

@@ -1,17 +1,18 @@
 import { signWith, wallet } from "@collector/tron-sim/testing"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, Metric, Option, Schedule } from "effect"
-import { OutboxSignal } from "../notifications/OutboxSignal.js"
-import { Chain } from "../chain/Chain.js"
+import {
+  Chain,
+  ComponentStatus,
+  depositRecord,
+  depositsIgnored,
+  OutboxSignal,
+  ScannerLoop,
+  SweepRepository,
+  TenantRepository
+} from "@collector/core"
+import { eagerScannerLoopSettings, StorageFixtures } from "@collector/core/testing"
 import { Sim } from "../chain/testing/SimWorld.js"
-import { depositRecord } from "../deposits/DepositRecord.js"
-import { ComponentStatus } from "../engine/ComponentStatus.js"
-import { SweepRepository } from "../sweeps/SweepRepository.js"
-import { StorageFixtures } from "../testing/StorageFixtures.js"
-import { eagerScannerLoopSettings } from "../testing/EagerLoopSettings.js"
-import { TenantRepository } from "../TenantRepository.js"
-import { ScannerLoop } from "./ScannerLoop.js"
-import { depositsIgnored } from "./ScanMetrics.js"
 import { blockOf, depositsAt, eventsOf, newAddress, pass, pendingOf, ScanWorld, seedTenant, usdt } from "./testing/ScanWorld.js"
 
 const firstLog = (txid: string) => [{ txid, logIndex: 0 }]

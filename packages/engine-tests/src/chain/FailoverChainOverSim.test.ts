@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { adapterFor, startSimNode, wallet } from "@collector/tron-sim/testing"
 import { Duration, Effect, Metric } from "effect"
-import { failoverChain } from "./FailoverChain.js"
-import { nodeDisagreements } from "./NodeFailoverMetrics.js"
+import { failoverChain, nodeDisagreements } from "@collector/core"
 
 const options = { coolDown: Duration.minutes(1), maxLagBlocks: 5n, answerTimeout: Duration.seconds(5), crossCheck: false }
 

@@ -1,16 +1,15 @@
 import { adapterFor, signAndBroadcast, startSimNode, usdtTransfer, wallet } from "@collector/tron-sim/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Metric } from "effect"
-import { Chain } from "../chain/Chain.js"
-import { MemoryStorage } from "../memory/MemoryStorage.js"
-import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures.js"
-import { StorageFixtures } from "../testing/StorageFixtures.js"
-import { storedTransaction, sweepDraftFor, sweepTime, terminalOutcome } from "../testing/SweepTestData.js"
-import { SweepRepository } from "../sweeps/SweepRepository.js"
-import { bookFees } from "./FeeBooking.js"
-import { DelegationLedger } from "../delegation/DelegationLedger.js"
-import { FeeLedger } from "./FeeLedger.js"
-import { sweepEnergy, sweepFeeSavings } from "./FeeMetrics.js"
+import { bookFees, Chain, DelegationLedger, FeeLedger, MemoryStorage, sweepEnergy, sweepFeeSavings, SweepRepository } from "@collector/core"
+import {
+  MemoryStorageFixtures,
+  StorageFixtures,
+  storedTransaction,
+  sweepDraftFor,
+  sweepTime,
+  terminalOutcome
+} from "@collector/core/testing"
 
 /*
  * Booking on the simulated node through the real adapter. The sender has TRX but no energy, the
