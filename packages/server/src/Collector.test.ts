@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { inspect } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Collector from "./Collector.js"
 
@@ -34,7 +35,7 @@ const eventually = async <A>(what: string, read: () => Promise<A>, done: (value:
   for (;;) {
     const value = await read()
     if (done(value)) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${String(value)}`)
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${inspect(value, { depth: 4 })}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
