@@ -29,7 +29,6 @@ import { databaseConfig, databaseLayer, MigrationsLive, PgStorage } from "@colle
 import { failoverNodeChain, nodeConfigs, nodeFailoverConfig, nodeHttpClient } from "@collector/tron-node"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
-import type { SqlClient } from "@effect/sql"
 import { Cause, ConfigProvider, Context, Effect, Exit, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { hostname } from "node:os"
 import {
@@ -44,6 +43,9 @@ import {
 import * as KeyStore from "./KeyStore.js"
 import * as MasterKeyGuard from "./MasterKeyGuard.js"
 
+/** A `SqlClient` layer: what the migrations (and the PostgreSQL storage) need. */
+type SqlClientLayer = Layer.Layer<Layer.Layer.Context<typeof MigrationsLive>, unknown>
+
 /**
  * Where the collector keeps its records. `embedded`: a PostgreSQL 15 started under
  * `<dataDir>/pg` on `127.0.0.1:<port>` and stopped with the collector; `url`: your server;
@@ -54,7 +56,7 @@ export type DatabasePart =
   | { readonly kind: "embedded"; readonly dataDir?: string; readonly port?: number; readonly poolSize?: number; readonly startTimeoutMs?: number }
   | { readonly kind: "url"; readonly url: string | Redacted.Redacted<string>; readonly poolSize?: number; readonly startTimeoutMs?: number }
   | { readonly kind: "memory" }
-  | { readonly kind: "layer"; readonly layer: Layer.Layer<SqlClient.SqlClient, unknown> }
+  | { readonly kind: "layer"; readonly layer: SqlClientLayer }
 
 /** One TRON network the engine watches and the wallets live on. */
 export interface NetworkPart {
