@@ -1,10 +1,8 @@
 // "The existing service": a plain node:http server with routes of its own, which answers them by
-// running Effects of the embedded collector on its ManagedRuntime. Its JSON is its own; the
+// calling the embedded collector's promise-returning methods. Its JSON is its own; the
 // collector's HTTP API is not served here.
-import { DepositRepository, isValidCustomId, ScanLedger, Wallets } from "@collector/core"
-import { Cause, Effect, Exit, Option } from "effect"
 import { createServer } from "node:http"
-import { network, ShopTenant } from "./collector.js"
+import { network } from "./collector.js"
 
 /** A USDT amount in base units (6 decimals) as this service shows it: "12.345678". */
 export const formatUsdt = (amount) => {
@@ -33,58 +31,50 @@ class HttpError extends Error {
 }
 
 /**
- * The service. `customers` is its own record of which wallet belongs to which customer (in a real
- * service a column of its customers table): the collector finds a wallet by its ID or address,
- * not by the custom_id it was created with.
+ * The service over the started collector (`startCollector`). `customers` is its own record of which
+ * wallet belongs to which customer (in a real service a column of its customers table): the
+ * collector finds a wallet by its ID or address, not by the custom_id it was created with.
  */
-export const createService = (runtime) => {
+export const createService = ({ collector, scope }) => {
   const customers = new Map()
 
   /** POST /customers/:id/wallet: a receiving address for the customer, created once. */
-  const createWallet = (customerId) =>
-    Effect.gen(function*() {
-      if (!isValidCustomId(customerId)) return yield* Effect.fail(new HttpError(400, "a customer ID has 1 to 32 characters"))
-      const { scope } = yield* ShopTenant
-      const wallets = yield* Wallets
+  const createWallet = async (customerId) => {
+    const wallet = await collector.wallets.create(scope, customerId).catch((error) => {
+      // The collector decodes its arguments first: a custom_id of 1 to 32 characters.
+      if (error?._tag === "InvalidInput") throw new HttpError(400, error.message)
       // The custom_id is unique per tenant and network: a second wallet for one customer is refused.
-      const wallet = yield* wallets.create(scope, customerId).pipe(
-        Effect.catchTag("CustomIdTaken", () => Effect.fail(new HttpError(409, `customer ${customerId} already has a wallet`)))
-      )
-      customers.set(customerId, wallet.id)
-      return { status: 201, body: { customer: customerId, network, address: wallet.address, wallet_id: wallet.id } }
+      if (error?._tag === "CustomIdTaken") throw new HttpError(409, `customer ${customerId} already has a wallet`)
+      throw error
     })
+    customers.set(customerId, wallet.id)
+    return { status: 201, body: { customer: customerId, network, address: wallet.address, wallet_id: wallet.id } }
+  }
 
   /** GET /customers/:id/deposits: the customer's deposits as booked by the engine, newest first. */
-  const listDeposits = (customerId) =>
-    Effect.gen(function*() {
-      const walletId = customers.get(customerId)
-      if (walletId === undefined) return yield* Effect.fail(new HttpError(404, `no wallet for customer ${customerId}`))
-      const { scope } = yield* ShopTenant
-      const wallet = yield* Effect.flatMap(Wallets, (wallets) => wallets.get(scope, walletId))
-      const deposits = yield* DepositRepository
-      // The address filter is a contains match; a whole address matches that wallet's deposits only.
-      const page = yield* deposits.list(scope, { page: 1, pageSize: 100, address: wallet.address })
-      return {
-        status: 200,
-        body: { customer: customerId, address: wallet.address, total: page.total, deposits: page.items.map(depositJson) }
-      }
-    })
-
-  /** GET /health: whether the engine's scanner has a position on the chain yet. */
-  const health = Effect.gen(function*() {
-    const ledger = yield* ScanLedger
-    const cursor = yield* ledger.cursor(network)
+  const listDeposits = async (customerId) => {
+    const walletId = customers.get(customerId)
+    if (walletId === undefined) throw new HttpError(404, `no wallet for customer ${customerId}`)
+    const wallet = await collector.wallets.get(scope, walletId)
+    // The address filter is a contains match; a whole address matches that wallet's deposits only.
+    const page = await collector.deposits.list(scope, { page: 1, pageSize: 100, address: wallet.address })
     return {
       status: 200,
-      body: { network, scanned_block: Option.match(cursor, { onNone: () => null, onSome: (c) => c.number.toString() }) }
+      body: { customer: customerId, address: wallet.address, total: page.total, deposits: page.items.map(depositJson) }
     }
-  })
+  }
+
+  /** GET /health: whether the engine's scanner has a position on the chain yet. */
+  const health = async () => {
+    const scanned = await collector.scannedBlock(network)
+    return { status: 200, body: { network, scanned_block: scanned === null ? null : scanned.toString() } }
+  }
 
   const route = (method, path) => {
     let match
     if (method === "GET" && path === "/health") return health
-    if (method === "POST" && (match = /^\/customers\/([^/]+)\/wallet$/.exec(path))) return createWallet(decodeURIComponent(match[1]))
-    if (method === "GET" && (match = /^\/customers\/([^/]+)\/deposits$/.exec(path))) return listDeposits(decodeURIComponent(match[1]))
+    if (method === "POST" && (match = /^\/customers\/([^/]+)\/wallet$/.exec(path))) return () => createWallet(decodeURIComponent(match[1]))
+    if (method === "GET" && (match = /^\/customers\/([^/]+)\/deposits$/.exec(path))) return () => listDeposits(decodeURIComponent(match[1]))
     return undefined
   }
 
@@ -95,22 +85,16 @@ export const createService = (runtime) => {
 
   return createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname
-    const effect = route(request.method, path)
-    if (effect === undefined) return send(response, 404, { error: `no route ${request.method} ${path}` })
-    // A client that goes away before the answer interrupts its Effect.
-    const controller = new AbortController()
-    response.once("close", () => {
-      if (!response.writableEnded) controller.abort()
-    })
-    runtime.runPromiseExit(effect, { signal: controller.signal }).then((exit) => {
-      if (Exit.isSuccess(exit)) return send(response, exit.value.status, exit.value.body)
-      const failure = Option.getOrUndefined(Cause.failureOption(exit.cause))
-      if (failure instanceof HttpError) return send(response, failure.status, { error: failure.message })
-      // Interrupted: the client went away, or the service is shutting down.
-      if (Cause.isInterruptedOnly(exit.cause)) return response.destroy()
-      // A typed error not mapped above, or a defect (storage failures are defects): logged, not shown.
-      console.error(`${request.method} ${path} failed:`, exit.cause)
-      send(response, 500, { error: "internal error" })
-    })
+    const handler = route(request.method, path)
+    if (handler === undefined) return send(response, 404, { error: `no route ${request.method} ${path}` })
+    handler().then(
+      ({ status, body }) => send(response, status, body),
+      (error) => {
+        if (error instanceof HttpError) return send(response, error.status, { error: error.message })
+        // A tagged error not mapped above, or a defect (storage failures are defects): logged, not shown.
+        console.error(`${request.method} ${path} failed:`, error)
+        send(response, 500, { error: "internal error" })
+      }
+    )
   })
 }

@@ -5,6 +5,9 @@ import { Config, type ConfigError, Context, Data, Duration, Effect, Layer } from
 /** `KEY_STORE`: where new wallets' keys are made and kept (docs/keys.md). */
 export const keyStoreConfig: Config.Config<KeyStoreName> = Config.literal("local", "pkcs11")("KEY_STORE").pipe(Config.withDefault("local" as const))
 
+/** What a key store is built on: the master key's box (local keys are sealed with it) and randomness. */
+export type KeyStoreNeeds = SecretBox | Entropy
+
 /** The configured store cannot be used: one line at start, naming what to fix. */
 export class KeyStoreUnavailable extends Data.TaggedError("KeyStoreUnavailable")<{ readonly reason: string }> {
   override get message() {

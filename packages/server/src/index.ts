@@ -1,4 +1,6 @@
 export * as ApiProcess from "./ApiProcess.js"
+export * as Collector from "./Collector.js"
+export * as CollectorInput from "./CollectorInput.js"
 export * as KeyStore from "./KeyStore.js"
 export * from "./NetworkResourcesLive.js"
 export * as MasterKeyGuard from "./MasterKeyGuard.js"
