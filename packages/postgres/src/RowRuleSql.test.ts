@@ -1,5 +1,13 @@
 import { SqlClient } from "@effect/sql"
-import { AutomationDue, DeliveryRules, RowRule, SweepClaimable, tenantAvailability } from "@collector/core"
+import {
+  accessTokenExpired,
+  AutomationDue,
+  DeliveryRules,
+  idempotencyPrunable,
+  RowRule,
+  SweepClaimable,
+  tenantAvailability
+} from "@collector/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { type Columns, render } from "./RowRuleSql.js"
@@ -33,11 +41,14 @@ interface WideRow {
   readonly automationIntervalMinutes: number
   readonly automationRoundClaimedUntil: Date | null
   readonly nextStepAt: Date
+  readonly outcome: string
+  readonly createdAt: Date
 }
 
 interface WideParams {
   readonly now: Date
   readonly maxAttempts: number
+  readonly before: Date
 }
 
 // One column per field, named as the field is in snake case; the rules read them as `r.<column>`.
@@ -60,7 +71,9 @@ const sqlTypes: { readonly [K in keyof WideRow]: string } = {
   automationLastRunAt: "timestamptz",
   automationIntervalMinutes: "int",
   automationRoundClaimedUntil: "timestamptz",
-  nextStepAt: "timestamptz"
+  nextStepAt: "timestamptz",
+  outcome: "text",
+  createdAt: "timestamptz"
 }
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 const columns = Object.fromEntries(Object.keys(sqlTypes).map((key) => [key, `r.${snake(key)}`])) as Columns<WideRow>
@@ -92,7 +105,9 @@ const wideRow = fc.record({
   automationLastRunAt: nullableTime,
   automationIntervalMinutes: fc.integer({ min: 0, max: 3 }),
   automationRoundClaimedUntil: nullableTime,
-  nextStepAt: time
+  nextStepAt: time,
+  outcome: fc.constantFrom("running", "Succeeded", "Rejected"),
+  createdAt: time
 })
 
 const rows: ReadonlyArray<WideRow> = fc.sample(wideRow, { seed: 20261129, numRuns: 2_000 }).map((row, id) => ({ ...row, id }))
@@ -112,10 +127,12 @@ const rules: ReadonlyArray<readonly [string, RowRule.Rule<WideRow, WideParams>]>
   ["tenantAvailability", asWide(tenantAvailability)],
   ["AutomationDue.automationDue", asWide(AutomationDue.automationDue)],
   ["SweepClaimable.sweepClaimable", asWide(SweepClaimable.sweepClaimable)],
-  ["SweepClaimable.sweepUnclaimed", asWide(SweepClaimable.sweepUnclaimed)]
+  ["SweepClaimable.sweepUnclaimed", asWide(SweepClaimable.sweepUnclaimed)],
+  ["accessTokenExpired", asWide(accessTokenExpired)],
+  ["idempotencyPrunable", asWide(idempotencyPrunable)]
 ]
 
-const paramSets: ReadonlyArray<WideParams> = [{ now, maxAttempts: 3 }, { now: around[1]!, maxAttempts: 1 }]
+const paramSets: ReadonlyArray<WideParams> = [{ now, maxAttempts: 3, before: now }, { now: around[1]!, maxAttempts: 1, before: around[4]! }]
 
 layer(TestDatabaseLive)("RowRuleSql", (it) => {
   it.effect("renders each core rule into SQL that keeps exactly the rows RowRule.holds accepts", () =>
