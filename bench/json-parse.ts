@@ -1,16 +1,18 @@
 /**
- * What the lossless JSON parsing of node and provider replies costs (`parseLosslessJson` of
- * tron-node, `parseRawJson` of energy, both the `lossless-json` library with a number policy),
+ * What the lossless JSON parsing of node and provider replies costs (core's `LosslessJson.parse`,
+ * the `lossless-json` library, with the node's number policy and with the energy providers'),
  * beside plain `JSON.parse` of the same text in the same run. Inputs are the real captures under
  * `test-fixtures/`; the full block and the receipts are mainnet-shaped (300 transactions, as in
  * bench/chain.ts), made by repeating the captured ones. Figures, and those of the hand-written
  * scanners the library replaced: docs/benchmarks.md. Run with `npx tsx bench/json-parse.ts`
  * (BENCH_MS: milliseconds per timed batch, default 100).
  */
-import { parseRawJson } from "@collector/energy"
-import { parseLosslessJson } from "@collector/tron-node"
+import { LosslessJson } from "@collector/core"
 import { readFileSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
+
+const parseLosslessJson = (text: string) => LosslessJson.parse(text, "unsafeIntegersAsText")
+const parseRawJson = (text: string) => LosslessJson.parse(text, "allAsText")
 
 const batchMs = Number(process.env.BENCH_MS ?? 100)
 
@@ -72,6 +74,6 @@ const table = (title: string, inputs: ReadonlyArray<readonly [string, string]>, 
   }
 }
 
-table("tron-node parseLosslessJson: safe integers as numbers, longer ones as digit strings", nodeInputs, parseLosslessJson)
-table("energy parseRawJson: every number as its literal text", providerInputs, parseRawJson)
+table("tron-node, unsafeIntegersAsText: safe integers as numbers, longer ones as digit strings", nodeInputs, parseLosslessJson)
+table("energy, allAsText: every number as its literal text", providerInputs, parseRawJson)
 console.log(`\nmachine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`)

@@ -1,10 +1,18 @@
 import { Context, type Effect, type Option } from "effect"
 import type { AppId } from "./Ids.js"
+import * as RowRule from "./RowRule.js"
 
 export interface StoredAccessToken {
   readonly appId: AppId
   readonly expiresAt: Date
 }
+
+/** A token expiring at or before `now` is expired: deleteExpired may remove it (the rule both drivers use). */
+export const accessTokenExpired: RowRule.Rule<Pick<StoredAccessToken, "expiresAt">, { readonly now: Date }> = RowRule.compare(
+  RowRule.field<Pick<StoredAccessToken, "expiresAt">>("expiresAt"),
+  "<=",
+  RowRule.param<{ readonly now: Date }>("now")
+)
 
 /** Port: access tokens, kept only as a hash of the token text. */
 export class AccessTokenRepository extends Context.Tag("@collector/core/AccessTokenRepository")<

@@ -1,6 +1,22 @@
 import { Context, type Effect, Schema } from "effect"
 import type { TenantId } from "./Ids.js"
 import type { Network } from "./Network.js"
+import * as RowRule from "./RowRule.js"
+
+/** The fields of a stored idempotency record `prune` reads; `outcome` is "running" while its request is. */
+export interface IdempotencyRecordAge {
+  readonly outcome: string
+  readonly createdAt: Date
+}
+
+/** A finished record created before `before` may be pruned; a running one never is (the rule both drivers use). */
+export const idempotencyPrunable: RowRule.Rule<IdempotencyRecordAge, { readonly before: Date }> = RowRule.all<
+  IdempotencyRecordAge,
+  { readonly before: Date }
+>(
+  RowRule.compare(RowRule.field<IdempotencyRecordAge>("outcome"), "<>", RowRule.literal("running")),
+  RowRule.compare(RowRule.field<IdempotencyRecordAge>("createdAt"), "<", RowRule.param<{ readonly before: Date }>("before"))
+)
 
 /**
  * Idempotency is scoped to (tenant, network, operation, request_id) and kept for the operator's

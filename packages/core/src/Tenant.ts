@@ -1,6 +1,7 @@
 import type { ConfirmationRule } from "./ConfirmationRule.js"
 import type { AppId, TenantId } from "./Ids.js"
 import type { Network } from "./Network.js"
+import * as RowRule from "./RowRule.js"
 
 export type TenantStatus = "active" | "disabled" | "deleted"
 
@@ -25,6 +26,24 @@ export interface TenantWithApps extends Tenant {
   readonly apps: ReadonlyArray<AppSummary>
 }
 
+/** The fields of a tenant its availability depends on. */
+export type TenantAvailabilityFields = Pick<Tenant, "status" | "expiresAt">
+
+/**
+ * A tenant is served (its API calls, its automation) only while active and not past its expiry.
+ * Written as a rule so that a storage adapter's query renders the same condition.
+ */
+export const tenantAvailability: RowRule.Rule<TenantAvailabilityFields, { readonly now: Date }> = RowRule.all<
+  TenantAvailabilityFields,
+  { readonly now: Date }
+>(
+  RowRule.compare(RowRule.field<TenantAvailabilityFields>("status"), "=", RowRule.literal("active")),
+  RowRule.any(
+    RowRule.isNull(RowRule.field<TenantAvailabilityFields>("expiresAt")),
+    RowRule.compare(RowRule.field<TenantAvailabilityFields>("expiresAt"), ">", RowRule.param<{ readonly now: Date }>("now"))
+  )
+)
+
 /** A tenant may call the API only while active and not past its expiry. */
-export const isTenantAvailable = (tenant: Pick<Tenant, "status" | "expiresAt">, now: Date): boolean =>
-  tenant.status === "active" && (tenant.expiresAt === null || tenant.expiresAt.getTime() > now.getTime())
+export const isTenantAvailable = (tenant: TenantAvailabilityFields, now: Date): boolean =>
+  RowRule.holds(tenantAvailability, tenant, { now })

@@ -1,6 +1,7 @@
 import {
   EnergyProvider,
   type EnergyProviderService,
+  LosslessJson,
   type ProviderOrder,
   ProviderRejected,
   ProviderUnavailable,
@@ -12,7 +13,6 @@ import { Clock, type Duration, Effect, Either, Layer, Option, type Redacted, Sch
 import { signedHeaders } from "./CatFeeSignature.js"
 import { Envelope, OrderData, orderOf, refusalText } from "./CatFeeWire.js"
 import { type ProviderResponse, send } from "./ProviderHttp.js"
-import { parseRawJson } from "./RawJson.js"
 import { SentOrders } from "./SentOrders.js"
 
 /**
@@ -67,7 +67,7 @@ interface Sent {
 const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown) => Either.mapLeft(Schema.decodeUnknownEither(schema)(value), (e) => e.message)
 
 const parse = (text: string): Either.Either<unknown, string> =>
-  Either.try({ try: () => parseRawJson(text), catch: (error) => `not JSON: ${String(error)}` })
+  Either.try({ try: () => LosslessJson.parse(text, "allAsText"), catch: (error) => `not JSON: ${String(error)}` })
 
 export const orderPath = (orderId: string, request: RentalRequest): string =>
   `/v1/order?${new URLSearchParams([

@@ -5,7 +5,7 @@ import { DigitsBigInt } from "./Sun.js"
 /**
  * CatFee's replies (docs.catfee.io, API Reference "Buy Energy" and "Get Order Detail"): an
  * envelope `{code, msg, sub_code, sub_msg, data}` whose `code` 0 is success, and the order
- * object. Read with every number as text (RawJson), so `*_sun` amounts stay exact bigints.
+ * object. Read with every number as text (core's LosslessJson, "allAsText"), so `*_sun` amounts stay exact bigints.
  *
  * States. The pages name `status` PAYMENT_SUCCESS and DELEGATE_SUCCESS (the delegation was
  * broadcast; about 0.1% still fail to land), `confirm_status` UNCONFIRMED and

@@ -1,6 +1,7 @@
 import {
   EnergyProvider,
   type EnergyProviderService,
+  LosslessJson,
   type ProviderOrder,
   ProviderRejected,
   ProviderUnavailable,
@@ -10,7 +11,6 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { type Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { ErrorReply, OrderReply, orderOf, PreviewReply } from "./MerxWire.js"
 import { type ProviderResponse, send } from "./ProviderHttp.js"
-import { parseRawJson } from "./RawJson.js"
 import { SentOrders } from "./SentOrders.js"
 
 /**
@@ -57,7 +57,7 @@ interface Sent {
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, text: string): Either.Either<A, string> => {
   try {
-    return Either.mapLeft(Schema.decodeUnknownEither(schema)(parseRawJson(text)), (error) => error.message)
+    return Either.mapLeft(Schema.decodeUnknownEither(schema)(LosslessJson.parse(text, "allAsText")), (error) => error.message)
   } catch (error) {
     return Either.left(`not JSON: ${String(error)}`)
   }

@@ -4,7 +4,7 @@ import { DigitsBigInt, TrxAsSun } from "./Sun.js"
 
 /**
  * Merx's replies (https://merx.exchange/docs/api: "Preview Order", "Create Order", "Get Order"),
- * read with every number as text (RawJson) so SUN amounts stay exact. Errors come as
+ * read with every number as text (core's LosslessJson, "allAsText") so SUN amounts stay exact. Errors come as
  * `{"error": {"code", "message"}}` with the HTTP status saying the kind.
  *
  * States: PENDING and EXECUTING are pending; FILLED is delivered (the delegation made, each

@@ -1,6 +1,7 @@
 import {
   EnergyProvider,
   type EnergyProviderService,
+  LosslessJson,
   ProviderRejected,
   ProviderUnavailable,
   type RentalRequest
@@ -8,7 +9,6 @@ import {
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Duration, Effect, Either, Layer, Option, Schema } from "effect"
 import { type ProviderResponse, send } from "./ProviderHttp.js"
-import { parseRawJson } from "./RawJson.js"
 import { OrderReply, orderOf, QueryReply, QuoteReply, quoteOf, Refusal } from "./SimProviderWire.js"
 
 /**
@@ -40,7 +40,7 @@ export const defaultSimProviderConfig = (baseUrl: string, overrides: Partial<Sim
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, text: string): Either.Either<A, string> => {
   try {
-    return Either.mapLeft(Schema.decodeUnknownEither(schema)(parseRawJson(text)), (error) => error.message)
+    return Either.mapLeft(Schema.decodeUnknownEither(schema)(LosslessJson.parse(text, "allAsText")), (error) => error.message)
   } catch (error) {
     return Either.left(`not JSON: ${String(error)}`)
   }

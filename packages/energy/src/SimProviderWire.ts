@@ -4,7 +4,7 @@ import { DigitsBigInt } from "./Sun.js"
 
 /**
  * The replies of the simulated provider (`/provider/v1/*` on the simulated node), read with
- * every number as text (RawJson): energy and SUN are digit strings, times ISO 8601 or null.
+ * every number as text (core's LosslessJson, "allAsText"): energy and SUN are digit strings, times ISO 8601 or null.
  */
 
 export const QuoteReply = Schema.Struct({

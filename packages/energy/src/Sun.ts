@@ -21,7 +21,7 @@ const fromText = (what: string, read: (text: string) => Option.Option<bigint>) =
     encode: (value) => ParseResult.succeed(value.toString())
   })
 
-/** An integer (energy, SUN, a timestamp) written as digits, in a JSON string or as a number kept by RawJson. */
+/** An integer (energy, SUN, a timestamp) written as digits, in a JSON string or as a number kept as text by LosslessJson. */
 export const DigitsBigInt = fromText("a non-negative integer", integerFromText)
 
 /** A TRX amount with up to six decimals, as SUN. */

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { AccessTokenRepository, type AppId } from "@collector/core"
+import { accessTokenExpired, AccessTokenRepository, type AppId } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
+import { render } from "./RowRuleSql.js"
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -21,7 +22,7 @@ export const make = Effect.gen(function*() {
     deleteExpired: (now, limit) =>
       sql<{ n: string }>`WITH gone AS (
         DELETE FROM access_tokens WHERE token_hash IN (
-          SELECT token_hash FROM access_tokens WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${limit}
+          SELECT token_hash FROM access_tokens WHERE ${render(sql, accessTokenExpired, { expiresAt: "expires_at" }, { now })} ORDER BY expires_at LIMIT ${limit}
         ) RETURNING 1
       ) SELECT count(*)::text AS n FROM gone`.pipe(
         Effect.orDie,

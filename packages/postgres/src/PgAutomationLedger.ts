@@ -1,10 +1,21 @@
 import { SqlClient } from "@effect/sql"
-import { AutomationLedger, type TenantId, type WalletId } from "@collector/core"
+import { AutomationDue, AutomationLedger, type TenantId, tenantAvailability, type WalletId } from "@collector/core"
 import { Effect, Layer } from "effect"
 import { automationOf, type SettingsRow, settingsColumns } from "./PgSettingsRepository.js"
+import { render } from "./RowRuleSql.js"
 import { terminalSql } from "./SweepRows.js"
 
 type DueRow = SettingsRow & { readonly tenant_id: string }
+
+// The columns core's rules read: the scope's settings (AutomationDue) and its tenant (tenantAvailability).
+const dueColumns = {
+  automationEnabled: "d.automation_enabled",
+  collectionAddress: "d.collection_address",
+  automationLastRunAt: "d.automation_last_run_at",
+  automationIntervalMinutes: "d.automation_interval_minutes",
+  automationRoundClaimedUntil: "d.automation_round_claimed_until"
+} as const
+const tenantColumns = { status: "t.status", expiresAt: "t.expires_at" } as const
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -20,11 +31,8 @@ export const make = Effect.gen(function*() {
       sql<DueRow>`
         WITH due AS MATERIALIZED (
           SELECT d.tenant_id FROM tenant_settings d JOIN tenants t ON t.id = d.tenant_id
-          WHERE d.network = ${network} AND d.automation_enabled AND d.collection_address <> ''
-            AND t.status = 'active' AND (t.expires_at IS NULL OR t.expires_at > ${now})
-            AND (d.automation_last_run_at IS NULL
-                 OR d.automation_last_run_at + d.automation_interval_minutes * interval '1 minute' <= ${now})
-            AND (d.automation_round_claimed_until IS NULL OR d.automation_round_claimed_until <= ${now})
+          WHERE d.network = ${network} AND ${render(sql, AutomationDue.automationDue, dueColumns, { now })}
+            AND ${render(sql, tenantAvailability, tenantColumns, { now })}
           ORDER BY d.automation_last_run_at NULLS FIRST, d.tenant_id
           LIMIT ${limit}
           FOR UPDATE OF d SKIP LOCKED

@@ -7,9 +7,10 @@ import {
   type HeldAttempt,
   type NextStep
 } from "@collector/core"
-import type { EventType } from "@collector/core"
+import { DeliveryRules, type EventType } from "@collector/core"
 import { Data, Effect, Layer } from "effect"
 import { integerArray } from "./PgArrays.js"
+import { aliased, type Columns, render } from "./RowRuleSql.js"
 
 interface DueRow {
   readonly id: string
@@ -60,10 +61,20 @@ const toDueEvent = (now: Date) => (row: DueRow): DueEvent => ({
 /** Rolls a transaction back when its guard finds the claim gone. */
 class ClaimLost extends Data.TaggedError("ClaimLost") {}
 
+// The columns core's delivery rules (DeliveryRules) read, for the aliases the statements use.
+const eventColumns: Columns<DeliveryRules.EventClaimFields> = { status: "status", nextAttempt: "next_attempt", claimedUntil: "claimed_until" }
+const roundColumns: Columns<DeliveryRules.RoundFields> = { roundUrl: "e.round_url", attempts: "e.attempts", deadlineAt: "e.deadline_at" }
+const webhookColumns: Columns<DeliveryRules.WebhookFields> = { webhookEnabled: "s.webhook_enabled", webhookUrl: "s.webhook_url" }
+const attemptColumns: Columns<DeliveryRules.RoundAttemptFields> = { attempt: "o.attempt", endedAt: "o.ended_at", eventAttempts: "e.attempts" }
+
 const statusOf = (next: NextStep) => next._tag === "Delivered" ? "delivered" : next._tag === "Retry" ? "pending" : "failed"
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const eventsE = aliased("e", eventColumns)
+  const isOpen = (columns: Columns<DeliveryRules.EventClaimFields>) => render(sql, DeliveryRules.eventOpen, columns, {})
+  const isDue = (now: Date) => render(sql, DeliveryRules.eventDue, eventsE, { now })
+  const isClaimable = (now: Date) => render(sql, DeliveryRules.eventClaimable, eventsE, { now })
 
   const guarded = <A>(effect: Effect.Effect<A, ClaimLost | SqlError.SqlError>) =>
     sql.withTransaction(effect).pipe(
@@ -79,11 +90,11 @@ export const make = Effect.gen(function*() {
   const openTenants = (network: Network) =>
     sql`tenants AS (
           (SELECT tenant_id FROM events
-           WHERE network = ${network} AND status IN ('pending', 'delivering')
+           WHERE network = ${network} AND ${isOpen(eventColumns)}
            ORDER BY tenant_id LIMIT 1)
           UNION ALL
           SELECT (SELECT e.tenant_id FROM events e
-                  WHERE e.network = ${network} AND e.status IN ('pending', 'delivering') AND e.tenant_id > t.tenant_id
+                  WHERE e.network = ${network} AND ${isOpen(eventsE)} AND e.tenant_id > t.tenant_id
                   ORDER BY e.tenant_id LIMIT 1)
           FROM tenants t WHERE t.tenant_id IS NOT NULL
         )`
@@ -152,8 +163,7 @@ export const make = Effect.gen(function*() {
           LEFT JOIN busy b ON b.tenant_id = t.tenant_id
           CROSS JOIN LATERAL (
             SELECT e.id, e.next_attempt FROM events e
-            WHERE e.network = ${r.network} AND e.tenant_id = t.tenant_id AND e.status IN ('pending', 'delivering')
-              AND e.next_attempt <= ${r.now} AND (e.claimed_until IS NULL OR e.claimed_until <= ${r.now})
+            WHERE e.network = ${r.network} AND e.tenant_id = t.tenant_id AND ${isClaimable(r.now)}
             ORDER BY e.next_attempt, e.id
             LIMIT least(greatest(${r.perTenant}::int - coalesce(b.n, 0), 0), ${r.limit}::int)
           ) d
@@ -163,17 +173,18 @@ export const make = Effect.gen(function*() {
                  CASE
                    WHEN EXISTS (
                      SELECT 1 FROM delivery_attempts o
-                     WHERE o.event_id = e.id AND o.round = e.current_round AND (o.ended_at IS NULL OR o.attempt > e.attempts)
+                     WHERE o.event_id = e.id AND o.round = e.current_round
+                       AND ${render(sql, DeliveryRules.attemptBlocksStart, attemptColumns, {})}
                    ) THEN NULL
                    WHEN e.round_url IS NULL THEN (
                      SELECT s.webhook_url FROM tenant_settings s
-                     WHERE s.tenant_id = e.tenant_id AND s.network = e.network AND s.webhook_enabled AND s.webhook_url <> '')
-                   WHEN e.round_url <> '' AND e.attempts < ${r.maxAttempts} AND e.deadline_at > ${r.now} THEN e.round_url
+                     WHERE s.tenant_id = e.tenant_id AND s.network = e.network
+                       AND ${render(sql, DeliveryRules.webhookConfigured, webhookColumns, {})})
+                   WHEN ${render(sql, DeliveryRules.roundGoesOn, roundColumns, { now: r.now, maxAttempts: r.maxAttempts })} THEN e.round_url
                  END AS start_url
           FROM events e
           JOIN ranked k ON k.id = e.id
-          WHERE e.id = ANY (ARRAY(SELECT id FROM ranked ORDER BY rank, next_attempt, id LIMIT 4 * ${r.limit}::int)) AND e.status IN ('pending', 'delivering') AND e.next_attempt <= ${r.now}
-            AND (e.claimed_until IS NULL OR e.claimed_until <= ${r.now})
+          WHERE e.id = ANY (ARRAY(SELECT id FROM ranked ORDER BY rank, next_attempt, id LIMIT 4 * ${r.limit}::int)) AND ${isClaimable(r.now)}
           ORDER BY k.rank, k.next_attempt, k.id
           LIMIT ${r.limit}
           FOR UPDATE OF e SKIP LOCKED
@@ -219,7 +230,8 @@ export const make = Effect.gen(function*() {
       attempts.length === 0 ? Effect.succeed([]) : sql<{ event_id: string }>`
         WITH input AS (${heldInput(attempts)}), held AS (
           SELECT e.id FROM events e JOIN input i ON i.event_id = e.id
-          WHERE e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt AND e.claimed_until > ${at}
+          WHERE e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt
+            AND ${render(sql, DeliveryRules.leaseHeld, { claimedUntil: "e.claimed_until" }, { now: at })}
           FOR SHARE OF e
         )
         UPDATE delivery_attempts a SET sent_at = ${at}
@@ -330,8 +342,7 @@ export const make = Effect.gen(function*() {
         SELECT coalesce(sum(d.n), 0)::int AS due, min(d.oldest) AS oldest
         FROM tenants t CROSS JOIN LATERAL (
           SELECT count(*)::int AS n, min(e.next_attempt) AS oldest FROM events e
-          WHERE e.network = ${network} AND e.tenant_id = t.tenant_id AND e.status IN ('pending', 'delivering')
-            AND e.next_attempt <= ${now}
+          WHERE e.network = ${network} AND e.tenant_id = t.tenant_id AND ${isDue(now)}
         ) d
         WHERE t.tenant_id IS NOT NULL`.pipe(
         Effect.orDie,

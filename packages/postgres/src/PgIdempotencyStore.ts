@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { IdempotencyConflict, IdempotencyStore, type SavedOutcome } from "@collector/core"
+import { IdempotencyConflict, idempotencyPrunable, IdempotencyStore, type SavedOutcome } from "@collector/core"
 import { Effect, Exit, Layer } from "effect"
+import { render } from "./RowRuleSql.js"
 
 class Rollback {
   constructor(readonly outcome: SavedOutcome) {}
@@ -54,7 +55,7 @@ export const make = Effect.gen(function*() {
     sql<{ n: string }>`WITH gone AS (
       DELETE FROM idempotency_records WHERE (tenant_id, network, operation, request_id) IN (
         SELECT tenant_id, network, operation, request_id FROM idempotency_records
-        WHERE created_at < ${before} AND outcome <> 'running'
+        WHERE ${render(sql, idempotencyPrunable, { outcome: "outcome", createdAt: "created_at" }, { before })}
         ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
       ) RETURNING 1
     ) SELECT count(*)::text AS n FROM gone`.pipe(

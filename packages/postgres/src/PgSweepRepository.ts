@@ -7,6 +7,7 @@ import {
   type SweepOutcome,
   type SweepQuery,
   SweepRepository,
+  SweepClaimable,
   type SweepStatus,
   type SweepTask,
   type SweepView,
@@ -16,12 +17,17 @@ import { Effect, Layer, Option } from "effect"
 import { insertEvents } from "./EventOutbox.js"
 import { eventColumns, type EventRow, toEvent } from "./NotificationRows.js"
 import { mutableColumns, sweepColumns, type SweepRow, terminalSql, toSweepTask } from "./SweepRows.js"
+import { aliased, render } from "./RowRuleSql.js"
 import * as WalletKeyRow from "./WalletKeyRow.js"
 
 // The core's claim order as SQL: statuses are constant literals of the core, never input.
 const claimOrderSql = `CASE d.status ${
   claimRanks.flatMap((statuses, rank) => statuses.map((status) => `WHEN '${status}' THEN ${rank}`)).join(" ")
 } ELSE ${claimRanks.length} END`
+
+// The columns core's claim rule (SweepClaimable) reads.
+const claimColumns = (alias: string) =>
+  aliased<SweepClaimable.SweepClaimFields>(alias, { status: "status", nextStepAt: "next_step_at", claimedUntil: "claimed_until" })
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -176,8 +182,7 @@ export const make = Effect.gen(function*() {
         UPDATE sweep_tasks t SET claimed_by = ${worker}, claimed_until = ${until}
         WHERE t.id IN (
           SELECT d.id FROM sweep_tasks d
-          WHERE d.network = ${network} AND d.status NOT IN ${terminal} AND d.next_step_at <= ${now}
-            AND (d.claimed_until IS NULL OR d.claimed_until <= ${now})
+          WHERE d.network = ${network} AND ${render(sql, SweepClaimable.sweepClaimable, claimColumns("d"), { now })}
           ORDER BY ${claimOrder}, d.next_step_at, d.id
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED
@@ -192,7 +197,8 @@ export const make = Effect.gen(function*() {
       sql<SweepRow>`
         UPDATE sweep_tasks t SET claimed_by = ${worker}, claimed_until = ${until}
         WHERE t.id = ${id} AND t.tenant_id = ${scope.tenantId} AND t.network = ${scope.network}
-          AND t.status = ANY(${statuses}::text[]) AND (t.claimed_until IS NULL OR t.claimed_until <= ${now})
+          AND t.status = ANY(${statuses}::text[])
+          AND ${render(sql, SweepClaimable.sweepUnclaimed, { claimedUntil: "t.claimed_until" }, { now })}
         RETURNING ${columns}`.pipe(
         Effect.orDie,
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSweepTask))

@@ -1,7 +1,6 @@
-import { ChainRejected, ChainUnavailable, noExtraLabels, traced as tracedSpan } from "@collector/core"
+import { ChainRejected, ChainUnavailable, LosslessJson, noExtraLabels, traced as tracedSpan } from "@collector/core"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Cause, Data, Duration, Effect, Exit, Option, Redacted, Schedule } from "effect"
-import { parseLosslessJson } from "./LosslessJson.js"
 import type { NodeConfig } from "./NodeConfig.js"
 import { nodeRequestDuration, nodeRequests, type NodeRequestOutcome } from "./NodeMetrics.js"
 import { makeRequestBudget, type RequestBudget } from "./RequestBudget.js"
@@ -152,7 +151,7 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
     const postText: NodeClient["postText"] = (path, body) => traced(path)(send(path, body))
 
     const post: NodeClient["post"] = (path, body, options) =>
-      traced(path)(Effect.flatMap(send(path, body, options), (text) => parseNodeJson(path, text, parseLosslessJson)))
+      traced(path)(Effect.flatMap(send(path, body, options), (text) => parseNodeJson(path, text, (t) => LosslessJson.parse(t, "unsafeIntegersAsText"))))
 
     return { post, postText }
   })

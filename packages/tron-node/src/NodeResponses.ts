@@ -6,7 +6,7 @@ import { ParseResult, Schema } from "effect"
  * numeric field decodes a missing value as 0 and every list as empty. Unknown fields are ignored.
  */
 
-/** An int64 as the node prints it: a JSON number, or a digit string when `parseLosslessJson` kept it exact. */
+/** An int64 as the node prints it: a JSON number, or a digit string when `LosslessJson.parse` kept it exact. */
 export const NodeInt = Schema.transformOrFail(
   Schema.Union(Schema.Number, Schema.String.pipe(Schema.pattern(/^-?\d+$/))),
   Schema.BigIntFromSelf,

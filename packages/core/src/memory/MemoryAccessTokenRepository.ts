@@ -1,6 +1,7 @@
 import { Clock, Effect, Encoding, Layer, Option } from "effect"
-import { AccessTokenRepository } from "../AccessTokenRepository.js"
+import { accessTokenExpired, AccessTokenRepository } from "../AccessTokenRepository.js"
 import type { AppId } from "../Ids.js"
+import * as RowRule from "../RowRule.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { accessTokens, apps } from "./MemoryTables.js"
 
@@ -27,7 +28,7 @@ export const make = Effect.gen(function*() {
       ),
     deleteExpired: (now, limit) =>
       db.atomically(() => {
-        const expired = [...tokens.entries()].filter(([, token]) => token.expiresAt.getTime() <= now.getTime())
+        const expired = [...tokens.entries()].filter(([, token]) => RowRule.holds(accessTokenExpired, token, { now }))
           .sort(([, a], [, b]) => a.expiresAt.getTime() - b.expiresAt.getTime())
           .slice(0, limit)
         for (const [key] of expired) tokens.delete(key)

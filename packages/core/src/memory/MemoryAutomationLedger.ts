@@ -1,37 +1,27 @@
 import { Effect, Layer } from "effect"
 import { AutomationLedger } from "../sweeps/AutomationLedger.js"
+import { isAutomationDue } from "../sweeps/AutomationDue.js"
 import { isTerminal } from "../sweeps/SweepTask.js"
-import { isTenantAvailable } from "../Tenant.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { storedPolicy } from "./SettingsRows.js"
 import { keyOf, sweepTasks, type TenantSettingsRow, tenants, tenantSettings, wallets } from "./MemoryTables.js"
 import { compare, compareDatesNullsFirst, compareIds } from "./Ordering.js"
 
-const minuteMillis = 60_000
-
 export const make = Effect.gen(function*() {
   const db = yield* MemoryDatabase
   const settings = db.table(tenantSettings)
 
-  const isDue = (row: TenantSettingsRow, now: Date) =>
-    row.automationLastRunAt === null || row.automationLastRunAt.getTime() + row.automationIntervalMinutes * minuteMillis <= now.getTime()
-
-  const isUnclaimed = (row: TenantSettingsRow, now: Date) =>
-    row.automationRoundClaimedUntil === null || row.automationRoundClaimedUntil.getTime() <= now.getTime()
-
-  const servesTenant = (row: TenantSettingsRow, now: Date) => {
+  // Core's rule (AutomationDue), the same the PostgreSQL driver renders into its claim.
+  const isDue = (row: TenantSettingsRow, now: Date) => {
     const tenant = db.table(tenants).get(row.tenantId)
-    return tenant !== undefined && isTenantAvailable(tenant, now)
+    return tenant !== undefined && isAutomationDue(row, tenant, now)
   }
 
   return AutomationLedger.of({
     claimDue: (network, now, claimedUntil, limit) =>
       db.atomically(() =>
         settings
-          .filter((row) =>
-            row.network === network && row.automationEnabled && row.collectionAddress !== "" && servesTenant(row, now) &&
-            isDue(row, now) && isUnclaimed(row, now)
-          )
+          .filter((row) => row.network === network && isDue(row, now))
           .sort((a, b) => compareDatesNullsFirst(a.automationLastRunAt, b.automationLastRunAt) || compareIds(a.tenantId, b.tenantId))
           .slice(0, limit)
           .map((row) => {

@@ -8,15 +8,18 @@ import {
   type HeldAttempt,
   type NextStep
 } from "../notifications/DeliveryLedger.js"
+import { attemptBlocksStart, eventClaimable, eventDue, eventOpen, leaseHeld, roundGoesOn, webhookConfigured } from "../notifications/DeliveryRules.js"
+import * as RowRule from "../RowRule.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { checkedAttempt, checkedEvent, maxAttemptNumber } from "./MemoryEventChecks.js"
 import { apps, deliveryAttempts, type DeliveryAttemptRow, deliveryRounds, type EventRow, events, keyOf, tenantSettings } from "./MemoryTables.js"
 
-const isOpen = (row: EventRow) => row.status === "pending" || row.status === "delivering"
+// The rules are core's (DeliveryRules), the same the PostgreSQL driver renders into its statements.
+const isOpen = (row: EventRow) => RowRule.holds(eventOpen, row, undefined)
 
-const isDue = (row: EventRow, now: Date) => row.nextAttempt !== null && row.nextAttempt.getTime() <= now.getTime()
+const isDue = (row: EventRow, now: Date) => RowRule.holds(eventDue, row, { now })
 
-const unclaimedAt = (row: EventRow, now: Date) => row.claimedUntil === null || row.claimedUntil.getTime() <= now.getTime()
+const isClaimable = (row: EventRow, now: Date) => RowRule.holds(eventClaimable, row, { now })
 
 // Claims go by due time, then by ID as a bigint ("10" after "9").
 const byDueThenId = (a: EventRow, b: EventRow) => {
@@ -69,7 +72,7 @@ export const make = Effect.gen(function*() {
       if (row.network !== r.network || !isOpen(row)) continue
       let mine = candidates.get(row.tenantId)
       if (mine === undefined) candidates.set(row.tenantId, mine = [])
-      if (isDue(row, r.now) && unclaimedAt(row, r.now)) mine.push(row)
+      if (isClaimable(row, r.now)) mine.push(row)
     }
     const ranked: Array<{ readonly row: EventRow; readonly rank: number }> = []
     for (const [tenant, rows] of candidates) {
@@ -82,13 +85,15 @@ export const make = Effect.gen(function*() {
 
   /** The URL the claim starts the next attempt with, or null when the event cannot go on as it is. */
   const startUrl = (row: EventRow, r: ClaimRequest): string | null => {
-    const blocked = roundAttempts(row.id, row.currentRound).find((a) => a.endedAt === null || a.attempt > row.attempts)
-    if (blocked !== undefined) return null
+    const blocked = roundAttempts(row.id, row.currentRound).some((a) =>
+      RowRule.holds(attemptBlocksStart, { attempt: a.attempt, endedAt: a.endedAt, eventAttempts: row.attempts }, undefined)
+    )
+    if (blocked) return null
     if (row.roundUrl === null) {
       const config = settings.get(keyOf(row.tenantId, row.network))
-      return config !== undefined && config.webhookEnabled && config.webhookUrl !== "" ? config.webhookUrl : null
+      return config !== undefined && RowRule.holds(webhookConfigured, config, undefined) ? config.webhookUrl : null
     }
-    return row.roundUrl !== "" && row.attempts < r.maxAttempts && row.deadlineAt.getTime() > r.now.getTime() ? row.roundUrl : null
+    return RowRule.holds(roundGoesOn, row, { now: r.now, maxAttempts: r.maxAttempts }) ? row.roundUrl : null
   }
 
   const claimOne = (picked: EventRow, r: ClaimRequest): DueEvent => {
@@ -166,7 +171,7 @@ export const make = Effect.gen(function*() {
         const held = new Set<string>()
         for (const item of items) {
           const row = table.get(item.claim.eventId)
-          if (holds(row, item) && row.claimedUntil !== null && row.claimedUntil.getTime() > at.getTime()) held.add(row.id)
+          if (holds(row, item) && RowRule.holds(leaseHeld, row, { now: at })) held.add(row.id)
         }
         const marked: Array<string> = []
         const seen = new Set<string>()
@@ -305,7 +310,7 @@ export const make = Effect.gen(function*() {
         let due = 0
         let oldest: Date | null = null
         for (const row of table.values()) {
-          if (row.network !== network || !isOpen(row) || !isDue(row, now)) continue
+          if (row.network !== network || !isDue(row, now)) continue
           due++
           if (oldest === null || row.nextAttempt!.getTime() < oldest.getTime()) oldest = row.nextAttempt
         }

@@ -1,5 +1,6 @@
 import { Clock, Effect, Layer } from "effect"
-import { IdempotencyConflict, type IdempotencyKey, IdempotencyStore, type SavedOutcome } from "../Idempotency.js"
+import { IdempotencyConflict, type IdempotencyKey, idempotencyPrunable, IdempotencyStore, type SavedOutcome } from "../Idempotency.js"
+import * as RowRule from "../RowRule.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import { idempotencyRecords, keyOf, tenants } from "./MemoryTables.js"
 
@@ -46,7 +47,7 @@ export const make = Effect.gen(function*() {
   const prune = (before: Date, limit: number) =>
     db.atomically(() => {
       const old = [...records.entries()]
-        .filter(([, row]) => row.outcome !== "running" && row.createdAt.getTime() < before.getTime())
+        .filter(([, row]) => RowRule.holds(idempotencyPrunable, row, { before }))
         .sort(([, a], [, b]) => a.createdAt.getTime() - b.createdAt.getTime())
         .slice(0, limit)
       for (const [key] of old) records.delete(key)

@@ -1,7 +1,9 @@
 import { Effect, Layer, Option } from "effect"
 import { compareIds } from "../Int64Id.js"
 import type { TenantScope } from "../Scope.js"
+import * as RowRule from "../RowRule.js"
 import { byClaimOrder } from "../sweeps/ClaimOrder.js"
+import { sweepClaimable, sweepUnclaimed } from "../sweeps/SweepClaimable.js"
 import { queuedTask } from "../sweeps/QueuedTask.js"
 import { type SweepQuery, SweepRepository, type SweepView } from "../sweeps/SweepRepository.js"
 import { isTerminal, type SweepStatus, type SweepTask, type SweepTaskId } from "../sweeps/SweepTask.js"
@@ -138,10 +140,7 @@ export const make = Effect.gen(function*() {
 
     claim: (network, worker, now, until, limit) =>
       db.atomically(() =>
-        tasks.filter((row) =>
-          row.network === network && !isTerminal(row.status) && row.nextStepAt.getTime() <= now.getTime() &&
-          (row.claimedUntil === null || row.claimedUntil.getTime() <= now.getTime())
-        )
+        tasks.filter((row) => row.network === network && RowRule.holds(sweepClaimable, row, { now }))
           .map(toTask)
           .sort(byClaimOrder)
           .slice(0, Math.max(limit, 0))
@@ -155,7 +154,7 @@ export const make = Effect.gen(function*() {
       db.atomically(() => {
         const row = tasks.get(id)
         if (row === undefined || !inScope(scope)(row) || !statuses.includes(row.status)) return Option.none()
-        if (row.claimedUntil !== null && row.claimedUntil.getTime() > now.getTime()) return Option.none()
+        if (!RowRule.holds(sweepUnclaimed, row, { now })) return Option.none()
         write({ ...row, claimedBy: worker, claimedUntil: until })
         return Option.some(toTask(row))
       }),

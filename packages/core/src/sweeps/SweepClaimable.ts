@@ -1,0 +1,31 @@
+import * as RowRule from "../RowRule.js"
+import { type SweepStatus, terminalStatuses } from "./SweepTask.js"
+
+/**
+ * Which sweep tasks a sweeper's claim takes, written once: the memory driver evaluates the rule,
+ * the PostgreSQL driver renders it into its claim statement (its order is ClaimOrder's).
+ */
+
+/** The fields of a stored task the claim rule reads; `claimedUntil` is the running claim's lease. */
+export interface SweepClaimFields {
+  readonly status: SweepStatus
+  readonly nextStepAt: Date
+  readonly claimedUntil: Date | null
+}
+
+export interface ClaimTime {
+  readonly now: Date
+}
+
+/** No sweeper's claim on the task still runs at `now`. */
+export const sweepUnclaimed: RowRule.Rule<Pick<SweepClaimFields, "claimedUntil">, ClaimTime> = RowRule.unclaimedAt(
+  RowRule.field<Pick<SweepClaimFields, "claimedUntil">>("claimedUntil"),
+  RowRule.param<ClaimTime>("now")
+)
+
+/** Unfinished, its next step due by `now`, and unclaimed: a claim may take it. */
+export const sweepClaimable: RowRule.Rule<SweepClaimFields, ClaimTime> = RowRule.all<SweepClaimFields, ClaimTime>(
+  RowRule.noneOf(RowRule.field<SweepClaimFields>("status"), terminalStatuses),
+  RowRule.compare(RowRule.field<SweepClaimFields>("nextStepAt"), "<=", RowRule.param<ClaimTime>("now")),
+  sweepUnclaimed
+)
