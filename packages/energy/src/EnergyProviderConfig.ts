@@ -115,7 +115,7 @@ export const energyProviderSettings = (network: Network) => ({
   }, kindOf),
   url: Setting.declare({
     name: nameOf(network, "URL"),
-    shown: `\`sim\`: ${simUrlDefault}; \`catfee\`: \`${CatFee.catFeeBaseUrls[network]}\``,
+    shown: `\`sim\`: ${simUrlDefault}; \`catfee\`: \`${CatFee.catFeeBaseUrls.main}\` / \`${CatFee.catFeeBaseUrls.nile}\``,
     description: "Base URL of the provider (http or https, trailing slashes dropped)."
   }, (name) => Config.option(baseUrl(name))),
   apiKey: Setting.declare({

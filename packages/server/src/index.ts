@@ -1,6 +1,7 @@
 export * as ApiProcess from "./ApiProcess.js"
 export * as KeyStore from "./KeyStore.js"
 export * from "./NetworkResourcesLive.js"
+export * from "./EmbeddedMainnet.js"
 export * as MasterKeyGuard from "./MasterKeyGuard.js"
 export * as OperatorServer from "./OperatorServer.js"
 export * from "./OperatorSettings.js"
