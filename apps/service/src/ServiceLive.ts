@@ -1,18 +1,16 @@
 import type { Network } from "@collector/core"
 import { databaseConfig, PgScanLedger } from "@collector/postgres"
 import { ApiProcess, processStorage, WorkerProcess } from "@collector/server"
-import { defaultNodeConfig, nodeConfigs } from "@collector/tron-node"
+import { defaultNodeConfig, nodeConfigs, nodeConfigured } from "@collector/tron-node"
 import { simServerConfig } from "@collector/tron-sim"
-import { Config, Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { SimulatedNile, SimulatedNileLive } from "./SimulatedNile.js"
 
 /** The simulated node as the `nile` network's node. */
 const simulatedNileNode = (url: string) => defaultNodeConfig("nile", { fullNodeUrl: url, solidityUrl: url, requestsPerSecond: 100 })
 
 /** Whether a nile node is configured (`TRON_NILE_NODE_URL` or the list `TRON_NILE_NODE_URLS`): without one, nile is simulated. */
-const nileNodeSet = Config.option(Config.string("TRON_NILE_NODE_URL")).pipe(
-  Config.zipWith(Config.option(Config.string("TRON_NILE_NODE_URLS")), (single, list) => Option.orElse(single, () => list))
-)
+const nileNodeSet = nodeConfigured("nile")
 
 /** The service's start line: the API's port, the networks and their nodes, the storage. */
 export const describeService = Effect.gen(function*() {
@@ -20,7 +18,7 @@ export const describeService = Effect.gen(function*() {
   const sim = yield* simServerConfig
   const api = yield* ApiProcess.describe
   const worker = yield* WorkerProcess.describe
-  const simulated = Option.isNone(nileUrl) && worker.networks.split(",").includes("nile")
+  const simulated = !nileUrl && worker.networks.split(",").includes("nile")
   return { ...api, ...worker, ...(simulated ? { nodes: worker.nodes.replace(/nile=\S+/, `nile=simulated at http://${sim.host}:${sim.port}`) } : {}) }
 })
 
@@ -41,7 +39,7 @@ export const ServiceLive = Layer.unwrapEffect(
     // One set of operator endpoints for the process: the worker's, whose readiness covers the
     // database as the API's would, and the engines besides.
     const api = { port: apiSettings.port }
-    if (Option.isSome(nileUrl)) return Layer.merge(ApiProcess.layer(api), WorkerProcess.layer(worker)).pipe(Layer.provide(shared))
+    if (nileUrl) return Layer.merge(ApiProcess.layer(api), WorkerProcess.layer(worker)).pipe(Layer.provide(shared))
     // The API's sweep estimate and the worker read the same simulated node for nile.
     const simulated = Layer.unwrapEffect(
       Effect.map(SimulatedNile, ({ url }) => {

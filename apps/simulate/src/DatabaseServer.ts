@@ -1,5 +1,5 @@
-import { acquireEmbeddedDatabase, freePort } from "@collector/postgres"
-import { Effect, Redacted } from "effect"
+import { acquireEmbeddedDatabase, databaseSettings, freePort } from "@collector/postgres"
+import { Effect, Option, Redacted } from "effect"
 import { rmSync } from "node:fs"
 import { resolve } from "node:path"
 
@@ -9,8 +9,9 @@ import { resolve } from "node:path"
  * directory, stopped and removed when the scope closes.
  */
 export const databaseServer = Effect.gen(function*() {
-  const configured = process.env.DATABASE_URL
-  if (configured !== undefined && configured !== "") return configured
+  // Read through its declaration, so a malformed URL gets the sentence every process gives.
+  const configured = yield* databaseSettings.url.pipe(Effect.orDie)
+  if (Option.isSome(configured)) return Redacted.value(configured.value)
   const directory = resolve(".data", `simulate-pg-${process.pid}`)
   yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(directory, { recursive: true, force: true })))
   const port = yield* Effect.promise(freePort)

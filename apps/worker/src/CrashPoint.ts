@@ -1,4 +1,4 @@
-import type { Checkpoint } from "@collector/core"
+import { type Checkpoint, Setting } from "@collector/core"
 import { Config, Effect, Option } from "effect"
 
 /**
@@ -7,7 +7,13 @@ import { Config, Effect, Option } from "effect"
  * started by a claim, none marked sending yet) the worker kills itself with SIGKILL the first
  * time it gets there, exactly as a power cut would. Unset in every real deployment.
  */
-export const crashPointConfig: Config.Config<Checkpoint | undefined> = Config.option(Config.string("SWEEP_CRASH_AT")).pipe(
+export const crashAtSetting = Setting.declare({
+  name: "SWEEP_CRASH_AT",
+  description:
+    "Test only: the worker kills itself (SIGKILL) the first time it reaches this checkpoint (`before:signed/ready`, `automation:claimed`, `delivery:claimed`, ...). Read by `apps/worker` alone and passed to the engine as its checkpoint."
+}, (name) => Config.option(Config.string(name)))
+
+export const crashPointConfig: Config.Config<Checkpoint | undefined> = crashAtSetting.pipe(
   Config.map(Option.match({
     onNone: () => undefined,
     onSome: (target) => (reached: string) =>

@@ -1,5 +1,6 @@
-import { Config, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import * as ConfigValue from "./config/ConfigValue.js"
+import * as Setting from "./config/Setting.js"
 import { allConfirmationRules, type ConfirmationRule } from "./ConfirmationRule.js"
 
 /** A tenant setting the platform does not allow: the reason says what would be accepted. */
@@ -14,9 +15,13 @@ export class TenantRejected extends Schema.TaggedError<TenantRejected>()("Tenant
 export const tenantNameMaxLength = 200
 
 /** The confirmation rules this platform offers tenants (`CONFIRMATION_RULES`, default all). */
-export const enabledConfirmationRules: Config.Config<ReadonlyArray<ConfirmationRule>> = ConfigValue.listOf("CONFIRMATION_RULES", allConfirmationRules).pipe(
-  Config.withDefault(allConfirmationRules)
-)
+export const enabledConfirmationRules: Setting.Setting<ReadonlyArray<ConfirmationRule>> = Setting.declare({
+  name: "CONFIRMATION_RULES",
+  default: allConfirmationRules,
+  shown: `all ${allConfirmationRules.length}`,
+  description:
+    `Confirmation rules the platform offers (\`${allConfirmationRules.join(",")}\`); the core refuses any other (\`TenantRejected\`), whichever way the setting comes in (the CLI's \`set-confirmation\`, an embedder's \`TenantAdmin\`).`
+}, (name) => ConfigValue.listOf(name, allConfirmationRules))
 
 /** A tenant's name as stored: trimmed, not empty, at most `tenantNameMaxLength` characters. */
 export const tenantName = (name: string): Effect.Effect<string, TenantRejected> => {

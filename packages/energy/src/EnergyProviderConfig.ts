@@ -5,9 +5,12 @@ import {
   mainnetFees,
   type Network,
   noEnergyProvider,
-  rankedEnergyProviders
+  rankedEnergyProviders,
+  Setting
 } from "@collector/core"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import { networkNodeSettings } from "@collector/tron-node"
+import { simServerSettings } from "@collector/tron-sim"
 import { Config, ConfigError, Duration, Effect, Layer, Option, type Redacted } from "effect"
 import * as CatFee from "./CatFeeEnergyProvider.js"
 import * as Merx from "./MerxEnergyProvider.js"
@@ -68,8 +71,7 @@ const baseUrl = (name: string) => ConfigValue.baseUrl(name, "https://api.catfee.
 const sunAmount = (name: string, fallback: bigint) =>
   Config.string(name).pipe(
     Config.validate({ message: `${name} must be a whole number of SUN, such as ${fallback}`, validation: (text) => /^\d{1,20}$/.test(text.trim()) }),
-    Config.map((text) => BigInt(text.trim())),
-    Config.withDefault(fallback)
+    Config.map((text) => BigInt(text.trim()))
   )
 
 /** A positive whole number of SUN per energy. */
@@ -80,23 +82,96 @@ const sunPerEnergy = (name: string) =>
   )
 
 /** A secret that must be there and not empty. */
-const requiredSecret = (name: string, why: string): Effect.Effect<Redacted.Redacted, ConfigError.ConfigError> =>
-  Effect.flatMap(ConfigValue.secret(name), (secret) =>
+const requiredSecret = (setting: Setting.Setting<Option.Option<Redacted.Redacted>>, why: string): Effect.Effect<Redacted.Redacted, ConfigError.ConfigError> =>
+  Effect.flatMap(setting, (secret) =>
     Option.match(secret, {
-      onNone: () => Effect.fail(ConfigError.MissingData([name], `${name} is required ${why}`)),
+      onNone: () => Effect.fail(ConfigError.MissingData([setting.setting.name], `${setting.setting.name} is required ${why}`)),
       onSome: Effect.succeed
     }))
 
-const requestTimeout = ConfigValue.millis("ENERGY_PROVIDER_TIMEOUT_MS", { min: 1 }).pipe(Config.withDefault(Duration.seconds(10)))
+/** The provider settings every network shares. */
+export const sharedEnergyProviderSettings = {
+  requestTimeout: Setting.declare({
+    name: "ENERGY_PROVIDER_TIMEOUT_MS",
+    default: Duration.seconds(10),
+    description: "Per provider request, reading the answer included (at least 1); no answer in time leaves the order's outcome unknown."
+  }, (name) => ConfigValue.millis(name, { min: 1 })),
+  coolDown: Setting.declare({
+    name: "ENERGY_PROVIDER_COOL_DOWN_MS",
+    default: Duration.minutes(5),
+    description: "How long a provider that failed, did not answer in time or delivered less than it said is skipped by a ranked list (at least 1)."
+  }, (name) => ConfigValue.millis(name, { min: 1 }))
+}
 
-const coolDown = ConfigValue.millis("ENERGY_PROVIDER_COOL_DOWN_MS", { min: 1 }).pipe(Config.withDefault(Duration.minutes(5)))
+const simUrlDefault = "`TRON_NILE_NODE_URL`, else `http://TRON_SIM_HOST:TRON_SIM_PORT`"
 
-/** Where the service's simulated nile node listens: the node URL if set, else TRON_SIM_HOST:TRON_SIM_PORT. */
+/** The provider settings of `network` (`ENERGY_PROVIDER_<NETWORK>*`, `ENERGY_PROVIDERS_<NETWORK>`); descriptions are the same for every network. */
+export const energyProviderSettings = (network: Network) => ({
+  kind: Setting.declare({
+    name: nameOf(network),
+    shown: network === "nile" ? "`sim` (`none` when `TRON_NILE_NODE_URL` is set)" : "`none`",
+    description:
+      "`sim` (the simulated node's provider; refused on `main`), `catfee`, or `none` (every quote and order refused: the sweeper uses the wallet's own energy and TRX)."
+  }, kindOf),
+  url: Setting.declare({
+    name: nameOf(network, "URL"),
+    shown: `\`sim\`: ${simUrlDefault}; \`catfee\`: \`${CatFee.catFeeBaseUrls.main}\` / \`${CatFee.catFeeBaseUrls.nile}\``,
+    description: "Base URL of the provider (http or https, trailing slashes dropped)."
+  }, (name) => Config.option(baseUrl(name))),
+  apiKey: Setting.declare({
+    name: nameOf(network, "API_KEY"),
+    description: "CatFee API key; required with `catfee`. Kept redacted. CatFee's production and Nile accounts and keys are separate."
+  }, ConfigValue.secret),
+  apiSecret: Setting.declare({
+    name: nameOf(network, "API_SECRET"),
+    description: "CatFee API secret (signs every request); required with `catfee`. Kept redacted."
+  }, ConfigValue.secret),
+  quotePrice: Setting.declare({
+    name: nameOf(network, "QUOTE_PRICE_SUN"),
+    default: 100n,
+    description: "SUN per energy that CatFee quotes are computed with (the order reports what was actually charged)."
+  }, (name) => sunAmount(name, 100n)),
+  quoteActivation: Setting.declare({
+    name: nameOf(network, "QUOTE_ACTIVATION_SUN"),
+    default: mainnetFees.providerActivation,
+    description: "SUN quoted by CatFee quotes for activating a receiver."
+  }, (name) => sunAmount(name, mainnetFees.providerActivation)),
+  list: Setting.declare({
+    name: `ENERGY_PROVIDERS_${network.toUpperCase()}`,
+    shown: "(unset)",
+    description:
+      `Several providers, an ordered comma-separated list of ${providerKinds.map((kind) => `\`${kind}\``).join(", ")} (\`merx,catfee\`), ranked by quote with failover (docs/fees.md, "Rental providers"). Each reads its own settings. Not together with \`ENERGY_PROVIDER_<NETWORK>\` (start-up fails naming both); a list of one is that provider alone, so \`ENERGY_PROVIDERS_MAIN=catfee\` equals \`ENERGY_PROVIDER_MAIN=catfee\`. \`sim\` and \`sim-b\` (the simulated node's second provider) are refused on \`main\`.`
+  }, (name) => Config.option(ConfigValue.listOf(name, providerKinds))),
+  merxApiKey: Setting.declare({
+    name: nameOf(network, "MERX_API_KEY"),
+    description: "Merx API key (`X-API-Key`, with `create_orders` and `view_orders`); required with `merx`. Kept redacted."
+  }, ConfigValue.secret),
+  merxUrl: Setting.declare({ name: nameOf(network, "MERX_URL"), default: Merx.merxBaseUrl, description: "Merx base URL." }, (name) =>
+    ConfigValue.baseUrl(name, Merx.merxBaseUrl)),
+  merxMaxPrice: Setting.declare({
+    name: nameOf(network, "MERX_MAX_PRICE_SUN"),
+    description: "Sent as `max_price_sun` (SUN per energy, above 0) with Merx previews and orders: Merx refuses a market order above it."
+  }, (name) => Config.option(sunPerEnergy(name))),
+  simUrl: Setting.declare({
+    name: nameOf(network, "SIM_URL"),
+    shown: simUrlDefault,
+    description: "The simulated node, for `sim`/`sim-b` in a list (`ENERGY_PROVIDER_<NETWORK>_URL` stays CatFee's there)."
+  }, (name) => Config.option(baseUrl(name)))
+})
+
+const requestTimeout = sharedEnergyProviderSettings.requestTimeout
+
+const coolDown = sharedEnergyProviderSettings.coolDown
+
+/**
+ * Where the service's simulated nile node listens: the node URL if set, else TRON_SIM_HOST:TRON_SIM_PORT,
+ * each read through its own declaration (the node's package, the simulator's).
+ */
 const simulatedNodeUrl = Effect.gen(function*() {
-  const nodeUrl = yield* Config.option(ConfigValue.baseUrl("TRON_NILE_NODE_URL", "https://nile.trongrid.io or http://127.0.0.1:8090"))
+  const nodeUrl = yield* networkNodeSettings("nile").nodeUrl
   if (Option.isSome(nodeUrl)) return nodeUrl.value
-  const host = yield* Config.string("TRON_SIM_HOST").pipe(Config.withDefault("127.0.0.1"))
-  const port = yield* ConfigValue.port("TRON_SIM_PORT").pipe(Config.withDefault(8090))
+  const host = yield* simServerSettings.host
+  const port = yield* simServerSettings.port
   return `http://${host}:${port}`
 })
 
@@ -104,14 +179,21 @@ const simulatedNodeUrl = Effect.gen(function*() {
  * One provider's own settings. `variable` chose it and `where` says how (`ENERGY_PROVIDER_MAIN=catfee`,
  * `catfee in ENERGY_PROVIDERS_MAIN`), for messages; `simUrlName` is where a `sim` reads its URL.
  */
-const providerSettings = (network: Network, kind: ProviderKind, variable: string, where: string, simUrlName: string): Effect.Effect<SingleSettings, ConfigError.ConfigError> =>
+const providerSettings = (
+  network: Network,
+  kind: ProviderKind,
+  variable: string,
+  where: string,
+  simUrl: Config.Config<Option.Option<string>>
+): Effect.Effect<SingleSettings, ConfigError.ConfigError> =>
   Effect.gen(function*() {
+    const settings = energyProviderSettings(network)
     const timeout = yield* requestTimeout
     if (kind === "sim" || kind === "sim-b") {
       if (network === "main") {
         return yield* Effect.fail(ConfigError.InvalidData([variable], `${where}: the simulated provider serves test networks only; use catfee, merx or none`))
       }
-      const url = yield* Config.option(baseUrl(simUrlName))
+      const url = yield* simUrl
       const resolved = Option.isSome(url) ? url.value : yield* simulatedNodeUrl
       return { kind: "sim", network, config: SimEnergyProvider.defaultSimProviderConfig(resolved, { requestTimeout: timeout, name: kind }) }
     }
@@ -121,10 +203,10 @@ const providerSettings = (network: Network, kind: ProviderKind, variable: string
         kind,
         network,
         config: {
-          baseUrl: yield* ConfigValue.baseUrl(nameOf(network, "MERX_URL"), Merx.merxBaseUrl).pipe(Config.withDefault(Merx.merxBaseUrl)),
-          apiKey: yield* requiredSecret(nameOf(network, "MERX_API_KEY"), why),
+          baseUrl: yield* settings.merxUrl,
+          apiKey: yield* requiredSecret(settings.merxApiKey, why),
           requestTimeout: timeout,
-          maxPricePerEnergy: yield* Config.option(sunPerEnergy(nameOf(network, "MERX_MAX_PRICE_SUN")))
+          maxPricePerEnergy: yield* settings.merxMaxPrice
         }
       }
     }
@@ -134,12 +216,12 @@ const providerSettings = (network: Network, kind: ProviderKind, variable: string
       network,
       config: {
         network,
-        baseUrl: yield* baseUrl(nameOf(network, "URL")).pipe(Config.withDefault(CatFee.catFeeBaseUrls[network])),
-        apiKey: yield* requiredSecret(nameOf(network, "API_KEY"), why),
-        apiSecret: yield* requiredSecret(nameOf(network, "API_SECRET"), why),
+        baseUrl: Option.getOrElse(yield* settings.url, () => CatFee.catFeeBaseUrls[network]),
+        apiKey: yield* requiredSecret(settings.apiKey, why),
+        apiSecret: yield* requiredSecret(settings.apiSecret, why),
         requestTimeout: timeout,
-        quotePricePerEnergy: yield* sunAmount(nameOf(network, "QUOTE_PRICE_SUN"), 100n),
-        quoteActivationCost: yield* sunAmount(nameOf(network, "QUOTE_ACTIVATION_SUN"), mainnetFees.providerActivation)
+        quotePricePerEnergy: yield* settings.quotePrice,
+        quoteActivationCost: yield* settings.quoteActivation
       }
     }
   })
@@ -149,22 +231,23 @@ export const energyProviderConfig = (network: Network): Effect.Effect<EnergyProv
   Effect.gen(function*() {
     const name = nameOf(network)
     const listName = `ENERGY_PROVIDERS_${network.toUpperCase()}`
-    const chosen = yield* kindOf(name)
-    const list = yield* Config.option(ConfigValue.listOf(listName, providerKinds))
+    const settings = energyProviderSettings(network)
+    const chosen = yield* settings.kind
+    const list = yield* settings.list
     if (Option.isSome(list)) {
       if (Option.isSome(chosen)) {
         return yield* Effect.fail(
           ConfigError.InvalidData([name], `${name} and ${listName} are both set: keep ${listName} only (${listName}=${chosen.value} is the same as ${name}=${chosen.value})`)
         )
       }
-      const providers = yield* Effect.forEach(list.value, (kind) => providerSettings(network, kind, listName, `${kind} in ${listName}`, nameOf(network, "SIM_URL")))
+      const providers = yield* Effect.forEach(list.value, (kind) => providerSettings(network, kind, listName, `${kind} in ${listName}`, settings.simUrl))
       if (providers.length === 1) return providers[0]!
       return { kind: "ranked" as const, network, providers, coolDown: yield* coolDown, answerTimeout: yield* requestTimeout }
     }
-    const nodeUrlSet = Option.isSome(yield* Config.option(Config.string("TRON_NILE_NODE_URL")))
+    const nodeUrlSet = Option.isSome(yield* networkNodeSettings("nile").nodeUrl)
     const kind = Option.getOrElse(chosen, (): Kind => (network === "nile" && !nodeUrlSet ? "sim" : "none"))
     if (kind === "none") return { kind, network }
-    return yield* providerSettings(network, kind, name, `${name}=${kind}`, nameOf(network, "URL"))
+    return yield* providerSettings(network, kind, name, `${name}=${kind}`, settings.url)
   })
 
 /** One line for the start-up log; never a secret. */

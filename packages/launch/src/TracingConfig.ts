@@ -1,3 +1,4 @@
+import { Setting } from "@collector/core"
 import { Config, ConfigError, Duration, Either, Option, Redacted } from "effect"
 
 /** How spans are written to the collector: OTLP over HTTP, as protobuf (the OTLP default) or JSON. */
@@ -36,10 +37,19 @@ const endpoint = (name: string) =>
  * The traces endpoint: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as given, or else
  * `OTEL_EXPORTER_OTLP_ENDPOINT` with `/v1/traces` appended (as the OpenTelemetry exporters do).
  */
-const tracesUrl: Config.Config<Option.Option<string>> = Config.all([
-  endpoint("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
-  endpoint("OTEL_EXPORTER_OTLP_ENDPOINT")
-]).pipe(
+const baseEndpoint = Setting.declare({
+  name: "OTEL_EXPORTER_OTLP_ENDPOINT",
+  shown: "(none: tracing off)",
+  description:
+    "The collector's OTLP/HTTP base URL, e.g. `http://localhost:4318`; spans go to `<it>/v1/traces`. An empty value counts as unset."
+}, endpoint)
+
+const tracesEndpoint = Setting.declare({
+  name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+  description: "A full URL for spans, used as given (it wins over the one above, and also turns tracing on)."
+}, endpoint)
+
+const tracesUrl: Config.Config<Option.Option<string>> = Config.all([tracesEndpoint, baseEndpoint]).pipe(
   Config.map(([traces, base]) => Option.orElse(traces, () => Option.map(base, (url) => `${url.replace(/\/+$/, "")}/v1/traces`)))
 )
 
@@ -53,7 +63,20 @@ const protocolOf = (name: string) =>
     })
   )
 
-const protocol: Config.Config<OtlpProtocol> = Config.all([protocolOf("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"), protocolOf("OTEL_EXPORTER_OTLP_PROTOCOL")]).pipe(
+const baseProtocol = Setting.declare({
+  name: "OTEL_EXPORTER_OTLP_PROTOCOL",
+  shown: "`http/protobuf`",
+  description:
+    "`http/protobuf` or `http/json`. `grpc` is refused: use the collector's HTTP port (4318). `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` wins over it."
+}, protocolOf)
+
+const tracesProtocol = Setting.declare({
+  name: "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+  shown: "`OTEL_EXPORTER_OTLP_PROTOCOL`",
+  description: "The protocol for spans, as `OTEL_EXPORTER_OTLP_PROTOCOL` (which it wins over)."
+}, protocolOf)
+
+const protocol: Config.Config<OtlpProtocol> = Config.all([tracesProtocol, baseProtocol]).pipe(
   Config.map(([traces, base]) => Option.getOrElse(Option.orElse(traces, () => base), (): OtlpProtocol => "http/protobuf"))
 )
 
@@ -84,32 +107,84 @@ const headersOf = (name: string) =>
     })
   )
 
-const headers: Config.Config<Redacted.Redacted<Readonly<Record<string, string>>>> = Config.all([
-  headersOf("OTEL_EXPORTER_OTLP_HEADERS"),
-  headersOf("OTEL_EXPORTER_OTLP_TRACES_HEADERS")
-]).pipe(Config.map(([base, traces]) => Redacted.make({ ...base, ...traces })))
+const baseHeaders = Setting.declare({
+  name: "OTEL_EXPORTER_OTLP_HEADERS",
+  description:
+    "Headers sent with every export, `key=value,key2=value2` with values percent-encoded (a hosted collector's API key). Never logged. `OTEL_EXPORTER_OTLP_TRACES_HEADERS` adds to it and wins on the same key."
+}, headersOf)
+
+const tracesHeaders = Setting.declare({
+  name: "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+  description: "More headers for span exports, as `OTEL_EXPORTER_OTLP_HEADERS`; on the same key this one wins. Never logged."
+}, headersOf)
+
+const headers: Config.Config<Redacted.Redacted<Readonly<Record<string, string>>>> = Config.all([baseHeaders, tracesHeaders]).pipe(Config.map(([base, traces]) => Redacted.make({ ...base, ...traces })))
 
 const truthy = ["true", "yes", "on", "1"]
 
 /** `OTEL_SDK_DISABLED=true` switches tracing off whatever the endpoint says. */
-const sdkDisabled = optionalText("OTEL_SDK_DISABLED").pipe(Config.map(Option.exists((text) => truthy.includes(text.toLowerCase()))))
+const sdkDisabled = Setting.declare({
+  name: "OTEL_SDK_DISABLED",
+  shown: "`false`",
+  description: "`true` turns tracing off whatever the endpoint says."
+}, (name) => optionalText(name).pipe(Config.map(Option.exists((text) => truthy.includes(text.toLowerCase())))))
 
-const tracesExporter = optionalText("OTEL_TRACES_EXPORTER").pipe(
-  Config.mapOrFail((text) => {
-    const value = Option.getOrElse(text, () => "otlp").toLowerCase()
-    return value === "otlp" || value === "none" ? Either.right(value) : invalid("OTEL_TRACES_EXPORTER must be otlp or none")
-  })
-)
+const tracesExporter = Setting.declare({
+  name: "OTEL_TRACES_EXPORTER",
+  shown: "`otlp`",
+  description: "`none` turns tracing off whatever the endpoint says."
+}, (name) =>
+  optionalText(name).pipe(
+    Config.mapOrFail((text) => {
+      const value = Option.getOrElse(text, () => "otlp").toLowerCase()
+      return value === "otlp" || value === "none" ? Either.right(value) : invalid(`${name} must be otlp or none`)
+    })
+  ))
 
-const exportInterval = optionalText("OTEL_BSP_SCHEDULE_DELAY").pipe(
-  Config.mapOrFail((text) => {
-    if (Option.isNone(text)) return Either.right(Duration.seconds(5))
-    const ms = /^\d+$/.test(text.value) ? Number(text.value) : Number.NaN
-    return Number.isSafeInteger(ms) && ms >= 10 && ms <= 600_000
-      ? Either.right(Duration.millis(ms))
-      : invalid("OTEL_BSP_SCHEDULE_DELAY must be a whole number from 10 to 600000 (milliseconds)")
-  })
-)
+const exportInterval = Setting.declare({
+  name: "OTEL_BSP_SCHEDULE_DELAY",
+  shown: "`5000`",
+  description: "Milliseconds finished spans wait to be sent together (10 to 600000); 1000 waiting are sent at once."
+}, (name) =>
+  optionalText(name).pipe(
+    Config.mapOrFail((text) => {
+      if (Option.isNone(text)) return Either.right(Duration.seconds(5))
+      const ms = /^\d+$/.test(text.value) ? Number(text.value) : Number.NaN
+      return Number.isSafeInteger(ms) && ms >= 10 && ms <= 600_000
+        ? Either.right(Duration.millis(ms))
+        : invalid(`${name} must be a whole number from 10 to 600000 (milliseconds)`)
+    })
+  ))
+
+const serviceName = Setting.declare({
+  name: "OTEL_SERVICE_NAME",
+  shown: "the process: `api`, `worker` or `service`",
+  description: "`service.name` of the spans; `service.version` is the release."
+}, optionalText)
+
+/**
+ * `OTEL_RESOURCE_ATTRIBUTES` is read by the OpenTelemetry exporter (`@effect/opentelemetry`), not
+ * here; it is declared so that it is documented with the others.
+ */
+export const resourceAttributes = Setting.declare({
+  name: "OTEL_RESOURCE_ATTRIBUTES",
+  description: "More resource attributes, `key=value,…` (e.g. `deployment.environment=prod,host.name=api-1`)."
+}, optionalText)
+
+/** Every tracing variable, in the order the docs list them. */
+export const tracingSettings = [
+  baseEndpoint,
+  tracesEndpoint,
+  baseProtocol,
+  tracesProtocol,
+  baseHeaders,
+  tracesHeaders,
+  serviceName,
+  resourceAttributes,
+  exportInterval,
+  tracesExporter,
+  sdkDisabled
+] as const
 
 /**
  * The process's tracing, from the standard OpenTelemetry variables: none unless
@@ -122,7 +197,7 @@ export const tracingConfig = (processName: string): Config.Config<Option.Option<
     url: tracesUrl,
     protocol,
     headers,
-    serviceName: optionalText("OTEL_SERVICE_NAME").pipe(Config.map(Option.getOrElse(() => processName))),
+    serviceName: serviceName.pipe(Config.map(Option.getOrElse(() => processName))),
     exportInterval,
     disabled: sdkDisabled,
     exporter: tracesExporter

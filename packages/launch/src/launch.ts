@@ -1,7 +1,8 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Config, ConfigError, ConfigProvider, Effect, Exit, Layer, Logger, LogLevel, Option } from "effect"
+import { Cause, Config, ConfigError, ConfigProvider, Effect, Exit, Layer, Logger, Option } from "effect"
 import { jsonLogger } from "./JsonLogger.js"
 import { logFormatConfig } from "./LogFormat.js"
+import { logLevelConfig } from "./LogLevelSetting.js"
 import { mistypedSettings } from "./MistypedSettings.js"
 import { shutdownGraceConfig } from "./ShutdownGrace.js"
 import { outgoingRequestPrivacy, tracingLayer } from "./Tracing.js"
@@ -10,7 +11,7 @@ import { version } from "./Version.js"
 
 const launchConfig = (what: string) =>
   Config.all({
-    level: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+    level: logLevelConfig,
     format: logFormatConfig(process.stdout.isTTY === true),
     graceMs: shutdownGraceConfig,
     tracing: tracingConfig(what)

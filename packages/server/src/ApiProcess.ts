@@ -1,4 +1,4 @@
-import { allNetworks, ConfigValue, defaultReadinessSettings, Readiness, readinessConfig, type ReadinessSettings, SweepSettings, sweepSettingsConfig, TenantLimits, tenantLimitsConfig } from "@collector/core"
+import { allNetworks, ConfigValue, defaultReadinessSettings, Readiness, readinessConfig, type ReadinessSettings, Setting, SweepSettings, sweepSettingsConfig, TenantLimits, tenantLimitsConfig } from "@collector/core"
 import { energyProviderConfig } from "@collector/energy"
 import { AccessLog, ApiServerLive, Gate, gateSettingsConfig } from "@collector/http-server"
 import { logFormatConfig } from "@collector/launch"
@@ -24,9 +24,12 @@ export interface ApiSettings {
 /** The API's port variables and their defaults, for a taken port's message (`launch`'s `ports`). */
 export const ports = { PORT: 8080, OPERATOR_PORT: defaultOperatorSettings.port } as const
 
+/** `PORT`: where the tenant API listens. */
+export const portSetting = Setting.declare({ name: "PORT", default: ports.PORT, description: "HTTP port of the API (1 to 65535)." }, ConfigValue.port)
+
 /** `PORT` (default 8080), `OPERATOR_*` and `READY_*`. */
 export const config: Config.Config<ApiSettings> = Config.all({
-  port: ConfigValue.port("PORT").pipe(Config.withDefault(ports.PORT)),
+  port: portSetting,
   operator: operatorConfig,
   readiness: readinessConfig
 })

@@ -1,6 +1,14 @@
-import { ConfigValue, type Network } from "@collector/core"
+import { ConfigValue, type Network, Setting } from "@collector/core"
 import type { DatabaseSettings } from "@collector/postgres"
-import { Config, ConfigError, Effect, Option } from "effect"
+import { ConfigError, Effect, Option } from "effect"
+
+/** `EMBEDDED_DATABASE_MAINNET`: the operator's word that `main` may run on the embedded database. */
+export const embeddedMainnetAllowed = Setting.declare({
+  name: "EMBEDDED_DATABASE_MAINNET",
+  default: false,
+  description:
+    "`true` lets the worker watch `main` on the embedded database (without `DATABASE_URL`), with a warning at every start naming what to back up; otherwise that start is refused."
+}, ConfigValue.boolean)
 
 /**
  * Mainnet money on the embedded database: one process's disk holds every deposit record, sweep
@@ -11,7 +19,7 @@ import { Config, ConfigError, Effect, Option } from "effect"
 export const embeddedMainnetGuard = (networks: ReadonlyArray<Network>, database: DatabaseSettings) =>
   Effect.gen(function*() {
     if (Option.isSome(database.url) || !networks.includes("main")) return
-    const allowed = yield* ConfigValue.boolean("EMBEDDED_DATABASE_MAINNET").pipe(Config.withDefault(false))
+    const allowed = yield* embeddedMainnetAllowed
     if (!allowed) {
       return yield* Effect.fail(ConfigError.InvalidData([], "the main network needs DATABASE_URL (a PostgreSQL server you back up): " +
         `the embedded database under ${database.dataDir}/pg has no replica and no backup; set EMBEDDED_DATABASE_MAINNET=true to run main on it anyway`))

@@ -1,9 +1,14 @@
-import { Entropy, type KeyStoreName, Readiness, type ReadinessCheck, readinessOf, SecretBox, Signer, WalletKeys } from "@collector/core"
+import { ConfigValue, Entropy, type KeyStoreName, Readiness, type ReadinessCheck, readinessOf, SecretBox, Setting, Signer, WalletKeys } from "@collector/core"
 import { LocalSigner, LocalWalletKeys } from "@collector/tron"
-import { Config, type ConfigError, Context, Data, Duration, Effect, Layer } from "effect"
+import { type ConfigError, Context, Data, Duration, Effect, Layer } from "effect"
 
 /** `KEY_STORE`: where new wallets' keys are made and kept (docs/keys.md). */
-export const keyStoreConfig: Config.Config<KeyStoreName> = Config.literal("local", "pkcs11")("KEY_STORE").pipe(Config.withDefault("local" as const))
+export const keyStoreConfig: Setting.Setting<KeyStoreName> = Setting.declare({
+  name: "KEY_STORE",
+  default: "local",
+  description:
+    "Where new wallets' keys are made and kept: `local` (made in the process, sealed under `MASTER_KEY` in the database) or `pkcs11` (made and used inside a PKCS#11 token; needs the package `@collector/pkcs11` and the `PKCS11_*` settings below). Wallets keep the store they were made in, so existing local wallets keep signing after a switch. Read by the API (wallet creation) and the worker (signing); set it the same on both. See [keys.md](keys.md)."
+}, (name) => ConfigValue.oneOf(name, ["local", "pkcs11"] as const))
 
 /** What a key store is built on: the master key's box (local keys are sealed with it) and randomness. */
 export type KeyStoreNeeds = SecretBox | Entropy

@@ -19,7 +19,8 @@ import {
   defaultRecordPruningSettings,
   RecordPruning,
   recordPruningConfig,
-  type RecordPruningSettings
+  type RecordPruningSettings,
+  Setting
 } from "@collector/core"
 import { describeEnergyProvider, energyProviderConfig, energyProviderLayer, type EnergyProviderSettings } from "@collector/energy"
 import { WebhookDelivery, webhookDeliveryConfig, type WebhookDeliverySettings } from "@collector/outbound"
@@ -27,7 +28,7 @@ import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres
 import { failoverNodeChain, isInsecureNodeUrl, type NodeConfig, nodeConfigs, nodeFailoverConfig, nodeHttpClient } from "@collector/tron-node"
 import { AesGcmSecretBox, NodeEntropy } from "@collector/vault"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
-import { Config, type ConfigError, Context, Effect, Layer } from "effect"
+import { type ConfigError, Context, Effect, Layer } from "effect"
 import { hostname } from "node:os"
 import * as KeyStore from "./KeyStore.js"
 import * as OperatorServer from "./OperatorServer.js"
@@ -59,13 +60,20 @@ export interface WorkerSettings {
   readonly pruning?: RecordPruningSettings
 }
 
+/** `WORKER_NETWORKS`: the networks a worker watches. */
+export const workerNetworks = Setting.declare({
+  name: "WORKER_NETWORKS",
+  default: ["nile" as const],
+  description: "Networks to watch, comma-separated (`main`, `nile`)."
+}, ConfigValue.networks)
+
 /**
  * `WORKER_NETWORKS` (default `nile`) and, for each of those networks, its `TRON_*` and
  * `ENERGY_PROVIDER_*` variables; the engine's variables (`engineConfig`); `WEBHOOK_*`;
  * `OPERATOR_*` and `READY_*`; `PRUNE_*` and `IDEMPOTENCY_RETENTION_HOURS`.
  */
 export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Effect.gen(function*() {
-  const networks = yield* ConfigValue.networks("WORKER_NETWORKS").pipe(Config.withDefault(["nile" as const]))
+  const networks = yield* workerNetworks
   const engine = yield* engineConfig
   const nodes = yield* Effect.forEach(networks, (network) => nodeConfigs(network))
   const failover = yield* nodeFailoverConfig

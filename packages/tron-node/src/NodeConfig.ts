@@ -1,4 +1,4 @@
-import { ConfigValue, type Network } from "@collector/core"
+import { ConfigValue, type Network, Setting } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { Config, ConfigError, Duration, Either, Option, type Redacted } from "effect"
 
@@ -65,32 +65,98 @@ const usdtContract = (name: string) =>
     })
   )
 
+/** The settings of one network's node (`TRON_<NETWORK>_*`); the names differ per network, the descriptions do not. */
+export const networkNodeSettings = (network: Network) => {
+  const prefix = `TRON_${network.toUpperCase()}_`
+  const defaults = defaultNodeConfig(network)
+  return {
+    nodeUrl: Setting.declare({
+      name: `${prefix}NODE_URL`,
+      shown: `\`${defaults.fullNodeUrl}\``,
+      description:
+        "Full node (`/wallet/*`). Must be `https` unless the host is this machine (`127.0.0.1`, `::1`, `localhost`): deposits are booked from its answers, and plain HTTP lets anyone on the path forge them. The solidity URL likewise."
+    }, (name) => Config.option(ConfigValue.baseUrl(name, urlExample))),
+    solidityUrl: Setting.declare({
+      name: `${prefix}SOLIDITY_URL`,
+      shown: "the node URL",
+      description: "Solidity node (`/walletsolidity/*`); a self-hosted java-tron serves it on port 8091."
+    }, (name) => Config.option(ConfigValue.baseUrl(name, urlExample))),
+    // Empty counts as none, so `TRON_MAIN_API_KEY=` in an env file sends no empty header.
+    apiKey: Setting.declare({ name: `${prefix}API_KEY`, description: "Sent as `TRON-PRO-API-KEY` (TronGrid)." }, ConfigValue.secret),
+    usdtContract: Setting.declare({
+      name: `${prefix}USDT_CONTRACT`,
+      default: defaults.usdtContract,
+      description:
+        `The network's USDT contract. Fixed on \`main\` (Tether's \`${mainnetUsdtContract}\`: any other value stops the start); settable on \`nile\`.`
+    }, usdtContract)
+  }
+}
+
+const sharedDefaults = defaultNodeConfig("main")
+
+/** The node settings every network shares. */
+export const sharedNodeSettings = {
+  requestTimeout: Setting.declare({
+    name: "TRON_REQUEST_TIMEOUT_MS",
+    default: sharedDefaults.requestTimeout,
+    description: "Per attempt (at least 1)."
+  }, (name) => ConfigValue.millis(name, { min: 1 })),
+  retries: Setting.declare({
+    name: "TRON_REQUEST_RETRIES",
+    default: sharedDefaults.retries,
+    description: "Retries of reads on 429, 5xx, timeouts and connection failures (jittered backoff; at least 0); a broadcast is never retried."
+  }, (name) => ConfigValue.integer(name, { min: 0 })),
+  requestsPerSecond: Setting.declare({
+    name: "TRON_REQUESTS_PER_SECOND",
+    default: sharedDefaults.requestsPerSecond,
+    description:
+      "Request budget per node host (token bucket; greater than 0, fractions allowed). Account reads, estimates and receipts get at most half of it, so the scanner's requests always find room (docs/scanner.md). With an own node raise it (200 is no burden for java-tron)."
+  }, (name) => ConfigValue.positiveNumber(name)),
+  allowInsecure: Setting.declare({
+    name: "TRON_ALLOW_INSECURE_NODE",
+    default: false,
+    description:
+      "`true` allows plain-HTTP node URLs to other machines (a node on a private network you trust); the worker warns at every start that it runs so."
+  }, ConfigValue.boolean)
+}
+
+/** One network's node as its variables give it, and whether its URLs were given at all (a list may not be given beside them). */
+export interface NodeReading {
+  readonly node: NodeConfig
+  readonly nodeUrlSet: boolean
+  readonly solidityUrlSet: boolean
+}
+
 /**
  * The node settings of `network` from the environment: `TRON_<NETWORK>_NODE_URL`,
  * `TRON_<NETWORK>_SOLIDITY_URL` (defaults to the node URL, right for TronGrid; a self-hosted node
- * serves it on port 8091), `TRON_<NETWORK>_API_KEY` (empty counts as none, so `TRON_MAIN_API_KEY=`
- * in an env file sends no empty header), `TRON_<NETWORK>_USDT_CONTRACT`, and the shared
+ * serves it on port 8091), `TRON_<NETWORK>_API_KEY`, `TRON_<NETWORK>_USDT_CONTRACT`, and the shared
  * `TRON_REQUEST_TIMEOUT_MS`, `TRON_REQUEST_RETRIES`, `TRON_REQUESTS_PER_SECOND`.
  */
-export const nodeConfig = (network: Network): Config.Config<NodeConfig> => {
+export const nodeReading = (network: Network): Config.Config<NodeReading> => {
   const prefix = `TRON_${network.toUpperCase()}_`
   const defaults = defaultNodeConfig(network)
+  const own = networkNodeSettings(network)
   return Config.all({
-    fullNodeUrl: ConfigValue.baseUrl(`${prefix}NODE_URL`, urlExample).pipe(Config.withDefault(defaults.fullNodeUrl)),
-    solidityUrl: Config.option(ConfigValue.baseUrl(`${prefix}SOLIDITY_URL`, urlExample)),
-    apiKey: ConfigValue.secret(`${prefix}API_KEY`),
-    usdtContract: usdtContract(`${prefix}USDT_CONTRACT`).pipe(Config.withDefault(defaults.usdtContract)),
-    requestTimeout: ConfigValue.millis("TRON_REQUEST_TIMEOUT_MS", { min: 1 }).pipe(Config.withDefault(defaults.requestTimeout)),
-    retries: ConfigValue.integer("TRON_REQUEST_RETRIES", { min: 0 }).pipe(Config.withDefault(defaults.retries)),
-    requestsPerSecond: ConfigValue.positiveNumber("TRON_REQUESTS_PER_SECOND").pipe(Config.withDefault(defaults.requestsPerSecond))
+    nodeUrl: own.nodeUrl,
+    solidityUrl: own.solidityUrl,
+    apiKey: own.apiKey,
+    usdtContract: own.usdtContract,
+    requestTimeout: sharedNodeSettings.requestTimeout,
+    retries: sharedNodeSettings.retries,
+    requestsPerSecond: sharedNodeSettings.requestsPerSecond
   }).pipe(
-    Config.map(({ solidityUrl, ...rest }) => ({
-      ...defaults,
-      ...rest,
-      solidityUrl: Option.getOrElse(solidityUrl, () => rest.fullNodeUrl)
-    })),
-    Config.zipWith(ConfigValue.boolean("TRON_ALLOW_INSECURE_NODE").pipe(Config.withDefault(false)), (node, allowInsecure) => ({ node, allowInsecure })),
-    Config.mapOrFail(({ allowInsecure, node }) => {
+    Config.map(({ nodeUrl, solidityUrl, ...rest }) => {
+      const fullNodeUrl = Option.getOrElse(nodeUrl, () => defaults.fullNodeUrl)
+      return {
+        node: { ...defaults, ...rest, fullNodeUrl, solidityUrl: Option.getOrElse(solidityUrl, () => fullNodeUrl) },
+        nodeUrlSet: Option.isSome(nodeUrl),
+        solidityUrlSet: Option.isSome(solidityUrl)
+      }
+    }),
+    Config.zipWith(sharedNodeSettings.allowInsecure, (reading, allowInsecure) => ({ reading, allowInsecure })),
+    Config.mapOrFail(({ allowInsecure, reading }) => {
+      const { node } = reading
       if (network === "main" && node.usdtContract !== mainnetUsdtContract) {
         return Either.left(ConfigError.InvalidData([], `${prefix}USDT_CONTRACT cannot be changed on main: mainnet's USDT is ${mainnetUsdtContract}`))
       }
@@ -99,7 +165,10 @@ export const nodeConfig = (network: Network): Config.Config<NodeConfig> => {
         return Either.left(ConfigError.InvalidData([], `${insecure[0]} must be https unless it is on this machine (127.0.0.1, ::1, localhost): ` +
           "plain HTTP lets anyone on the path forge the blocks deposits are booked from; TRON_ALLOW_INSECURE_NODE=true allows it on a private network you trust"))
       }
-      return Either.right(node)
+      return Either.right(reading)
     })
   )
 }
+
+/** The node of `network` as its variables give it (`nodeReading`). */
+export const nodeConfig = (network: Network): Config.Config<NodeConfig> => Config.map(nodeReading(network), ({ node }) => node)

@@ -1,6 +1,6 @@
-import { ConfigValue, defaultFailoverChainOptions, type FailoverChainOptions, type Network } from "@collector/core"
+import { ConfigValue, defaultFailoverChainOptions, type FailoverChainOptions, type Network, Setting } from "@collector/core"
 import { Config, ConfigError, Duration, Either, Option } from "effect"
-import { isInsecureNodeUrl, type NodeConfig, nodeConfig } from "./NodeConfig.js"
+import { isInsecureNodeUrl, type NodeConfig, nodeReading, sharedNodeSettings } from "./NodeConfig.js"
 
 const urlExample = "https://api.trongrid.io,http://127.0.0.1:8090"
 
@@ -22,24 +22,46 @@ const urlList = (name: string, text: string): Either.Either<ReadonlyArray<string
  * setting (API key, USDT contract, timeouts, rate) is `nodeConfig`'s and shared by all of them.
  * Without the list, the one node of `nodeConfig` (`TRON_<NETWORK>_NODE_URL`), as before.
  */
+export const nodeListSettings = (network: Network) => {
+  const prefix = `TRON_${network.toUpperCase()}_`
+  return {
+    urls: Setting.declare({
+      name: `${prefix}NODE_URLS`,
+      shown: "(none: the one node above)",
+      description:
+        "Several full nodes of the network, comma-separated, in order of preference (`http://127.0.0.1:8090,https://api.trongrid.io`): the first healthy one serves, the others take over when it fails or falls behind ([deployment.md](deployment.md#several-tron-nodes)). Each URL is checked like `TRON_<NETWORK>_NODE_URL` (https unless on this machine); a list of one is the single node. Not together with `TRON_<NETWORK>_NODE_URL` or `TRON_<NETWORK>_SOLIDITY_URL` (the start is refused naming both). The API key, USDT contract, timeouts and request rate are shared by every node of the list; the rate is a budget per node host. The API's sweep estimates fail over between the nodes the same way."
+    }, (name) => Config.option(Config.string(name))),
+    solidityUrls: Setting.declare({
+      name: `${prefix}SOLIDITY_URLS`,
+      shown: "each node's URL",
+      description:
+        "With `TRON_<NETWORK>_NODE_URLS`: each node's solidity URL, as many and in the same order (`http://127.0.0.1:8091,https://api.trongrid.io`)."
+    }, (name) => Config.option(Config.string(name)))
+  }
+}
+
+/** Whether `network`'s node is configured at all (`TRON_<NETWORK>_NODE_URL` or `TRON_<NETWORK>_NODE_URLS`). */
+export const nodeConfigured = (network: Network): Config.Config<boolean> =>
+  Config.zipWith(nodeReading(network), nodeListSettings(network).urls, (single, urls) => single.nodeUrlSet || Option.isSome(urls))
+
 export const nodeConfigs = (network: Network): Config.Config<ReadonlyArray<NodeConfig>> => {
   const prefix = `TRON_${network.toUpperCase()}_`
+  const list = nodeListSettings(network)
   return Config.all({
-    single: nodeConfig(network),
-    urls: Config.option(Config.string(`${prefix}NODE_URLS`)),
-    solidityUrls: Config.option(Config.string(`${prefix}SOLIDITY_URLS`)),
-    singleUrl: Config.option(Config.string(`${prefix}NODE_URL`)),
-    singleSolidityUrl: Config.option(Config.string(`${prefix}SOLIDITY_URL`)),
-    allowInsecure: ConfigValue.boolean("TRON_ALLOW_INSECURE_NODE").pipe(Config.withDefault(false))
+    reading: nodeReading(network),
+    urls: list.urls,
+    solidityUrls: list.solidityUrls,
+    allowInsecure: sharedNodeSettings.allowInsecure
   }).pipe(
-    Config.mapOrFail(({ allowInsecure, single, singleSolidityUrl, singleUrl, solidityUrls, urls }) => {
+    Config.mapOrFail(({ allowInsecure, reading, solidityUrls, urls }) => {
+      const single = reading.node
       const invalid = (message: string) => Either.left(ConfigError.InvalidData([], message))
       if (Option.isNone(urls) || urls.value.trim() === "") {
         if (Option.isSome(solidityUrls)) return invalid(`${prefix}SOLIDITY_URLS is set without ${prefix}NODE_URLS: give the node list too`)
         return Either.right([single])
       }
-      for (const [name, value] of [[`${prefix}NODE_URL`, singleUrl], [`${prefix}SOLIDITY_URL`, singleSolidityUrl]] as const) {
-        if (Option.isSome(value)) return invalid(`${name} and ${prefix}NODE_URLS are both set: keep one (the list takes the single URL as its only item)`)
+      for (const [name, set] of [[`${prefix}NODE_URL`, reading.nodeUrlSet], [`${prefix}SOLIDITY_URL`, reading.solidityUrlSet]] as const) {
+        if (set) return invalid(`${name} and ${prefix}NODE_URLS are both set: keep one (the list takes the single URL as its only item)`)
       }
       const full = urlList(`${prefix}NODE_URLS`, urls.value)
       if (Either.isLeft(full)) return invalid(full.left)
@@ -68,12 +90,27 @@ export const nodeLabel = (position: number, node: NodeConfig): string => `${posi
  * 60 000, above one node request's timeout with its retries) and `TRON_NODE_CROSS_CHECK` (default
  * false: each block read for booking is used only when two nodes agree on it).
  */
-export const nodeFailoverConfig: Config.Config<FailoverChainOptions> = Config.all({
-  maxLagBlocks: ConfigValue.integer("TRON_NODE_MAX_LAG_BLOCKS", { min: 1 }).pipe(
-    Config.map(BigInt),
-    Config.withDefault(defaultFailoverChainOptions.maxLagBlocks)
-  ),
-  coolDown: ConfigValue.millis("TRON_NODE_COOL_DOWN_MS", { min: 1 }).pipe(Config.withDefault(Duration.decode(defaultFailoverChainOptions.coolDown))),
-  answerTimeout: ConfigValue.millis("TRON_NODE_ANSWER_TIMEOUT_MS", { min: 1 }).pipe(Config.withDefault(Duration.decode(defaultFailoverChainOptions.answerTimeout))),
-  crossCheck: ConfigValue.boolean("TRON_NODE_CROSS_CHECK").pipe(Config.withDefault(defaultFailoverChainOptions.crossCheck))
-})
+export const nodeFailoverSettings = {
+  maxLagBlocks: Setting.declare({
+    name: "TRON_NODE_MAX_LAG_BLOCKS",
+    default: defaultFailoverChainOptions.maxLagBlocks,
+    description: "With several nodes: a node whose head is more than this many blocks behind the best head any node showed is skipped for the cool-down (at least 1)."
+  }, (name) => ConfigValue.integer(name, { min: 1 }).pipe(Config.map(BigInt))),
+  coolDown: Setting.declare({
+    name: "TRON_NODE_COOL_DOWN_MS",
+    default: Duration.decode(defaultFailoverChainOptions.coolDown),
+    description: "With several nodes: how long a node that failed, timed out or lagged is skipped (at least 1)."
+  }, (name) => ConfigValue.millis(name, { min: 1 })),
+  answerTimeout: Setting.declare({
+    name: "TRON_NODE_ANSWER_TIMEOUT_MS",
+    default: Duration.decode(defaultFailoverChainOptions.answerTimeout),
+    description: "With several nodes: how long one node may take over one call (its retries included) before the call goes to the next (at least 1). Keep it above `TRON_REQUEST_TIMEOUT_MS` \u00d7 (`TRON_REQUEST_RETRIES` + 1)."
+  }, (name) => ConfigValue.millis(name, { min: 1 })),
+  crossCheck: Setting.declare({
+    name: "TRON_NODE_CROSS_CHECK",
+    default: defaultFailoverChainOptions.crossCheck,
+    description: "With several nodes: `true` reads every block the scanner books from two nodes and uses it only when both agree (hash, parent, USDT transfers); a disagreement holds that block's bookings, is logged and counted ([deployment.md](deployment.md#several-tron-nodes)). Doubles the scanner's node requests."
+  }, (name) => ConfigValue.boolean(name))
+}
+
+export const nodeFailoverConfig: Config.Config<FailoverChainOptions> = Config.all(nodeFailoverSettings)

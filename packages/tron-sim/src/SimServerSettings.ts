@@ -1,4 +1,4 @@
-import { ConfigValue, type Network } from "@collector/core"
+import { ConfigValue, type Network, Setting } from "@collector/core"
 import { Config } from "effect"
 
 /** How a simulated node is served as a process of its own (`npm run devchain`) or in `npm start`. */
@@ -15,16 +15,37 @@ export interface SimServerSettings {
 export const defaultSimServerSettings: SimServerSettings = { port: 8090, host: "127.0.0.1", network: "nile", blockMs: 3000, seed: "tron-sim" }
 
 /** `TRON_SIM_PORT`, `TRON_SIM_HOST`, `TRON_SIM_NETWORK`, `TRON_SIM_BLOCK_MS`, `TRON_SIM_SEED`. */
-export const simServerConfig: Config.Config<SimServerSettings> = Config.all({
-  port: ConfigValue.port("TRON_SIM_PORT").pipe(Config.withDefault(defaultSimServerSettings.port)),
-  host: Config.string("TRON_SIM_HOST").pipe(Config.withDefault(defaultSimServerSettings.host)),
-  network: ConfigValue.oneOf("TRON_SIM_NETWORK", ["main", "nile"]).pipe(Config.withDefault(defaultSimServerSettings.network)),
-  blockMs: ConfigValue.integer("TRON_SIM_BLOCK_MS", { min: 0, unit: "milliseconds" }).pipe(
-    Config.validate({
-      message: "TRON_SIM_BLOCK_MS must be 0 (blocks only on /sim/mine) or a whole number of at least 100 (milliseconds)",
-      validation: (ms) => ms === 0 || ms >= 100
-    }),
-    Config.withDefault(defaultSimServerSettings.blockMs)
-  ),
-  seed: Config.string("TRON_SIM_SEED").pipe(Config.withDefault(defaultSimServerSettings.seed))
-})
+export const simServerSettings = {
+  port: Setting.declare({
+    name: "TRON_SIM_PORT",
+    default: defaultSimServerSettings.port,
+    description: "Port of the simulated node (java-tron's HTTP port)."
+  }, (name) => ConfigValue.port(name)),
+  host: Setting.declare({
+    name: "TRON_SIM_HOST",
+    default: defaultSimServerSettings.host,
+    description: "Interface it listens on."
+  }, (name) => Config.string(name)),
+  blockMs: Setting.declare({
+    name: "TRON_SIM_BLOCK_MS",
+    default: defaultSimServerSettings.blockMs,
+    description: "A block every interval (at least 100 ms); `0`: blocks only on `/sim/mine`."
+  }, (name) => ConfigValue.integer(name, { min: 0, unit: "milliseconds" }).pipe(
+      Config.validate({
+        message: `${name} must be 0 (blocks only on /sim/mine) or a whole number of at least 100 (milliseconds)`,
+        validation: (ms) => ms === 0 || ms >= 100
+      })
+    )),
+  seed: Setting.declare({
+    name: "TRON_SIM_SEED",
+    default: defaultSimServerSettings.seed,
+    description: "Seed of its keys (faucet, issuer, provider)."
+  }, (name) => Config.string(name)),
+  network: Setting.declare({
+    name: "TRON_SIM_NETWORK",
+    default: defaultSimServerSettings.network,
+    description: "The network `npm run devchain` simulates (`main` or `nile`); `npm start` always simulates `nile`."
+  }, (name) => ConfigValue.oneOf(name, ["main", "nile"] as const))
+}
+
+export const simServerConfig: Config.Config<SimServerSettings> = Config.all(simServerSettings)

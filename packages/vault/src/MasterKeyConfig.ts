@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { link, mkdir, open, readFile, unlink } from "node:fs/promises"
 import { join } from "node:path"
+import { Setting } from "@collector/core"
 import { Config, ConfigError, Data, Effect, Either, Option, Redacted } from "effect"
 import { MasterKey } from "./MasterKey.js"
 
@@ -39,20 +40,35 @@ const keyConfig = (name: string) =>
   )
 
 /** Comma-separated older keys; empty entries (e.g. a trailing comma) are ignored. */
-const previousKeysConfig = Config.redacted("MASTER_KEY_PREVIOUS").pipe(
+const previousKeysConfig = (name: string) => Config.redacted(name).pipe(
   Config.mapOrFail((value) => {
     const entries = Redacted.value(value).split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")
     return Either.all(
-      entries.map((entry, index) => decodeKey(`MASTER_KEY_PREVIOUS entry ${index + 1}`, entry))
+      entries.map((entry, index) => decodeKey(`${name} entry ${index + 1}`, entry))
     ).pipe(Either.mapLeft((message) => ConfigError.InvalidData([], message)))
   }),
   Config.withDefault<ReadonlyArray<MasterKey>>([])
 )
 
+/** `MASTER_KEY` and `MASTER_KEY_PREVIOUS`, for the docs and the processes alike. */
+export const masterKeySettings = {
+  current: Setting.declare({
+    name: "MASTER_KEY",
+    shown: "(generated)",
+    description:
+      "Base64 of 32 bytes; seals app secrets, webhook keys and wallet keys (AES-256-GCM). Required with `DATABASE_URL`. Without `DATABASE_URL` a key is generated once into `DATA_DIR/master.key` (mode 0600) with a warning; set while such a file holds another key, the start says once that the file is not used. A key that opens none of the stored values (the key check sealed at the first start) stops every process and CLI command with one line naming `MASTER_KEY`, `MASTER_KEY_PREVIOUS` and where the current key came from ([deployment.md](deployment.md#key-rotation))."
+  }, (name) => Config.option(keyConfig(name))),
+  previous: Setting.declare({
+    name: "MASTER_KEY_PREVIOUS",
+    shown: "(none)",
+    description:
+      "Comma-separated older master keys, still accepted for opening sealed values during a rotation. Once `npm run cli -- keys reseal` has sealed everything under `MASTER_KEY`, a start logs that it can be removed (`keys status` says the same)."
+  }, previousKeysConfig)
+}
+
 /** Everything the environment says about master keys; the file fallback is applied later. */
 export const masterKeyConfig = Config.all({
-  current: Config.option(keyConfig("MASTER_KEY")),
-  previous: previousKeysConfig,
+  ...masterKeySettings,
   // Only presence matters; redacted because database URLs usually carry a password.
   databaseUrl: Config.option(Config.redacted("DATABASE_URL"))
 })

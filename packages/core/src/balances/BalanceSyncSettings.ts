@@ -1,5 +1,6 @@
 import { Config, Duration } from "effect"
 import * as ConfigValue from "../config/ConfigValue.js"
+import * as Setting from "../config/Setting.js"
 
 export interface BalanceSyncSettings {
   /** Sustained wallets read per second, per network. */
@@ -34,19 +35,35 @@ export const defaultBalanceSyncSettings: BalanceSyncSettings = {
  * `BALANCE_SYNC_WALLETS_PER_SECOND`, `BALANCE_SYNC_BATCH`, `BALANCE_SYNC_CONCURRENCY`,
  * `BALANCE_SYNC_BACKOFF_MS`, `BALANCE_SYNC_MAX_BACKOFF_MS`; each defaults as above.
  */
-export const balanceSyncConfig: Config.Config<BalanceSyncSettings> = Config.all({
-  walletsPerSecond: ConfigValue.positiveNumber("BALANCE_SYNC_WALLETS_PER_SECOND", 1000).pipe(
-    Config.withDefault(defaultBalanceSyncSettings.walletsPerSecond)
-  ),
-  batchSize: ConfigValue.integer("BALANCE_SYNC_BATCH", { min: 1, max: 1000, unit: "wallets per batch" }).pipe(
-    Config.withDefault(defaultBalanceSyncSettings.batchSize)
-  ),
-  concurrency: ConfigValue.integer("BALANCE_SYNC_CONCURRENCY", { min: 1, max: 64 }).pipe(Config.withDefault(defaultBalanceSyncSettings.concurrency)),
-  backoff: ConfigValue.millis("BALANCE_SYNC_BACKOFF_MS", { min: 1, max: 3_600_000 }).pipe(Config.withDefault(defaultBalanceSyncSettings.backoff)),
-  maxBackoff: ConfigValue.millis("BALANCE_SYNC_MAX_BACKOFF_MS", { min: 1, max: 86_400_000 }).pipe(
-    Config.withDefault(defaultBalanceSyncSettings.maxBackoff)
-  )
-}).pipe(
+export const balanceSyncSettings = {
+  walletsPerSecond: Setting.declare({
+    name: "BALANCE_SYNC_WALLETS_PER_SECOND",
+    default: defaultBalanceSyncSettings.walletsPerSecond,
+    description: "Sustained wallets read per second per network (4 node requests each: about half of `TRON_REQUESTS_PER_SECOND` at the defaults; above 0, at most 1000)."
+  }, (name) => ConfigValue.positiveNumber(name, 1000)),
+  batchSize: Setting.declare({
+    name: "BALANCE_SYNC_BATCH",
+    default: defaultBalanceSyncSettings.batchSize,
+    description: "Wallets per batch (1 to 1000)."
+  }, (name) => ConfigValue.integer(name, { min: 1, max: 1000, unit: "wallets per batch" })),
+  concurrency: Setting.declare({
+    name: "BALANCE_SYNC_CONCURRENCY",
+    default: defaultBalanceSyncSettings.concurrency,
+    description: "Wallets of a batch read at once (1 to 64)."
+  }, (name) => ConfigValue.integer(name, { min: 1, max: 64 })),
+  backoff: Setting.declare({
+    name: "BALANCE_SYNC_BACKOFF_MS",
+    default: defaultBalanceSyncSettings.backoff,
+    description: "Extra pause after a batch with a failure; doubles per further failing batch (1 to 3600000)."
+  }, (name) => ConfigValue.millis(name, { min: 1, max: 3_600_000 })),
+  maxBackoff: Setting.declare({
+    name: "BALANCE_SYNC_MAX_BACKOFF_MS",
+    default: defaultBalanceSyncSettings.maxBackoff,
+    description: "Ceiling of that pause (1 to 86400000; not below `BALANCE_SYNC_BACKOFF_MS`)."
+  }, (name) => ConfigValue.millis(name, { min: 1, max: 86_400_000 }))
+}
+
+export const balanceSyncConfig: Config.Config<BalanceSyncSettings> = Config.all(balanceSyncSettings).pipe(
   Config.validate({
     message: "BALANCE_SYNC_MAX_BACKOFF_MS must not be below BALANCE_SYNC_BACKOFF_MS",
     validation: ({ backoff, maxBackoff }) => Duration.greaterThanOrEqualTo(maxBackoff, backoff)

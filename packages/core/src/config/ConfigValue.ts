@@ -1,5 +1,6 @@
 import { Config, ConfigError, Duration, Either, Option, Redacted } from "effect"
 import { allNetworks, type Network } from "../Network.js"
+import * as Setting from "./Setting.js"
 
 /**
  * The kinds of values settings are made of, each read from one variable with a message that
@@ -116,4 +117,9 @@ export const secret = (name: string): Config.Config<Option.Option<Redacted.Redac
  * `DATA_DIR`: where a process keeps its files (the embedded database, the generated master key),
  * as given; relative to the working directory.
  */
-export const dataDir: Config.Config<string> = Config.string("DATA_DIR").pipe(Config.withDefault(".data"))
+export const dataDir: Setting.Setting<string> = Setting.declare({
+  name: "DATA_DIR",
+  default: ".data",
+  description:
+    "Where the embedded database and the generated master key live (relative to the working directory). Described once, `ConfigValue.dataDir` (`packages/core/src/config/ConfigValue.ts`), read by every process."
+}, Config.string)

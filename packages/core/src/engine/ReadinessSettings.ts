@@ -1,5 +1,6 @@
 import { Config, Duration } from "effect"
 import * as ConfigValue from "../config/ConfigValue.js"
+import * as Setting from "../config/Setting.js"
 
 export interface ReadinessSettings {
   /** Most blocks the stored cursor may be behind the node's head for a network to be ready. */
@@ -23,8 +24,23 @@ export const defaultReadinessSettings: ReadinessSettings = {
 }
 
 /** `READY_MAX_SCAN_LAG_BLOCKS`, `READY_MAX_HEARTBEAT_AGE_MS`, `READY_CHECK_TIMEOUT_MS`. */
-export const readinessConfig: Config.Config<ReadinessSettings> = Config.all({
-  maxScanLagBlocks: ConfigValue.integer("READY_MAX_SCAN_LAG_BLOCKS", { min: 0, unit: "blocks", default: defaultReadinessSettings.maxScanLagBlocks }),
-  maxHeartbeatAge: ConfigValue.millis("READY_MAX_HEARTBEAT_AGE_MS", { min: 1000, default: defaultReadinessSettings.maxHeartbeatAge }),
-  checkTimeout: ConfigValue.millis("READY_CHECK_TIMEOUT_MS", { min: 100, max: 60_000, default: defaultReadinessSettings.checkTimeout })
-})
+export const readinessSettings = {
+  maxScanLagBlocks: Setting.declare({
+    name: "READY_MAX_SCAN_LAG_BLOCKS",
+    default: defaultReadinessSettings.maxScanLagBlocks,
+    description: "`/readyz` of a worker: most blocks the stored scan may be behind the node's head, per network (at least 0). 60 is three minutes of TRON blocks."
+  }, (name) => ConfigValue.integer(name, { min: 0, unit: "blocks" })),
+  maxHeartbeatAge: Setting.declare({
+    name: "READY_MAX_HEARTBEAT_AGE_MS",
+    default: defaultReadinessSettings.maxHeartbeatAge,
+    description:
+      "`/readyz` of a worker: longest this process's notifier or sweeper may go without reporting (at least 1000); keep it well above `NOTIFIER_STATUS_MS` and the sweeper's 10 s."
+  }, (name) => ConfigValue.millis(name, { min: 1000 })),
+  checkTimeout: Setting.declare({
+    name: "READY_CHECK_TIMEOUT_MS",
+    default: defaultReadinessSettings.checkTimeout,
+    description: "How long each check of `/readyz` (the database, each node, each stored cursor) may take before it counts as failed (100 to 60000)."
+  }, (name) => ConfigValue.millis(name, { min: 100, max: 60_000 }))
+}
+
+export const readinessConfig: Config.Config<ReadinessSettings> = Config.all(readinessSettings)

@@ -1,5 +1,6 @@
 import { Config, Duration } from "effect"
 import * as ConfigValue from "../config/ConfigValue.js"
+import * as Setting from "../config/Setting.js"
 
 /** How the worker keeps `access_tokens` and `idempotency_records` from growing without end. */
 export interface RecordPruningSettings {
@@ -24,12 +25,28 @@ export const defaultRecordPruningSettings: RecordPruningSettings = {
 }
 
 /** `PRUNE_INTERVAL_MS`, `PRUNE_BATCH_SIZE`, `PRUNE_MAX_BATCHES`, `IDEMPOTENCY_RETENTION_HOURS` (0: forever). */
-export const recordPruningConfig: Config.Config<RecordPruningSettings> = Config.all({
-  interval: ConfigValue.millis("PRUNE_INTERVAL_MS", { min: 1000, default: defaultRecordPruningSettings.interval }),
-  batchSize: ConfigValue.integer("PRUNE_BATCH_SIZE", { min: 1, max: 100_000, default: defaultRecordPruningSettings.batchSize }),
-  maxBatchesPerPass: ConfigValue.integer("PRUNE_MAX_BATCHES", { min: 1, default: defaultRecordPruningSettings.maxBatchesPerPass }),
-  idempotencyRetention: ConfigValue.duration("IDEMPOTENCY_RETENTION_HOURS", "hours", {
-    min: 0,
-    default: defaultRecordPruningSettings.idempotencyRetention
-  })
-})
+export const recordPruningSettings = {
+  interval: Setting.declare({
+    name: "PRUNE_INTERVAL_MS",
+    default: defaultRecordPruningSettings.interval,
+    description: "Pause between the worker's pruning passes (at least 1000); see [api-platform.md](api-platform.md#pruning)."
+  }, (name) => ConfigValue.millis(name, { min: 1000 })),
+  batchSize: Setting.declare({
+    name: "PRUNE_BATCH_SIZE",
+    default: defaultRecordPruningSettings.batchSize,
+    description: "Rows deleted per statement (1 to 100000)."
+  }, (name) => ConfigValue.integer(name, { min: 1, max: 100_000 })),
+  maxBatchesPerPass: Setting.declare({
+    name: "PRUNE_MAX_BATCHES",
+    default: defaultRecordPruningSettings.maxBatchesPerPass,
+    description: "Batches per table per pass (at least 1)."
+  }, (name) => ConfigValue.integer(name, { min: 1 })),
+  idempotencyRetention: Setting.declare({
+    name: "IDEMPOTENCY_RETENTION_HOURS",
+    default: defaultRecordPruningSettings.idempotencyRetention,
+    shown: `\`${Duration.toHours(defaultRecordPruningSettings.idempotencyRetention)}\``,
+    description: "Hours an idempotency record is kept after its request; `0` keeps them forever, as the tenant contract promises. A retry with a `request_id` older than this runs its work again, so set it well beyond any client's retry horizon. Expired access tokens are always pruned."
+  }, (name) => ConfigValue.duration(name, "hours", { min: 0 }))
+}
+
+export const recordPruningConfig: Config.Config<RecordPruningSettings> = Config.all(recordPruningSettings)

@@ -1,5 +1,6 @@
 import { Config, Duration } from "effect"
 import * as ConfigValue from "../config/ConfigValue.js"
+import * as Setting from "../config/Setting.js"
 
 export interface AutomationSettings {
   /** How often the scheduler looks for scopes whose interval has passed. */
@@ -22,9 +23,27 @@ export const defaultAutomationSettings: AutomationSettings = {
 }
 
 /** The `AUTOMATION_*` variables (docs/sweeps.md), each with the default above. */
-export const automationConfig: Config.Config<AutomationSettings> = Config.all({
-  tickInterval: ConfigValue.millis("AUTOMATION_TICK_MS", { min: 100 }).pipe(Config.withDefault(defaultAutomationSettings.tickInterval)),
-  scopesPerTick: ConfigValue.integer("AUTOMATION_SCOPES_PER_TICK", { min: 1 }).pipe(Config.withDefault(defaultAutomationSettings.scopesPerTick)),
-  walletsPerRound: ConfigValue.integer("AUTOMATION_WALLETS_PER_ROUND", { min: 1 }).pipe(Config.withDefault(defaultAutomationSettings.walletsPerRound)),
-  roundClaim: ConfigValue.millis("AUTOMATION_ROUND_CLAIM_MS", { min: 1000 }).pipe(Config.withDefault(defaultAutomationSettings.roundClaim))
-})
+export const automationSettings = {
+  tickInterval: Setting.declare({
+    name: "AUTOMATION_TICK_MS",
+    default: defaultAutomationSettings.tickInterval,
+    description: "How often the scheduler looks for due scopes (at least 100)."
+  }, (name) => ConfigValue.millis(name, { min: 100 })),
+  scopesPerTick: Setting.declare({
+    name: "AUTOMATION_SCOPES_PER_TICK",
+    default: defaultAutomationSettings.scopesPerTick,
+    description: "Scopes claimed per look (at least 1)."
+  }, (name) => ConfigValue.integer(name, { min: 1 })),
+  walletsPerRound: Setting.declare({
+    name: "AUTOMATION_WALLETS_PER_ROUND",
+    default: defaultAutomationSettings.walletsPerRound,
+    description: "Most tasks one round creates (at least 1)."
+  }, (name) => ConfigValue.integer(name, { min: 1 })),
+  roundClaim: Setting.declare({
+    name: "AUTOMATION_ROUND_CLAIM_MS",
+    default: defaultAutomationSettings.roundClaim,
+    description: "How long a claimed round is held (at least 1000); a round whose worker died is claimed again after this. Longer than any round takes."
+  }, (name) => ConfigValue.millis(name, { min: 1000 }))
+}
+
+export const automationConfig: Config.Config<AutomationSettings> = Config.all(automationSettings)

@@ -1,5 +1,6 @@
 import { Config, Context, Duration, Layer } from "effect"
 import * as ConfigValue from "../config/ConfigValue.js"
+import * as Setting from "../config/Setting.js"
 
 export interface SweepSettingsShape {
   /**
@@ -12,11 +13,16 @@ export interface SweepSettingsShape {
 export const defaultSweepSettings: SweepSettingsShape = { preparationLimit: Duration.hours(24) }
 
 /** `SWEEP_PREPARATION_HOURS`: whole hours from 1 to 720 (30 days), default 24. */
-export const sweepSettingsConfig: Config.Config<SweepSettingsShape> = Config.all({
-  preparationLimit: ConfigValue.duration("SWEEP_PREPARATION_HOURS", "hours", { min: 1, max: 720 }).pipe(
-    Config.withDefault(defaultSweepSettings.preparationLimit)
-  )
-})
+export const sweepSettings = {
+  preparationLimit: Setting.declare({
+    name: "SWEEP_PREPARATION_HOURS",
+    default: defaultSweepSettings.preparationLimit,
+    shown: `\`${Duration.toHours(defaultSweepSettings.preparationLimit)}\``,
+    description: "Preparation's time limit in hours (1 to 720); read by the API and the worker."
+  }, (name) => ConfigValue.duration(name, "hours", { min: 1, max: 720 }))
+}
+
+export const sweepSettingsConfig: Config.Config<SweepSettingsShape> = Config.all(sweepSettings)
 
 /** The sweep settings shared by the sweep operations (API and automation) and the sweeper. */
 export class SweepSettings extends Context.Tag("@collector/core/SweepSettings")<SweepSettings, SweepSettingsShape>() {

@@ -1,5 +1,6 @@
 import { Config, Duration } from "effect"
 import * as ConfigValue from "../config/ConfigValue.js"
+import * as Setting from "../config/Setting.js"
 
 /** How the sweeper works through tasks; every wait is a time after which a task is looked at again. */
 export interface SweeperSettings {
@@ -58,21 +59,72 @@ export const defaultSweeperSettings: SweeperSettings = {
 }
 
 /** The `SWEEP_*` variables of the sweeper (docs/sweeps.md), each with the default above. */
-export const sweeperConfig: Config.Config<SweeperSettings> = Config.all({
-  batchSize: ConfigValue.integer("SWEEP_BATCH_SIZE", { min: 1 }).pipe(Config.withDefault(defaultSweeperSettings.batchSize)),
-  concurrency: ConfigValue.integer("SWEEP_CONCURRENCY", { min: 1 }).pipe(Config.withDefault(defaultSweeperSettings.concurrency)),
-  leaseTtl: ConfigValue.millis("SWEEP_LEASE_TTL_MS", { min: 1_000, default: defaultSweeperSettings.leaseTtl }),
-  idleInterval: ConfigValue.millis("SWEEP_IDLE_MS", { min: 10, default: defaultSweeperSettings.idleInterval }),
-  settleDelay: ConfigValue.millis("SWEEP_SETTLE_DELAY_MS", { min: 0, default: defaultSweeperSettings.settleDelay }),
-  settleInterval: ConfigValue.millis("SWEEP_SETTLE_MS", { min: 10, default: defaultSweeperSettings.settleInterval }),
-  bandwidthInterval: ConfigValue.millis("SWEEP_BANDWIDTH_WAIT_MS", { min: 10, default: defaultSweeperSettings.bandwidthInterval }),
-  rentalInterval: ConfigValue.millis("SWEEP_RENTAL_POLL_MS", { min: 10, default: defaultSweeperSettings.rentalInterval }),
-  retryInterval: ConfigValue.millis("SWEEP_RETRY_MS", { min: 10, default: defaultSweeperSettings.retryInterval }),
-  rebroadcastInterval: ConfigValue.millis("SWEEP_REBROADCAST_MS", { min: 100, default: defaultSweeperSettings.rebroadcastInterval }),
-  expiryMargin: ConfigValue.millis("SWEEP_EXPIRY_MARGIN_MS", { min: 0, default: defaultSweeperSettings.expiryMargin }),
-  minimumValidity: ConfigValue.millis("SWEEP_MIN_VALIDITY_MS", { min: 1_000, default: defaultSweeperSettings.minimumValidity }),
-  // java-tron refuses an expiration more than 24 h after its head.
-  transactionValidity: ConfigValue.millis("SWEEP_TX_VALIDITY_MS", { min: 30_000, max: 86_000_000 }).pipe(
-    Config.withDefault(defaultSweeperSettings.transactionValidity)
-  )
-})
+export const sweeperSettings = {
+  batchSize: Setting.declare({
+    name: "SWEEP_BATCH_SIZE",
+    default: defaultSweeperSettings.batchSize,
+    description: "Tasks claimed at once (at least 1)."
+  }, (name) => ConfigValue.integer(name, { min: 1 })),
+  concurrency: Setting.declare({
+    name: "SWEEP_CONCURRENCY",
+    default: defaultSweeperSettings.concurrency,
+    description: "Tasks stepped at once within a claim (at least 1)."
+  }, (name) => ConfigValue.integer(name, { min: 1 })),
+  leaseTtl: Setting.declare({
+    name: "SWEEP_LEASE_TTL_MS",
+    default: defaultSweeperSettings.leaseTtl,
+    description: "A claim runs out after this (longer than any step; at least 1000)."
+  }, (name) => ConfigValue.millis(name, { min: 1_000 })),
+  idleInterval: Setting.declare({
+    name: "SWEEP_IDLE_MS",
+    default: defaultSweeperSettings.idleInterval,
+    description: "Pause when nothing was due (at least 10)."
+  }, (name) => ConfigValue.millis(name, { min: 10 })),
+  settleDelay: Setting.declare({
+    name: "SWEEP_SETTLE_DELAY_MS",
+    default: defaultSweeperSettings.settleDelay,
+    description: "From the node's acceptance of a broadcast to the first receipt look-up: the block the transaction lands in and the 19 that solidify it (the solidified node cannot know it sooner). Later look-ups are also skipped while the solidified block's time is not past the broadcast, up to the next re-offer."
+  }, (name) => ConfigValue.millis(name, { min: 0 })),
+  settleInterval: Setting.declare({
+    name: "SWEEP_SETTLE_MS",
+    default: defaultSweeperSettings.settleInterval,
+    description: "Between receipt look-ups after that (at least 10)."
+  }, (name) => ConfigValue.millis(name, { min: 10 })),
+  bandwidthInterval: Setting.declare({
+    name: "SWEEP_BANDWIDTH_WAIT_MS",
+    default: defaultSweeperSettings.bandwidthInterval,
+    description: "Between looks at a wallet waiting for bandwidth (at least 10)."
+  }, (name) => ConfigValue.millis(name, { min: 10 })),
+  rentalInterval: Setting.declare({
+    name: "SWEEP_RENTAL_POLL_MS",
+    default: defaultSweeperSettings.rentalInterval,
+    description: "Between looks at a rental order (at least 10)."
+  }, (name) => ConfigValue.millis(name, { min: 10 })),
+  retryInterval: Setting.declare({
+    name: "SWEEP_RETRY_MS",
+    default: defaultSweeperSettings.retryInterval,
+    description: "After a failed step (at least 10)."
+  }, (name) => ConfigValue.millis(name, { min: 10 })),
+  rebroadcastInterval: Setting.declare({
+    name: "SWEEP_REBROADCAST_MS",
+    default: defaultSweeperSettings.rebroadcastInterval,
+    description: "A transaction not found yet is broadcast again this often (each offer updates `updated_at`; at least 100)."
+  }, (name) => ConfigValue.millis(name, { min: 100 })),
+  expiryMargin: Setting.declare({
+    name: "SWEEP_EXPIRY_MARGIN_MS",
+    default: defaultSweeperSettings.expiryMargin,
+    description: "How far past the expiration the solidified block must be before a missing transaction is declared lost."
+  }, (name) => ConfigValue.millis(name, { min: 0 })),
+  minimumValidity: Setting.declare({
+    name: "SWEEP_MIN_VALIDITY_MS",
+    default: defaultSweeperSettings.minimumValidity,
+    description: "A built transaction expiring sooner is not signed (at least 1000)."
+  }, (name) => ConfigValue.millis(name, { min: 1_000 })),
+  transactionValidity: Setting.declare({
+    name: "SWEEP_TX_VALIDITY_MS",
+    default: defaultSweeperSettings.transactionValidity,
+    description: "Expiration of a signed transaction after the head block (30000 to 86000000: java-tron refuses one more than 24 h after its head)."
+  }, (name) => ConfigValue.millis(name, { min: 30_000, max: 86_000_000 }))
+}
+
+export const sweeperConfig: Config.Config<SweeperSettings> = Config.all(sweeperSettings)
