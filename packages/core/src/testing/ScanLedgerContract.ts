@@ -27,10 +27,16 @@ const [b10, b11, b12, b13] = [10n, 11n, 12n, 13n].map((n) => block(n)) as [Block
 
 const at = (b: BlockRef) => ({ number: b.number, hash: b.hash })
 
-const scanned = (b: BlockRef, transfers: ReadonlyArray<ObservedTransfer> = [], ownSweeps: ReadonlyArray<ObservedTransfer> = []): ScannedBlock => ({
+const scanned = (
+  b: BlockRef,
+  transfers: ReadonlyArray<ObservedTransfer> = [],
+  ownSweeps: ReadonlyArray<ObservedTransfer> = [],
+  outflows: ReadonlyArray<ObservedTransfer> = []
+): ScannedBlock => ({
   block: b,
   transfers,
-  ownSweeps
+  ownSweeps,
+  outflows
 })
 
 const tip = { head: 100n, solidified: 80n }
