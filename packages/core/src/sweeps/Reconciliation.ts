@@ -38,13 +38,22 @@ export interface ReconciliationSummary {
 }
 
 /**
+ * Whether the task would have signed exactly this amount: a fixed task its requested amount, a
+ * prepared `all` task the amount its preparation fixed. An `all` task whose preparation was lost
+ * too (amount 0) cannot tell: its whole balance is what it would have sent.
+ */
+const amountFits = (task: SweepTask, amount: bigint) =>
+  task.mode === "fixed" ? amount === task.requestedAmount : task.amount === 0n || amount === task.amount
+
+/**
  * The task whose lost record signed `outflow`: the wallet's unfinished task to the same
- * destination that has no transaction (an unsigned state) and was created before the block.
- * A task that ended (`cancelled`, `failed`) is never reopened: a terminal task never changes.
+ * destination, with no transaction (an unsigned state), created before the block, and of the
+ * amount it would have signed. A task that ended (`cancelled`, `failed`) is never reopened: a
+ * terminal task never changes.
  */
 const lostSweepOf = (outflow: StoredOutflow) => (task: SweepTask) =>
   task.walletId === outflow.wallet.walletId && task.destination === outflow.transfer.to && task.transaction === null &&
-  unsignedStatuses.includes(task.status) &&
+  unsignedStatuses.includes(task.status) && amountFits(task, outflow.transfer.amount) &&
   task.createdAt.getTime() <= outflow.block.timestamp.getTime() + clockSkewMillis
 
 /**
