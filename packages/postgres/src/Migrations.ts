@@ -30,6 +30,7 @@ import resourceAccountIds from "./migrations/0029_resource_account_ids.js"
 import walletBalanceTotals from "./migrations/0030_wallet_balance_totals.js"
 import depositTallyIndex from "./migrations/0031_deposit_tally_index.js"
 import feeLedgerLendingFee from "./migrations/0033_fee_ledger_lending_fee.js"
+import unaccountedOutflows from "./migrations/0034_unaccounted_outflows.js"
 
 const loader = Migrator.fromRecord({
   "0001_tenancy": tenancy,
@@ -61,7 +62,8 @@ const loader = Migrator.fromRecord({
   "0029_resource_account_ids": resourceAccountIds,
   "0030_wallet_balance_totals": walletBalanceTotals,
   "0031_deposit_tally_index": depositTallyIndex,
-  "0033_fee_ledger_lending_fee": feeLedgerLendingFee
+  "0033_fee_ledger_lending_fee": feeLedgerLendingFee,
+  "0034_unaccounted_outflows": unaccountedOutflows
 })
 
 const runMigrator = Migrator.make({})({ loader })

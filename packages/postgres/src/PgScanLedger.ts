@@ -4,7 +4,9 @@ import {
   CursorMoved,
   type Network,
   type ObservedTransfer,
+  type OutflowState,
   ScanLedger,
+  type StoredOutflow,
   type SweepTransaction,
   type TenantId,
   type WalletId,
@@ -47,6 +49,50 @@ const transferRow = (network: string, observed: ObservedTransfer) => ({
   source: observed.transfer.from,
   contract: observed.transfer.contract,
   amount: observed.transfer.amount.toString()
+})
+
+const outflowRow = (network: string, observed: ObservedTransfer) => ({
+  network,
+  txid: observed.transfer.txid,
+  log_index: observed.transfer.logIndex,
+  block_number: observed.block.number.toString(),
+  block_hash: observed.block.hash,
+  block_time: observed.block.timestamp,
+  tenant_id: observed.wallet.tenantId,
+  wallet_id: observed.wallet.walletId,
+  custom_id: observed.wallet.customId,
+  address: observed.wallet.address,
+  destination: observed.transfer.to,
+  contract: observed.transfer.contract,
+  amount: observed.transfer.amount.toString()
+})
+
+interface OutflowRow {
+  readonly network: Network
+  readonly txid: string
+  readonly log_index: number
+  readonly block_number: string
+  readonly block_hash: string
+  readonly block_time: Date
+  readonly tenant_id: string
+  readonly wallet_id: string
+  readonly custom_id: string
+  readonly address: string
+  readonly destination: string
+  readonly contract: string
+  readonly amount: string
+  readonly state: OutflowState
+  readonly task_id: string | null
+}
+
+const toStoredOutflow = (row: OutflowRow): StoredOutflow => ({
+  network: row.network,
+  // The parent hash is not kept with the outflow: no reader of it needs it.
+  block: { number: BigInt(row.block_number), hash: row.block_hash, parentHash: "", timestamp: row.block_time },
+  transfer: { txid: row.txid, logIndex: row.log_index, from: row.address, to: row.destination, amount: BigInt(row.amount), contract: row.contract },
+  wallet: { walletId: row.wallet_id as WalletId, tenantId: row.tenant_id as TenantId, address: row.address, customId: row.custom_id, depositMinimum: null },
+  state: row.state,
+  taskId: row.task_id
 })
 
 export const make = Effect.gen(function*() {
@@ -139,6 +185,13 @@ export const make = Effect.gen(function*() {
                 block_number = EXCLUDED.block_number, block_hash = EXCLUDED.block_hash, block_time = EXCLUDED.block_time,
                 booked = observed_logs.booked AND observed_logs.block_hash = EXCLUDED.block_hash`.pipe(Effect.orDie)
           }
+          const outflows = blocks.flatMap((b) => b.outflows)
+          if (outflows.length > 0) {
+            // Stored before (a re-scan after a lost cursor): kept as it was, open, restored or reported.
+            yield* sql`
+              INSERT INTO unaccounted_outflows ${sql.insert(outflows.map((t) => outflowRow(network, t)))}
+              ON CONFLICT (network, txid, log_index) DO NOTHING`.pipe(Effect.orDie)
+          }
           if (touchedBy.length > 0) {
             // Balance sync takes wallets touched by a transfer first, and clears the mark only
             // once it has read them at a solidified block at or above the transfer's.
@@ -159,6 +212,10 @@ export const make = Effect.gen(function*() {
         Effect.gen(function*() {
           yield* moveCursor(network, from, to)
           yield* sql`DELETE FROM observed_logs WHERE network = ${network} AND block_number > ${to.number.toString()}`.pipe(Effect.orDie)
+          // An outflow not acted on yet goes with its block; the chain that replaces it is scanned again.
+          yield* sql`
+            DELETE FROM unaccounted_outflows
+            WHERE network = ${network} AND state = 'open' AND block_number > ${to.number.toString()}`.pipe(Effect.orDie)
           yield* sql`DELETE FROM scanned_blocks WHERE network = ${network} AND number > ${to.number.toString()}`.pipe(Effect.orDie)
         })
       ).pipe(Effect.catchTag("SqlError", Effect.die)),
@@ -210,9 +267,22 @@ export const make = Effect.gen(function*() {
         Effect.gen(function*() {
           yield* sql`DELETE FROM observed_logs WHERE network = ${network}`
           yield* sql`DELETE FROM scanned_blocks WHERE network = ${network}`
+          yield* sql`DELETE FROM unaccounted_outflows WHERE network = ${network}`
           yield* sql`DELETE FROM scan_cursors WHERE network = ${network}`
         })
       ).pipe(Effect.orDie),
+    openOutflows: (network, limit) =>
+      sql<OutflowRow>`
+        SELECT network, txid, log_index, block_number::text, block_hash, block_time, tenant_id::text, wallet_id::text,
+               custom_id, address, destination, contract, amount::text, state, task_id::text
+        FROM unaccounted_outflows WHERE network = ${network} AND state = 'open'
+        ORDER BY block_number, txid COLLATE "C", log_index LIMIT ${limit}`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toStoredOutflow))),
+    closeOutflow: (network, transfer, resolution) =>
+      sql<{ txid: string }>`
+        UPDATE unaccounted_outflows
+        SET state = ${resolution.state}, task_id = ${resolution.state === "restored" ? resolution.taskId : null}
+        WHERE network = ${network} AND txid = ${transfer.txid} AND log_index = ${transfer.logIndex} AND state = 'open'
+        RETURNING txid`.pipe(Effect.orDie, Effect.map((rows) => rows.length === 1)),
     claimLease: (network, holder, ttlMillis) =>
       // Before the first block is stored there is no row to lease: both may start, and the
       // cursor's insert lets exactly one of them win.

@@ -2,9 +2,22 @@ import { Clock, Effect, Layer, Option } from "effect"
 import type { BlockRef } from "../chain/ChainModel.js"
 import type { WalletId } from "../Ids.js"
 import type { Network } from "../Network.js"
-import { CursorMoved, type ObservedTransfer, ScanLedger, type ScanPosition } from "../scanning/ScanLedger.js"
+import { CursorMoved, type ObservedTransfer, ScanLedger, type ScanPosition, type StoredOutflow } from "../scanning/ScanLedger.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
-import { apps, deposits, keyOf, type ObservedLogRow, observedLogs, scanCursors, scannedBlocks, sweepTasks, tenants, wallets } from "./MemoryTables.js"
+import {
+  apps,
+  deposits,
+  keyOf,
+  type ObservedLogRow,
+  observedLogs,
+  type OutflowRow,
+  scanCursors,
+  scannedBlocks,
+  sweepTasks,
+  tenants,
+  unaccountedOutflows,
+  wallets
+} from "./MemoryTables.js"
 import { compareIds } from "./Ordering.js"
 
 const logKey = (network: Network, txid: string, logIndex: number) => keyOf(network, txid, logIndex)
@@ -26,6 +39,34 @@ const logRow = (network: Network, observed: ObservedTransfer): ObservedLogRow =>
   booked: false
 })
 
+const outflowRow = (network: Network, observed: ObservedTransfer): OutflowRow => ({
+  network,
+  txid: observed.transfer.txid,
+  logIndex: observed.transfer.logIndex,
+  blockNumber: observed.block.number,
+  blockHash: observed.block.hash,
+  blockTime: observed.block.timestamp,
+  tenantId: observed.wallet.tenantId,
+  walletId: observed.wallet.walletId,
+  customId: observed.wallet.customId,
+  address: observed.wallet.address,
+  destination: observed.transfer.to,
+  contract: observed.transfer.contract,
+  amount: observed.transfer.amount,
+  state: "open",
+  taskId: null
+})
+
+const storedOutflow = (row: OutflowRow): StoredOutflow => ({
+  network: row.network,
+  // The parent hash is not kept with the outflow: no reader of it needs it.
+  block: { number: row.blockNumber, hash: row.blockHash, parentHash: "", timestamp: row.blockTime },
+  transfer: { txid: row.txid, logIndex: row.logIndex, from: row.address, to: row.destination, amount: row.amount, contract: row.contract },
+  wallet: { walletId: row.walletId, tenantId: row.tenantId, address: row.address, customId: row.customId, depositMinimum: null },
+  state: row.state,
+  taskId: row.taskId
+})
+
 const minOf = (values: ReadonlyArray<bigint>): Option.Option<bigint> =>
   values.length === 0 ? Option.none() : Option.some(values.reduce((a, b) => (b < a ? b : a)))
 
@@ -35,6 +76,7 @@ export const make = Effect.gen(function*() {
   const blocks = db.table(scannedBlocks)
   const logs = db.table(observedLogs)
   const walletRows = db.table(wallets)
+  const outflows = db.table(unaccountedOutflows)
   const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
   const blocksOf = (network: Network) => blocks.filter((b) => b.network === network)
@@ -46,6 +88,17 @@ export const make = Effect.gen(function*() {
       throw new Error(`observed_logs: wallet ${row.walletId} of tenant ${row.tenantId} does not exist`)
     }
     logs.put(key, row)
+  }
+
+  // An outflow stored before (a re-scan after a lost cursor) stays as it was: open, restored or reported.
+  const insertOutflow = (network: Network, observed: ObservedTransfer) => {
+    const row = outflowRow(network, observed)
+    if (row.amount < 0n) throw new Error(`unaccounted_outflows: negative amount in ${row.txid}`)
+    if (!walletRows.has(row.walletId) || !db.table(tenants).has(row.tenantId)) {
+      throw new Error(`unaccounted_outflows: wallet ${row.walletId} of tenant ${row.tenantId} does not exist`)
+    }
+    const key = keyOf(network, row.txid, row.logIndex)
+    if (!outflows.has(key)) outflows.put(key, row)
   }
 
   /** The cursor moves only from where the caller read it; false (nothing written) when it moved meanwhile. */
@@ -166,6 +219,7 @@ export const make = Effect.gen(function*() {
           for (const { block } of scanned) storeBlock(network, block)
           const written = new Set<string>()
           for (const observed of scanned.flatMap((b) => b.transfers)) upsertLog(network, observed, written)
+          for (const observed of scanned.flatMap((b) => b.outflows)) insertOutflow(network, observed)
           markStale(scanned.flatMap((b) => [...b.transfers, ...b.ownSweeps]))
           return true
         })).pipe(Effect.flatMap((moved) => moved ? Effect.void : Effect.fail(new CursorMoved({ network })))),
@@ -175,6 +229,10 @@ export const make = Effect.gen(function*() {
           if (!moveCursor(network, from, to, at)) return false
           for (const log of logs.filter((l) => l.network === network && l.blockNumber > to.number)) {
             logs.delete(logKey(network, log.txid, log.logIndex))
+          }
+          // An outflow not acted on yet goes with its block; the chain that replaces it is scanned again.
+          for (const o of outflows.filter((o) => o.network === network && o.state === "open" && o.blockNumber > to.number)) {
+            outflows.delete(keyOf(network, o.txid, o.logIndex))
           }
           for (const block of blocksOf(network).filter((b) => b.number > to.number)) blocks.delete(keyOf(network, block.number))
           return true
@@ -206,7 +264,24 @@ export const make = Effect.gen(function*() {
       db.atomically(() => {
         for (const log of logs.filter((l) => l.network === network)) logs.delete(logKey(network, log.txid, log.logIndex))
         for (const block of blocksOf(network)) blocks.delete(keyOf(network, block.number))
+        for (const o of outflows.filter((o) => o.network === network)) outflows.delete(keyOf(network, o.txid, o.logIndex))
         cursors.delete(network)
+      }),
+    openOutflows: (network, limit) =>
+      db.atomically(() =>
+        outflows
+          .filter((o) => o.network === network && o.state === "open")
+          .sort((a, b) => (a.blockNumber < b.blockNumber ? -1 : a.blockNumber > b.blockNumber ? 1 : a.txid < b.txid ? -1 : a.txid > b.txid ? 1 : a.logIndex - b.logIndex))
+          .slice(0, limit)
+          .map(storedOutflow)
+      ),
+    closeOutflow: (network, transfer, resolution) =>
+      db.atomically(() => {
+        const key = keyOf(network, transfer.txid, transfer.logIndex)
+        const row = outflows.get(key)
+        if (row === undefined || row.state !== "open") return false
+        outflows.put(key, { ...row, state: resolution.state, taskId: resolution.state === "restored" ? resolution.taskId : null })
+        return true
       }),
     // Before the first block is stored there is no cursor to lease: every claimer may start, and
     // the cursor's creation lets exactly one of them win.

@@ -12,6 +12,7 @@ import type { AuditEntry } from "../operators/OperatorAuditLog.js"
 import type { OperatorCredential } from "../operators/OperatorCredential.js"
 import type { Sealed } from "../SecretBox.js"
 import type { PendingTransfer } from "../scanning/PendingTransfer.js"
+import type { OutflowState } from "../scanning/ScanLedger.js"
 import type { ResealProgress } from "../secrets/SealedValues.js"
 import type { WalletKey } from "../WalletKey.js"
 import type { SweepTask } from "../sweeps/SweepTask.js"
@@ -155,6 +156,27 @@ export interface ObservedLogRow extends Omit<PendingTransfer, "rule"> {
 }
 /** By keyOf(network, txid, logIndex). */
 export const observedLogs = tableDef<string, ObservedLogRow>("observed_logs")
+
+export interface OutflowRow {
+  readonly network: Network
+  readonly txid: string
+  readonly logIndex: number
+  readonly blockNumber: bigint
+  readonly blockHash: string
+  readonly blockTime: Date
+  readonly tenantId: TenantId
+  readonly walletId: WalletId
+  readonly customId: string
+  /** The wallet's address: where the USDT left from. */
+  readonly address: string
+  readonly destination: string
+  readonly contract: string
+  readonly amount: bigint
+  readonly state: OutflowState
+  readonly taskId: string | null
+}
+/** Unaccounted outflows, by keyOf(network, txid, logIndex). */
+export const unaccountedOutflows = tableDef<string, OutflowRow>("unaccounted_outflows")
 
 export interface DepositRow extends Deposit {
   readonly updatedAt: Date

@@ -10,7 +10,7 @@ const it = onFreshStorage(MemoryTestStorage)
 const hash = (n: bigint) => n.toString(16).padStart(64, "0")
 const scannedTo = (number: bigint) =>
   Effect.flatMap(ScanLedger, (ledger) =>
-    ledger.append("nile", Option.none(), [{ block: { number, hash: hash(number), parentHash: hash(number - 1n), timestamp: new Date(0) }, transfers: [], ownSweeps: [] }], {
+    ledger.append("nile", Option.none(), [{ block: { number, hash: hash(number), parentHash: hash(number - 1n), timestamp: new Date(0) }, transfers: [], ownSweeps: [], outflows: [] }], {
       head: number,
       solidified: number
     }))

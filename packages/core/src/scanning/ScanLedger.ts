@@ -31,7 +31,30 @@ export interface ScannedBlock {
   readonly transfers: ReadonlyArray<ObservedTransfer>
   /** Our own sweeps into a wallet of the tenant they swept for: no deposits, but the wallet's balance moved. */
   readonly ownSweeps: ReadonlyArray<ObservedTransfer>
+  /**
+   * Transfers out of one of our wallets (`wallet` is the sender's) in a transaction no sweep task
+   * holds: a sweep whose record a lost database write took away, or a key used outside the service.
+   */
+  readonly outflows: ReadonlyArray<ObservedTransfer>
 }
+
+/** What became of an unaccounted outflow: still to be looked at, given back to its sweep task, or reported as foreign. */
+export type OutflowState = "open" | "restored" | "reported"
+
+/** An unaccounted outflow as stored: the transfer, the wallet it left, and what became of it. */
+export interface StoredOutflow {
+  readonly network: Network
+  readonly block: BlockRef
+  readonly transfer: UsdtTransfer
+  readonly wallet: WalletMatch
+  readonly state: OutflowState
+  /** The sweep task it was given back to, when `restored`. */
+  readonly taskId: string | null
+}
+
+export type OutflowResolution =
+  | { readonly state: "restored"; readonly taskId: string }
+  | { readonly state: "reported" }
 
 /** A transaction one of our sweep tasks signed: the tenant it swept for, from which wallet address to which. */
 export interface SweepTransaction {
@@ -66,8 +89,10 @@ export class ScanLedger extends Context.Tag("@collector/core/ScanLedger")<
     /** Our own sweep transactions among `txids`, each with the tenant it swept for: one lookup per batch. */
     readonly sweepsAmong: (network: Network, txids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SweepTransaction>>
     /**
-     * Stores `blocks` (consecutive, after `from`) with their deposits and moves the cursor to the
-     * last; every wallet a deposit or one of our sweeps went to is marked for balance sync.
+     * Stores `blocks` (consecutive, after `from`) with their deposits and unaccounted outflows and
+     * moves the cursor to the last; every wallet a deposit or one of our sweeps went to is marked
+     * for balance sync. An outflow already stored (the same network, txid and log index, from a
+     * scan the database lost the cursor of) is kept as it was.
      */
     readonly append: (
       network: Network,
@@ -87,6 +112,17 @@ export class ScanLedger extends Context.Tag("@collector/core/ScanLedger")<
      * restarted simulator), never for a live network.
      */
     readonly forget: (network: Network) => Effect.Effect<void>
+    /** Up to `limit` unaccounted outflows of the network still `open`, oldest block first. */
+    readonly openOutflows: (network: Network, limit: number) => Effect.Effect<ReadonlyArray<StoredOutflow>>
+    /**
+     * Moves one `open` outflow to `resolution`; false (nothing written) when it is not open any
+     * more, so whoever closes it is the only one to act on it (a report is made once).
+     */
+    readonly closeOutflow: (
+      network: Network,
+      transfer: { readonly txid: string; readonly logIndex: number },
+      resolution: OutflowResolution
+    ) => Effect.Effect<boolean>
     /** Takes or renews the network's scanner lease; false while another holder's lease runs. */
     readonly claimLease: (network: Network, holder: string, ttlMillis: number) => Effect.Effect<boolean>
     readonly releaseLease: (network: Network, holder: string) => Effect.Effect<void>

@@ -40,11 +40,14 @@ export const broadcast = (task: SweepTask, now: Date, settings: SweeperSettings)
 
 /**
  * The same stored bytes again, for a transaction the network seems to have lost; the answer
- * changes nothing. `updated_at` records the offer, so the next one waits a whole interval.
+ * changes nothing. `updated_at` records the offer, so the next one waits a whole interval. A
+ * transaction recovered from the chain after its record was lost (`Reconciliation.ts`) has no
+ * stored bytes, and was on chain already: it is not offered, only waited for.
  */
 export const rebroadcast = (task: SweepTask, now: Date, settings: SweeperSettings) =>
   Effect.gen(function*() {
     const chain = yield* Chain
-    yield* Effect.either(chain.broadcast(signedTransaction(task.transaction!)))
+    const stored = task.transaction!
+    if (stored.rawDataHex !== "") yield* Effect.either(chain.broadcast(signedTransaction(stored)))
     return proceed(task, now, {}, settings.settleInterval)
   })

@@ -66,3 +66,14 @@ export const countFinished = (task: SweepTask): Effect.Effect<void> =>
 /** Sets the status gauge of every unfinished status from the store's counts (0 where none). */
 export const sampleUnfinished = (network: Network, counts: Readonly<Partial<Record<SweepStatus, number>>>): Effect.Effect<void> =>
   Effect.forEach(unfinishedStatuses, (status) => Metric.set(sweepsByStatus(network, status), counts[status] ?? 0), { discard: true })
+
+/**
+ * USDT Transfers out of one of our wallets that no sweep task accounts for (`Reconciliation.ts`),
+ * each counted once, when it is reported: a key used outside the service, or a sweep whose record
+ * is gone and whose task could not be found.
+ */
+export const unaccountedOutflows = counterFamily(
+  "collector_unaccounted_outflows_total",
+  "USDT transfers out of a tenant wallet that no sweep task accounts for, counted once when reported",
+  ["network"]
+)

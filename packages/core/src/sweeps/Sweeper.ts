@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Duration, Effect, Exit, Layer } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Option } from "effect"
 import { Chain } from "../chain/Chain.js"
 import { type Checkpoint, noCheckpoint } from "../engine/Checkpoint.js"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
@@ -12,6 +12,8 @@ import { countFinished, sampleUnfinished } from "./SweepMetrics.js"
 import { SettingsRepository } from "../SettingsRepository.js"
 import { passSettings } from "./PassSettings.js"
 import { SweepRepository } from "./SweepRepository.js"
+import { reconcileOutflows } from "./Reconciliation.js"
+import { ScanLedger } from "../scanning/ScanLedger.js"
 import type { StepResult } from "./SweepStep.js"
 import { later } from "./SweepStep.js"
 import { stepOf } from "./SweepStepper.js"
@@ -41,6 +43,9 @@ export interface PassSummary {
 const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
   Effect.gen(function*() {
     const repo = yield* SweepRepository
+    // Every storage provides it (StoragePorts); a harness that runs the sweeper alone (bench/)
+    // may leave it out, and then has no outflows to reconcile.
+    const ledger = yield* Effect.serviceOption(ScanLedger)
     const outages = makeOutageLog("sweeper")
     const status = yield* ComponentStatus
     const chain = yield* Chain
@@ -90,7 +95,19 @@ const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
       Effect.forEach(tasks, (task) => Effect.map(save(later(task, now, settings.retryInterval), holder), (saved) => ({ saved, failed: true })))
 
     /** One claim of due tasks, stepped concurrently, with one read of the chain's state for all of them. */
+    /**
+     * Transfers out of our wallets that no task holds, first: a task whose signed record was lost
+     * gets its txid back before this pass could prepare it again and sign a second transfer.
+     */
+    const reconcile = (network: Network, holder: string) =>
+      Option.isNone(ledger) ? Effect.void : reconcileOutflows(network, holder).pipe(
+        Effect.provideService(ScanLedger, ledger.value),
+        Effect.provideService(SweepRepository, repo),
+        Effect.catchAllCause((cause) => Effect.logWarning("sweep reconciliation failed, retrying next pass", cause))
+      )
+
     const pass = (network: Network, holder: string) => Effect.gen(function*() {
+      yield* reconcile(network, holder)
       const now = new Date(yield* Clock.currentTimeMillis)
       const until = new Date(now.getTime() + Duration.toMillis(settings.leaseTtl))
       const tasks = yield* repo.claim(network, holder, now, until, settings.batchSize)

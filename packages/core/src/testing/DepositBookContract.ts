@@ -46,7 +46,7 @@ const appendBlock = (network: Network, sent: ReadonlyArray<Sent>) =>
       wallet: { walletId: s.wallet.id, tenantId: s.scope.tenantId, address: s.wallet.address, customId: s.wallet.customId, depositMinimum: null },
       transfer: { txid: s.txid ?? hashOf(1_000_000 + blocksMade * 100 + i), logIndex: i, from: "TSender", to: s.wallet.address, amount: s.amount, contract: "TUsdt" }
     }))
-    yield* ledger.append(network, Option.map(cursor, (c) => ({ number: c.number, hash: c.hash })), [{ block, transfers, ownSweeps: [] }], {
+    yield* ledger.append(network, Option.map(cursor, (c) => ({ number: c.number, hash: c.hash })), [{ block, transfers, ownSweeps: [], outflows: [] }], {
       head: number,
       solidified: number
     })

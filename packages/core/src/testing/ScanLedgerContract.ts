@@ -27,10 +27,16 @@ const [b10, b11, b12, b13] = [10n, 11n, 12n, 13n].map((n) => block(n)) as [Block
 
 const at = (b: BlockRef) => ({ number: b.number, hash: b.hash })
 
-const scanned = (b: BlockRef, transfers: ReadonlyArray<ObservedTransfer> = [], ownSweeps: ReadonlyArray<ObservedTransfer> = []): ScannedBlock => ({
+const scanned = (
+  b: BlockRef,
+  transfers: ReadonlyArray<ObservedTransfer> = [],
+  ownSweeps: ReadonlyArray<ObservedTransfer> = [],
+  outflows: ReadonlyArray<ObservedTransfer> = []
+): ScannedBlock => ({
   block: b,
   transfers,
-  ownSweeps
+  ownSweeps,
+  outflows
 })
 
 const tip = { head: 100n, solidified: 80n }
@@ -49,6 +55,13 @@ const matchOf = (scope: TenantScope, wallet: FixtureWallet): WalletMatch => ({
 const transfer = (b: BlockRef, wallet: WalletMatch, tx: string, logIndex = 0, amount = 1_000_000n): ObservedTransfer => ({
   block: b,
   transfer: { txid: tx.repeat(32), logIndex, from: source, to: wallet.address, amount, contract },
+  wallet
+})
+
+/** A USDT transfer out of `wallet` in block `b` that no sweep task made. */
+const outflow = (b: BlockRef, wallet: WalletMatch, tx: string, logIndex = 0, amount = 2_000_000n): ObservedTransfer => ({
+  block: b,
+  transfer: { txid: tx.repeat(32), logIndex, from: wallet.address, to: source, amount, contract },
   wallet
 })
 
@@ -187,6 +200,46 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
         yield* ledger.append("nile", Option.some(at(b10)), [scanned(b11, [transfer(b11, w!, "aa")])], tip)
         expect(yield* logs()).toEqual(["aa/0@11"])
         expect((yield* fixtures.observedLogs("nile"))[0]!.blockHash).toBe(b11.hash)
+      }))
+
+    test("unaccounted outflows are stored with their block, listed open in block order, closed once, and a re-scan stores none twice", () =>
+      Effect.gen(function*() {
+        const ledger = yield* ScanLedger
+        const { matches: [w], scope } = yield* tenantWallets(1)
+        const [aa, bb, cc] = [outflow(b11, w!, "aa"), outflow(b11, w!, "bb", 1, 7n), outflow(b12, w!, "cc")] as const
+        yield* ledger.append("nile", Option.none(), [scanned(b10)], tip)
+        yield* ledger.append("nile", Option.some(at(b10)), [scanned(b11, [], [], [bb, aa]), scanned(b12, [], [], [cc])], tip)
+        const open = yield* ledger.openOutflows("nile", 10)
+        expect(open.map((o) => o.transfer.txid.slice(0, 2))).toEqual(["aa", "bb", "cc"])
+        expect(open[1]).toEqual({
+          network: "nile",
+          block: { number: 11n, hash: b11.hash, parentHash: "", timestamp: b11.timestamp },
+          transfer: bb.transfer,
+          wallet: { walletId: w!.walletId, tenantId: scope.tenantId, address: w!.address, customId: w!.customId, depositMinimum: null },
+          state: "open",
+          taskId: null
+        })
+        expect((yield* ledger.openOutflows("nile", 2)).map((o) => o.transfer.txid.slice(0, 2))).toEqual(["aa", "bb"])
+        expect(yield* ledger.openOutflows("main", 10)).toEqual([])
+        // Closed once: the second close of the same outflow writes nothing and says so.
+        expect(yield* ledger.closeOutflow("nile", aa.transfer, { state: "reported" })).toBe(true)
+        expect(yield* ledger.closeOutflow("nile", aa.transfer, { state: "restored", taskId: "42" })).toBe(false)
+        expect(yield* ledger.closeOutflow("nile", bb.transfer, { state: "restored", taskId: "42" })).toBe(true)
+        expect(yield* ledger.closeOutflow("main", cc.transfer, { state: "reported" })).toBe(false)
+        expect((yield* ledger.openOutflows("nile", 10)).map((o) => o.transfer.txid.slice(0, 2))).toEqual(["cc"])
+        // A rewind takes the open outflow of a dropped block with it; the closed ones stay closed,
+        // and the same blocks scanned again store nothing twice.
+        yield* ledger.rewind("nile", at(b12), at(b10))
+        expect(yield* ledger.openOutflows("nile", 10)).toEqual([])
+        yield* ledger.append("nile", Option.some(at(b10)), [scanned(b11, [], [], [aa, bb]), scanned(b12, [], [], [cc])], tip)
+        expect((yield* ledger.openOutflows("nile", 10)).map((o) => o.transfer.txid.slice(0, 2))).toEqual(["cc"])
+        expect(yield* ledger.closeOutflow("nile", aa.transfer, { state: "reported" })).toBe(false)
+        expect(yield* ledger.closeOutflow("nile", cc.transfer, { state: "reported" })).toBe(true)
+        expect(yield* ledger.openOutflows("nile", 10)).toEqual([])
+        // Forgetting the network's scan forgets its outflows.
+        yield* ledger.forget("nile")
+        yield* ledger.append("nile", Option.none(), [scanned(b12, [], [], [cc])], tip)
+        expect((yield* ledger.openOutflows("nile", 10)).map((o) => o.transfer.txid.slice(0, 2))).toEqual(["cc"])
       }))
 
     test("rewind drops the blocks above the target and every transfer in them, from the position the caller read", () =>
