@@ -153,7 +153,9 @@ describe.skipIf(!streamingPairAvailable)("the service through a PostgreSQL prima
       const deliveryLatency = Effect.gen(function*() {
         const txid = yield* sim.chain.mintUsdt(marker.address, 1_000_000n).pipe(Effect.orDie)
         const mintedAt = Date.now()
-        const delivered = yield* eventually(Effect.sync(deliveries), (all) => all.some((d) => d.payload.txid === txid), 90_000)
+        const delivered = yield* eventually(Effect.sync(deliveries), (all) => all.some((d) => d.payload.txid === txid), 90_000).pipe(
+          Effect.catchAllDefect((defect) => Effect.dieMessage(`the deposit ${txid} minted to the marker wallet never reached the webhook receiver: ${String(defect)}`))
+        )
         return { txid, ms: delivered.find((d) => d.payload.txid === txid)!.at - mintedAt }
       })
       mark("settings")
