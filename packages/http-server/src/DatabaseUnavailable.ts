@@ -7,7 +7,15 @@
 // read-only during a failover; the connection is dropped and the next one goes to the new primary.
 const connectionCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "57P01", "57P02", "57P03", "25006"])
 
-const connectionMessages = [/connection terminated/i, /timeout exceeded when trying to connect/i, /the database system is (starting up|shutting down|in recovery mode)/i]
+// node-postgres answers "Client has encountered a connection error and is not queryable", without a
+// code, to a statement sent on a connection that already broke: a transaction whose connection was
+// lost with the primary (the failover test met it as a 500 on POST /open/v1/sweeps).
+const connectionMessages = [
+  /connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /the database system is (starting up|shutting down|in recovery mode)/i,
+  /encountered a connection error and is not queryable/i
+]
 
 /** Seconds a tenant is asked to wait: a restart of PostgreSQL takes a few. */
 export const databaseRetryAfterSeconds = 5

@@ -2,62 +2,33 @@ import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, ManagedRuntime, Option, Redacted } from "effect"
-import { execFileSync } from "node:child_process"
-import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { databaseLayer } from "./Database.js"
 import { isTransientConnectFailure } from "./DatabaseStartWait.js"
-import { freePort } from "./FreePort.js"
+import { pgRun, type StreamingPair, startStreamingPair, streamingPairAvailable } from "./testing/StreamingPair.js"
 
 // A real primary and a real streaming standby (PostgreSQL 15's own binaries), a two-host
 // DATABASE_URL, the primary killed and the standby promoted: the same Database layer the service
 // builds must write to the new primary by itself, failing meanwhile only with what tenants get
 // as a 503 (the server is unreachable, no server takes writes yet, or one refused a write as read-only).
-const bin = "/usr/lib/postgresql/15/bin"
-const present = existsSync(join(bin, "initdb")) && existsSync(join(bin, "pg_basebackup"))
-const asRoot = process.getuid?.() === 0
-
-/** Runs a PostgreSQL binary; as root through runuser, since initdb and postgres refuse root. */
-const pgRun = (tool: string, args: ReadonlyArray<string>) =>
-  asRoot
-    ? execFileSync("runuser", ["-u", "postgres", "--", join(bin, tool), ...args], { stdio: "pipe", timeout: 60_000 })
-    : execFileSync(join(bin, tool), args, { stdio: "pipe", timeout: 60_000 })
 
 /** What the HTTP layer answers with 503 and Retry-After (packages/http-server DatabaseUnavailable.ts). */
 const isUnavailable = (error: unknown) =>
   isTransientConnectFailure(error) ||
   (error instanceof SqlError && (error.cause as { code?: unknown } | undefined)?.code === "25006")
 
-describe.skipIf(!present)("a two-host DATABASE_URL across a failover", () => {
+describe.skipIf(!streamingPairAvailable)("a two-host DATABASE_URL across a failover", () => {
+  let pair: StreamingPair | undefined
   let dir = ""
   let primaryPort = 0
   let standbyPort = 0
-  const primary = () => join(dir, "primary")
-  const standby = () => join(dir, "standby")
-  const serverOptions = (port: number) => `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "pg-failover-"))
-    if (asRoot) chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), Number(execFileSync("id", ["-g", "postgres"]).toString().trim()))
-    primaryPort = await freePort()
-    standbyPort = await freePort()
-    pgRun("initdb", ["-D", primary(), "-U", "postgres", "--auth=trust", "-N"])
-    pgRun("pg_ctl", ["-D", primary(), "-l", join(dir, "primary.log"), "-w", "-o", serverOptions(primaryPort), "start"])
-    pgRun("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", "postgres", "-D", standby(), "-R", "-X", "stream", "-c", "fast"])
-    pgRun("pg_ctl", ["-D", standby(), "-l", join(dir, "standby.log"), "-w", "-o", serverOptions(standbyPort), "start"])
+    // Asynchronous, as a standby made with pg_basebackup -R is: the test waits for the replay itself.
+    pair = await startStreamingPair({ synchronous: false })
+    ;({ dir, primaryPort, standbyPort } = pair)
   })
 
-  afterAll(() => {
-    for (const data of [primary(), standby()]) {
-      try {
-        pgRun("pg_ctl", ["-D", data, "-m", "immediate", "stop"])
-      } catch {
-        // Already stopped (the primary is killed by the test).
-      }
-    }
-    rmSync(dir, { recursive: true, force: true })
-  })
+  afterAll(() => pair?.remove())
 
   it("reconnects to the promoted standby and writes there, failing meanwhile only with 503 errors", async () => {
     const url = `postgres://postgres:secret@127.0.0.1:${primaryPort},127.0.0.1:${standbyPort}/postgres?target_session_attrs=read-write&connect_timeout=2`
@@ -98,11 +69,11 @@ describe.skipIf(!present)("a two-host DATABASE_URL across a failover", () => {
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
 
-      pgRun("pg_ctl", ["-D", primary(), "-m", "immediate", "stop"])
+      pair!.killPrimary()
       // Before the promotion the only live server is a standby: writes must fail as unavailable.
       // (the first finds the pool's connection broken, the next finds no server taking writes).
       const meanwhile = [await runtime.runPromiseExit(write("while no primary")), await runtime.runPromiseExit(write("while no primary"))]
-      pgRun("pg_ctl", ["-D", standby(), "-w", "promote"])
+      pair!.promote()
 
       const failures: Array<unknown> = meanwhile.flatMap(collect)
       let written = false

@@ -8,6 +8,7 @@ import type { FeeLedger } from "../fees/FeeLedger.js"
 import type { SweepRepository } from "../sweeps/SweepRepository.js"
 import { feeBookingBatch, feeBookingLoop } from "../fees/FeeBookingLoop.js"
 import { Dispatcher } from "../notifications/Dispatcher.js"
+import { restarting } from "./Restarting.js"
 import { OutboxSignal } from "../notifications/OutboxSignal.js"
 import { Confirmations } from "../scanning/Confirmations.js"
 import { IntegrityCheck } from "../scanning/IntegrityCheck.js"
@@ -62,13 +63,13 @@ const make = (network: Network, processName: string) =>
      * claims with SKIP LOCKED and leases.
      */
     const run = Effect.all([
-      scanner.run(network, holder).pipe(Effect.annotateLogs({ component: "scanner" })),
-      balances.run(network).pipe(Effect.annotateLogs({ component: "balance_sync" })),
-      sweeper.run(network, holder).pipe(Effect.annotateLogs({ component: "sweeper" })),
-      reclaim.run(network).pipe(Effect.annotateLogs({ component: "reclaim" })),
-      automation.run(network).pipe(Effect.annotateLogs({ component: "automation" })),
-      dispatcher.run(network, holder),
-      feeBookingLoop(network).pipe(Effect.provide(feePorts), Effect.annotateLogs({ component: "fee_booking" }))
+      restarting("scanner", scanner.run(network, holder)).pipe(Effect.annotateLogs({ component: "scanner" })),
+      restarting("balance sync", balances.run(network)).pipe(Effect.annotateLogs({ component: "balance_sync" })),
+      restarting("sweeper", sweeper.run(network, holder)).pipe(Effect.annotateLogs({ component: "sweeper" })),
+      restarting("reclaim", reclaim.run(network)).pipe(Effect.annotateLogs({ component: "reclaim" })),
+      restarting("automation", automation.run(network)).pipe(Effect.annotateLogs({ component: "automation" })),
+      restarting("notifier", dispatcher.run(network, holder)),
+      restarting("fee booking", feeBookingLoop(network).pipe(Effect.provide(feePorts))).pipe(Effect.annotateLogs({ component: "fee_booking" }))
     ], { concurrency: "unbounded", discard: true }).pipe(Effect.zipRight(Effect.never), Effect.annotateLogs({ network }))
 
     return {
