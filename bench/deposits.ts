@@ -21,6 +21,7 @@ import { cpus, totalmem } from "node:os"
 import pg from "pg"
 import { freePort, startTs, waitForHttp } from "../test-support/Processes.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
+import { ratioLine } from "./support/FairReference.js"
 import { childProfileFlags, phaseProfiler } from "./support/CpuProfile.js"
 import { makePortTiming } from "./support/PortTiming.js"
 import { childrenCpu } from "./support/ProcessCpu.js"
@@ -255,6 +256,10 @@ const main = async () => {
     const ceiling = rows[i - (i % 2)]!.blocksPerSecond
     log(`| ${r.name} | ${f(r.blocksPerSecond, 1)} | ${f(r.callsPerBlock, 2)} | ${f((r.blocksPerSecond / ceiling) * 100)}% | ${r.cpu} | ${r.note} |`)
   })
+  // Issue 36's goal line: the catch-up over the worker's client (node:http) against the adapter's
+  // fetch-and-parse ceiling of the same blocks over the same client (no matching, no booking).
+  const nodeRows = clients.findIndex(([key]) => key === "node")
+  if (nodeRows >= 0) log(`\n${ratioLine("deposits-catchup", rows[nodeRows * 2 + 1]!.blocksPerSecond, rows[nodeRows * 2]!.blocksPerSecond)}`)
 }
 
 runBenchmark(main)
