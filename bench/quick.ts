@@ -21,7 +21,7 @@ const runs: ReadonlyArray<Run> = [
   { name: "wallets", script: "bench/wallets.ts", env: { BENCH_WALLETS: "100000", BENCH_SECONDS: "3", BENCH_CREATIONS: "2000" } },
   { name: "deliveries", script: "bench/deliveries.ts", env: { BENCH_EVENTS: "2000" } },
   { name: "sweeps", script: "bench/sweeps.ts", env: { BENCH_SWEEPS: "300" } },
-  { name: "deposits", script: "bench/deposits.ts", env: { BENCH_WALLETS: "100000", BENCH_BLOCKS: "60", BENCH_ROUNDS: "2", BENCH_CLIENTS: "node" } },
+  { name: "deposits", script: "bench/deposits.ts", env: { BENCH_WALLETS: "10000", BENCH_BLOCKS: "20", BENCH_ROUNDS: "2", BENCH_CLIENTS: "node" } },
   { name: "deposit-latency", script: "bench/deposit-latency.ts", env: { BENCH_DEPOSIT_BLOCKS: "12" } }
 ]
 

@@ -43,7 +43,8 @@ const main = async () => {
     const child = startTs("bench/support/FloorServer.ts", { PORT: String(port), FLOOR_KIND: kind })
     return { kind, name, url: `http://127.0.0.1:${port}`, pid: child.pid! }
   }))
-  for (const s of servers) await waitForHttp(`${s.url}/ping`)
+  // Generous: on a loaded machine loading the framework through tsx alone has taken over a minute.
+  for (const s of servers) await waitForHttp(`${s.url}/ping`, 300_000)
   // The same answer from each, byte for byte and with the same content type.
   const answers = await Promise.all(servers.map(async (s) => {
     const res = await fetch(`${s.url}/ping`)
