@@ -151,7 +151,7 @@ const program = Effect.gen(function*() {
       Effect.forEach(rows, (row) =>
         Effect.flatMap(SecretBox, (box) => box.open({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) }, walletKeyContext(row.address))).pipe(
           Effect.filterOrDieMessage((key) => TronAddress.fromSecretKey(key) === row.address, `reference wallet ${row.address}: its sealed key is not the key of its address`),
-          Effect.orDieWith((e) => new Error(`reference wallet ${row.address}: its sealed key does not open with our SecretBox (${e.message})`))
+          Effect.orDieWith((e) => new Error(`reference wallet ${row.address}: its sealed key does not open with our SecretBox: ${e.reason}`))
         ))),
     Effect.provide(AesGcmSecretBox.layer.pipe(Layer.provide([NodeEntropy.layer, keyring])))
   )
