@@ -28,6 +28,7 @@ import { childrenCpu } from "./support/ProcessCpu.js"
 import { loadWallets } from "./support/WalletLoad.js"
 import { runBenchmark } from "./support/RunBenchmark.js"
 import { simPost } from "./support/SimControl.js"
+import { startTimeoutMs } from "./support/StartTimeout.js"
 
 const totalWallets = Number(process.env.BENCH_WALLETS ?? 1_000_000)
 const tenants = 10
@@ -97,7 +98,7 @@ const main = async () => {
   const sim = startTs("apps/devchain/src/main.ts", { TRON_SIM_PORT: String(port), TRON_SIM_BLOCK_MS: "0", TRON_SIM_SEED: "bench-deposits" }, {
     nodeArgs: childProfileFlags(process.env.BENCH_SIM_CPU_PROF === "1")
   })
-  await waitForHttp(nodeUrl)
+  await waitForHttp(nodeUrl, startTimeoutMs)
   const senders = Array.from({ length: 150 }, outsideAddress)
   await pool(senders.map((to) => () => simPost(`${nodeUrl}/sim/mint`, { to, amount: "1000000000000000" })), 16)
   await simPost(`${nodeUrl}/sim/mine`, { blocks: 1 })

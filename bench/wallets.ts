@@ -39,6 +39,7 @@ import { benchDatabase } from "./support/BenchDatabase.js"
 import { checkSameStatements, walletCreateStatements } from "./support/CapturedStatements.js"
 import { createWallet, drawIdStatement, insertStatement, insertValues } from "./support/ReferenceWalletCreate.js"
 import { loadWallets, rebuildScopeTotals } from "./support/WalletLoad.js"
+import { startTimeoutMs } from "./support/StartTimeout.js"
 
 const total = Number(process.env.BENCH_WALLETS ?? 1_000_000)
 const tenants = 10
@@ -156,7 +157,8 @@ const program = Effect.gen(function*() {
     Effect.provide(AesGcmSecretBox.layer.pipe(Layer.provide([NodeEntropy.layer, keyring])))
   )
   log(`creation, fair reference (bench/support/ReferenceWalletCreate.ts: noble key, AES-GCM seal, our statements on raw pg; ${creationConcurrency} concurrent): ${referencePerSecond.toFixed(0)} wallets/s; its keys open with our SecretBox`)
-  const creationRatio = ratioLine("wallet-create", walletsPerSecond, referencePerSecond)
+  // Printed now: a failure later in the run must not lose it.
+  log(ratioLine("wallet-create", walletsPerSecond, referencePerSecond))
 
   return yield* Effect.promise(async () => {
     const client = new pg.Client({ connectionString: url })
@@ -204,9 +206,9 @@ const program = Effect.gen(function*() {
     const apiUrl = `http://127.0.0.1:${apiPort}`
     const bareUrl = `http://127.0.0.1:${barePort}`
     const floorUrl = `http://127.0.0.1:${floorPort}`
-    await waitForHttp(`${apiUrl}/healthz`)
-    await waitForHttp(bareUrl)
-    await waitForHttp(floorUrl)
+    await waitForHttp(`${apiUrl}/healthz`, startTimeoutMs)
+    await waitForHttp(bareUrl, startTimeoutMs)
+    await waitForHttp(floorUrl, startTimeoutMs)
     const app = { appId: apps[1]!.appId, secret: apps[1]!.secret }
     const token = await fetchToken(apiUrl, app)
     // The fair reference over the same database, with a token of its own.
@@ -228,7 +230,7 @@ const program = Effect.gen(function*() {
     rows.push(await load("bare node http (reference)", bareUrl, { method: "GET", path: "/" }, seconds, connections))
     await load("warm-up", floorUrl, { method: "GET", path: "/" }, 2, connections)
     rows.push(await load("one-route Effect HTTP server (framework floor)", floorUrl, { method: "GET", path: "/" }, seconds, connections))
-    const summary: Array<string> = [creationRatio]
+    const summary: Array<string> = []
     /** Each full-speed row's window, in milliseconds since its server started (its CPU profile's clock). */
     const profiled: Array<{ name: string; ours: [number, number]; reference: [number, number]; oursRequests: number; referenceRequests: number }> = []
     const since = (startedAt: number, run: () => Promise<LoadResult>) => async () => {
