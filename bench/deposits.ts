@@ -105,7 +105,11 @@ const main = async () => {
 
   // 1% of USDT transfers go to tenant wallets: 1 and 2 in alternate blocks.
   const toTenant = Math.round(blockCount * usdtPerBlock * 0.01)
-  const targets = (await client.query("SELECT address FROM wallets TABLESAMPLE SYSTEM (1) LIMIT $1", [toTenant])).rows.map((r) => r.address as string)
+  // Row sampling sized to about ten times the need: a 1% page sample (SYSTEM) of 10,000 wallets
+  // often returned no row at all, and the catch-up then booked nothing.
+  const samplePercent = Math.min(100, (toTenant * 1000) / totalWallets)
+  const targets = (await client.query(`SELECT address FROM wallets TABLESAMPLE BERNOULLI (${samplePercent}) LIMIT $1`, [toTenant])).rows.map((r) => r.address as string)
+  if (targets.length < toTenant) throw new Error(`sampled ${targets.length} tenant wallets of the ${toTenant} the blocks need`)
   let targetIndex = 0
   const numbers: Array<bigint> = []
   const prepareStarted = performance.now()
