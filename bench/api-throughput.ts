@@ -22,6 +22,7 @@ import { processTreeCpu } from "./support/ProcessCpu.js"
 import { printLayerBreakdown } from "./support/ProfileBreakdown.js"
 import { fetchToken, signedHeaders } from "./support/Signing.js"
 import { freePort, runTs, startTs, stopAll, waitForHttp } from "../test-support/Processes.js"
+import { startTimeoutMs } from "./support/StartTimeout.js"
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32)
@@ -50,9 +51,9 @@ const main = async () => {
   const bareUrl = `http://127.0.0.1:${barePort}`
   const floorUrl = `http://127.0.0.1:${floorPort}`
   const apiUrl = `http://127.0.0.1:${apiPort}`
-  await waitForHttp(bareUrl)
-  await waitForHttp(floorUrl)
-  await waitForHttp(`${apiUrl}/healthz`)
+  await waitForHttp(bareUrl, startTimeoutMs)
+  await waitForHttp(floorUrl, startTimeoutMs)
+  await waitForHttp(`${apiUrl}/healthz`, startTimeoutMs)
 
   const created = JSON.parse((await runTs("apps/cli/src/main.ts", env, ["tenant", "create", "--name", "bench", "--networks", "nile", "--json"])).stdout)
   const app = { appId: created.apps[0].app_id as string, secret: created.apps[0].app_secret as string }

@@ -40,6 +40,7 @@ import { loadWallets } from "./support/WalletLoad.js"
 import { runBenchmark } from "./support/RunBenchmark.js"
 import { simPost } from "./support/SimControl.js"
 import { startWebhookReceiver, tlsDir } from "./support/WebhookReceiver.js"
+import { startTimeoutMs } from "./support/StartTimeout.js"
 
 const walletCount = Number(process.env.BENCH_WALLETS ?? 10_000)
 const intervals = (process.env.BENCH_BLOCK_MS ?? "3000,500").split(",").map(Number)
@@ -123,7 +124,7 @@ const main = async () => {
   const nodePort = await freePort()
   const nodeUrl = `http://127.0.0.1:${nodePort}`
   startTs("apps/devchain/src/main.ts", { TRON_SIM_PORT: String(nodePort), TRON_SIM_BLOCK_MS: "0", TRON_SIM_SEED: "bench-latency" })
-  await waitForHttp(nodeUrl)
+  await waitForHttp(nodeUrl, startTimeoutMs)
   const outside = () => Option.getOrThrow(TronAddress.fromHex(`41${randomBytes(20).toString("hex")}`))
   const senders = Array.from({ length: 8 }, outside)
   for (const to of senders) await simPost(`${nodeUrl}/sim/mint`, { to, amount: "1000000000000000" })

@@ -3,7 +3,7 @@
  * references (issue 21)"), on small data, one after another, then one line per goal:
  * `RATIO <name> <ours>/<reference> = <percent>%` or `LATENCY <name> p99 <ms> ms`, taken from what
  * each benchmark printed. A goal no benchmark measures yet prints `MISSING <name>` (and the exit
- * status is 1), so the list always has all nine lines. Full runs are the individual `bench:*`
+ * status is 1), so the list always has all eleven lines. Full runs are the individual `bench:*`
  * scripts at their default sizes. BENCH_QUICK_ONLY=api,wallets,... runs a subset.
  */
 import { spawn } from "node:child_process"
@@ -18,9 +18,10 @@ interface Run {
 
 const runs: ReadonlyArray<Run> = [
   { name: "api", script: "bench/api-throughput.ts", env: { BENCH_SECONDS: "3" } },
-  { name: "wallets", script: "bench/wallets.ts", env: { BENCH_WALLETS: "100000", BENCH_SECONDS: "3" } },
+  { name: "wallets", script: "bench/wallets.ts", env: { BENCH_WALLETS: "100000", BENCH_SECONDS: "3", BENCH_CREATIONS: "2000" } },
   { name: "deliveries", script: "bench/deliveries.ts", env: { BENCH_EVENTS: "2000" } },
   { name: "sweeps", script: "bench/sweeps.ts", env: { BENCH_SWEEPS: "300" } },
+  { name: "deposits", script: "bench/deposits.ts", env: { BENCH_WALLETS: "10000", BENCH_BLOCKS: "20", BENCH_ROUNDS: "2", BENCH_CLIENTS: "node" } },
   { name: "deposit-latency", script: "bench/deposit-latency.ts", env: { BENCH_DEPOSIT_BLOCKS: "12" } }
 ]
 
@@ -31,6 +32,8 @@ const goals = [
   "RATIO api-list-filter",
   "RATIO deliveries",
   "RATIO sweeps",
+  "RATIO wallet-create",
+  "RATIO deposits-catchup",
   "LATENCY api-list-half-load",
   "LATENCY deposit-booked",
   "LATENCY deposit-first-post"

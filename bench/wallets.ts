@@ -16,7 +16,7 @@
  * (`bench/support/PauseLog.mjs`) and prints, for each half-load row, its requests over 25 ms by
  * what their server was doing meanwhile, ours beside the reference's (`bench/support/TailBreakdown.ts`).
  */
-import { TenantAdmin, Wallets } from "@collector/core"
+import { defaultTenantLimits, SecretBox, TenantAdmin, walletKeyContext, Wallets } from "@collector/core"
 import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
 import { LocalWalletKeys, TronAddress } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -36,13 +36,17 @@ import { childProfileFlags, profileDirectory } from "./support/CpuProfile.js"
 import { printLayerBreakdown } from "./support/ProfileBreakdown.js"
 import { fetchToken, signedHeaders } from "./support/Signing.js"
 import { benchDatabase } from "./support/BenchDatabase.js"
+import { checkSameStatements, walletCreateStatements } from "./support/CapturedStatements.js"
+import { createWallet, drawIdStatement, insertStatement, insertValues } from "./support/ReferenceWalletCreate.js"
 import { loadWallets, rebuildScopeTotals } from "./support/WalletLoad.js"
+import { startTimeoutMs } from "./support/StartTimeout.js"
 
 const total = Number(process.env.BENCH_WALLETS ?? 1_000_000)
 const tenants = 10
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const connections = 32
 const masterKey = randomBytes(32)
+const master = MasterKey.unsafeMake(masterKey)
 const profiling = process.env.BENCH_CPU_PROF === "1"
 
 const log = (line: string) => console.log(line)
@@ -57,6 +61,52 @@ const keygenRate = (n: number) => {
   return n / ((performance.now() - started) / 1000)
 }
 
+/** Wallets created in each timed creation phase (ours and the reference's), after an untimed warm-up, so many at once. */
+const creations = Number(process.env.BENCH_CREATIONS ?? 5000)
+const creationWarmUp = 500
+const creationConcurrency = 16
+
+/**
+ * The reference's creation rate (bench/support/ReferenceWalletCreate.ts) on a pool of our size,
+ * after checking that it sends our repository's statements.
+ */
+const referenceCreation = async (url: string, tenantId: string) => {
+  const scope = { tenantId, network: "nile" }
+  const blob = new Uint8Array(61)
+  const compared = checkSameStatements(
+    "wallet create",
+    await walletCreateStatements(scope, "77", "TAddress", "c-1", master.id, blob, defaultTenantLimits.maxWalletsPerTenant),
+    [{ text: drawIdStatement, values: [] }, { text: insertStatement, values: insertValues(scope, "77", "TAddress", "c-1", master.id, blob, defaultTenantLimits.maxWalletsPerTenant) }]
+  )
+  log(`wallet-create reference: the same statement text and parameters as our repository (${compared} statements compared)`)
+  const pool = new pg.Pool({ connectionString: url, max: 20, application_name: "bench-reference" })
+  const key = { id: master.id, bytes: masterKey }
+  const create = (prefix: string, count: number) => {
+    let next = 0
+    return Promise.all(Array.from({ length: creationConcurrency }, async () => {
+      while (next < count) await createWallet(pool, key, scope, `${prefix}-${next++}`, defaultTenantLimits.maxWalletsPerTenant)
+    }))
+  }
+  await create("reference-warm", creationWarmUp)
+  const started = performance.now()
+  await create("reference", creations)
+  const perSecond = creations / ((performance.now() - started) / 1000)
+  await pool.end()
+  return perSecond
+}
+
+/** A few of the reference's timed wallets, with their sealed keys. */
+const referenceWalletsOpen = async (url: string) => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const rows = (await client.query<{ address: string; key_id: string; sealed_key: Buffer }>(
+    `SELECT w.address, k.key_id, k.sealed_key FROM wallets w JOIN wallet_keys k ON k.wallet_id = w.id WHERE w.custom_id IN ('reference-0', 'reference-1', 'reference-${creations - 1}')`
+  )).rows
+  await client.end()
+  if (rows.length !== 3) throw new Error(`expected 3 reference wallets, found ${rows.length}`)
+  return rows
+}
+
 const explain = async (client: pg.Client, label: string, text: string, params: Array<unknown>) => {
   const rows = (await client.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${text}`, params)).rows.map((r) => r["QUERY PLAN"] as string)
   log(`\nplan: ${label}`)
@@ -67,7 +117,7 @@ const listTarget = (query: string) => `/open/v1/wallets${query === "" ? "" : `?$
 
 const program = Effect.gen(function*() {
   const url = yield* database
-  const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(masterKey) })
+  const keyring = MasterKeyring.layer({ current: master })
   const Repos = Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, PgWalletRepository.layer)
   const Live = Layer.mergeAll(TenantAdmin.layer, Wallets.layer.pipe(Layer.provide(LocalWalletKeys.layer))).pipe(
     Layer.provideMerge(Repos),
@@ -79,18 +129,36 @@ const program = Effect.gen(function*() {
     const wallets = yield* Wallets
     const created = yield* Effect.forEach(Array.from({ length: tenants }, (_, i) => `bench-${i}`), (name) => admin.create(name, ["nile"]))
     const apps = created.map((c) => ({ tenantId: c.tenant.id, appId: c.credentials[0]!.appId, secret: Redacted.value(c.credentials[0]!.appSecret) }))
-    // Creation: bare key generation, then the whole path (key, seal, insert) through the service.
+    // Creation: bare key generation, then the whole path (key, seal, insert) through the service,
+    // after an untimed warm-up (the reference gets the same).
     const keysPerSecond = keygenRate(5000)
-    const creations = 5000
+    const create = (prefix: string, count: number) =>
+      Effect.forEach(
+        Array.from({ length: count }, (_, i) => i),
+        (i) => wallets.create({ tenantId: apps[0]!.tenantId, network: "nile" }, `${prefix}-${i}`),
+        { concurrency: creationConcurrency, discard: true }
+      )
+    yield* create("warm", creationWarmUp)
     const startedCreate = performance.now()
-    yield* Effect.forEach(
-      Array.from({ length: creations }, (_, i) => i),
-      (i) => wallets.create({ tenantId: apps[0]!.tenantId, network: "nile" }, `created-${i}`),
-      { concurrency: 16, discard: true }
-    )
+    yield* create("created", creations)
     return { apps, keysPerSecond, walletsPerSecond: creations / ((performance.now() - startedCreate) / 1000) }
   }).pipe(Effect.provide(Live))
-  log(`creation: ${walletsPerSecond.toFixed(0)} wallets/s (key, AES-GCM seal, insert; 16 concurrent) beside ${keysPerSecond.toFixed(0)} bare key generations/s (${((walletsPerSecond / keysPerSecond) * 100).toFixed(0)}%)`)
+  log(`creation: ${walletsPerSecond.toFixed(0)} wallets/s (key, AES-GCM seal, insert; ${creationConcurrency} concurrent) beside ${keysPerSecond.toFixed(0)} bare key generations/s (${((walletsPerSecond / keysPerSecond) * 100).toFixed(0)}%)`)
+  const referencePerSecond = yield* Effect.promise(() => referenceCreation(url, apps[0]!.tenantId))
+  // The reference's wallets must be ones ours can use: its sealed key opens with our SecretBox at
+  // its place and is the key of its address.
+  yield* Effect.promise(() => referenceWalletsOpen(url)).pipe(
+    Effect.flatMap((rows) =>
+      Effect.forEach(rows, (row) =>
+        Effect.flatMap(SecretBox, (box) => box.open({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) }, walletKeyContext(row.address))).pipe(
+          Effect.filterOrDieMessage((key) => TronAddress.fromSecretKey(key) === row.address, `reference wallet ${row.address}: its sealed key is not the key of its address`),
+          Effect.orDieWith((e) => new Error(`reference wallet ${row.address}: its sealed key does not open with our SecretBox: ${e.reason}`))
+        ))),
+    Effect.provide(AesGcmSecretBox.layer.pipe(Layer.provide([NodeEntropy.layer, keyring])))
+  )
+  log(`creation, fair reference (bench/support/ReferenceWalletCreate.ts: noble key, AES-GCM seal, our statements on raw pg; ${creationConcurrency} concurrent): ${referencePerSecond.toFixed(0)} wallets/s; its keys open with our SecretBox`)
+  // Printed now: a failure later in the run must not lose it.
+  log(ratioLine("wallet-create", walletsPerSecond, referencePerSecond))
 
   return yield* Effect.promise(async () => {
     const client = new pg.Client({ connectionString: url })
@@ -138,9 +206,9 @@ const program = Effect.gen(function*() {
     const apiUrl = `http://127.0.0.1:${apiPort}`
     const bareUrl = `http://127.0.0.1:${barePort}`
     const floorUrl = `http://127.0.0.1:${floorPort}`
-    await waitForHttp(`${apiUrl}/healthz`)
-    await waitForHttp(bareUrl)
-    await waitForHttp(floorUrl)
+    await waitForHttp(`${apiUrl}/healthz`, startTimeoutMs)
+    await waitForHttp(bareUrl, startTimeoutMs)
+    await waitForHttp(floorUrl, startTimeoutMs)
     const app = { appId: apps[1]!.appId, secret: apps[1]!.secret }
     const token = await fetchToken(apiUrl, app)
     // The fair reference over the same database, with a token of its own.

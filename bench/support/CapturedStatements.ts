@@ -1,7 +1,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, type SqlConnection } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import type { AppId, TenantScope, WalletId, WalletQuery } from "@collector/core"
+import { type AppId, localKey, type TenantScope, type WalletId, type WalletQuery } from "@collector/core"
 import { PgAccessTokenRepository, PgWalletRepository } from "@collector/postgres"
 import { Effect } from "effect"
 import { emptyPageTotal, findStatement, type ListQuery, listStatement, tokenStatement } from "./ReferenceApiServer.js"
@@ -73,3 +73,21 @@ export const checkReferenceStatements = () =>
     n += same("token issue", token, [{ text: tokenStatement, values: [new Uint8Array(32), "5", new Date()] }])
     return n
   }))
+
+/**
+ * The statements our wallet repository sends to create one wallet (draw its ID, then insert the
+ * wallet, its sealed key and its count under the tenant's limit), for the wallet-create reference
+ * to compare its own against (bench/support/ReferenceWalletCreate.ts).
+ */
+export const walletCreateStatements = (scope: { readonly tenantId: string; readonly network: string }, id: string, address: string, customId: string, keyId: string, blob: Uint8Array, maxWallets: number) =>
+  Effect.runPromise(capture((sql) =>
+    Effect.flatMap(Effect.provideService(PgWalletRepository.make, SqlClient.SqlClient, sql), (repo) =>
+      Effect.zipRight(
+        // Sent, then it dies on the capture's empty answer; the statement is what counts.
+        Effect.exit(repo.drawId),
+        Effect.ignore(repo.insert(scope as unknown as TenantScope, { id: id as WalletId, customId, address, key: localKey({ keyId, blob }) }, maxWallets))
+      ))
+  ))
+
+/** Throws unless `reference` sends our statements' text and parameters (bytes compared by kind). */
+export const checkSameStatements = (label: string, ours: ReadonlyArray<Captured>, reference: ReadonlyArray<Captured>) => same(label, ours, reference)

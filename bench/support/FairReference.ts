@@ -2,6 +2,7 @@ import { freePort, startTs, waitForHttp } from "../../test-support/Processes.js"
 import { checkReferenceStatements } from "./CapturedStatements.js"
 import type { LoadRequest } from "./Load.js"
 import type { BenchApp } from "./Signing.js"
+import { startTimeoutMs } from "./StartTimeout.js"
 
 /**
  * Starts bench/support/ReferenceApiServer.ts in its own process over `databaseUrl`, accepting
@@ -15,7 +16,7 @@ export const startReferenceApi = async (databaseUrl: string, app: BenchApp, node
   const startedAt = Date.now()
   const child = startTs("bench/support/ReferenceApiServer.ts", { PORT: String(port), DATABASE_URL: databaseUrl, APP_ID: app.appId, APP_SECRET: app.secret }, { nodeArgs })
   const url = `http://127.0.0.1:${port}`
-  await waitForHttp(url)
+  await waitForHttp(url, startTimeoutMs)
   return { url, pid: child.pid!, startedAt }
 }
 

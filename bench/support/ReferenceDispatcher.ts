@@ -14,8 +14,10 @@
  *   `attempts + 1`, a new round started from `tenant_settings` (round URL, start and deadline on
  *   the event, its `delivery_rounds` row), the attempt's `delivery_attempts` row inserted, and the
  *   app's sealed webhook key read;
- * - the app's webhook key opened (AES-256-GCM under the master key, key id as additional data,
- *   as AesGcmSecretBox), once per app per claim, as ours does once per group;
+ * - the app's webhook key opened (AES-256-GCM under the master key, as AesGcmSecretBox: sealed
+ *   format v2, a 4-byte header and the key id plus the value's place `apps`/`webhook_key_sealed`/
+ *   `<tenant>/<network>` as additional data; a v1 value, with no header, the key id alone), once per
+ *   app per claim, as ours does once per group;
  * - the payload sealed in the contract's envelope (`{version, algorithm, nonce, ciphertext,
  *   timestamp}`, AES-256-GCM, a fresh 12-byte nonce, the timestamp as additional data, the tag
  *   appended), one timestamp per claim as ours per group;
@@ -84,6 +86,7 @@ interface ClaimedRow {
   readonly attempts: number
   readonly round_url: string
   readonly app_id: string
+  readonly tenant_id: string
   readonly webhook_key_id: string
   readonly webhook_key_sealed: Buffer
 }
@@ -133,7 +136,7 @@ const claimStatement = `
     SELECT id, current_round, attempts, round_url, $2, $2 FROM claimed
   )
   SELECT c.id::text AS id, c.event_type, c.payload, c.attempts, c.round_url,
-         a.app_id::text AS app_id, a.webhook_key_id, a.webhook_key_sealed
+         a.app_id::text AS app_id, c.tenant_id::text AS tenant_id, a.webhook_key_id, a.webhook_key_sealed
   FROM claimed c JOIN apps a ON a.tenant_id = c.tenant_id AND a.network = c.network`
 
 // The outcomes (compare PgDeliveryLedger.finishAttempts): the event moves on under its held
@@ -161,13 +164,42 @@ const outcomeStatement = `
   FROM input i JOIN moved m ON m.id = i.event_id
   WHERE m.status <> 'pending' AND r.event_id = i.event_id AND r.round = m.current_round`
 
-/** Opens a sealed app webhook key: 12-byte nonce || ciphertext || 16-byte tag, the key id as additional data. */
-const openKey = (master: ReferenceSettings["masterKey"], keyId: string, blob: Buffer): Buffer => {
+// The sealed format's version 2 header (packages/vault's SealedFormat), written out here so the
+// reference does not lean on the code it is measured against.
+const v2Header = Buffer.from([0x53, 0x42, 0x00, 0x02])
+
+/** Version 2's additional data: the header, then key id, table, column and row, each as a 4-byte big-endian length and UTF-8 bytes. */
+const aadV2 = (keyId: string, row: string): Buffer =>
+  Buffer.concat([v2Header, ...[keyId, "apps", "webhook_key_sealed", row].flatMap((part) => {
+    const bytes = Buffer.from(part, "utf8")
+    const length = Buffer.alloc(4)
+    length.writeUInt32BE(bytes.length)
+    return [length, bytes]
+  })])
+
+const openRaw = (master: Uint8Array, body: Buffer, aad: Buffer): Buffer => {
+  const decipher = createDecipheriv("aes-256-gcm", master, body.subarray(0, 12), { authTagLength: 16 })
+  decipher.setAAD(aad)
+  decipher.setAuthTag(body.subarray(body.length - 16))
+  return Buffer.concat([decipher.update(body.subarray(12, body.length - 16)), decipher.final()])
+}
+
+/**
+ * Opens an app's sealed webhook key, stored at row `<tenant>/<network>` of `apps.webhook_key_sealed`.
+ * Version 2 (header || nonce (12) || ciphertext || tag (16)) binds the key id and that place; a value
+ * without the header is version 1 (nonce || ciphertext || tag, the key id alone as additional data).
+ * A v1 value whose random nonce happens to start with the header is tried as v1 after v2 fails, as ours.
+ */
+const openKey = (master: ReferenceSettings["masterKey"], keyId: string, tenantId: string, network: string, blob: Buffer): Buffer => {
   if (keyId !== master.id) throw new Error(`webhook key sealed under another master key (${keyId})`)
-  const decipher = createDecipheriv("aes-256-gcm", master.bytes, blob.subarray(0, 12), { authTagLength: 16 })
-  decipher.setAAD(Buffer.from(keyId, "utf8"))
-  decipher.setAuthTag(blob.subarray(blob.length - 16))
-  return Buffer.concat([decipher.update(blob.subarray(12, blob.length - 16)), decipher.final()])
+  if (blob.length >= 4 && blob.subarray(0, 4).equals(v2Header)) {
+    try {
+      return openRaw(master.bytes, blob.subarray(4), aadV2(keyId, `${tenantId}/${network}`))
+    } catch {
+      // fall through: a version 1 value that starts with the header by chance
+    }
+  }
+  return openRaw(master.bytes, blob, Buffer.from(keyId, "utf8"))
 }
 
 /** The contract's envelope, as text: AES-256-GCM with a fresh nonce, the timestamp as additional data, the tag appended. */
@@ -318,7 +350,17 @@ export const startReference = (settings: ReferenceSettings): ReferenceDispatcher
     const keys = new Map<string, Buffer>()
     for (const row of rows) {
       let key = keys.get(row.app_id)
-      if (key === undefined) keys.set(row.app_id, key = openKey(settings.masterKey, row.webhook_key_id, row.webhook_key_sealed))
+      if (key === undefined) {
+        try {
+          key = openKey(settings.masterKey, row.webhook_key_id, row.tenant_id, settings.network, row.webhook_key_sealed)
+        } catch (error) {
+          // Its claimed rows would hold their slots for ever and the run would stall (as it did
+          // when the sealed format changed): stop instead of measuring a reference that cannot deliver.
+          console.error(`reference: the webhook key of app ${row.app_id} does not open`, error)
+          process.exit(1)
+        }
+        keys.set(row.app_id, key)
+      }
       post(row, seal(key, row.payload, timestamp), (status, text, truncated, failure) => {
         const ended = Date.now()
         const error = status === null ? failure : judge(status, text, truncated)
