@@ -7,7 +7,7 @@
  * for the fetch client instead of node:http, the worker's; BENCH_CPU_PROF=1 profiles this process
  * over the adapter's in-flight row, BENCH_SIM_CPU_PROF=1 the simulator, under `.data/profiles`).
  */
-import type { ChainService } from "@collector/core"
+import type { Chain } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { defaultNodeConfig, nodeHttpClient, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient, HttpClient } from "@effect/platform"
@@ -131,7 +131,7 @@ const serveRate = (url: string, numbers: ReadonlyArray<number>, connections: num
 // The adapter: `blockTransfers` over the prepared blocks with `workers` blocks in flight.
 
 const adapterRate = (
-  chain: ChainService,
+  chain: Chain.ChainService,
   numbers: ReadonlyArray<bigint>,
   workers: number,
   duration: number,

@@ -8,7 +8,7 @@
  * the console itself costs. Goal (issue 34): each page under 200 ms.
  */
 import { OperatorAccess, router } from "@collector/console"
-import { ConsoleQueries, Notifications, Readiness, SettingsService, TenantAdmin } from "@collector/core"
+import { Engine, Notifications, Operators, Settings, Tenants } from "@collector/core"
 import { DatabaseAtUrl, PgStorage } from "@collector/postgres"
 import { DnsWebhookTargets } from "@collector/outbound"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -73,17 +73,17 @@ const program = Effect.gen(function*() {
   const Storage = Layer.mergeAll(PgStorage, NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer)), DnsWebhookTargets.layer({ allowPrivateTargets: false })).pipe(
     Layer.provideMerge(Layer.merge(keyring, DatabaseAtUrl(Redacted.make(url), 10)))
   )
-  const Services = Layer.mergeAll(OperatorAccess.layer, Notifications.layer, SettingsService.layer, Readiness.storage(), TenantAdmin.layer).pipe(Layer.provideMerge(Storage))
+  const Services = Layer.mergeAll(OperatorAccess.layer, Notifications.Notifications.layer, Settings.SettingsService.layer, Engine.Readiness.storage(), Tenants.TenantAdmin.layer).pipe(Layer.provideMerge(Storage))
   const Served = HttpServer.serve(router({ secureCookie: false })).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(Services)
   )
   yield* Effect.gen(function*() {
-    const admin = yield* TenantAdmin
+    const admin = yield* Tenants.TenantAdmin
     const created = yield* Effect.forEach(Array.from({ length: tenants }, (_, i) => `bench-${i}`), (name) => admin.create(name, ["nile"]))
     const { token } = yield* (yield* OperatorAccess).createToken()
-    const queries = yield* ConsoleQueries
-    const readiness = yield* Readiness
+    const queries = yield* Operators.ConsoleQueries
+    const readiness = yield* Engine.Readiness
     const address = (yield* HttpServer.HttpServer).address as HttpServer.TcpAddress
     const base = `http://127.0.0.1:${address.port}`
     const { someAddress, someTxid } = yield* Effect.promise(async () => {

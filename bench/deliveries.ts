@@ -25,11 +25,8 @@
  * - BENCH_TABLE_STATS=1 prints the rows inserted and updated in the delivery tables by each phase,
  *   and how many updates stayed on their page without index writes.
  */
-import { type EventId, roundDeadline, TenantAdmin } from "@collector/core"
-import { DeliveryLedger } from "@collector/core"
-import { DeliveryTransport } from "@collector/core"
-import { WebhookTargets } from "@collector/core"
-import { Dispatcher, OutboxSignal } from "@collector/core"
+import { type Deposits, Notifications, Tenants, Webhook } from "@collector/core"
+
 import {
   DatabaseAtUrl,
   PgAccessTokenRepository,
@@ -156,7 +153,7 @@ const main = async () => {
   const masterKey = MasterKey.unsafeMake(randomBytes(32))
   const keyring = MasterKeyring.layer({ current: masterKey })
   const database = DatabaseAtUrl(Redacted.make(url), 20)
-  const admin = TenantAdmin.layer.pipe(
+  const admin = Tenants.TenantAdmin.layer.pipe(
     Layer.provide(Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer)),
     Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
     Layer.provide([keyring, database])
@@ -164,7 +161,7 @@ const main = async () => {
   const receiver = await startReceiver()
   const client = new pg.Client({ connectionString: url })
   const adminRuntime = ManagedRuntime.make(admin)
-  const created = await adminRuntime.runPromise(Effect.flatMap(TenantAdmin, (a) =>
+  const created = await adminRuntime.runPromise(Effect.flatMap(Tenants.TenantAdmin, (a) =>
     Effect.forEach(Array.from({ length: tenants }, (_, i) => `bench-${i}`), (name) => a.create(name, ["nile"]))))
   await client.connect()
 
@@ -206,8 +203,8 @@ const main = async () => {
         last = ids[ids.length - 1]!.id
         const now = new Date()
         yield* insertEvents(sql, ids.map(({ id }, i) => ({
-          id: id as EventId, tenantId: created[(start + i) % tenants]!.tenant.id, network: "nile", eventType: "deposit.confirmed",
-          deposit: null, payload: payload(start + i), dueAt: now, deadlineAt: roundDeadline(now), createdAt: now
+          id: id as Deposits.EventId, tenantId: created[(start + i) % tenants]!.tenant.id, network: "nile", eventType: "deposit.confirmed",
+          deposit: null, payload: payload(start + i), dueAt: now, deadlineAt: Notifications.roundDeadline(now), createdAt: now
         })))
       }))
     }
@@ -346,21 +343,21 @@ const main = async () => {
     // BENCH_TIMING=1 times every ledger, URL check and transport call (count, total and mean milliseconds).
     const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
     timing?.start()
-    const ledger = timing === undefined ? PgDeliveryLedger.layer : timing.instrumented(DeliveryLedger, "ledger").pipe(Layer.provide(PgDeliveryLedger.layer))
+    const ledger = timing === undefined ? PgDeliveryLedger.layer : timing.instrumented(Notifications.DeliveryLedger, "ledger").pipe(Layer.provide(PgDeliveryLedger.layer))
     // BENCH_INSTANT_TRANSPORT=1: every POST answers 200 at once without a request, which leaves the
     // dispatcher's own work per delivery (claim, key, URL check, seal, record) to be measured.
     const instant = instantTransport
-      ? Layer.succeed(DeliveryTransport, DeliveryTransport.of({
+      ? Layer.succeed(Notifications.DeliveryTransport, Notifications.DeliveryTransport.of({
         postEach: (requests, settled) =>
           Effect.sync(() => requests.forEach((_, i) => settled(i, Either.right({ status: 200, body: '{"code":0}', truncated: false, location: null }))))
       }))
       : undefined
     const outbound = instant !== undefined ? Layer.merge(OutboundLive, instant) : timing === undefined ? OutboundLive : Layer.merge(
-      timing.instrumented(DeliveryTransport, "transport"),
-      timing.instrumented(WebhookTargets, "targets")
+      timing.instrumented(Notifications.DeliveryTransport, "transport"),
+      timing.instrumented(Webhook.WebhookTargets, "targets")
     ).pipe(Layer.provide(OutboundLive))
-    const runtime = ManagedRuntime.make(Dispatcher.layer({ maxInFlight: dispatcherInFlight, perTenant: Math.ceil(dispatcherInFlight / 2) }).pipe(
-      Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, OutboxSignal.layer, AesGcmSecretBox.layer, WebhookEnvelopeSealer.layer, outbound).pipe(Layer.provide(NodeEntropy.layer))),
+    const runtime = ManagedRuntime.make(Notifications.Dispatcher.layer({ maxInFlight: dispatcherInFlight, perTenant: Math.ceil(dispatcherInFlight / 2) }).pipe(
+      Layer.provide(Layer.mergeAll(ledger, PgComponentStatus.layer, Notifications.OutboxSignal.layer, AesGcmSecretBox.layer, WebhookEnvelopeSealer.layer, outbound).pipe(Layer.provide(NodeEntropy.layer))),
       Layer.provide([keyring, database])
     ))
     // The layer (CA list, TLS context, pool) is built before the clock starts, as a worker does at start.
@@ -371,7 +368,7 @@ const main = async () => {
       () => {
         // As the worker runs it without OTEL_EXPORTER_OTLP_ENDPOINT: no tracer, so no spans
         // (launch.ts; Effect's default native tracer would build every span and drop it).
-        const fiber = runtime.runFork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "bench")).pipe(Effect.withTracerEnabled(false)))
+        const fiber = runtime.runFork(Effect.flatMap(Notifications.Dispatcher, (d) => d.run("nile", "bench")).pipe(Effect.withTracerEnabled(false)))
         return { stop: () => runtime.runPromise(Fiber.interrupt(fiber)).then(() => undefined) }
       },
       () => runtime.dispose(),

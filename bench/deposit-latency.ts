@@ -21,7 +21,7 @@
  * the worker's default of 10 suits TronGrid and 3-second blocks) and the worker's other variables
  * (its defaults unless set), BENCH_WORKER_LOG (a file for the worker's log; default `.data/bench-latency-worker.log`).
  */
-import { TenantAdmin } from "@collector/core"
+import { Tenants } from "@collector/core"
 import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
 import { TronAddress } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -94,13 +94,13 @@ const main = async () => {
   const url = await Effect.runPromise(Scope.extend(benchDatabase("bench-latency"), databaseScope))
   const masterKey = randomBytes(32)
   const database = DatabaseAtUrl(Redacted.make(url), 4)
-  const admin = TenantAdmin.layer.pipe(
+  const admin = Tenants.TenantAdmin.layer.pipe(
     Layer.provide(Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer)),
     Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
     Layer.provide([MasterKeyring.layer({ current: MasterKey.unsafeMake(masterKey) }), database])
   )
   const adminRuntime = ManagedRuntime.make(admin)
-  const created = await adminRuntime.runPromise(Effect.flatMap(TenantAdmin, (a) => Effect.forEach(rules, (rule) => a.create(`latency-${rule}`, ["nile"]))))
+  const created = await adminRuntime.runPromise(Effect.flatMap(Tenants.TenantAdmin, (a) => Effect.forEach(rules, (rule) => a.create(`latency-${rule}`, ["nile"]))))
   await adminRuntime.dispose()
   const client = new pg.Client({ connectionString: url })
   await client.connect()

@@ -8,7 +8,7 @@
  * and book call of the catch-up; BENCH_CPU_PROF=1 profiles this process over
  * each scanner catch-up, BENCH_SIM_CPU_PROF=1 the simulated node, under `.data/profiles`).
  */
-import { Chain, defaultEngineSettings, defaultScannerLoopSettings, DepositBook, Engine, ScanLedger } from "@collector/core"
+import { Chain, Engine, Scanning } from "@collector/core"
 import { DatabaseAtUrl, PgBalanceLedger, PgComponentStatus, PgDepositBook, PgScanLedger } from "@collector/postgres"
 import { WorkerProcess } from "@collector/server"
 import { TronAddress } from "@collector/tron"
@@ -64,8 +64,8 @@ const main = async () => {
   const client = new pg.Client({ connectionString: url })
   // BENCH_TIMING=1: the summed latency of every ledger, book and node call of the timed catch-up rounds.
   const timing = process.env.BENCH_TIMING === "1" ? makePortTiming() : undefined
-  const scanLedger = timing === undefined ? PgScanLedger.layer : timing.instrumented(ScanLedger, "ledger").pipe(Layer.provide(PgScanLedger.layer))
-  const depositBook = timing === undefined ? PgDepositBook.layer : timing.instrumented(DepositBook, "book").pipe(Layer.provide(PgDepositBook.layer))
+  const scanLedger = timing === undefined ? PgScanLedger.layer : timing.instrumented(Scanning.ScanLedger, "ledger").pipe(Layer.provide(PgScanLedger.layer))
+  const depositBook = timing === undefined ? PgDepositBook.layer : timing.instrumented(Scanning.DepositBook, "book").pipe(Layer.provide(PgDepositBook.layer))
   const database = DatabaseAtUrl(Redacted.make(url), 20)
   const storage = Layer.mergeAll(scanLedger, depositBook, PgComponentStatus.layer, PgBalanceLedger.layer).pipe(
     Layer.provideMerge(database)
@@ -140,10 +140,10 @@ const main = async () => {
     retries: 0
   })
   const settings = {
-    ...defaultEngineSettings,
+    ...Engine.defaultEngineSettings,
     scanner: { batchBlocks, fetchConcurrency, startBlock: numbers[0]! },
     // As the worker runs: several batches per pass, so the next batch is fetched while one is stored.
-    loop: { ...defaultScannerLoopSettings, batchesPerPass: 10, integrityInterval: Duration.days(1) },
+    loop: { ...Scanning.defaultScannerLoopSettings, batchesPerPass: 10, integrityInterval: Duration.days(1) },
     processName: "bench-deposits"
   }
   /**
@@ -151,7 +151,7 @@ const main = async () => {
    * ledger and deposit book come first, the rest of its ports are the worker's own.
    */
   const engineOver = (http: Layer.Layer<HttpClient.HttpClient>) =>
-    Engine.layer("nile", settings).pipe(
+    Engine.Engine.layer("nile", settings).pipe(
       Layer.provideMerge(WorkerProcess.networkAdapters({ node, energyProvider: { kind: "none", network: "nile" } }, http)),
       Layer.provideMerge(storage),
       Layer.provide(WorkerProcess.sharedAdapters({ allowPrivateTargets: false }).pipe(
@@ -181,7 +181,7 @@ const main = async () => {
     const runtime = ManagedRuntime.make(engineOver(counting(http, counter)))
     // Ceiling: the adapter alone, the same blocks with the same number in flight; one untimed round
     // first, so that both measures run warm code (the worker is a long-running process).
-    const fetchAll = Effect.flatMap(Chain, (chain) =>
+    const fetchAll = Effect.flatMap(Chain.Chain, (chain) =>
       Effect.forEach(scannedNumbers, (n) => chain.blockTransfers(n), { concurrency: fetchConcurrency, discard: true }))
     await runtime.runPromise(fetchAll)
     counter.calls = 0
@@ -201,11 +201,11 @@ const main = async () => {
     // Catch-up: the worker's scanner pass after pass from the first prepared block to the head,
     // from a fresh cursor and empty books each round; the first round is untimed, like the ceiling's.
     const catchUp = async () => {
-      await runtime.runPromise(Effect.flatMap(ScanLedger, (ledger) => ledger.forget("nile")))
+      await runtime.runPromise(Effect.flatMap(Scanning.ScanLedger, (ledger) => ledger.forget("nile")))
       await client.query("DELETE FROM events; DELETE FROM deposits; DELETE FROM deposit_totals")
       const started = performance.now()
       const passes = await runtime.runPromise(Effect.gen(function*() {
-        const engine = yield* Engine
+        const engine = yield* Engine.Engine
         let count = 0
         while (!(yield* engine.scanOnce)) count++
         return count + 1

@@ -17,32 +17,7 @@
  * table; `CHECK <policy> ...` lines; the exit code is 1 when the ledger disagrees with them, a sweep
  * is not `succeeded`, or (own-stake) a delegation is left on the chain.
  */
-import {
-  Chain,
-  EnergyProvider,
-  type EnergyProviderService,
-  defaultConfirmationRule,
-  DelegationLedger,
-  FeeLedger,
-  MemoryStorage,
-  TenantRepository,
-  WalletRepository,
-  ReclaimLoop,
-  ResourceAccounts,
-  SettingsRepository,
-  Sweeper,
-  SweepRepository,
-  type SweepTaskId,
-  type TenantScope,
-  type WalletId,
-  bookFees,
-  defaultAutomationPolicy,
-  localKey,
-  noEnergyProvider,
-  rankedEnergyProviders,
-  savingPercent,
-  walletKeyContext
-} from "@collector/core"
+import { Chain, Delegation, Energy, Fees, type Kernel, Memory, Secrets, Settings, Sweeps, Tenants, Wallets } from "@collector/core"
 import { eagerSweeperSettings } from "@collector/core/test-doubles"
 import { SimEnergyProvider } from "@collector/energy"
 import { LocalSigner } from "@collector/tron"
@@ -110,43 +85,43 @@ const runPolicy = (policy: Policy) =>
       SimEnergyProvider.make(SimEnergyProvider.defaultSimProviderConfig(sim.url, { requestTimeout: Duration.seconds(2), name })).pipe(
         Effect.provide(FetchHttpClient.layer)
       )
-    const provider: EnergyProviderService = policy === "one-provider"
+    const provider: Energy.EnergyProviderService = policy === "one-provider"
       ? yield* adapter("sim")
       : policy === "ranked-providers"
-      ? yield* rankedEnergyProviders([yield* adapter("sim"), yield* adapter("sim-b")], { answerTimeout: Duration.seconds(2), coolDown: Duration.millis(500) })
-      : noEnergyProvider()
+      ? yield* Energy.rankedEnergyProviders([yield* adapter("sim"), yield* adapter("sim-b")], { answerTimeout: Duration.seconds(2), coolDown: Duration.millis(500) })
+      : Energy.noEnergyProvider()
     if (policy === "ranked-providers") {
       yield* sim.secondProvider.arm({ kind: "reject", reason: "no energy available" }, cheapRefusals)
       yield* sim.secondProvider.arm({ kind: "unknown", lost: { mode: "504", holdMs: 0 } }, cheapLostAnswers)
     }
     const chain = yield* adapterFor(sim.url, { requestsPerSecond: 10_000 })
-    const world = Layer.mergeAll(Layer.succeed(Chain, chain), Layer.succeed(EnergyProvider, provider), signer).pipe(Layer.provideMerge(MemoryStorage))
+    const world = Layer.mergeAll(Layer.succeed(Chain.Chain, chain), Layer.succeed(Energy.EnergyProvider, provider), signer).pipe(Layer.provideMerge(Memory.MemoryStorage))
 
     return yield* Effect.gen(function*() {
-      const appKey = yield* box.seal(new Uint8Array(32), walletKeyContext("bench-fees"))
-      const tenant = yield* (yield* TenantRepository).create(`bench-fees-${policy}`, [
-        { network: "nile", secret: appKey, webhookKey: appKey, confirmationRule: defaultConfirmationRule }
+      const appKey = yield* box.seal(new Uint8Array(32), Secrets.walletKeyContext("bench-fees"))
+      const tenant = yield* (yield* Tenants.TenantRepository).create(`bench-fees-${policy}`, [
+        { network: "nile", secret: appKey, webhookKey: appKey, confirmationRule: Settings.defaultConfirmationRule }
       ]).pipe(Effect.orDie)
-      const scope: TenantScope = { tenantId: tenant.id, network: "nile" }
-      const walletRepo = yield* WalletRepository
+      const scope: Tenants.TenantScope = { tenantId: tenant.id, network: "nile" }
+      const walletRepo = yield* Wallets.WalletRepository
       const rentalAllowed = policy === "one-provider" || policy === "ranked-providers"
       // The rental policies never burn the wallets' TRX (max_wallet_trx_fee 0): the waterfall burns
       // before it rents, and these wallets hold TRX for the burn policy.
-      const maxWalletTrxFee = rentalAllowed ? 0n : defaultAutomationPolicy.maxWalletTrxFee
-      yield* (yield* SettingsRepository).setAutomation(scope, { ...defaultAutomationPolicy, rentalAllowed, maxWalletTrxFee })
+      const maxWalletTrxFee = rentalAllowed ? 0n : Settings.defaultAutomationPolicy.maxWalletTrxFee
+      yield* (yield* Settings.SettingsRepository).setAutomation(scope, { ...Settings.defaultAutomationPolicy, rentalAllowed, maxWalletTrxFee })
       if (policy === "own-stake") {
-        const sealed = yield* box.seal(resource.secretKey, walletKeyContext(resource.address))
-        yield* (yield* ResourceAccounts).create({ network: "nile", tenantId: scope.tenantId, address: resource.address, key: localKey(sealed), createdAt: new Date() }).pipe(Effect.orDie)
+        const sealed = yield* box.seal(resource.secretKey, Secrets.walletKeyContext(resource.address))
+        yield* (yield* Delegation.ResourceAccounts).create({ network: "nile", tenantId: scope.tenantId, address: resource.address, key: Wallets.localKey(sealed), createdAt: new Date() }).pipe(Effect.orDie)
       }
-      const wallets: Array<{ readonly id: WalletId; readonly address: string }> = []
+      const wallets: Array<{ readonly id: Kernel.WalletId; readonly address: string }> = []
       for (let i = 0; i < sweeps; i++) {
         const key = wallet(walletKey(i))
-        const sealed = yield* box.seal(key.secretKey, walletKeyContext(key.address))
-        const stored = yield* walletRepo.insert(scope, { customId: `w${i}`, address: key.address, key: localKey(sealed) }).pipe(Effect.orDie)
+        const sealed = yield* box.seal(key.secretKey, Secrets.walletKeyContext(key.address))
+        const stored = yield* walletRepo.insert(scope, { customId: `w${i}`, address: key.address, key: Wallets.localKey(sealed) }).pipe(Effect.orDie)
         wallets.push({ id: stored.id, address: key.address })
       }
       const destination = wallet(collectionKey).address
-      const repo = yield* SweepRepository
+      const repo = yield* Sweeps.SweepRepository
       const create = (indexes: ReadonlyArray<number>) =>
         Effect.gen(function*() {
           const now = new Date()
@@ -163,25 +138,25 @@ const runPolicy = (policy: Policy) =>
           }))
           return (yield* repo.insert(scope, drafts, now)).map((t) => t.id)
         })
-      const sweeper = yield* Effect.provide(Sweeper, Sweeper.layer(eagerSweeperSettings))
-      const reclaim = yield* Effect.provide(ReclaimLoop, ReclaimLoop.layer())
+      const sweeper = yield* Effect.provide(Sweeps.Sweeper, Sweeps.Sweeper.layer(eagerSweeperSettings))
+      const reclaim = yield* Effect.provide(Delegation.ReclaimLoop, Delegation.ReclaimLoop.layer())
       const refusedReclaims = new Set<string>()
       const reclaimPass = Effect.tap(reclaim.pass("nile"), (outcomes) =>
         Effect.sync(() => {
           for (const o of outcomes) if (o._tag === "Pending" && o.reason.includes("refused")) refusedReclaims.add(o.reason)
         }))
-      const runUntilDone = (ids: ReadonlyArray<SweepTaskId>, limit: number) =>
+      const runUntilDone = (ids: ReadonlyArray<Sweeps.SweepTaskId>, limit: number) =>
         Effect.gen(function*() {
           for (let round = 0; round < limit; round++) {
             yield* sweeper.pass("nile", "bench")
-            yield* bookFees("nile", 1000)
+            yield* Fees.bookFees("nile", 1000)
             if (policy === "own-stake") yield* reclaimPass
             const statuses = yield* Effect.forEach(ids, (id) => Effect.map(repo.find(scope, id), (v) => Option.getOrThrow(v).task.status))
             if (statuses.every(terminal)) return
             yield* sim.chain.mine(1)
           }
         })
-      const statusOf = (id: SweepTaskId) => Effect.map(repo.find(scope, id), (v) => Option.getOrThrow(v).task)
+      const statusOf = (id: Sweeps.SweepTaskId) => Effect.map(repo.find(scope, id), (v) => Option.getOrThrow(v).task)
       // A refused rental fails its task and automation sweeps the wallet again in its next round
       // (docs/fees.md): so does the bench, up to 5 times, in place of the failed task.
       let retried = 0
@@ -204,20 +179,20 @@ const runPolicy = (policy: Policy) =>
       // Settled tasks left to book and stake left to take back: more passes and blocks, as the
       // engine's loops would run them (the reclaim waits for each reclaim to land).
       for (let round = 0; round < 100; round++) {
-        yield* bookFees("nile", 1000)
+        yield* Fees.bookFees("nile", 1000)
         if (policy === "own-stake") yield* reclaimPass
         if (policy !== "own-stake" && round >= 25) break
         yield* sim.chain.mine(1)
       }
       const tasks = yield* Effect.forEach(ids, statusOf)
       const notSucceeded = tasks.filter((t) => t.status !== "succeeded")
-      const totals = yield* (yield* FeeLedger).totals(scope, { since: new Date(0) })
+      const totals = yield* (yield* Fees.FeeLedger).totals(scope, { since: new Date(0) })
       const lentLeft = policy === "own-stake"
         ? (yield* Effect.forEach(addresses, (receiver) => chain.lentEnergyStake({ owner: resource.address, receiver }))).reduce((a, b) => a + b, 0n)
         : 0n
       const delegationStates: Record<string, number> = {}
       for (const id of ids) {
-        const row = yield* (yield* DelegationLedger).find(id)
+        const row = yield* (yield* Delegation.DelegationLedger).find(id)
         const state = Option.match(row, { onNone: () => "none", onSome: (d) => d.state })
         delegationStates[state] = (delegationStates[state] ?? 0) + 1
       }
@@ -240,7 +215,7 @@ const main = Effect.gen(function*() {
     const t = r.totals
     const ledgerPaid = t.networkEnergyFee + t.networkBandwidthFee + t.providerEnergyCost + t.providerActivationCost + t.lendingFee
     const chainPaid = r.reference.burned + r.reference.providerCost + r.reference.lendingBurned
-    lines.push(`FEES ${policy} avg ${sunAsTrx(ledgerPaid / BigInt(sweeps))} TRX/sweep saving ${savingPercent(t) ?? "0.00"}%`)
+    lines.push(`FEES ${policy} avg ${sunAsTrx(ledgerPaid / BigInt(sweeps))} TRX/sweep saving ${Fees.savingPercent(t) ?? "0.00"}%`)
     checks.push(
       `CHECK ${policy} ledger ${ledgerPaid} chain ${chainPaid} SUN (receipts ${r.reference.burned}, provider books ${r.reference.providerCost}, ` +
         `resource account's ${r.reference.lendingTransactions} receipts ${r.reference.lendingBurned}); ` +

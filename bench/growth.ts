@@ -47,7 +47,7 @@
  * top statements in the first round's windows; embedded server only). The service's and the node's output
  * are kept in `.data/bench-growth-<wallets>-service.log` and `-devchain.log`.
  */
-import { TenantAdmin } from "@collector/core"
+import { Tenants } from "@collector/core"
 import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository } from "@collector/postgres"
 import { TronAddress } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -94,7 +94,7 @@ const sleepUntil = (at: number) => sleep(at - now())
 
 /** Tenants with their first app's credentials, created through the core as the CLI does. */
 const createTenants = async (url: string, masterKey: Buffer) => {
-  const admin = TenantAdmin.layer.pipe(
+  const admin = Tenants.TenantAdmin.layer.pipe(
     Layer.provide(Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer)),
     Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
     Layer.provide([MasterKeyring.layer({ current: MasterKey.unsafeMake(masterKey) }), DatabaseAtUrl(Redacted.make(url), 4)])
@@ -102,7 +102,7 @@ const createTenants = async (url: string, masterKey: Buffer) => {
   const runtime = ManagedRuntime.make(admin)
   try {
     const created = await runtime.runPromise(
-      Effect.flatMap(TenantAdmin, (a) => Effect.forEach(Array.from({ length: tenantCount }, (_, i) => `growth-${i}`), (name) => a.create(name, ["nile"])))
+      Effect.flatMap(Tenants.TenantAdmin, (a) => Effect.forEach(Array.from({ length: tenantCount }, (_, i) => `growth-${i}`), (name) => a.create(name, ["nile"])))
     )
     return created.map((c) => ({ tenantId: String(c.tenant.id), app: { appId: c.credentials[0]!.appId, secret: Redacted.value(c.credentials[0]!.appSecret) } as BenchApp }))
   } finally {

@@ -7,12 +7,12 @@
  * scanners the library replaced: docs/benchmarks.md. Run with `npx tsx bench/json-parse.ts`
  * (BENCH_MS: milliseconds per timed batch, default 100).
  */
-import { LosslessJson } from "@collector/core"
+import { Kernel } from "@collector/core"
 import { readFileSync } from "node:fs"
 import { cpus, totalmem } from "node:os"
 
-const parseLosslessJson = (text: string) => LosslessJson.parse(text, "unsafeIntegersAsText")
-const parseRawJson = (text: string) => LosslessJson.parse(text, "allAsText")
+const parseLosslessJson = (text: string) => Kernel.LosslessJson.parse(text, "unsafeIntegersAsText")
+const parseRawJson = (text: string) => Kernel.LosslessJson.parse(text, "allAsText")
 
 const batchMs = Number(process.env.BENCH_MS ?? 100)
 

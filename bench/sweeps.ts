@@ -25,25 +25,7 @@
  * waits excluded on both sides, and prints `RATIO sweeps <ours>/<reference> = <percent>%` (busy
  * tasks/s over the reference's settled transfers/s). Quick mode: BENCH_SWEEPS=300.
  */
-import {
-  Chain,
-  EnergyProvider,
-  SettingsRepository,
-  Signer,
-  SingleNetworkResources,
-  SweepRepository,
-  Sweeper,
-  SweepSettings,
-  noEnergyProvider,
-  type PassSummary,
-  type SweeperSettings,
-  defaultSweeperSettings,
-  Sweeps,
-  type TenantId,
-  type WalletId,
-  localKey,
-  walletKeyContext
-} from "@collector/core"
+import { Chain, Energy, type Kernel, Secrets, Settings, Sweeps, Wallets } from "@collector/core"
 import {
   DatabaseAtUrl,
   PgComponentStatus,
@@ -276,7 +258,7 @@ const instrumented = portTiming.instrumented
 
 /** The statuses of the tasks each worker's last claim returned: which step its pass was taking. */
 const lastClaim = new Map<string, Record<string, number>>()
-const claimTally = Layer.effect(SweepRepository, Effect.map(SweepRepository, (repo) => ({
+const claimTally = Layer.effect(Sweeps.SweepRepository, Effect.map(Sweeps.SweepRepository, (repo) => ({
   ...repo,
   claim: (...args: Parameters<typeof repo.claim>) =>
     Effect.tap(repo.claim(...args), (tasks) =>
@@ -319,7 +301,7 @@ const main = async () => {
   const collection = wallet(keyBase - 1)
   const wallets = Array.from({ length: taskCount }, (_, i) => {
     const w = wallet(keyBase + i)
-    return { address: w.address, sealed: Effect.runSync(box.seal(w.secretKey, walletKeyContext(w.address))) }
+    return { address: w.address, sealed: Effect.runSync(box.seal(w.secretKey, Secrets.walletKeyContext(w.address))) }
   })
   // With --key-store pkcs11 the sweeper signs through a SoftHSM2 token holding the same keys.
   const tokenScope = Effect.runSync(Scope.make())
@@ -340,22 +322,22 @@ const main = async () => {
   const http = counting(httpClient === "node" ? nodeHttpClient() : FetchHttpClient.layer, counter)
   // The production adapters, each operation timed on its way through (see `instrumented`).
   const nodeParts = Layer.mergeAll(
-    instrumented(Chain, "chain").pipe(Layer.provide(Layer.effect(Chain, TronNodeChain.make(node)).pipe(Layer.provide(http)))),
-    Layer.succeed(EnergyProvider, noEnergyProvider())
+    instrumented(Chain.Chain, "chain").pipe(Layer.provide(Layer.effect(Chain.Chain, TronNodeChain.make(node)).pipe(Layer.provide(http)))),
+    Layer.succeed(Energy.EnergyProvider, Energy.noEnergyProvider())
   )
   const storage = Layer.mergeAll(
-    claimTally.pipe(Layer.provide(instrumented(SweepRepository, "repository")), Layer.provide(PgSweepRepository.layer)),
-    instrumented(SettingsRepository, "settings").pipe(Layer.provide(PgSettingsRepository.layer)),
+    claimTally.pipe(Layer.provide(instrumented(Sweeps.SweepRepository, "repository")), Layer.provide(PgSweepRepository.layer)),
+    instrumented(Settings.SettingsRepository, "settings").pipe(Layer.provide(PgSettingsRepository.layer)),
     PgComponentStatus.layer,
     PgWalletRepository.layer,
     PgDelegationLedger.layer,
     PgResourceAccounts.layer
   ).pipe(Layer.provideMerge(DatabaseAtUrl(Redacted.make(url), poolSize)))
   const localSignerLayer = LocalSigner.layer.pipe(Layer.provide(AesGcmSecretBox.layer), Layer.provide(Layer.merge(MasterKeyring.layer({ current: masterKey }), NodeEntropy.layer)))
-  const signerLayer = sweepToken === undefined ? localSignerLayer : Layer.succeed(Signer, Pkcs11Signer.make(sweepToken.opened, LocalSigner.make(box)))
+  const signerLayer = sweepToken === undefined ? localSignerLayer : Layer.succeed(Wallets.Signer, Pkcs11Signer.make(sweepToken.opened, LocalSigner.make(box)))
   const world = Layer.mergeAll(
-    Sweeps.layer.pipe(Layer.provide(Layer.merge(SingleNetworkResources.layer, SweepSettings.layer()))),
-    instrumented(Signer, "signer").pipe(Layer.provide(signerLayer))
+    Sweeps.Sweeps.layer.pipe(Layer.provide(Layer.merge(Sweeps.SingleNetworkResources.layer, Sweeps.SweepSettings.layer()))),
+    instrumented(Wallets.Signer, "signer").pipe(Layer.provide(signerLayer))
   ).pipe(Layer.provideMerge(nodeParts), Layer.provideMerge(storage))
   const runtime = ManagedRuntime.make(world)
   await runtime.runPromise(Effect.void)
@@ -398,7 +380,7 @@ const main = async () => {
   const idByAddress = new Map(
     (await client.query("SELECT id::text AS id, address FROM wallets WHERE tenant_id = $1", [tenantId])).rows.map((r) => [r.address as string, r.id as string])
   )
-  const walletIds = wallets.map((w) => idByAddress.get(w.address)! as WalletId)
+  const walletIds = wallets.map((w) => idByAddress.get(w.address)! as Kernel.WalletId)
   const expectedSum = wallets.reduce((sum, _, i) => sum + usdtAt(i), 0n)
   log(`set up ${taskCount} wallets (genesis accounts with ${delegatedEnergy} delegated energy; keys sealed and stored) in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`)
 
@@ -407,7 +389,7 @@ const main = async () => {
   const signingSet = wallets.slice(0, Math.min(signingKeys, wallets.length))
   const hashes = signingSet.map(() => new Uint8Array(randomBytes(32)))
   const signAll = (n: number) =>
-    Effect.forEach(signingSet.slice(0, n), (w, i) => signer.sign({ address: w.address, key: localKey(w.sealed) }, hashes[i]!))
+    Effect.forEach(signingSet.slice(0, n), (w, i) => signer.sign({ address: w.address, key: Wallets.localKey(w.sealed) }, hashes[i]!))
   await Effect.runPromise(signAll(Math.min(200, signingSet.length)))
   let started = performance.now()
   const signatures = await Effect.runPromise(signAll(signingSet.length))
@@ -429,20 +411,20 @@ const main = async () => {
   }
 
   // Sweeps end to end: create every task, then the sweeper(s) until every task is terminal.
-  const scope = { tenantId: tenantId as TenantId, network: "nile" as const }
+  const scope = { tenantId: tenantId as Kernel.TenantId, network: "nile" as const }
   const firstCreate = performance.now()
   let created = 0
   for (let start = 0; start < taskCount; start += createBatch) {
     const ids = walletIds.slice(start, start + createBatch)
-    const batch = await runtime.runPromise(Effect.flatMap(Sweeps, (s) => s.create(scope, { walletIds: ids, mode: "all", amount: null }, "manual", new Date())))
+    const batch = await runtime.runPromise(Effect.flatMap(Sweeps.Sweeps, (s) => s.create(scope, { walletIds: ids, mode: "all", amount: null }, "manual", new Date())))
     created += batch.created
   }
   const createSeconds = (performance.now() - firstCreate) / 1000
   if (created !== taskCount) throw new Error(`created ${created} of ${taskCount} tasks`)
   log(`created ${created} tasks in ${createSeconds.toFixed(1)} s (${(created / createSeconds).toFixed(0)}/s, batches of ${createBatch})`)
 
-  const settings: SweeperSettings = {
-    ...defaultSweeperSettings,
+  const settings: Sweeps.SweeperSettings = {
+    ...Sweeps.defaultSweeperSettings,
     batchSize,
     concurrency,
     idleInterval: Duration.millis(idleMs),
@@ -459,10 +441,10 @@ const main = async () => {
   // As Sweeper.run loops (straight on while a claim comes back full, resting otherwise), with each pass timed.
   const loop = (worker: string) =>
     Effect.gen(function*() {
-      const sweeper = yield* Effect.provide(Sweeper, Sweeper.layer(settings))
+      const sweeper = yield* Effect.provide(Sweeps.Sweeper, Sweeps.Sweeper.layer(settings))
       while (true) {
         const passStarted = performance.now()
-        const summary: PassSummary = yield* sweeper.pass("nile", worker)
+        const summary: Sweeps.PassSummary = yield* sweeper.pass("nile", worker)
         const passEnded = performance.now()
         totals.passes++
         if (summary.claimed > 0) {
@@ -561,7 +543,7 @@ const main = async () => {
   }
   if (chainReport.leftOnWallets !== "0") failures.push(`${chainReport.leftOnWallets} USDT units left on the wallets`)
   // The same balance through the production adapter (these calls are not counted above).
-  const viaAdapter = await runtime.runPromise(Effect.flatMap(Chain, (chain) => chain.account(collection.address)))
+  const viaAdapter = await runtime.runPromise(Effect.flatMap(Chain.Chain, (chain) => chain.account(collection.address)))
   if (viaAdapter.usdt !== collectionUsdt + expectedSum) failures.push(`the adapter reads ${viaAdapter.usdt} USDT on the collection address`)
 
   // The fair reference: the same transfers, hand-written, on the same node, after ours.

@@ -16,7 +16,7 @@
  * (`bench/support/PauseLog.mjs`) and prints, for each half-load row, its requests over 25 ms by
  * what their server was doing meanwhile, ours beside the reference's (`bench/support/TailBreakdown.ts`).
  */
-import { defaultTenantLimits, SecretBox, TenantAdmin, walletKeyContext, Wallets } from "@collector/core"
+import { Secrets, Tenants, Wallets } from "@collector/core"
 import { DatabaseAtUrl, PgAccessTokenRepository, PgIdempotencyStore, PgTenantRepository, PgWalletRepository } from "@collector/postgres"
 import { LocalWalletKeys, TronAddress } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -75,8 +75,8 @@ const referenceCreation = async (url: string, tenantId: string) => {
   const blob = new Uint8Array(61)
   const compared = checkSameStatements(
     "wallet create",
-    await walletCreateStatements(scope, "77", "TAddress", "c-1", master.id, blob, defaultTenantLimits.maxWalletsPerTenant),
-    [{ text: drawIdStatement, values: [] }, { text: insertStatement, values: insertValues(scope, "77", "TAddress", "c-1", master.id, blob, defaultTenantLimits.maxWalletsPerTenant) }]
+    await walletCreateStatements(scope, "77", "TAddress", "c-1", master.id, blob, Tenants.defaultTenantLimits.maxWalletsPerTenant),
+    [{ text: drawIdStatement, values: [] }, { text: insertStatement, values: insertValues(scope, "77", "TAddress", "c-1", master.id, blob, Tenants.defaultTenantLimits.maxWalletsPerTenant) }]
   )
   log(`wallet-create reference: the same statement text and parameters as our repository (${compared} statements compared)`)
   const pool = new pg.Pool({ connectionString: url, max: 20, application_name: "bench-reference" })
@@ -84,7 +84,7 @@ const referenceCreation = async (url: string, tenantId: string) => {
   const create = (prefix: string, count: number) => {
     let next = 0
     return Promise.all(Array.from({ length: creationConcurrency }, async () => {
-      while (next < count) await createWallet(pool, key, scope, `${prefix}-${next++}`, defaultTenantLimits.maxWalletsPerTenant)
+      while (next < count) await createWallet(pool, key, scope, `${prefix}-${next++}`, Tenants.defaultTenantLimits.maxWalletsPerTenant)
     }))
   }
   await create("reference-warm", creationWarmUp)
@@ -119,14 +119,14 @@ const program = Effect.gen(function*() {
   const url = yield* database
   const keyring = MasterKeyring.layer({ current: master })
   const Repos = Layer.mergeAll(PgTenantRepository.layer, PgAccessTokenRepository.layer, PgIdempotencyStore.layer, PgWalletRepository.layer)
-  const Live = Layer.mergeAll(TenantAdmin.layer, Wallets.layer.pipe(Layer.provide(LocalWalletKeys.layer))).pipe(
+  const Live = Layer.mergeAll(Tenants.TenantAdmin.layer, Wallets.Wallets.layer.pipe(Layer.provide(LocalWalletKeys.layer))).pipe(
     Layer.provideMerge(Repos),
     Layer.provide([NodeEntropy.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))]),
     Layer.provide([keyring, DatabaseAtUrl(Redacted.make(url), 20)])
   )
   const { apps, keysPerSecond, walletsPerSecond } = yield* Effect.gen(function*() {
-    const admin = yield* TenantAdmin
-    const wallets = yield* Wallets
+    const admin = yield* Tenants.TenantAdmin
+    const wallets = yield* Wallets.Wallets
     const created = yield* Effect.forEach(Array.from({ length: tenants }, (_, i) => `bench-${i}`), (name) => admin.create(name, ["nile"]))
     const apps = created.map((c) => ({ tenantId: c.tenant.id, appId: c.credentials[0]!.appId, secret: Redacted.value(c.credentials[0]!.appSecret) }))
     // Creation: bare key generation, then the whole path (key, seal, insert) through the service,
@@ -150,7 +150,7 @@ const program = Effect.gen(function*() {
   yield* Effect.promise(() => referenceWalletsOpen(url)).pipe(
     Effect.flatMap((rows) =>
       Effect.forEach(rows, (row) =>
-        Effect.flatMap(SecretBox, (box) => box.open({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) }, walletKeyContext(row.address))).pipe(
+        Effect.flatMap(Secrets.SecretBox, (box) => box.open({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) }, Secrets.walletKeyContext(row.address))).pipe(
           Effect.filterOrDieMessage((key) => TronAddress.fromSecretKey(key) === row.address, `reference wallet ${row.address}: its sealed key is not the key of its address`),
           Effect.orDieWith((e) => new Error(`reference wallet ${row.address}: its sealed key does not open with our SecretBox: ${e.reason}`))
         ))),

@@ -1,7 +1,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { SqlClient, type SqlConnection } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { type AppId, localKey, type TenantScope, type WalletId, type WalletQuery } from "@collector/core"
+import { type Kernel, type Tenants, Wallets } from "@collector/core"
 import { PgAccessTokenRepository, PgWalletRepository } from "@collector/postgres"
 import { Effect } from "effect"
 import { emptyPageTotal, findStatement, type ListQuery, listStatement, tokenStatement } from "./ReferenceApiServer.js"
@@ -50,10 +50,10 @@ const same = (label: string, ours: ReadonlyArray<Captured>, reference: ReadonlyA
  */
 export const checkReferenceStatements = () =>
   Effect.runPromise(Effect.gen(function*() {
-    const scope = { tenantId: "2", network: "nile" } as unknown as TenantScope
+    const scope = { tenantId: "2", network: "nile" } as unknown as Tenants.TenantScope
     let n = 0
     // The wallet detail.
-    const find = yield* capture((sql) => Effect.flatMap(Effect.provideService(PgWalletRepository.make, SqlClient.SqlClient, sql), (repo) => repo.find(scope, "77" as WalletId)))
+    const find = yield* capture((sql) => Effect.flatMap(Effect.provideService(PgWalletRepository.make, SqlClient.SqlClient, sql), (repo) => repo.find(scope, "77" as Kernel.WalletId)))
     n += same("wallet detail", find, [{ text: findStatement, values: ["77", "2", "nile"] }])
     // The list: default page, address filter with balance sort, and a page past the end of each.
     for (const q of [
@@ -61,14 +61,14 @@ export const checkReferenceStatements = () =>
       { address: "9S1b", sort: "balance_usdt", order: "desc", page: 1, pageSize: 20 },
       { address: "x\\_%", sort: "last_collected_at", order: "asc", page: 3, pageSize: 50 }
     ] satisfies Array<ListQuery>) {
-      const query: WalletQuery = { filters: q.address === undefined ? {} : { address: q.address }, sort: q.sort as WalletQuery["sort"], order: q.order as "asc" | "desc", page: q.page, pageSize: q.pageSize }
+      const query: Wallets.WalletQuery = { filters: q.address === undefined ? {} : { address: q.address }, sort: q.sort as Wallets.WalletQuery["sort"], order: q.order as "asc" | "desc", page: q.page, pageSize: q.pageSize }
       const ours = yield* capture((sql) => Effect.flatMap(Effect.provideService(PgWalletRepository.make, SqlClient.SqlClient, sql), (repo) => repo.list(scope, query)))
       // The page, then (the capture returns no rows: a page past the end) the total on its own.
       n += same(`list ${JSON.stringify(q)}`, ours, [listStatement("2", "nile", q), emptyPageTotal("2", "nile", q)])
     }
     // The token insert.
     const token = yield* capture((sql) =>
-      Effect.flatMap(Effect.provideService(PgAccessTokenRepository.make, SqlClient.SqlClient, sql), (repo) => repo.insert(new Uint8Array(32), "5" as AppId, new Date()))
+      Effect.flatMap(Effect.provideService(PgAccessTokenRepository.make, SqlClient.SqlClient, sql), (repo) => repo.insert(new Uint8Array(32), "5" as Kernel.AppId, new Date()))
     )
     n += same("token issue", token, [{ text: tokenStatement, values: [new Uint8Array(32), "5", new Date()] }])
     return n
@@ -85,7 +85,7 @@ export const walletCreateStatements = (scope: { readonly tenantId: string; reado
       Effect.zipRight(
         // Sent, then it dies on the capture's empty answer; the statement is what counts.
         Effect.exit(repo.drawId),
-        Effect.ignore(repo.insert(scope as unknown as TenantScope, { id: id as WalletId, customId, address, key: localKey({ keyId, blob }) }, maxWallets))
+        Effect.ignore(repo.insert(scope as unknown as Tenants.TenantScope, { id: id as Kernel.WalletId, customId, address, key: Wallets.localKey({ keyId, blob }) }, maxWallets))
       ))
   ))
 

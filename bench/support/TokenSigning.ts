@@ -1,4 +1,4 @@
-import type { GeneratedWallet, WalletId } from "@collector/core"
+import type { Kernel, Wallets } from "@collector/core"
 import { EcPoint, Pkcs11Signer, Pkcs11Token, Pkcs11WalletKeys } from "@collector/pkcs11"
 import { createTestToken, softHsmInstalled, softHsmModule, type TestToken } from "@collector/pkcs11/softhsm"
 import { TronSignature } from "@collector/tron"
@@ -43,7 +43,7 @@ export const measureToken = (token: TestToken, wallets: number, sessions: number
     const keys = Pkcs11WalletKeys.make(opened)
     const signer = Pkcs11Signer.make(opened, { sign: () => Effect.dieMessage("only token wallets here") })
     let started = performance.now()
-    const generated: ReadonlyArray<GeneratedWallet> = yield* Effect.orDie(Effect.forEach(Array.from({ length: wallets }, (_, i) => String(i + 1) as WalletId), keys.generate))
+    const generated: ReadonlyArray<Wallets.GeneratedWallet> = yield* Effect.orDie(Effect.forEach(Array.from({ length: wallets }, (_, i) => String(i + 1) as Kernel.WalletId), keys.generate))
     const createRate = wallets / ((performance.now() - started) / 1000)
     const hashes = generated.map(() => new Uint8Array(randomBytes(32)))
     const signEach = (concurrency: number) =>

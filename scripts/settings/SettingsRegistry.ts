@@ -1,20 +1,4 @@
-import {
-  allNetworks,
-  automationSettings,
-  balanceSyncSettings,
-  depositMinimumConfig,
-  dispatcherSettings,
-  enabledConfirmationRules,
-  type Network,
-  readinessSettings,
-  reclaimSettings,
-  recordPruningSettings,
-  scanningSettings,
-  Setting,
-  sweeperSettings,
-  sweepSettings,
-  tenantLimitsSettings
-} from "@collector/core"
+import { Balances, Delegation, Engine, Kernel, Notifications, Retention, Scanning, Setting, Sweeps, Tenants } from "@collector/core"
 import { energyProviderSettings, sharedEnergyProviderSettings } from "@collector/energy"
 import { gateSettingDeclarations } from "@collector/http-server"
 import { launchSettings, tracingSettings } from "@collector/launch"
@@ -41,8 +25,8 @@ export interface SettingsGroup {
  * A per-network declaration family as one row: `TRON_MAIN_NODE_URL / TRON_NILE_NODE_URL`, the
  * defaults likewise when they differ. The description must be the same for every network.
  */
-const perNetwork = (declarations: (network: Network) => Iterable<unknown> | Readonly<Record<string, unknown>>): ReadonlyArray<Setting.SettingDoc> => {
-  const [first, ...rest] = allNetworks.map((network) => Setting.docsOf(declarations(network)))
+const perNetwork = (declarations: (network: Kernel.Network) => Iterable<unknown> | Readonly<Record<string, unknown>>): ReadonlyArray<Setting.SettingDoc> => {
+  const [first, ...rest] = Kernel.allNetworks.map((network) => Setting.docsOf(declarations(network)))
   return first!.map((doc, i) => {
     const all = [doc, ...rest.map((docs) => docs[i]!)]
     const differing = all.find((other) => other.description !== doc.description)
@@ -65,13 +49,13 @@ export const settingsGroups: ReadonlyArray<SettingsGroup> = [
       KeyStore.keyStoreConfig.setting,
       ...docs(Pkcs11Settings.pkcs11Settings),
       ...docs(gateSettingDeclarations),
-      ...docs(tenantLimitsSettings),
+      ...docs(Tenants.tenantLimitsSettings),
       ...docs(launchSettings),
-      enabledConfirmationRules.setting
+      Tenants.enabledConfirmationRules.setting
     ]
   },
   { id: "traces", settings: docs(tracingSettings) },
-  { id: "operator", settings: [...docs(operatorSettings), ...docs(readinessSettings)] },
+  { id: "operator", settings: [...docs(operatorSettings), ...docs(Engine.readinessSettings)] },
   {
     id: "tron-nodes",
     settings: [
@@ -86,10 +70,10 @@ export const settingsGroups: ReadonlyArray<SettingsGroup> = [
       ...docs([sharedNodeSettings.requestTimeout, sharedNodeSettings.retries, sharedNodeSettings.requestsPerSecond])
     ]
   },
-  { id: "balance-sync", settings: docs(balanceSyncSettings) },
+  { id: "balance-sync", settings: docs(Balances.balanceSyncSettings) },
   {
     id: "worker",
-    settings: [...perNetwork((network) => [depositMinimumConfig(network)]), ...docs(recordPruningSettings), crashAtSetting.setting]
+    settings: [...perNetwork((network) => [Scanning.depositMinimumConfig(network)]), ...docs(Retention.recordPruningSettings), crashAtSetting.setting]
   },
   { id: "simulated-node", settings: docs(simServerSettings) },
   {
@@ -107,7 +91,7 @@ export const settingsGroups: ReadonlyArray<SettingsGroup> = [
       sharedEnergyProviderSettings.coolDown.setting
     ]
   },
-  { id: "webhooks", settings: [...docs(webhookDeliverySettings), ...docs(dispatcherSettings)] },
-  { id: "scanner", settings: [WorkerProcess.workerNetworks.setting, ...docs(scanningSettings)] },
-  { id: "sweeps", settings: [...docs(sweepSettings), ...docs(sweeperSettings), ...docs(reclaimSettings), ...docs(automationSettings)] }
+  { id: "webhooks", settings: [...docs(webhookDeliverySettings), ...docs(Notifications.dispatcherSettings)] },
+  { id: "scanner", settings: [WorkerProcess.workerNetworks.setting, ...docs(Scanning.scanningSettings)] },
+  { id: "sweeps", settings: [...docs(Sweeps.sweepSettings), ...docs(Sweeps.sweeperSettings), ...docs(Delegation.reclaimSettings), ...docs(Sweeps.automationSettings)] }
 ]

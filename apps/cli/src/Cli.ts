@@ -1,5 +1,5 @@
 // The CLI proper: loaded by main.ts for every call but --help.
-import { type Entropy, MasterKeyCheck, Resealer, type ResourceAccounts, type SecretBox, TenantAdmin, type TenantRepository, type WalletKeyDirectory } from "@collector/core"
+import { type Delegation, type Kernel, Secrets, Tenants, type Wallets } from "@collector/core"
 import { OperatorAccess } from "@collector/console"
 import { PgFeeLedger } from "@collector/postgres"
 import { databaseLayerConfig, PgAccessTokenRepository, PgOperatorTokenRepository, PgIdempotencyStore, PgResourceAccounts, PgSealedValues, PgTenantRepository, PgWalletKeyDirectory } from "@collector/postgres"
@@ -51,11 +51,11 @@ const parse = () =>
  */
 const KeyGuard = Layer.effectDiscard(Effect.gen(function*() {
   const keyring = yield* MasterKeyring
-  yield* Effect.flatMap(MasterKeyCheck, (check) => check.verify).pipe(Effect.mapError((mismatch) => wrongMasterKey(mismatch, keyring.origin)))
+  yield* Effect.flatMap(Secrets.MasterKeyCheck, (check) => check.verify).pipe(Effect.mapError((mismatch) => wrongMasterKey(mismatch, keyring.origin)))
 }))
 
-const AdminLive = Layer.mergeAll(TenantAdmin.layer, Resealer.layer, OperatorAccess.layer, KeyGuard).pipe(
-  Layer.provide(MasterKeyCheck.layer),
+const AdminLive = Layer.mergeAll(Tenants.TenantAdmin.layer, Secrets.Resealer.layer, OperatorAccess.layer, KeyGuard).pipe(
+  Layer.provide(Secrets.MasterKeyCheck.layer),
   Layer.provideMerge(Layer.mergeAll(
     PgTenantRepository.layer,
     PgWalletKeyDirectory.layer,
@@ -90,7 +90,7 @@ const program = Effect.gen(function*() {
   }
   const run = found as (
     p: typeof parsed
-  ) => Effect.Effect<void, { readonly message: string }, TenantAdmin | Resealer | TenantRepository | WalletKeyDirectory | OperatorAccess | ResourceAccounts | SecretBox | Entropy>
+  ) => Effect.Effect<void, { readonly message: string }, Tenants.TenantAdmin | Secrets.Resealer | Tenants.TenantRepository | Wallets.WalletKeyDirectory | OperatorAccess | Delegation.ResourceAccounts | Secrets.SecretBox | Kernel.Entropy>
   yield* run(parsed).pipe(Effect.provide(AdminLive))
 })
 

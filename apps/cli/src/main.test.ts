@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { SecretBox, walletKeyContext } from "@collector/core"
+import { Secrets } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Effect, Layer } from "effect"
@@ -166,7 +166,7 @@ describe("operator CLI", () => {
       const [row] = yield* query(url, `SELECT key_id, sealed_key FROM resource_accounts WHERE address = '${account.address}'`)
       const current = MasterKey.unsafeMake(Buffer.from(env.MASTER_KEY, "base64"))
       const box = AesGcmSecretBox.layer.pipe(Layer.provide(MasterKeyring.layer({ current, previous: [] })), Layer.provide(NodeEntropy.layer))
-      const secretKey = yield* Effect.flatMap(SecretBox, (b) => b.open({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) }, walletKeyContext(account.address))).pipe(Effect.provide(box))
+      const secretKey = yield* Effect.flatMap(Secrets.SecretBox, (b) => b.open({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) }, Secrets.walletKeyContext(account.address))).pipe(Effect.provide(box))
       expect(TronAddress.fromSecretKey(secretKey)).toBe(account.address)
       expect(created.stdout).not.toContain(Buffer.from(row.sealed_key).toString("hex"))
       const again = yield* cli("resource-account", "create", "--network", "main")

@@ -1,4 +1,4 @@
-import { walletKeyContext } from "@collector/core"
+import { Secrets } from "@collector/core"
 import { makeCollectorClient } from "@collector/sdk"
 import { createTestToken, skipReason, softHsmInstalled, softHsmModule } from "@collector/pkcs11/softhsm"
 import { freshDatabaseUrl } from "@collector/postgres/testing"
@@ -20,7 +20,7 @@ const masterKey = Buffer.alloc(32, 9)
 const insertLocalWallet = (url: string, tenantId: string, customId: string, key: { readonly address: string; readonly secretKey: Uint8Array }) =>
   Effect.promise(async () => {
     const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKey) }), NodeEntropy.make)
-    const sealed = Effect.runSync(box.seal(key.secretKey, walletKeyContext(key.address)))
+    const sealed = Effect.runSync(box.seal(key.secretKey, Secrets.walletKeyContext(key.address)))
     const client = new pg.Client({ connectionString: url })
     await client.connect()
     try {

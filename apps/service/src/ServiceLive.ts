@@ -1,4 +1,4 @@
-import type { Network } from "@collector/core"
+import type { Kernel } from "@collector/core"
 import { databaseConfig, PgScanLedger } from "@collector/postgres"
 import { ApiProcess, processStorage, WorkerProcess } from "@collector/server"
 import { defaultNodeConfig, nodeConfigs, nodeConfigured } from "@collector/tron-node"
@@ -43,7 +43,7 @@ export const ServiceLive = Layer.unwrapEffect(
     // The API's sweep estimate and the worker read the same simulated node for nile.
     const simulated = Layer.unwrapEffect(
       Effect.map(SimulatedNile, ({ url }) => {
-        const nodesFor = (network: Network) => network === "nile" ? Effect.succeed([simulatedNileNode(url)]) : nodeConfigs(network)
+        const nodesFor = (network: Kernel.Network) => network === "nile" ? Effect.succeed([simulatedNileNode(url)]) : nodeConfigs(network)
         const onSimulatedNile = {
           ...worker,
           networks: worker.networks.map((network) => network.node.network === "nile" ? { ...network, node: simulatedNileNode(url), nodes: undefined } : network)

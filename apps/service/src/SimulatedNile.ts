@@ -1,4 +1,4 @@
-import { replaceChain } from "@collector/core"
+import { Scanning } from "@collector/core"
 import { defaultSimConfig, SimHttp, simServerConfig } from "@collector/tron-sim"
 import { Context, Effect, Layer } from "effect"
 
@@ -15,7 +15,7 @@ export const SimulatedNileLive = Layer.scoped(
   SimulatedNile,
   Effect.gen(function*() {
     const { blockMs, host, port, seed } = yield* simServerConfig
-    const genesisNumber = yield* replaceChain("nile", firstGenesis)
+    const genesisNumber = yield* Scanning.replaceChain("nile", firstGenesis)
     const chain = defaultSimConfig("nile", { seed, genesisNumber, ...(blockMs > 0 ? { blockIntervalMs: blockMs } : {}) })
     const server = yield* SimHttp.start({ chain, port, host, blocks: blockMs > 0 ? "timer" : "manual" })
     yield* Effect.log(

@@ -1,4 +1,4 @@
-import { AutomationLedger, Engine, SweepRepository } from "@collector/core"
+import { Engine, Sweeps } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -35,9 +35,9 @@ const funded = (w: SweepWallet, energy: bigint) =>
   })
 
 const tasksOf = (scope: SweepScope) =>
-  Effect.flatMap(SweepRepository, (repo) => repo.list(scope, { page: 1, pageSize: 100 })).pipe(Effect.map((page) => page.items.map((v) => v.task)))
+  Effect.flatMap(Sweeps.SweepRepository, (repo) => repo.list(scope, { page: 1, pageSize: 100 })).pipe(Effect.map((page) => page.items.map((v) => v.task)))
 
-const tick = Effect.flatMap(Engine, (engine) => engine.automateOnce)
+const tick = Effect.flatMap(Engine.Engine, (engine) => engine.automateOnce)
 
 layer(world, { excludeTestServices: true, timeout: 120_000 })("automation", (it) => {
   it.effect("on each interval, wallets at or above the threshold that can pay get a task; the rest are left alone", () =>
@@ -82,7 +82,7 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("automation", (it)
 
   it.effect("a round claimed by a worker that died is claimed again once the claim runs out, not an interval later", () =>
     Effect.gen(function*() {
-      const ledger = yield* AutomationLedger
+      const ledger = yield* Sweeps.AutomationLedger
       const scope = yield* seedScope(1, { rentalAllowed: false })
       const w = scope.wallets[0]!
       yield* funded(w, 200_000n)

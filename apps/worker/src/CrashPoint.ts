@@ -1,4 +1,4 @@
-import { type Checkpoint, Setting } from "@collector/core"
+import { type Engine, Setting } from "@collector/core"
 import { Config, Effect, Option } from "effect"
 
 /**
@@ -13,7 +13,7 @@ export const crashAtSetting = Setting.declare({
     "Test only: the worker kills itself (SIGKILL) the first time it reaches this checkpoint (`before:signed/ready`, `automation:claimed`, `delivery:claimed`, ...). Read by `apps/worker` alone and passed to the engine as its checkpoint."
 }, (name) => Config.option(Config.string(name)))
 
-export const crashPointConfig: Config.Config<Checkpoint | undefined> = crashAtSetting.pipe(
+export const crashPointConfig: Config.Config<Engine.Checkpoint | undefined> = crashAtSetting.pipe(
   Config.map(Option.match({
     onNone: () => undefined,
     onSome: (target) => (reached: string) =>

@@ -1,8 +1,6 @@
 import { openEnvelope } from "@collector/api"
-import { DeliveryLedger } from "@collector/core"
-import { Dispatcher } from "@collector/core"
-import { attemptOffsets } from "@collector/core"
-import { defaultDispatcherSettings } from "@collector/core"
+import { Notifications } from "@collector/core"
+
 import type { Lookup } from "@collector/outbound"
 import { Hang, ServerError, startTestReceiver, type TestReceiver, WrongBody } from "@collector/outbound/testing"
 import { PgDeliveryLedger } from "@collector/postgres"
@@ -27,7 +25,7 @@ const start = new Date("2026-03-01T00:00:00.000Z")
 const holder = "test-dispatcher"
 
 const dispatchOnce = (options: HarnessOptions = {}) =>
-  Effect.flatMap(Dispatcher, (d) => d.dispatchOnce("nile", holder)).pipe(Effect.provide(dispatcherFor(options)))
+  Effect.flatMap(Notifications.Dispatcher, (d) => d.dispatchOnce("nile", holder)).pipe(Effect.provide(dispatcherFor(options)))
 
 /** Real time, not the test clock: for what happens on real sockets. */
 const realPause = Effect.promise(() => new Promise((done) => setTimeout(done, 20)))
@@ -169,7 +167,7 @@ layer(TestDatabaseLive, { timeout: 120_000 })("Dispatcher over Postgres and HTTP
         const row = yield* eventRow(event.id)
         expect(row.attempts).toBe(k)
         if (k === 20) break
-        const offset = Duration.toMillis(attemptOffsets[k]!)
+        const offset = Duration.toMillis(Notifications.attemptOffsets[k]!)
         const delay = row.next_attempt!.getTime() - start.getTime()
         expect(delay).toBeGreaterThanOrEqual(Math.floor(offset * 0.9))
         expect(delay).toBeLessThanOrEqual(Math.ceil(offset * 1.1))
@@ -324,16 +322,16 @@ layer(TestDatabaseLive, { timeout: 120_000 })("Dispatcher over Postgres and HTTP
       const { event: sent } = yield* scopeWithEvent(receiver, "/sent")
       // Dies where the crash tests kill the worker: attempts started, none marked sending.
       const death = (point: string) => point === "delivery:claimed" ? Effect.die("power cut") : Effect.void
-      const dead = Effect.flatMap(Dispatcher, (d) => d.dispatchOnce("nile", "dead-worker")).pipe(
+      const dead = Effect.flatMap(Notifications.Dispatcher, (d) => d.dispatchOnce("nile", "dead-worker")).pipe(
         Effect.provide(dispatcherFor({ settings: { checkpoint: death } }))
       )
       expect(Exit.isFailure(yield* Effect.exit(dead))).toBe(true)
       expect(yield* attemptRows(unsent.id)).toMatchObject([{ attempt: 1, ended_at: null }])
       // The other one got as far as its POST.
-      const ledger = yield* DeliveryLedger
+      const ledger = yield* Notifications.DeliveryLedger
       expect(yield* ledger.markSending([{ claim: { holder: "dead-worker", eventId: sent.id, round: 1 }, attempt: 1 }], start)).toEqual([sent.id])
       // Both are taken over once the claim runs out.
-      yield* TestClock.adjust(Duration.sum(defaultDispatcherSettings.claimLease, Duration.seconds(1)))
+      yield* TestClock.adjust(Duration.sum(Notifications.defaultDispatcherSettings.claimLease, Duration.seconds(1)))
       expect(yield* dispatchOnce()).toBe(2)
       expect(yield* eventRow(unsent.id)).toMatchObject({ status: "pending", attempts: 0, next_attempt: start, last_error: "", claimed_by: null })
       expect(yield* attemptRows(unsent.id)).toEqual([])
@@ -354,7 +352,7 @@ layer(TestDatabaseLive, { timeout: 120_000 })("Dispatcher over Postgres and HTTP
       yield* parkOtherEvents
       const receiver = yield* startTestReceiver()
       const { event } = yield* scopeWithEvent(receiver, "/fault")
-      const faulty = (ledger: DeliveryLedger["Type"]): DeliveryLedger["Type"] => ({ ...ledger, markSending: () => Effect.die(new Error("bug")) })
+      const faulty = (ledger: Notifications.DeliveryLedger["Type"]): Notifications.DeliveryLedger["Type"] => ({ ...ledger, markSending: () => Effect.die(new Error("bug")) })
       expect(yield* dispatchOnce({ ledger: faulty })).toBe(1)
       const fault = "worker fault: the attempt failed inside the worker"
       const row = yield* eventRow(event.id)

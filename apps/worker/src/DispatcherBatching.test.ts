@@ -1,6 +1,5 @@
-import type { TenantId } from "@collector/core"
-import { claimOf, DeliveryLedger, type AttemptFinish } from "@collector/core"
-import { Dispatcher } from "@collector/core"
+import { type Kernel, Notifications } from "@collector/core"
+
 import { Ack, ServerError, startTestReceiver } from "@collector/outbound/testing"
 import { PgDeliveryLedger } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing"
@@ -28,19 +27,19 @@ const claimRequest = (who: string, now: Date, limit: number, perTenant: number, 
   leaseUntil: new Date(now.getTime() + 60_000),
   limit,
   perTenant,
-  held: held as ReadonlyMap<TenantId, number>,
+  held: held as ReadonlyMap<Kernel.TenantId, number>,
   maxAttempts: 20,
   roundDeadline: new Date(now.getTime() + 86_400_000)
 })
 const interrupted = "interrupted: the worker stopped before the attempt finished"
 
 const dispatchOnce = (options: HarnessOptions = {}) =>
-  Effect.flatMap(Dispatcher, (d) => d.dispatchOnce("nile", holder)).pipe(Effect.provide(dispatcherFor(options)))
+  Effect.flatMap(Notifications.Dispatcher, (d) => d.dispatchOnce("nile", holder)).pipe(Effect.provide(dispatcherFor(options)))
 
 /** Every call the dispatcher makes to the ledger's batch operations, with what it passed. */
 const recordingLedger = () => {
-  const calls = { claims: [] as Array<{ claimed: number; started: number }>, finishAttempts: [] as Array<ReadonlyArray<AttemptFinish>> }
-  const wrap = (ledger: DeliveryLedger["Type"]): DeliveryLedger["Type"] => ({
+  const calls = { claims: [] as Array<{ claimed: number; started: number }>, finishAttempts: [] as Array<ReadonlyArray<Notifications.AttemptFinish>> }
+  const wrap = (ledger: Notifications.DeliveryLedger["Type"]): Notifications.DeliveryLedger["Type"] => ({
     ...ledger,
     claimDue: (r) =>
       Effect.tap(ledger.claimDue(r), (events) => Effect.sync(() => calls.claims.push({ claimed: events.length, started: events.filter((e) => e.started !== null).length }))),
@@ -147,7 +146,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const events = (yield* Effect.forEach(scopes, (scope) => Effect.forEach([1, 2, 3], () => seedEvent(scope, now)))).flat()
       const marks: Array<ReadonlyArray<string>> = []
       let receivedAtMark = -1
-      const counting = (ledger: DeliveryLedger["Type"]): DeliveryLedger["Type"] => ({
+      const counting = (ledger: Notifications.DeliveryLedger["Type"]): Notifications.DeliveryLedger["Type"] => ({
         ...ledger,
         markSending: (attempts, at) =>
           Effect.tap(ledger.markSending(attempts, at), () =>
@@ -180,7 +179,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const sql = yield* SqlClient.SqlClient
       let statements = 0
       // Another dispatcher takes /lost's events over just before the mark is written.
-      const takeover = (ledger: DeliveryLedger["Type"]): DeliveryLedger["Type"] => ({
+      const takeover = (ledger: Notifications.DeliveryLedger["Type"]): Notifications.DeliveryLedger["Type"] => ({
         ...ledger,
         markSending: (attempts, at) =>
           Effect.zipRight(
@@ -219,7 +218,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       // answer is lost (the connection dropped after the commit); the writes after that succeed.
       let writes = 0
       const items: Array<string> = []
-      const breaking = (ledger: DeliveryLedger["Type"]): DeliveryLedger["Type"] => ({
+      const breaking = (ledger: Notifications.DeliveryLedger["Type"]): Notifications.DeliveryLedger["Type"] => ({
         ...ledger,
         finishAttempts: (finishes) =>
           Effect.suspend(() => {
@@ -251,15 +250,15 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const scope = yield* seedScope({ url: "https://127.0.0.1/none", enabled: true })
       const now = new Date()
       yield* Effect.forEach([1, 2, 3], () => seedEvent(scope, now))
-      const ledger = yield* DeliveryLedger
+      const ledger = yield* Notifications.DeliveryLedger
       const claimed = yield* ledger.claimDue(claimRequest(holder, now, 10, 10))
       expect(claimed).toHaveLength(3)
       expect(claimed.every((e) => e.started?.attempt === 1)).toBe(true)
       const record = (error: string, delivered: boolean) => ({ endedAt: new Date(now.getTime() + 5), durationMs: 5, httpStatus: delivered ? 200 : 500, responseExcerpt: "", error, delivered })
-      const finishes: Array<AttemptFinish> = [
-        { claim: claimOf(holder, claimed[0]!), attempt: 1, record: record("", true), next: { _tag: "Delivered" } },
-        { claim: claimOf(holder, claimed[1]!), attempt: 1, record: record("HTTP 500: expected 200", false), next: { _tag: "Retry", at: new Date(now.getTime() + 10_000) } },
-        { claim: claimOf(holder, claimed[2]!), attempt: 1, record: record("HTTP 500: expected 200", false), next: { _tag: "RoundFailed", reason: "gave up" } }
+      const finishes: Array<Notifications.AttemptFinish> = [
+        { claim: Notifications.claimOf(holder, claimed[0]!), attempt: 1, record: record("", true), next: { _tag: "Delivered" } },
+        { claim: Notifications.claimOf(holder, claimed[1]!), attempt: 1, record: record("HTTP 500: expected 200", false), next: { _tag: "Retry", at: new Date(now.getTime() + 10_000) } },
+        { claim: Notifications.claimOf(holder, claimed[2]!), attempt: 1, record: record("HTTP 500: expected 200", false), next: { _tag: "RoundFailed", reason: "gave up" } }
       ]
       yield* ledger.finishAttempts(finishes)
       const after = yield* Effect.forEach(claimed, (e) => Effect.all([eventRow(e.eventId), attemptRows(e.eventId), roundRows(e.eventId)]))
@@ -281,7 +280,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const aEvents = yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => i), (i) => seedEvent(a, new Date(now.getTime() - 60_000 + i)))
       yield* seedEvent(a, new Date(now.getTime() + 60_000))
       const bEvents = yield* Effect.forEach([0, 1, 2], (i) => seedEvent(b, new Date(now.getTime() - 1_000 + i)))
-      const ledger = yield* DeliveryLedger
+      const ledger = yield* Notifications.DeliveryLedger
       const claim = (who: string, limit: number, held: ReadonlyMap<string, number> = new Map()) =>
         Effect.map(ledger.claimDue(claimRequest(who, now, limit, 4, held)), (events) => events.map((e) => e.eventId).sort())
       // Round robin: both tenants' first three, not a's six oldest.

@@ -1,5 +1,5 @@
-import { Dispatcher } from "@collector/core"
-import { claimOf, DeliveryLedger } from "@collector/core"
+import { Notifications } from "@collector/core"
+
 import { Ack, Hang, Hold, startTestReceiver } from "@collector/outbound/testing"
 import { PgDeliveryLedger } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing"
@@ -24,7 +24,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const events = yield* Effect.forEach(Array.from({ length: 60 }, (_, i) => i), (i) => seedEvent(scopes[i % 4]!, now))
       // Each dispatcher claims small batches in a tight loop, so their claims keep colliding.
       const drain = (holder: string) =>
-        Effect.flatMap(Dispatcher, (d) =>
+        Effect.flatMap(Notifications.Dispatcher, (d) =>
           Effect.iterate(0, { while: (idle) => idle < 3, body: (idle) => Effect.map(d.dispatchOnce("nile", holder), (n) => (n === 0 ? idle + 1 : 0)) })).pipe(
           Effect.provide(dispatcherFor({ settings: { maxInFlight: 4, perTenant: 2 } }))
         )
@@ -45,7 +45,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const scope = yield* seedScope({ url: "https://127.0.0.1/none", enabled: true })
       const now = new Date()
       yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => i), () => seedEvent(scope, now))
-      const ledger = yield* DeliveryLedger
+      const ledger = yield* Notifications.DeliveryLedger
       const request = (holder: string, at = now) =>
         ledger.claimDue({
           network: "nile",
@@ -79,7 +79,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       // A holder that lost its claim cannot close the attempt or move the event.
       const event = c![0]!
       yield* ledger.finishAttempts([{
-        claim: claimOf("a", event),
+        claim: Notifications.claimOf("a", event),
         attempt: 1,
         record: { endedAt: later, durationMs: 1, httpStatus: 200, responseExcerpt: "", error: "", delivered: true },
         next: { _tag: "Delivered" }
@@ -98,7 +98,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const now = new Date()
       const slowEvents = yield* Effect.forEach(Array.from({ length: 30 }, (_, i) => i), () => seedEvent(slow, now))
       // The slow endpoint never answers: its attempts stay open for the whole response window.
-      const runner = yield* Effect.fork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "runner")).pipe(
+      const runner = yield* Effect.fork(Effect.flatMap(Notifications.Dispatcher, (d) => d.run("nile", "runner")).pipe(
         Effect.provide(dispatcherFor({ responseTimeoutMs: 60_000, settings: { maxInFlight: 8, perTenant: 4, pollInterval: Duration.millis(20), statusInterval: Duration.millis(50) } }))
       ))
       // Wait until the slow tenant's share of attempts hangs at its endpoint (TLS handshakes take a moment on a busy machine).
@@ -137,7 +137,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const events = yield* Effect.forEach(Array.from({ length: 40 }, (_, i) => i), (i) => seedEvent(scopes[i % 2]!, new Date()))
       // Four slots for forty events, and a poll interval far longer than the test: only slots
       // given back by finished attempts can wake the loop to claim the rest.
-      const runner = yield* Effect.fork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "refill")).pipe(
+      const runner = yield* Effect.fork(Effect.flatMap(Notifications.Dispatcher, (d) => d.run("nile", "refill")).pipe(
         Effect.provide(dispatcherFor({ settings: { maxInFlight: 4, perTenant: 2, pollInterval: Duration.seconds(60), statusInterval: Duration.seconds(60) } }))
       ))
       const started = Date.now()
@@ -160,7 +160,7 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const quick = yield* seedScope({ url: receiver.url("/quick"), enabled: true })
       const heldEvents = yield* Effect.forEach([1, 2, 3], () => seedEvent(held, new Date()))
       const quickEvent = yield* seedEvent(quick, new Date())
-      const runner = yield* Effect.fork(Effect.flatMap(Dispatcher, (d) => d.run("nile", "share")).pipe(
+      const runner = yield* Effect.fork(Effect.flatMap(Notifications.Dispatcher, (d) => d.run("nile", "share")).pipe(
         Effect.provide(dispatcherFor({ settings: { maxInFlight: 4, perTenant: 2, pollInterval: Duration.seconds(60), statusInterval: Duration.seconds(60) } }))
       ))
       // Two of the held tenant's events wait at its endpoint (its share); the quick tenant's one

@@ -1,4 +1,4 @@
-import { Engine, EnergyProvider, ProviderUnavailable } from "@collector/core"
+import { Energy, Engine } from "@collector/core"
 import { type EnergyProviderSettings, SimEnergyProvider } from "@collector/energy"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
@@ -182,14 +182,14 @@ layer(sweepWorld(simProvider), { excludeTestServices: true, timeout: 120_000 })(
   it.effect("a provider that cannot look the number up (CatFee after a restart): the same number is sent again, still one order", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
-      const provider = yield* EnergyProvider
-      const forgetful = EnergyProvider.of({ ...provider, find: () => Effect.fail(new ProviderUnavailable({ reason: "order not sent by this process" })) })
+      const provider = yield* Energy.EnergyProvider
+      const forgetful = Energy.EnergyProvider.of({ ...provider, find: () => Effect.fail(new Energy.ProviderUnavailable({ reason: "order not sent by this process" })) })
       const scope = yield* seedScope(1)
       const w = yield* fundedWallet(scope, 0)
       yield* sim.provider.arm({ kind: "unknown", lost: { mode: "504", holdMs: 0 } })
       const created = yield* createTask(scope, w)
       // Each pass by an engine of its own over the forgetful provider, as a restarted worker.
-      const forgetfulPass = Effect.provide(pass(), Engine.layer("nile", testEngineSettings).pipe(Layer.provide(Layer.succeed(EnergyProvider, forgetful))))
+      const forgetfulPass = Effect.provide(pass(), Engine.Engine.layer("nile", testEngineSettings).pipe(Layer.provide(Layer.succeed(Energy.EnergyProvider, forgetful))))
       yield* forgetfulPass
       yield* forgetfulPass
       expect((yield* taskOf(scope, created.id)).rental!.state).toBe("unknown")

@@ -1,4 +1,4 @@
-import { Chain, depositRecord, Engine } from "@collector/core"
+import { Chain, Deposits, Engine } from "@collector/core"
 import { signWith } from "@collector/tron-sim/testing"
 import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
@@ -88,7 +88,7 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("scanner again
   it.effect("TRX transfers, transfers to strangers and a reverted USDT transfer are not deposits", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
-      const chain = yield* Chain
+      const chain = yield* Chain.Chain
       const [w, other] = yield* seedTenant("block_1", 2)
       yield* sim.chain.transferTrx({ to: w!.address, amount: 50_000_000n })
       yield* sim.chain.mintUsdt(wallet(9).address, usdt(3n))
@@ -158,7 +158,7 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("scanner again
       const sql = yield* SqlClient.SqlClient
       const [row] = yield* sql<{ payload: string }>`SELECT payload FROM events WHERE tenant_id = ${w!.tenantId}`
       const parsed = JSON.parse(row!.payload)
-      expect(JSON.stringify(depositRecord({
+      expect(JSON.stringify(Deposits.depositRecord({
         id: parsed.id,
         eventId: parsed.event_id,
         tenantId: w!.tenantId as never,
@@ -196,7 +196,7 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("scanner again
       yield* sql`INSERT INTO wallets (tenant_id, network, address, custom_id) VALUES (${known!.tenantId}, 'nile', ${late.address}, 'late')`
       yield* sql`DELETE FROM observed_logs WHERE wallet_id = ${known!.walletId}`
       // A worker that starts now re-checks the recent blocks in its first pass: here two of them.
-      const firstPassOfNewWorker = Effect.provide(pass(), Engine.layer("nile", testEngineSettings))
+      const firstPassOfNewWorker = Effect.provide(pass(), Engine.Engine.layer("nile", testEngineSettings))
       yield* firstPassOfNewWorker
       yield* firstPassOfNewWorker
       const deposits = yield* depositsOf(known!.tenantId)

@@ -1,4 +1,4 @@
-import type { WalletKeys } from "@collector/core"
+import type { Wallets } from "@collector/core"
 import { Pkcs11Token, Pkcs11WalletKeys } from "@collector/pkcs11"
 import { createTestToken, skipReason, softHsmInstalled, softHsmModule } from "@collector/pkcs11/testing"
 import { PgSweepRepository } from "@collector/postgres"
@@ -19,7 +19,7 @@ interface Store {
   readonly name: string
   readonly env: Record<string, string>
   /** Keys made in the store (a PKCS#11 token); absent: simulator keys sealed locally. */
-  readonly keys?: Effect.Effect<WalletKeys["Type"], never, Scope.Scope>
+  readonly keys?: Effect.Effect<Wallets.WalletKeys["Type"], never, Scope.Scope>
 }
 
 const local: Store = { name: "local", env: {} }

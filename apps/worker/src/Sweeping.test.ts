@@ -1,13 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { Chain, signedTransaction, Sweeper } from "@collector/core"
+import { Chain, Sweeps } from "@collector/core"
 import { eagerSweeperSettings } from "@collector/core/testing"
 import { createTask, noProvider, pass, reportOf, runUntilDone, seedScope, sentFrom, Sim, type SweepScope, sweepWorld, taskOf } from "./testing/SweepHarness.js"
 
 const usdt = (whole: bigint) => whole * 1_000_000n
 const trx = (whole: bigint) => whole * 1_000_000n
-
 
 const eventOf = (id: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ event_type: string; payload: string }>`SELECT event_type, payload FROM events WHERE id = ${id}`).pipe(
@@ -158,9 +157,9 @@ layer(sweepWorld(noProvider), { excludeTestServices: true, timeout: 120_000 })("
       yield* sim.chain.mintUsdt(scope.destination, usdt(1n))
       yield* sim.chain.mine(25)
       const created = yield* createTask(scope, w)
-      const chain = yield* Chain
-      const historyless = Chain.of({ ...chain, receipt: () => Effect.succeedNone })
-      const sweeper = yield* Effect.provide(Sweeper, Sweeper.layer(eagerSweeperSettings)).pipe(Effect.provideService(Chain, historyless))
+      const chain = yield* Chain.Chain
+      const historyless = Chain.Chain.of({ ...chain, receipt: () => Effect.succeedNone })
+      const sweeper = yield* Effect.provide(Sweeps.Sweeper, Sweeps.Sweeper.layer(eagerSweeperSettings)).pipe(Effect.provideService(Chain.Chain, historyless))
       const running = yield* Effect.fork(sweeper.run("nile", "w-history"))
       yield* Effect.sleep("500 millis")
       yield* Fiber.interrupt(running)
@@ -202,8 +201,8 @@ layer(sweepWorld(noProvider), { excludeTestServices: true, timeout: 120_000 })("
       yield* pass()
       const signed = yield* taskOf(scope, created.id)
       expect(signed.status).toBe("signed")
-      const chain = yield* Chain
-      expect(yield* chain.broadcast(signedTransaction(signed.transaction!))).toEqual({ _tag: "Accepted" })
+      const chain = yield* Chain.Chain
+      expect(yield* chain.broadcast(Sweeps.signedTransaction(signed.transaction!))).toEqual({ _tag: "Accepted" })
       const { task } = yield* runUntilDone(scope, created.id)
       expect(task.status).toBe("succeeded")
       expect(yield* sentFrom(w.address)).toEqual([signed.transaction!.txid])
@@ -239,7 +238,7 @@ layer(sweepWorld(noProvider), { excludeTestServices: true, timeout: 120_000 })("
       const { task, seen } = yield* runUntilDone(scope, created.id, 120)
       expect(task.status, seen.join(" -> ")).toBe("failed")
       expect(task.reason).toContain("without landing")
-      const solidified = yield* Effect.flatMap(Chain, (c) => c.solidifiedBlock)
+      const solidified = yield* Effect.flatMap(Chain.Chain, (c) => c.solidifiedBlock)
       expect(solidified.timestamp.getTime()).toBeGreaterThan(task.transaction!.expiration.getTime())
       expect(yield* sentFrom(w.address)).toEqual([])
     }))

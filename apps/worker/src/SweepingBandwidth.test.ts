@@ -23,7 +23,7 @@ it.scoped("a wallet without free bandwidth waits (never burns TRX for it) and go
     const own = wallet(w.index)
     yield* signAndBroadcast(sim.chain, yield* usdtTransfer(sim.chain, own, wallet(1).address, usdt(1n), trx(20n)), own)
     yield* sim.chain.mine(25)
-    const before = (yield* (yield* Chain).account(w.address)).trx
+    const before = (yield* (yield* Chain.Chain).account(w.address)).trx
 
     const created = yield* createTask(scope, w)
     yield* pass()
@@ -41,6 +41,6 @@ it.scoped("a wallet without free bandwidth waits (never burns TRX for it) and go
     expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
     expect(task.actualBandwidthFee).toBe(0n)
     expect(task.feeWarning).toBeNull()
-    expect((yield* (yield* Chain).account(w.address)).trx).toBe(before)
+    expect((yield* (yield* Chain.Chain).account(w.address)).trx).toBe(before)
     expect(yield* sentFrom(w.address)).toHaveLength(2)
   }).pipe(Effect.provide(sweepWorld(noProvider))), 60_000)

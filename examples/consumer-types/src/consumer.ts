@@ -1,7 +1,7 @@
 // Uses every package through its public entry, with types, the way another project would. The
 // same file must compile under NodeNext and under Bundler resolution, and run on plain node.
 import * as Api from "@collector/api"
-import { Engine, MemoryStorage, TenantAdmin, type Network } from "@collector/core"
+import { Engine, type Kernel, Memory, Tenants } from "@collector/core"
 import * as Energy from "@collector/energy"
 import * as HttpServer from "@collector/http-server"
 import * as Launch from "@collector/launch"
@@ -16,7 +16,7 @@ import { defaultSimConfig, SimInProcess } from "@collector/tron-sim"
 import { MasterKey } from "@collector/vault"
 import { Effect } from "effect"
 
-const network: Network = "nile"
+const network: Kernel.Network = "nile"
 
 const program = Effect.gen(function*() {
   const sim = yield* SimInProcess.make(defaultSimConfig(network, { seed: "consumer" }))
@@ -27,7 +27,7 @@ const program = Effect.gen(function*() {
 })
 
 const loaded = [Api, Energy, HttpServer, Launch, Outbound, Postgres, Sdk, Simulation].map((module) => Object.keys(module).length)
-const services = [Engine, MemoryStorage, TenantAdmin, ApiProcess.layer, WorkerProcess.layer].length
+const services = [Engine.Engine, Memory.MemoryStorage, Tenants.TenantAdmin, ApiProcess.layer, WorkerProcess.layer].length
 
 Effect.runPromise(program).then((result) => {
   if (!result.valid || loaded.some((count) => count === 0)) throw new Error(`unexpected: ${JSON.stringify(result)}`)

@@ -10,7 +10,7 @@
 // rest of the world: a customer paying USDT into a wallet, and a chain reorganisation.
 // A tenant's own code is in ../tenant/ and imports none of this.
 // ============================================================================================
-import { ScanLedger, TenantAdmin } from "@collector/core"
+import { Scanning, Tenants } from "@collector/core"
 import { databaseLayerConfig, freePort, PgAccessTokenRepository, PgIdempotencyStore, PgScanLedger, PgTenantRepository } from "@collector/postgres"
 import { ApiProcess, WorkerProcess } from "@collector/server"
 import { defaultNodeConfig, nodeConfig } from "@collector/tron-node"
@@ -37,7 +37,7 @@ const SimulatedNileLive = Layer.scoped(
   SimulatedNile,
   Effect.gen(function*() {
     const { blockMs, host, port, seed } = yield* simServerConfig
-    const ledger = yield* ScanLedger
+    const ledger = yield* Scanning.ScanLedger
     const previous = yield* ledger.cursor("nile")
     const genesisNumber = Option.match(previous, {
       onNone: () => firstGenesis,
@@ -76,7 +76,7 @@ const ServiceLive = Layer.unwrapEffect(
 
 // --- the operator's CLI (apps/cli/src/main.ts): tenants are made by TenantAdmin ---------------
 
-const AdminLive = TenantAdmin.layer.pipe(
+const AdminLive = Tenants.TenantAdmin.layer.pipe(
   Layer.provide([
     PgTenantRepository.layer,
     PgAccessTokenRepository.layer,
@@ -186,7 +186,7 @@ export const startStandInServer = async ({ onStop = () => {} } = {}) => {
      */
     createTenant: (name) =>
       run(Effect.gen(function*() {
-        const admin = yield* TenantAdmin
+        const admin = yield* Tenants.TenantAdmin
         const { credentials, tenant } = yield* admin.create(name, ["nile"])
         yield* admin.setConfirmationRule(tenant.id, "nile", "block_1")
         const nile = credentials.find((credential) => credential.network === "nile")

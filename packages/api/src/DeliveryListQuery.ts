@@ -1,4 +1,4 @@
-import type { DeliveryQuery } from "@collector/core"
+import type { Notifications } from "@collector/core"
 import { Either } from "effect"
 import { parsePaging } from "./WalletListQuery.js"
 
@@ -8,7 +8,7 @@ type Raw = Readonly<Record<string, string | undefined>>
  * The query of an event's rounds and attempts: the other lists' paging, and for attempts an
  * optional `round` (a canonical positive integer; empty means every round).
  */
-export const parseDeliveryQuery = (raw: Raw): Either.Either<DeliveryQuery, string> =>
+export const parseDeliveryQuery = (raw: Raw): Either.Either<Notifications.DeliveryQuery, string> =>
   Either.gen(function*() {
     const { page, pageSize } = yield* parsePaging(raw)
     const round = raw.round

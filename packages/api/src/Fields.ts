@@ -1,4 +1,4 @@
-import { isValidCustomId } from "@collector/core"
+import { Kernel, Wallets } from "@collector/core"
 import { Schema } from "effect"
 
 const utf8Length = (text: string) => new TextEncoder().encode(text).length
@@ -14,13 +14,14 @@ export const RequestId = Schema.String.pipe(
 )
 
 export const CustomId = Schema.String.pipe(
-  Schema.filter((s) => isValidCustomId(s) || "custom_id must be 1 to 32 characters with no leading or trailing whitespace"),
+  Schema.filter((s) => Wallets.isValidCustomId(s) || "custom_id must be 1 to 32 characters with no leading or trailing whitespace"),
   Schema.filter((s) => withoutNul(s) || "custom_id must not contain U+0000"),
   Schema.annotations({ description: "Tenant-defined ID, unique within the tenant and network; 1 to 32 characters." })
 )
 
 // The core's deposit record and sweep result body are made of these, so the core declares them.
-export { Amount, ObjectId } from "@collector/core"
+export const Amount = Kernel.Amount
+export const ObjectId = Kernel.ObjectId
 
 export const Timestamp = Schema.String.pipe(Schema.annotations({ description: "RFC 3339 time with zone." }))
 

@@ -1,5 +1,5 @@
-import type { SweepQuery, SweepRequest, SweepStatus, WalletId } from "@collector/core"
-import { isCanonicalPositiveInt64 } from "@collector/core"
+import { Kernel, type Sweeps } from "@collector/core"
+
 import { Either } from "effect"
 import { parsePaging } from "./WalletListQuery.js"
 
@@ -15,17 +15,17 @@ export const parseSweepRequest = (payload: {
   readonly wallet_ids: ReadonlyArray<string>
   readonly sweep_mode: "all" | "fixed"
   readonly amount?: string | undefined
-}): Either.Either<SweepRequest, string> => {
+}): Either.Either<Sweeps.SweepRequest, string> => {
   if (payload.sweep_mode === "fixed" && payload.amount === undefined) return fail("amount is required when sweep_mode is fixed")
   if (payload.sweep_mode === "all" && payload.amount !== undefined) return fail("amount must be absent when sweep_mode is all")
   return Either.right({
-    walletIds: payload.wallet_ids as ReadonlyArray<WalletId>,
+    walletIds: payload.wallet_ids as ReadonlyArray<Kernel.WalletId>,
     mode: payload.sweep_mode,
     amount: payload.amount === undefined ? null : BigInt(payload.amount)
   })
 }
 
-export const sweepStatuses: ReadonlyArray<SweepStatus> = ["pending", "ready", "signed", "broadcast", "unknown", "succeeded", "failed", "cancelled"]
+export const sweepStatuses: ReadonlyArray<Sweeps.SweepStatus> = ["pending", "ready", "signed", "broadcast", "unknown", "succeeded", "failed", "cancelled"]
 
 const given = (raw: Raw, key: string) => (raw[key] === undefined || raw[key] === "" ? undefined : raw[key])
 
@@ -33,22 +33,22 @@ const given = (raw: Raw, key: string) => (raw[key] === undefined || raw[key] ===
  * The sweep list's query: the other lists' paging plus exact `status`, `wallet_id` and `txid`
  * filters, absent or empty meaning none (unknown keys are refused by the strict query schema).
  */
-export const parseSweepListQuery = (raw: Raw): Either.Either<SweepQuery, string> =>
+export const parseSweepListQuery = (raw: Raw): Either.Either<Sweeps.SweepQuery, string> =>
   Either.gen(function*() {
     const status = given(raw, "status")
     if (status !== undefined && !(sweepStatuses as ReadonlyArray<string>).includes(status)) {
       return yield* fail(`status must be one of ${sweepStatuses.join(", ")}`)
     }
     const walletId = given(raw, "wallet_id")
-    if (walletId !== undefined && !isCanonicalPositiveInt64(walletId)) return yield* fail("wallet_id must be a positive integer ID")
+    if (walletId !== undefined && !Kernel.isCanonicalPositiveInt64(walletId)) return yield* fail("wallet_id must be a positive integer ID")
     const txid = given(raw, "txid")
     if (txid !== undefined && !/^[0-9a-f]{64}$/.test(txid)) return yield* fail("txid must be 64 lowercase hexadecimal characters")
     const { page, pageSize } = yield* parsePaging(raw)
     return {
       page,
       pageSize,
-      ...(status === undefined ? {} : { status: status as SweepStatus }),
-      ...(walletId === undefined ? {} : { walletId: walletId as WalletId }),
+      ...(status === undefined ? {} : { status: status as Sweeps.SweepStatus }),
+      ...(walletId === undefined ? {} : { walletId: walletId as Kernel.WalletId }),
       ...(txid === undefined ? {} : { txid })
     }
   })

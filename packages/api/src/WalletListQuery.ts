@@ -1,9 +1,9 @@
-import { isCanonicalPositiveInt64, maxPageOffset, type WalletFilters, type WalletId, type WalletQuery, type WalletSort } from "@collector/core"
+import { Kernel, type Wallets } from "@collector/core"
 import { Either } from "effect"
 import { compareInstants, parseRfc3339, postgresTimestamp, type Rfc3339Instant } from "./Rfc3339.js"
 
 const maxAmount = 2n ** 256n - 1n
-const sorts: ReadonlyArray<WalletSort> = ["created_at", "balance_usdt", "balance_trx", "last_collected_at", "collected_usdt"]
+const sorts: ReadonlyArray<Wallets.WalletSort> = ["created_at", "balance_usdt", "balance_trx", "last_collected_at", "collected_usdt"]
 
 type Raw = Readonly<Record<string, string | undefined>>
 
@@ -42,7 +42,7 @@ export const parseAddressFilter = (raw: Raw): Either.Either<string | undefined, 
 }
 
 /** The filters shared by the wallet list (query text) and the selection (JSON strings). */
-export const parseWalletFilters = (raw: Raw): Either.Either<WalletFilters, string> =>
+export const parseWalletFilters = (raw: Raw): Either.Either<Wallets.WalletFilters, string> =>
   Either.gen(function*() {
     const address = yield* parseAddressFilter(raw)
     const from = yield* time(raw, "last_collected_from")
@@ -60,7 +60,7 @@ export const parseWalletFilters = (raw: Raw): Either.Either<WalletFilters, strin
       // both go to the database in UTC, which it reads for every valid RFC 3339 time.
       lastCollectedFrom: from === undefined ? undefined : postgresTimestamp(from.micros + (from.finer === "" ? 0n : 1n)),
       lastCollectedTo: to === undefined ? undefined : postgresTimestamp(to.micros)
-    } satisfies WalletFilters
+    } satisfies Wallets.WalletFilters
   })
 
 /** `page` >= 1 and `page_size` 1 to 100, absent or empty meaning the defaults. */
@@ -68,21 +68,21 @@ export const parsePaging = (raw: Raw): Either.Either<{ page: number; pageSize: n
   const page = given(raw, "page") ?? "1"
   const size = given(raw, "page_size") ?? "20"
   if (!/^[1-9][0-9]{0,8}$/.test(page) || !/^[1-9][0-9]{0,2}$/.test(size) || Number(size) > 100) return fail("invalid pagination")
-  if ((Number(page) - 1) * Number(size) > maxPageOffset) {
-    return fail(`invalid pagination: a page may start at most ${maxPageOffset} rows deep ((page - 1) * page_size); narrow the filters`)
+  if ((Number(page) - 1) * Number(size) > Kernel.maxPageOffset) {
+    return fail(`invalid pagination: a page may start at most ${Kernel.maxPageOffset} rows deep ((page - 1) * page_size); narrow the filters`)
   }
   return Either.right({ page: Number(page), pageSize: Number(size) })
 }
 
-export const parseWalletIds = (text: string | undefined, key: string, max: number): Either.Either<ReadonlyArray<WalletId>, string> => {
+export const parseWalletIds = (text: string | undefined, key: string, max: number): Either.Either<ReadonlyArray<Kernel.WalletId>, string> => {
   if (text === undefined || text === "") return Either.right([])
   const ids = text.split(",")
   if (ids.length > max) return fail(`${key} accepts at most ${max} IDs`)
-  if (!ids.every(isCanonicalPositiveInt64)) return fail(`${key} must be positive integer IDs separated by commas`)
-  return Either.right([...new Set(ids)] as Array<WalletId>)
+  if (!ids.every(Kernel.isCanonicalPositiveInt64)) return fail(`${key} must be positive integer IDs separated by commas`)
+  return Either.right([...new Set(ids)] as Array<Kernel.WalletId>)
 }
 
-export const parseWalletListQuery = (raw: Raw): Either.Either<{ query: WalletQuery; selected: ReadonlyArray<WalletId> }, string> =>
+export const parseWalletListQuery = (raw: Raw): Either.Either<{ query: Wallets.WalletQuery; selected: ReadonlyArray<Kernel.WalletId> }, string> =>
   Either.gen(function*() {
     const filters = yield* parseWalletFilters(raw)
     const { page, pageSize } = yield* parsePaging(raw)
@@ -91,5 +91,5 @@ export const parseWalletListQuery = (raw: Raw): Either.Either<{ query: WalletQue
     const order = given(raw, "order") ?? "desc"
     if (order !== "asc" && order !== "desc") return yield* fail("order must be asc or desc")
     const selected = yield* parseWalletIds(raw.selected_wallet_ids, "selected_wallet_ids", 1000)
-    return { query: { filters, sort: sort as WalletSort, order, page, pageSize }, selected }
+    return { query: { filters, sort: sort as Wallets.WalletSort, order, page, pageSize }, selected }
   })

@@ -1,4 +1,4 @@
-import { MemoryStorage, Notifications, OperatorAuditLog, SeededEntropy, SettingsRepository, SettingsService } from "@collector/core"
+import { Kernel, Memory, Notifications, Operators, Settings } from "@collector/core"
 import { MemoryStorageFixtures, StorageFixtures, TestWebhookTargets } from "@collector/core/testing"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
@@ -7,13 +7,13 @@ import { OperatorAccess } from "./OperatorAccess.js"
 
 /** The settings store of memory, whose writes of a policy fail as a database gone mid-action would. */
 const FailingPolicyWrites = Layer.effect(
-  SettingsRepository,
-  Effect.map(SettingsRepository, (store) => ({ ...store, setAutomation: () => Effect.dieMessage("connection lost") }))
-).pipe(Layer.provide(MemoryStorage))
+  Settings.SettingsRepository,
+  Effect.map(Settings.SettingsRepository, (store) => ({ ...store, setAutomation: () => Effect.dieMessage("connection lost") }))
+).pipe(Layer.provide(Memory.MemoryStorage))
 
-const Storage = MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage))
-const Services = Layer.mergeAll(OperatorAccess.layer, Notifications.layer, SettingsService.layer.pipe(Layer.provide(FailingPolicyWrites))).pipe(
-  Layer.provideMerge(Layer.mergeAll(Storage, SeededEntropy.layer("console-actions"), TestWebhookTargets.layer({})))
+const Storage = MemoryStorageFixtures.layer.pipe(Layer.provideMerge(Memory.MemoryStorage))
+const Services = Layer.mergeAll(OperatorAccess.layer, Notifications.Notifications.layer, Settings.SettingsService.layer.pipe(Layer.provide(FailingPolicyWrites))).pipe(
+  Layer.provideMerge(Layer.mergeAll(Storage, Kernel.SeededEntropy.layer("console-actions"), TestWebhookTargets.layer({})))
 )
 
 layer(Services)("a console action and its audit entry", (it) => {
@@ -23,7 +23,7 @@ layer(Services)("a console action and its audit entry", (it) => {
       const scope = yield* (yield* StorageFixtures).scope("nile")
       const exit = yield* Effect.exit(runAction({ credential, tokenId: credential.id }, { action: "resume_automation", scope }))
       expect(Exit.isFailure(exit)).toBe(true)
-      const [entry] = yield* (yield* OperatorAuditLog).recent(1)
+      const [entry] = yield* (yield* Operators.OperatorAuditLog).recent(1)
       expect(entry).toMatchObject({ tokenId: credential.id, action: "resume_automation", target: `tenant ${scope.tenantId} nile`, outcome: "started" })
     }))
 })

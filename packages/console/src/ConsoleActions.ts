@@ -1,4 +1,4 @@
-import { actionStarted, type EventId, intervene, type Network, Notifications, OperatorAuditLog, SettingsService, type SweepTaskId, type TenantId, type TenantScope } from "@collector/core"
+import { type Deposits, type Kernel, Notifications, Operators, Settings, Sweeps, type Tenants } from "@collector/core"
 import { Clock, Effect } from "effect"
 import type { Operator } from "./OperatorAccess.js"
 
@@ -8,9 +8,9 @@ import type { Operator } from "./OperatorAccess.js"
  * Each is idempotent: asked again, it changes nothing and says so.
  */
 export type ConsoleAction =
-  | { readonly action: "redeliver_event"; readonly scope: TenantScope; readonly eventId: EventId }
-  | { readonly action: "pause_automation" | "resume_automation"; readonly scope: TenantScope }
-  | { readonly action: "retry_sweep" | "cancel_sweep"; readonly scope: TenantScope; readonly sweepId: SweepTaskId }
+  | { readonly action: "redeliver_event"; readonly scope: Tenants.TenantScope; readonly eventId: Deposits.EventId }
+  | { readonly action: "pause_automation" | "resume_automation"; readonly scope: Tenants.TenantScope }
+  | { readonly action: "retry_sweep" | "cancel_sweep"; readonly scope: Tenants.TenantScope; readonly sweepId: Sweeps.SweepTaskId }
 
 const digits = /^[1-9][0-9]{0,18}$/
 
@@ -19,16 +19,16 @@ export const parseAction = (fields: Readonly<Record<string, string | undefined>>
   const { action, event, network, sweep, tenant } = fields
   if (tenant === undefined || !digits.test(tenant)) return "the tenant must be a tenant ID"
   if (network !== "nile" && network !== "main") return "the network must be nile or main"
-  const scope: TenantScope = { tenantId: tenant as TenantId, network: network as Network }
+  const scope: Tenants.TenantScope = { tenantId: tenant as Kernel.TenantId, network: network as Kernel.Network }
   switch (action) {
     case "redeliver_event":
-      return event !== undefined && digits.test(event) ? { action, scope, eventId: event as EventId } : "the event must be an event ID"
+      return event !== undefined && digits.test(event) ? { action, scope, eventId: event as Deposits.EventId } : "the event must be an event ID"
     case "pause_automation":
     case "resume_automation":
       return { action, scope }
     case "retry_sweep":
     case "cancel_sweep":
-      return sweep !== undefined && digits.test(sweep) ? { action, scope, sweepId: sweep as SweepTaskId } : "the sweep must be a sweep ID"
+      return sweep !== undefined && digits.test(sweep) ? { action, scope, sweepId: sweep as Sweeps.SweepTaskId } : "the sweep must be a sweep ID"
     default:
       return "unknown action"
   }
@@ -66,7 +66,7 @@ export const targetOf = (a: ConsoleAction): string => {
 const perform = (operator: Operator, a: ConsoleAction) =>
   Effect.gen(function*() {
     if (a.action === "redeliver_event") {
-      return yield* (yield* Notifications).redeliver(a.scope, a.eventId).pipe(
+      return yield* (yield* Notifications.Notifications).redeliver(a.scope, a.eventId).pipe(
         Effect.as("done: a new delivery round started"),
         Effect.catchTags({
           EventNotFound: () => Effect.succeed("refused: no such event of this tenant"),
@@ -75,10 +75,10 @@ const perform = (operator: Operator, a: ConsoleAction) =>
       )
     }
     if (a.action === "retry_sweep" || a.action === "cancel_sweep") {
-      const result = yield* intervene(a.scope, a.sweepId, a.action === "cancel_sweep" ? "cancel" : "retry", `console token ${operator.tokenId}`)
+      const result = yield* Sweeps.intervene(a.scope, a.sweepId, a.action === "cancel_sweep" ? "cancel" : "retry", `console token ${operator.tokenId}`)
       return `${result._tag === "Done" ? "done" : result._tag === "Unchanged" ? "unchanged" : "refused"}: ${result.message}`
     }
-    const settings = yield* SettingsService
+    const settings = yield* Settings.SettingsService
     const { automation } = yield* settings.get(a.scope)
     const enabled = a.action === "resume_automation"
     if (automation.enabled === enabled) return `unchanged: automation is ${enabled ? "on" : "off"} already`
@@ -93,9 +93,9 @@ const perform = (operator: Operator, a: ConsoleAction) =>
  */
 export const runAction = (operator: Operator, a: ConsoleAction) =>
   Effect.gen(function*() {
-    const audit = yield* OperatorAuditLog
+    const audit = yield* Operators.OperatorAuditLog
     const at = new Date(yield* Clock.currentTimeMillis)
-    const entry = yield* audit.record({ tokenId: operator.tokenId, action: a.action, target: targetOf(a), outcome: actionStarted, at })
+    const entry = yield* audit.record({ tokenId: operator.tokenId, action: a.action, target: targetOf(a), outcome: Operators.actionStarted, at })
     const outcome = yield* perform(operator, a)
     yield* audit.settle(entry.id, outcome)
     return outcome

@@ -1,4 +1,4 @@
-import { type FeeEntry, FeeLedger, MemoryStorage, Notifications, OperatorAuditLog, Readiness, SeededEntropy, SettingsService, SweepRepository, type SweepTaskId, type WalletId } from "@collector/core"
+import { Engine, Fees, Kernel, Memory, Notifications, Operators, Settings, Sweeps } from "@collector/core"
 import { MemoryStorageFixtures, StorageFixtures, sweepDraftFor, TestWebhookTargets } from "@collector/core/testing"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -8,9 +8,9 @@ import { createServer } from "node:http"
 import { router } from "./ConsoleRouter.js"
 import { OperatorAccess } from "./OperatorAccess.js"
 
-const Storage = MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage))
-const Services = Layer.mergeAll(OperatorAccess.layer, Notifications.layer, SettingsService.layer, Readiness.storage()).pipe(
-  Layer.provideMerge(Layer.mergeAll(Storage, SeededEntropy.layer("console"), TestWebhookTargets.layer({})))
+const Storage = MemoryStorageFixtures.layer.pipe(Layer.provideMerge(Memory.MemoryStorage))
+const Services = Layer.mergeAll(OperatorAccess.layer, Notifications.Notifications.layer, Settings.SettingsService.layer, Engine.Readiness.storage()).pipe(
+  Layer.provideMerge(Layer.mergeAll(Storage, Kernel.SeededEntropy.layer("console"), TestWebhookTargets.layer({})))
 )
 const Served = HttpServer.serve(router({ secureCookie: false })).pipe(
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
@@ -87,16 +87,16 @@ layer(Served)("console over the memory store", (it) => {
       const confirm = yield* call(`/console/confirm?${new URLSearchParams(fields)}`, { headers: { cookie } })
       const csrf = csrfOf(yield* text(confirm))
       expect(csrf).not.toBe("")
-      const audit = yield* OperatorAuditLog
+      const audit = yield* Operators.OperatorAuditLog
       const before = (yield* audit.recent(1000)).length
       const forged = yield* postForm("/console/actions", { ...fields, csrf: "forged" }, { cookie })
       expect(forged.status).toBe(403)
       expect((yield* audit.recent(1000)).length).toBe(before)
-      expect((yield* (yield* SettingsService).get(scope)).automation.enabled).toBe(false)
+      expect((yield* (yield* Settings.SettingsService).get(scope)).automation.enabled).toBe(false)
       const done = yield* postForm("/console/actions", { ...fields, csrf }, { cookie })
       expect(done.status).toBe(200)
       expect(yield* text(done)).toContain("done: automation resumed")
-      expect((yield* (yield* SettingsService).get(scope)).automation.enabled).toBe(true)
+      expect((yield* (yield* Settings.SettingsService).get(scope)).automation.enabled).toBe(true)
       const again = yield* postForm("/console/actions", { ...fields, csrf }, { cookie })
       expect(yield* text(again)).toContain("unchanged: automation is on already")
       const entries = (yield* audit.recent(2)).map((e) => [e.tokenId, e.action, e.target, e.outcome])
@@ -112,7 +112,7 @@ layer(Served)("console over the memory store", (it) => {
       const fixtures = yield* StorageFixtures
       const scope = yield* fixtures.scope("nile")
       const wallet = yield* fixtures.wallet(scope)
-      const repo = yield* SweepRepository
+      const repo = yield* Sweeps.SweepRepository
       const [task] = yield* repo.insert(scope, [sweepDraftFor(wallet)], new Date())
       const { cookie } = yield* login(token)
       const page = yield* text(yield* call("/console/sweeps", { headers: { cookie } }))
@@ -129,7 +129,7 @@ layer(Served)("console over the memory store", (it) => {
       expect(view.webhook).toMatchObject({ eventType: "sweep.cancelled" })
       const again = yield* postForm("/console/actions", { ...fields, csrf: csrfOf(confirm) }, { cookie })
       expect(yield* text(again)).toContain("unchanged: the sweep is cancelled already")
-      const entries = (yield* (yield* OperatorAuditLog).recent(2)).map((e) => [e.action, e.target, e.outcome])
+      const entries = (yield* (yield* Operators.OperatorAuditLog).recent(2)).map((e) => [e.action, e.target, e.outcome])
       expect(entries).toEqual([
         ["cancel_sweep", `sweep ${task!.id} (tenant ${scope.tenantId} nile)`, "unchanged: the sweep is cancelled already"],
         ["cancel_sweep", `sweep ${task!.id} (tenant ${scope.tenantId} nile)`, "done: cancelled: the tenant is told by a sweep.cancelled event"]
@@ -140,15 +140,15 @@ layer(Served)("console over the memory store", (it) => {
     Effect.gen(function*() {
       const { token } = yield* (yield* OperatorAccess).createToken()
       const scope = yield* (yield* StorageFixtures).scope("nile")
-      const ledger = yield* FeeLedger
+      const ledger = yield* Fees.FeeLedger
       // The page reads the day back from the service's clock (the test clock here).
       const nowMillis = yield* Clock.currentTimeMillis
       const hourAgo = new Date(nowMillis - 3_600_000)
-      const entry = (taskId: string, over: Partial<FeeEntry>): FeeEntry => ({
-        taskId: taskId as SweepTaskId,
+      const entry = (taskId: string, over: Partial<Fees.FeeEntry>): Fees.FeeEntry => ({
+        taskId: taskId as Sweeps.SweepTaskId,
         tenantId: scope.tenantId,
         network: "nile",
-        walletId: "1" as WalletId,
+        walletId: "1" as Kernel.WalletId,
         txid: taskId.padStart(64, "c"),
         blockNumber: 10n,
         blockTime: hourAgo,

@@ -1,4 +1,4 @@
-import { credentialUsable, Entropy, type OperatorCredential, OperatorTokenRepository } from "@collector/core"
+import { Kernel, Operators } from "@collector/core"
 import { Clock, Context, Effect, Encoding, Layer, Option } from "effect"
 import { OperatorTokenNotFound, OperatorTokenRefused } from "./OperatorAccessErrors.js"
 import { secretHash } from "./SecretHash.js"
@@ -11,13 +11,13 @@ const dayMillis = 24 * 60 * 60 * 1000
 
 /** Who is asking: the credential presented and the token it stands for (the audit's identity). */
 export interface Operator {
-  readonly credential: OperatorCredential
+  readonly credential: Operators.OperatorCredential
   readonly tokenId: string
 }
 
 const make = Effect.gen(function*() {
-  const repository = yield* OperatorTokenRepository
-  const entropy = yield* Entropy
+  const repository = yield* Operators.OperatorTokenRepository
+  const entropy = yield* Kernel.Entropy
   const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
   const newSecret = (prefix: string) => Effect.map(entropy.bytes(32), (bytes) => `${prefix}${Encoding.encodeBase64Url(bytes)}`)
 
@@ -27,7 +27,7 @@ const make = Effect.gen(function*() {
       if (Option.isNone(found)) return Option.none<Operator>()
       const credential = found.value
       const token = credential.kind === "token" ? credential : Option.getOrUndefined(yield* repository.get(credential.tokenId))
-      return credentialUsable(credential, token, yield* now) ? Option.some({ credential, tokenId: credential.tokenId }) : Option.none<Operator>()
+      return Operators.credentialUsable(credential, token, yield* now) ? Option.some({ credential, tokenId: credential.tokenId }) : Option.none<Operator>()
     })
 
   return {

@@ -1,4 +1,4 @@
-import { ConsoleQueries, FeeLedger, type FeeTotals, type Network, OperatorAuditLog, Readiness, savingPercent, type SweepAttention, unsignedStatuses } from "@collector/core"
+import { Engine, Fees, type Kernel, Operators, Sweeps } from "@collector/core"
 import { Clock, Effect, Option } from "effect"
 import { time, trx, usdt } from "./Format.js"
 import { type Html, html } from "./Html.js"
@@ -19,13 +19,13 @@ const confirmLink = (params: Record<string, string>, label: string) =>
   html`<a href="/console/confirm?${new URLSearchParams(params).toString()}">${label}</a>`
 
 /** Only a sweep not yet signed can be retried now or cancelled; a signed one is the chain's to settle. */
-const sweepActions = (s: SweepAttention) => {
+const sweepActions = (s: Operators.SweepAttention) => {
   const params = { tenant: s.tenantId, network: s.network, sweep: s.id }
   return html`${confirmLink({ action: "retry_sweep", ...params }, "Retry now")} ${confirmLink({ action: "cancel_sweep", ...params }, "Cancel")}`
 }
 
 /** What the day's finished sweeps paid, and what the fee policy saved against burning for all of it. */
-const feeCard = (fees: FeeTotals) => {
+const feeCard = (fees: Fees.FeeTotals) => {
   if (fees.entries === 0) return html`<div class="card"><h3>Sweep fees, last day</h3><p>no sweep booked</p></div>`
   const toNetwork = fees.networkEnergyFee + fees.networkBandwidthFee
   const toProviders = fees.providerEnergyCost + fees.providerActivationCost
@@ -33,19 +33,19 @@ const feeCard = (fees: FeeTotals) => {
     trx(toProviders)
   }, lending from the own stake ${trx(fees.lendingFee)}) · saved ${
     trx(fees.saving)
-  } (${savingPercent(fees) ?? "0.00"}% of burning)</p></div>`
+  } (${Fees.savingPercent(fees) ?? "0.00"}% of burning)</p></div>`
 }
 
 const now = Effect.map(Clock.currentTimeMillis, (millis) => new Date(millis))
 
 export const overview = Effect.gen(function*() {
-  const report = yield* Effect.flatMap(Readiness, (r) => r.check)
-  const queries = yield* ConsoleQueries
+  const report = yield* Effect.flatMap(Engine.Readiness, (r) => r.check)
+  const queries = yield* Operators.ConsoleQueries
   const at = yield* now
   const networks = [...new Set(report.checks.flatMap((c) => c.network === undefined ? [] : [c.network]))]
-  const shown: ReadonlyArray<Network> = networks.length === 0 ? ["nile", "main"] : networks
+  const shown: ReadonlyArray<Kernel.Network> = networks.length === 0 ? ["nile", "main"] : networks
   const since = { hour: new Date(at.getTime() - 3_600_000), day: new Date(at.getTime() - 86_400_000) }
-  const ledger = yield* FeeLedger
+  const ledger = yield* Fees.FeeLedger
   const sections = yield* Effect.forEach(shown, (network) =>
     Effect.map(Effect.zip(queries.networkActivity(network, since, countLimit), ledger.networkTotals(network, { since: since.day })), ([activity, fees]) => {
       const position = Option.getOrUndefined(activity.position)
@@ -74,7 +74,7 @@ ${sections}`
 
 export const tenants = Effect.gen(function*() {
   const at = yield* now
-  const rows = yield* (yield* ConsoleQueries).tenants(new Date(at.getTime() - 86_400_000), listLimit)
+  const rows = yield* (yield* Operators.ConsoleQueries).tenants(new Date(at.getTime() - 86_400_000), listLimit)
   return html`<h1>Tenants</h1>
 ${table("Tenants", ["Tenant", "Network", "Wallets", "Balances held", "Collection address", "Confirmation", "Automation", "Webhook", "Deliveries (24 h)"], rows.map((t) => {
     const ended = t.deliveredSinceDay + t.failedSinceDay
@@ -91,7 +91,7 @@ ${table("Tenants", ["Tenant", "Network", "Wallets", "Balances held", "Collection
 })
 
 export const deliveries = Effect.gen(function*() {
-  const rows = yield* (yield* ConsoleQueries).troubledDeliveries(listLimit)
+  const rows = yield* (yield* Operators.ConsoleQueries).troubledDeliveries(listLimit)
   return html`<h1>Deliveries failing or retrying</h1>
 ${table("Deliveries", ["Event", "Tenant", "Type", "Status", "Attempts", "Last response", "Reason", "Next attempt", "Action"], rows.map((d) => html`<tr>
 <td>${d.eventId}</td><td>#${d.tenantId} ${d.network}</td><td>${d.eventType}</td>
@@ -102,18 +102,18 @@ ${table("Deliveries", ["Event", "Tenant", "Type", "Status", "Attempts", "Last re
 })
 
 export const sweeps = Effect.gen(function*() {
-  const rows = yield* (yield* ConsoleQueries).sweepsNotSucceeded(listLimit)
+  const rows = yield* (yield* Operators.ConsoleQueries).sweepsNotSucceeded(listLimit)
   return html`<h1>Sweeps not succeeded</h1>
 ${table("Sweeps", ["Sweep", "Tenant", "From", "Status", "Stage", "Amount", "Reason", "Updated", "Action"], rows.map((s) => html`<tr>
 <td>${s.id}</td><td>#${s.tenantId} ${s.network}</td><td><code>${s.address}</code></td>
 <td>${s.status === "failed" ? html`<span class="bad">failed</span>` : s.status}</td><td>${s.stage}</td><td class="num">${usdt(s.amount)}</td>
 <td>${s.reason === "" ? html`<span class="muted">—</span>` : s.reason}</td><td>${time(s.updatedAt)}</td>
-<td>${unsignedStatuses.includes(s.status) ? sweepActions(s) : null}</td></tr>`), "Every sweep has succeeded.")}`
+<td>${Sweeps.unsignedStatuses.includes(s.status) ? sweepActions(s) : null}</td></tr>`), "Every sweep has succeeded.")}`
 })
 
 export const search = (query: string) =>
   Effect.gen(function*() {
-    const queries = yield* ConsoleQueries
+    const queries = yield* Operators.ConsoleQueries
     const q = query.trim()
     const wallets = q === "" ? [] : yield* queries.findWallets(q)
     const transactions = q === "" || !/^[0-9a-fA-F]{64}$/.test(q) ? [] : yield* queries.findTransaction(q.toLowerCase())
@@ -132,7 +132,7 @@ ${table("Transactions found", ["Kind", "ID", "Tenant", "Network", "Status", "Wal
   })
 
 export const audit = Effect.gen(function*() {
-  const entries = yield* (yield* OperatorAuditLog).recent(listLimit)
+  const entries = yield* (yield* Operators.OperatorAuditLog).recent(listLimit)
   return html`<h1>Audit</h1>
 ${table("Audit entries", ["When", "Operator token", "Action", "Target", "Outcome"], entries.map((e) => html`<tr>
 <td>${time(e.at)}</td><td>#${e.tokenId}</td><td>${e.action}</td><td>${e.target}</td><td>${e.outcome}</td></tr>`), "No action has been taken through the console.")}`

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto"
-import type { EnergyProviderService } from "@collector/core"
+import type { Energy } from "@collector/core"
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, Redacted, TestClock } from "effect"
@@ -19,7 +19,7 @@ const config: CatFeeConfig = {
   quoteActivationCost: 1_500_000n
 }
 
-const adapter = (overrides: Partial<CatFeeConfig> = {}): Effect.Effect<EnergyProviderService> =>
+const adapter = (overrides: Partial<CatFeeConfig> = {}): Effect.Effect<Energy.EnergyProviderService> =>
   make({ ...config, ...overrides }).pipe(Effect.provide(FetchHttpClient.layer))
 
 const receiver = "TZ4UXDV5ZhNW7fb2AMSbgfAEZ7hWsnYS2g"

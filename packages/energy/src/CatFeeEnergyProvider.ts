@@ -1,13 +1,5 @@
-import {
-  EnergyProvider,
-  type EnergyProviderService,
-  LosslessJson,
-  type ProviderOrder,
-  ProviderRejected,
-  ProviderUnavailable,
-  type RentalRequest
-} from "@collector/core"
-import type { Network } from "@collector/core"
+import { Energy, Kernel } from "@collector/core"
+
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, type Duration, Effect, Either, Layer, Option, type Redacted, Schema } from "effect"
 import { signedHeaders } from "./CatFeeSignature.js"
@@ -38,7 +30,7 @@ import { SentOrders } from "./SentOrders.js"
  */
 
 export interface CatFeeConfig {
-  readonly network: Network
+  readonly network: Kernel.Network
   /** https://api.catfee.io (main) or https://nile.catfee.io (nile); no trailing slash. */
   readonly baseUrl: string
   readonly apiKey: Redacted.Redacted
@@ -50,7 +42,7 @@ export interface CatFeeConfig {
   readonly quoteActivationCost: bigint
 }
 
-export const catFeeBaseUrls: Record<Network, string> = { main: "https://api.catfee.io", nile: "https://nile.catfee.io" }
+export const catFeeBaseUrls: Record<Kernel.Network, string> = { main: "https://api.catfee.io", nile: "https://nile.catfee.io" }
 
 /** "delegation energy quantity, must >= 65000". */
 export const catFeeMinimumEnergy = 65_000n
@@ -58,18 +50,17 @@ export const catFeeMinimumEnergy = 65_000n
 /** The only duration the order endpoint allows: 1h. */
 const durationSeconds = 3600
 
-
 interface Sent {
-  readonly request: RentalRequest
+  readonly request: Energy.RentalRequest
   readonly providerOrderId: Option.Option<string>
 }
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown) => Either.mapLeft(Schema.decodeUnknownEither(schema)(value), (e) => e.message)
 
 const parse = (text: string): Either.Either<unknown, string> =>
-  Either.try({ try: () => LosslessJson.parse(text, "allAsText"), catch: (error) => `not JSON: ${String(error)}` })
+  Either.try({ try: () => Kernel.LosslessJson.parse(text, "allAsText"), catch: (error) => `not JSON: ${String(error)}` })
 
-export const orderPath = (orderId: string, request: RentalRequest): string =>
+export const orderPath = (orderId: string, request: Energy.RentalRequest): string =>
   `/v1/order?${new URLSearchParams([
     ["quantity", request.energy.toString()],
     ["receiver", request.receiver],
@@ -78,7 +69,7 @@ export const orderPath = (orderId: string, request: RentalRequest): string =>
     ["activate", String(request.activate)]
   ]).toString()}`
 
-export const make = (config: CatFeeConfig): Effect.Effect<EnergyProviderService, never, HttpClient.HttpClient> =>
+export const make = (config: CatFeeConfig): Effect.Effect<Energy.EnergyProviderService, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     // In insertion order, so the oldest is dropped first once full.
@@ -96,36 +87,36 @@ export const make = (config: CatFeeConfig): Effect.Effect<EnergyProviderService,
         ))
 
     /** An order from a reply: code 0 with the order, a refusal, or an unknown outcome. */
-    const judge = (what: string, orderId: string) => (response: ProviderResponse): Effect.Effect<ProviderOrder, ProviderUnavailable | ProviderRejected> =>
+    const judge = (what: string, orderId: string) => (response: ProviderResponse): Effect.Effect<Energy.ProviderOrder, Energy.ProviderUnavailable | Energy.ProviderRejected> =>
       Effect.gen(function*() {
-        const unreadable = (error: string) => new ProviderUnavailable({ reason: `${what}: unreadable answer (${error})` })
+        const unreadable = (error: string) => new Energy.ProviderUnavailable({ reason: `${what}: unreadable answer (${error})` })
         const envelope = Either.flatMap(parse(response.text), (json) => decode(Envelope, json))
         if (response.status === 401 || response.status === 403) {
-          return yield* new ProviderRejected({ reason: `${what}: HTTP ${response.status}, CatFee refused the credentials (key, secret, clock within 5 s, IP whitelist)` })
+          return yield* new Energy.ProviderRejected({ reason: `${what}: HTTP ${response.status}, CatFee refused the credentials (key, secret, clock within 5 s, IP whitelist)` })
         }
         if (response.status < 200 || response.status >= 300) {
           const text = Either.match(envelope, { onLeft: () => response.text.slice(0, 200), onRight: refusalText })
-          return yield* new ProviderRejected({ reason: `${what}: HTTP ${response.status} ${text}`.trim() })
+          return yield* new Energy.ProviderRejected({ reason: `${what}: HTTP ${response.status} ${text}`.trim() })
         }
         if (Either.isLeft(envelope)) return yield* unreadable(envelope.left)
-        if (envelope.right.code !== "0") return yield* new ProviderRejected({ reason: `${what}: ${refusalText(envelope.right)}` })
+        if (envelope.right.code !== "0") return yield* new Energy.ProviderRejected({ reason: `${what}: ${refusalText(envelope.right)}` })
         const data = decode(OrderData, envelope.right.data)
         if (Either.isLeft(data)) return yield* unreadable(data.left)
         return orderOf(data.right, orderId, yield* Clock.currentTimeMillis)
       })
 
-    const submit = (orderId: string, request: RentalRequest): Effect.Effect<ProviderOrder, ProviderUnavailable | ProviderRejected> =>
+    const submit = (orderId: string, request: Energy.RentalRequest): Effect.Effect<Energy.ProviderOrder, Energy.ProviderUnavailable | Energy.ProviderRejected> =>
       Effect.tap(
         Effect.flatMap(call("POST", orderPath(orderId, request), `catfee order ${orderId}`), judge(`catfee order ${orderId}`, orderId)),
         (order) => sent.remember(orderId, () => ({ request, providerOrderId: Option.some(order.providerOrderId) }))
       )
 
-    const order: EnergyProviderService["order"] = (orderId, request) => {
+    const order: Energy.EnergyProviderService["order"] = (orderId, request) => {
       if (orderId.length === 0 || orderId.length > 64) {
-        return Effect.fail(new ProviderRejected({ reason: `catfee: client_order_id must be 1 to 64 characters, got ${orderId.length}` }))
+        return Effect.fail(new Energy.ProviderRejected({ reason: `catfee: client_order_id must be 1 to 64 characters, got ${orderId.length}` }))
       }
       if (request.energy < catFeeMinimumEnergy) {
-        return Effect.fail(new ProviderRejected({ reason: `catfee: at least ${catFeeMinimumEnergy} energy per order, asked ${request.energy}` }))
+        return Effect.fail(new Energy.ProviderRejected({ reason: `catfee: at least ${catFeeMinimumEnergy} energy per order, asked ${request.energy}` }))
       }
       return Effect.zipRight(
         sent.remember(orderId, (current) => ({ request, providerOrderId: Option.flatMap(current, (s) => s.providerOrderId) })),
@@ -134,26 +125,26 @@ export const make = (config: CatFeeConfig): Effect.Effect<EnergyProviderService,
     }
 
     const notSent = (orderId: string) =>
-      new ProviderUnavailable({
+      new Energy.ProviderUnavailable({
         reason: `catfee: order ${orderId} was not sent by this process (or too long ago) and CatFee has no lookup by client_order_id; order again with the same number and request to get the original order`
       })
 
     /** By CatFee's own id: we hold it, so a refusal to show the order is no proof that nothing was ordered. */
-    const readById = (orderId: string, providerOrderId: string): Effect.Effect<ProviderOrder, ProviderUnavailable> => {
+    const readById = (orderId: string, providerOrderId: string): Effect.Effect<Energy.ProviderOrder, Energy.ProviderUnavailable> => {
       const what = `catfee order detail ${providerOrderId}`
       return Effect.flatMap(call("GET", `/v1/order/${encodeURIComponent(providerOrderId)}`, what), judge(what, orderId)).pipe(
-        Effect.catchTag("ProviderRejected", (error) => Effect.fail(new ProviderUnavailable({ reason: error.reason })))
+        Effect.catchTag("ProviderRejected", (error) => Effect.fail(new Energy.ProviderUnavailable({ reason: error.reason })))
       )
     }
 
     /** Resubmitting under the same client_order_id: the original order, or a refusal that proves there is none. */
-    const resubmit = (orderId: string, request: RentalRequest): Effect.Effect<Option.Option<ProviderOrder>, ProviderUnavailable> =>
+    const resubmit = (orderId: string, request: Energy.RentalRequest): Effect.Effect<Option.Option<Energy.ProviderOrder>, Energy.ProviderUnavailable> =>
       submit(orderId, request).pipe(
         Effect.map(Option.some),
         Effect.catchTag("ProviderRejected", () => Effect.succeed(Option.none()))
       )
 
-    const find: EnergyProviderService["find"] = (orderId) =>
+    const find: Energy.EnergyProviderService["find"] = (orderId) =>
       Effect.suspend(() =>
         Option.match(sent.get(orderId), {
           onNone: () => Effect.fail(notSent(orderId)),
@@ -170,7 +161,7 @@ export const make = (config: CatFeeConfig): Effect.Effect<EnergyProviderService,
       minimumEnergy: catFeeMinimumEnergy,
       quote: (request) =>
         request.energy < catFeeMinimumEnergy
-          ? Effect.fail(new ProviderRejected({ reason: `catfee: at least ${catFeeMinimumEnergy} energy per order, asked ${request.energy}` }))
+          ? Effect.fail(new Energy.ProviderRejected({ reason: `catfee: at least ${catFeeMinimumEnergy} energy per order, asked ${request.energy}` }))
           : Effect.succeed({
             energy: request.energy,
             cost: request.energy * config.quotePricePerEnergy,
@@ -182,4 +173,4 @@ export const make = (config: CatFeeConfig): Effect.Effect<EnergyProviderService,
     }
   })
 
-export const layer = (config: CatFeeConfig): Layer.Layer<EnergyProvider, never, HttpClient.HttpClient> => Layer.effect(EnergyProvider, make(config))
+export const layer = (config: CatFeeConfig): Layer.Layer<Energy.EnergyProvider, never, HttpClient.HttpClient> => Layer.effect(Energy.EnergyProvider, make(config))

@@ -1,4 +1,4 @@
-import type { ProviderOrder, ProviderOrderState } from "@collector/core"
+import type { Energy } from "@collector/core"
 import { Schema } from "effect"
 import { DigitsBigInt } from "./Sun.js"
 
@@ -53,7 +53,7 @@ export const timeOf = (value: bigint | null): Date | null => {
 
 const present = (text: string | null) => text !== null && text !== ""
 
-export const stateOf = (order: OrderData, now: number): ProviderOrderState => {
+export const stateOf = (order: OrderData, now: number): Energy.ProviderOrderState => {
   const expiresAt = timeOf(order.expired_timestamp)
   if (present(order.reclaim_hash) || (order.reclaim_timestamp ?? 0n) > 0n) return "expired"
   if (order.confirm_status === "DELEGATION_CONFIRMED") return expiresAt !== null && expiresAt.getTime() <= now ? "expired" : "delivered"
@@ -61,7 +61,7 @@ export const stateOf = (order: OrderData, now: number): ProviderOrderState => {
   return "pending"
 }
 
-export const orderOf = (order: OrderData, orderId: string, now: number): ProviderOrder => {
+export const orderOf = (order: OrderData, orderId: string, now: number): Energy.ProviderOrder => {
   const state = stateOf(order, now)
   return {
     orderId: order.client_order_id ?? orderId,

@@ -1,14 +1,14 @@
-import { EnergyProvider, type Network } from "@collector/core"
+import { Energy, type Kernel } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { energyProviderConfig, energyProviderLayerConfig } from "./EnergyProviderConfig.js"
 
 const withEnv = (env: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
-const settings = (network: Network, env: Record<string, string> = {}) => energyProviderConfig(network).pipe(withEnv(env))
+const settings = (network: Kernel.Network, env: Record<string, string> = {}) => energyProviderConfig(network).pipe(withEnv(env))
 
 /** The start-up failure's text. */
-const failure = (network: Network, env: Record<string, string>) => Effect.map(Effect.flip(settings(network, env)), String)
+const failure = (network: Kernel.Network, env: Record<string, string>) => Effect.map(Effect.flip(settings(network, env)), String)
 
 describe("energy provider settings", () => {
   it.effect("defaults: nile is the simulated provider on the simulated node, main has none", () =>
@@ -73,8 +73,8 @@ describe("energy provider settings", () => {
 
   it.effect("energyProviderLayerConfig builds the configured adapter; none refuses rentals", () =>
     Effect.gen(function*() {
-      const provider = (network: Network, env: Record<string, string>) =>
-        Effect.provide(EnergyProvider, Layer.provide(energyProviderLayerConfig(network), Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+      const provider = (network: Kernel.Network, env: Record<string, string>) =>
+        Effect.provide(Energy.EnergyProvider, Layer.provide(energyProviderLayerConfig(network), Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
       expect((yield* provider("nile", {})).name).toBe("sim")
       const none = yield* provider("main", {})
       expect(none.name).toBe("none")
@@ -107,7 +107,7 @@ describe("energy provider settings", () => {
       expect(ranked.kind === "ranked" && Redacted.value(ranked.providers[0]!.kind === "merx" ? ranked.providers[0]!.config.apiKey : Redacted.make(""))).toBe("mk")
       // A list of one is that provider alone, as ENERGY_PROVIDER_<NETWORK> would choose it.
       expect(yield* settings("main", { ENERGY_PROVIDERS_MAIN: "merx", ENERGY_PROVIDER_MAIN_MERX_API_KEY: "mk" })).toMatchObject({ kind: "merx" })
-      const layered = yield* Effect.provide(EnergyProvider, Layer.provide(energyProviderLayerConfig("main"), Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+      const layered = yield* Effect.provide(Energy.EnergyProvider, Layer.provide(energyProviderLayerConfig("main"), Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
       expect(layered).toMatchObject({ name: "ranked(merx, catfee)", minimumEnergy: 65_000n, supportsActivation: true })
     }))
 

@@ -1,13 +1,4 @@
-import {
-  ConfigValue,
-  EnergyProvider,
-  type EnergyProviderService,
-  mainnetFees,
-  type Network,
-  noEnergyProvider,
-  rankedEnergyProviders,
-  Setting
-} from "@collector/core"
+import { ConfigValue, Energy, type Kernel, Setting, Sweeps } from "@collector/core"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { networkNodeSettings } from "@collector/tron-node"
 import { simServerSettings } from "@collector/tron-sim"
@@ -42,16 +33,16 @@ import * as SimEnergyProvider from "./SimEnergyProvider.js"
  */
 
 type SingleSettings =
-  | { readonly kind: "sim"; readonly network: Network; readonly config: SimEnergyProvider.SimProviderConfig }
-  | { readonly kind: "catfee"; readonly network: Network; readonly config: CatFee.CatFeeConfig }
-  | { readonly kind: "merx"; readonly network: Network; readonly config: Merx.MerxConfig }
+  | { readonly kind: "sim"; readonly network: Kernel.Network; readonly config: SimEnergyProvider.SimProviderConfig }
+  | { readonly kind: "catfee"; readonly network: Kernel.Network; readonly config: CatFee.CatFeeConfig }
+  | { readonly kind: "merx"; readonly network: Kernel.Network; readonly config: Merx.MerxConfig }
 
 export type EnergyProviderSettings =
-  | { readonly kind: "none"; readonly network: Network }
+  | { readonly kind: "none"; readonly network: Kernel.Network }
   | SingleSettings
   | {
     readonly kind: "ranked"
-    readonly network: Network
+    readonly network: Kernel.Network
     readonly providers: ReadonlyArray<SingleSettings>
     readonly coolDown: Duration.Duration
     readonly answerTimeout: Duration.Duration
@@ -62,7 +53,7 @@ type ProviderKind = (typeof providerKinds)[number]
 const kinds = [...providerKinds, "none"] as const
 type Kind = (typeof kinds)[number]
 
-const nameOf = (network: Network, suffix = "") => `ENERGY_PROVIDER_${network.toUpperCase()}${suffix === "" ? "" : `_${suffix}`}`
+const nameOf = (network: Kernel.Network, suffix = "") => `ENERGY_PROVIDER_${network.toUpperCase()}${suffix === "" ? "" : `_${suffix}`}`
 
 const kindOf = (name: string) => Config.option(ConfigValue.oneOf(name, kinds, "(feee.io and others are not supported)"))
 
@@ -106,7 +97,7 @@ export const sharedEnergyProviderSettings = {
 const simUrlDefault = "`TRON_NILE_NODE_URL`, else `http://TRON_SIM_HOST:TRON_SIM_PORT`"
 
 /** The provider settings of `network` (`ENERGY_PROVIDER_<NETWORK>*`, `ENERGY_PROVIDERS_<NETWORK>`); descriptions are the same for every network. */
-export const energyProviderSettings = (network: Network) => ({
+export const energyProviderSettings = (network: Kernel.Network) => ({
   kind: Setting.declare({
     name: nameOf(network),
     shown: network === "nile" ? "`sim` (`none` when `TRON_NILE_NODE_URL` is set)" : "`none`",
@@ -133,9 +124,9 @@ export const energyProviderSettings = (network: Network) => ({
   }, (name) => sunAmount(name, 100n)),
   quoteActivation: Setting.declare({
     name: nameOf(network, "QUOTE_ACTIVATION_SUN"),
-    default: mainnetFees.providerActivation,
+    default: Sweeps.mainnetFees.providerActivation,
     description: "SUN quoted by CatFee quotes for activating a receiver."
-  }, (name) => sunAmount(name, mainnetFees.providerActivation)),
+  }, (name) => sunAmount(name, Sweeps.mainnetFees.providerActivation)),
   list: Setting.declare({
     name: `ENERGY_PROVIDERS_${network.toUpperCase()}`,
     shown: "(unset)",
@@ -180,7 +171,7 @@ const simulatedNodeUrl = Effect.gen(function*() {
  * `catfee in ENERGY_PROVIDERS_MAIN`), for messages; `simUrlName` is where a `sim` reads its URL.
  */
 const providerSettings = (
-  network: Network,
+  network: Kernel.Network,
   kind: ProviderKind,
   variable: string,
   where: string,
@@ -227,7 +218,7 @@ const providerSettings = (
   })
 
 /** The provider(s) of `network` as its variables choose them (above). */
-export const energyProviderConfig = (network: Network): Effect.Effect<EnergyProviderSettings, ConfigError.ConfigError> =>
+export const energyProviderConfig = (network: Kernel.Network): Effect.Effect<EnergyProviderSettings, ConfigError.ConfigError> =>
   Effect.gen(function*() {
     const name = nameOf(network)
     const listName = `ENERGY_PROVIDERS_${network.toUpperCase()}`
@@ -266,7 +257,7 @@ export const describeEnergyProvider = (settings: EnergyProviderSettings): string
   }
 }
 
-const providerService = (settings: SingleSettings): Effect.Effect<EnergyProviderService, never, HttpClient.HttpClient> => {
+const providerService = (settings: SingleSettings): Effect.Effect<Energy.EnergyProviderService, never, HttpClient.HttpClient> => {
   switch (settings.kind) {
     case "sim":
       return SimEnergyProvider.make(settings.config)
@@ -278,18 +269,18 @@ const providerService = (settings: SingleSettings): Effect.Effect<EnergyProvider
 }
 
 /** The adapter `settings` choose; several are ranked by quote with failover. */
-export const energyProviderLayer = (settings: EnergyProviderSettings): Layer.Layer<EnergyProvider, never, HttpClient.HttpClient> => {
+export const energyProviderLayer = (settings: EnergyProviderSettings): Layer.Layer<Energy.EnergyProvider, never, HttpClient.HttpClient> => {
   switch (settings.kind) {
     case "none":
-      return Layer.succeed(EnergyProvider, noEnergyProvider(settings.network))
+      return Layer.succeed(Energy.EnergyProvider, Energy.noEnergyProvider(settings.network))
     case "ranked":
       return Layer.effect(
-        EnergyProvider,
+        Energy.EnergyProvider,
         Effect.flatMap(Effect.forEach(settings.providers, providerService), (providers) =>
-          rankedEnergyProviders(providers, { coolDown: settings.coolDown, answerTimeout: settings.answerTimeout }))
+          Energy.rankedEnergyProviders(providers, { coolDown: settings.coolDown, answerTimeout: settings.answerTimeout }))
       )
     default:
-      return Layer.effect(EnergyProvider, providerService(settings))
+      return Layer.effect(Energy.EnergyProvider, providerService(settings))
   }
 }
 
@@ -299,9 +290,9 @@ export const energyProviderLayer = (settings: EnergyProviderSettings): Layer.Lay
  * the variable.
  */
 export const energyProviderLayerConfig = (
-  network: Network,
+  network: Kernel.Network,
   config: Effect.Effect<EnergyProviderSettings, ConfigError.ConfigError> = energyProviderConfig(network)
-): Layer.Layer<EnergyProvider, ConfigError.ConfigError> =>
+): Layer.Layer<Energy.EnergyProvider, ConfigError.ConfigError> =>
   Layer.unwrapEffect(
     Effect.map(
       Effect.tap(config, (settings) => Effect.log(describeEnergyProvider(settings))),

@@ -1,4 +1,4 @@
-import type { EnergyProviderService } from "@collector/core"
+import type { Energy } from "@collector/core"
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, Redacted } from "effect"
@@ -10,7 +10,7 @@ const server = useCatFeeServer()
 
 const config: MerxConfig = { baseUrl: merxUrl, apiKey: Redacted.make(merxKey), requestTimeout: Duration.seconds(5), maxPricePerEnergy: Option.none() }
 
-const adapter = (overrides: Partial<MerxConfig> = {}): Effect.Effect<EnergyProviderService> =>
+const adapter = (overrides: Partial<MerxConfig> = {}): Effect.Effect<Energy.EnergyProviderService> =>
   make({ ...config, ...overrides }).pipe(Effect.provide(FetchHttpClient.layer))
 
 const receiver = "TZ4UXDV5ZhNW7fb2AMSbgfAEZ7hWsnYS2g"

@@ -1,12 +1,4 @@
-import {
-  EnergyProvider,
-  type EnergyProviderService,
-  LosslessJson,
-  type ProviderOrder,
-  ProviderRejected,
-  ProviderUnavailable,
-  type RentalRequest
-} from "@collector/core"
+import { Energy, Kernel } from "@collector/core"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { type Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import { ErrorReply, OrderReply, orderOf, PreviewReply } from "./MerxWire.js"
@@ -49,15 +41,14 @@ export const merxMinimumEnergy = 65_000n
 
 const durationSeconds = 3600
 
-
 interface Sent {
-  readonly request: RentalRequest
+  readonly request: Energy.RentalRequest
   readonly merxId: Option.Option<string>
 }
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, text: string): Either.Either<A, string> => {
   try {
-    return Either.mapLeft(Schema.decodeUnknownEither(schema)(LosslessJson.parse(text, "allAsText")), (error) => error.message)
+    return Either.mapLeft(Schema.decodeUnknownEither(schema)(Kernel.LosslessJson.parse(text, "allAsText")), (error) => error.message)
   } catch (error) {
     return Either.left(`not JSON: ${String(error)}`)
   }
@@ -69,7 +60,7 @@ const refusalText = (response: ProviderResponse) =>
     onRight: ({ error }) => [error.code, error.message].filter((part) => part !== null && part !== "").join(": ")
   })
 
-export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, never, HttpClient.HttpClient> =>
+export const make = (config: MerxConfig): Effect.Effect<Energy.EnergyProviderService, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     // In insertion order, so the oldest is dropped first once full.
@@ -78,23 +69,23 @@ export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, n
     const authorised = (request: HttpClientRequest.HttpClientRequest) => HttpClientRequest.setHeader(request, "X-API-Key", Redacted.value(config.apiKey))
 
     /** A 2xx read with `schema`; any other answer is Merx's refusal. */
-    const judge = <A, I>(what: string, schema: Schema.Schema<A, I>) => (response: ProviderResponse): Effect.Effect<A, ProviderUnavailable | ProviderRejected> => {
+    const judge = <A, I>(what: string, schema: Schema.Schema<A, I>) => (response: ProviderResponse): Effect.Effect<A, Energy.ProviderUnavailable | Energy.ProviderRejected> => {
       if (response.status < 200 || response.status >= 300) {
         const hint = response.status === 401 || response.status === 403 ? " (check the API key and its permissions)" : ""
-        return Effect.fail(new ProviderRejected({ reason: `${what}: HTTP ${response.status} ${refusalText(response)}${hint}`.trim() }))
+        return Effect.fail(new Energy.ProviderRejected({ reason: `${what}: HTTP ${response.status} ${refusalText(response)}${hint}`.trim() }))
       }
       return Either.match(decode(schema, response.text), {
-        onLeft: (error) => Effect.fail(new ProviderUnavailable({ reason: `${what}: unreadable answer (${error})` })),
+        onLeft: (error) => Effect.fail(new Energy.ProviderUnavailable({ reason: `${what}: unreadable answer (${error})` })),
         onRight: Effect.succeed
       })
     }
 
-    const tooSmall = (energy: bigint) => new ProviderRejected({ reason: `merx: at least ${merxMinimumEnergy} energy per order, asked ${energy}` })
+    const tooSmall = (energy: bigint) => new Energy.ProviderRejected({ reason: `merx: at least ${merxMinimumEnergy} energy per order, asked ${energy}` })
 
     const maxPrice: Array<[string, string]> = Option.match(config.maxPricePerEnergy, { onNone: () => [], onSome: (price) => [["max_price_sun", price.toString()]] })
 
-    const quote: EnergyProviderService["quote"] = (request) => {
-      if (request.activate) return Effect.fail(new ProviderRejected({ reason: "merx: cannot activate a wallet" }))
+    const quote: Energy.EnergyProviderService["quote"] = (request) => {
+      if (request.activate) return Effect.fail(new Energy.ProviderRejected({ reason: "merx: cannot activate a wallet" }))
       if (request.energy < merxMinimumEnergy) return Effect.fail(tooSmall(request.energy))
       const query = new URLSearchParams([["resource", "ENERGY"], ["amount", request.energy.toString()], ["duration", String(durationSeconds)], ...maxPrice] satisfies Array<[string, string]>)
       const what = "merx preview"
@@ -102,13 +93,13 @@ export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, n
         Effect.flatMap(judge(what, PreviewReply)),
         Effect.flatMap((reply) =>
           reply.best === null || reply.no_providers
-            ? Effect.fail(new ProviderRejected({ reason: `${what}: no provider can fill ${request.energy} energy for 1h now` }))
+            ? Effect.fail(new Energy.ProviderRejected({ reason: `${what}: no provider can fill ${request.energy} energy for 1h now` }))
             : Effect.succeed({ energy: request.energy, cost: reply.best.cost_trx, activationCost: 0n, durationSeconds: Number(reply.best.duration_sec) })
         )
       )
     }
 
-    const submit = (orderId: string, request: RentalRequest): Effect.Effect<ProviderOrder, ProviderUnavailable | ProviderRejected> => {
+    const submit = (orderId: string, request: Energy.RentalRequest): Effect.Effect<Energy.ProviderOrder, Energy.ProviderUnavailable | Energy.ProviderRejected> => {
       const what = `merx order ${orderId}`
       const body = {
         resource_type: "ENERGY",
@@ -130,9 +121,9 @@ export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, n
       )
     }
 
-    const order: EnergyProviderService["order"] = (orderId, request) => {
-      if (orderId.length === 0) return Effect.fail(new ProviderRejected({ reason: "merx: an order needs our order number as its Idempotency-Key" }))
-      if (request.activate) return Effect.fail(new ProviderRejected({ reason: "merx: cannot activate a wallet" }))
+    const order: Energy.EnergyProviderService["order"] = (orderId, request) => {
+      if (orderId.length === 0) return Effect.fail(new Energy.ProviderRejected({ reason: "merx: an order needs our order number as its Idempotency-Key" }))
+      if (request.activate) return Effect.fail(new Energy.ProviderRejected({ reason: "merx: cannot activate a wallet" }))
       if (request.energy < merxMinimumEnergy) return Effect.fail(tooSmall(request.energy))
       return Effect.suspend(() => {
         const merxId = Option.flatMap(sent.get(orderId), (s) => s.merxId)
@@ -141,21 +132,21 @@ export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, n
     }
 
     /** By Merx's id: we hold it, so a refusal to show the order is no proof that nothing was ordered. */
-    const readById = (orderId: string, merxId: string): Effect.Effect<ProviderOrder, ProviderUnavailable> => {
+    const readById = (orderId: string, merxId: string): Effect.Effect<Energy.ProviderOrder, Energy.ProviderUnavailable> => {
       const what = `merx order detail ${merxId}`
       return send(client, authorised(HttpClientRequest.get(`${config.baseUrl}/orders/${encodeURIComponent(merxId)}`)), config.requestTimeout, what).pipe(
         Effect.flatMap(judge(what, OrderReply)),
         Effect.map((reply) => orderOf(reply, orderId)),
-        Effect.catchTag("ProviderRejected", (error) => Effect.fail(new ProviderUnavailable({ reason: error.reason })))
+        Effect.catchTag("ProviderRejected", (error) => Effect.fail(new Energy.ProviderUnavailable({ reason: error.reason })))
       )
     }
 
-    const find: EnergyProviderService["find"] = (orderId) =>
+    const find: Energy.EnergyProviderService["find"] = (orderId) =>
       Effect.suspend(() =>
         Option.match(sent.get(orderId), {
           onNone: () =>
             Effect.fail(
-              new ProviderUnavailable({
+              new Energy.ProviderUnavailable({
                 reason: `merx: order ${orderId} was not sent by this process and Merx has no lookup by Idempotency-Key; order again with the same number within 24 hours to get the original order`
               })
             ),
@@ -170,4 +161,4 @@ export const make = (config: MerxConfig): Effect.Effect<EnergyProviderService, n
     return { name: "merx", supportsActivation: false, minimumEnergy: merxMinimumEnergy, quote, order, find }
   })
 
-export const layer = (config: MerxConfig): Layer.Layer<EnergyProvider, never, HttpClient.HttpClient> => Layer.effect(EnergyProvider, make(config))
+export const layer = (config: MerxConfig): Layer.Layer<Energy.EnergyProvider, never, HttpClient.HttpClient> => Layer.effect(Energy.EnergyProvider, make(config))

@@ -1,4 +1,4 @@
-import type { ProviderOrder, ProviderOrderState } from "@collector/core"
+import type { Energy } from "@collector/core"
 import { Schema } from "effect"
 import { DigitsBigInt, TrxAsSun } from "./Sun.js"
 
@@ -44,7 +44,7 @@ export const OrderReply = Schema.Struct({
 
 export type OrderReply = typeof OrderReply.Type
 
-const stateOf = (status: string): ProviderOrderState => {
+const stateOf = (status: string): Energy.ProviderOrderState => {
   switch (status) {
     case "FILLED":
       return "delivered"
@@ -55,7 +55,7 @@ const stateOf = (status: string): ProviderOrderState => {
   }
 }
 
-export const orderOf = (reply: OrderReply, orderId: string): ProviderOrder => {
+export const orderOf = (reply: OrderReply, orderId: string): Energy.ProviderOrder => {
   const state = stateOf(reply.status)
   const filledAt = reply.filled_at === null ? null : new Date(reply.filled_at)
   const filled = filledAt !== null && !Number.isNaN(filledAt.getTime()) ? filledAt : null

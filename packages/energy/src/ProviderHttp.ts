@@ -1,4 +1,4 @@
-import { ProviderUnavailable } from "@collector/core"
+import { Energy } from "@collector/core"
 import { type HttpClient, type HttpClientRequest } from "@effect/platform"
 import { Duration, Effect } from "effect"
 
@@ -19,22 +19,22 @@ export const send = (
   request: HttpClientRequest.HttpClientRequest,
   timeout: Duration.Duration,
   what: string
-): Effect.Effect<ProviderResponse, ProviderUnavailable> =>
+): Effect.Effect<ProviderResponse, Energy.ProviderUnavailable> =>
   Effect.gen(function*() {
     const response = yield* client.execute(request)
     const text = yield* response.text
     if (response.status === 408 || response.status === 429 || response.status >= 500) {
-      return yield* new ProviderUnavailable({ reason: `${what}: HTTP ${response.status} ${text.slice(0, 200)}`.trim() })
+      return yield* new Energy.ProviderUnavailable({ reason: `${what}: HTTP ${response.status} ${text.slice(0, 200)}`.trim() })
     }
     return { status: response.status, text }
   }).pipe(
     Effect.catchTags({
-      RequestError: (error) => Effect.fail(new ProviderUnavailable({ reason: `${what}: ${error.message}` })),
-      ResponseError: (error) => Effect.fail(new ProviderUnavailable({ reason: `${what}: ${error.message}` }))
+      RequestError: (error) => Effect.fail(new Energy.ProviderUnavailable({ reason: `${what}: ${error.message}` })),
+      ResponseError: (error) => Effect.fail(new Energy.ProviderUnavailable({ reason: `${what}: ${error.message}` }))
     }),
     Effect.timeoutFail({
       duration: timeout,
-      onTimeout: () => new ProviderUnavailable({ reason: `${what}: no answer within ${Duration.format(timeout)}` })
+      onTimeout: () => new Energy.ProviderUnavailable({ reason: `${what}: no answer within ${Duration.format(timeout)}` })
     }),
     Effect.scoped
   )

@@ -1,4 +1,4 @@
-import { type EnergyProviderService, rankedEnergyProviders } from "@collector/core"
+import { Energy } from "@collector/core"
 import { defaultSimConfig, SimHttp } from "@collector/tron-sim"
 import { wallet } from "@collector/tron-sim/testing"
 import { FetchHttpClient } from "@effect/platform"
@@ -25,7 +25,7 @@ const started = Effect.gen(function*() {
   }).pipe(Effect.orDie)
   const adapter = (name: "sim" | "sim-b") =>
     make(defaultSimProviderConfig(sim.url, { requestTimeout: Duration.millis(800), name })).pipe(Effect.provide(FetchHttpClient.layer))
-  const ranked: EnergyProviderService = yield* rankedEnergyProviders([yield* adapter("sim"), yield* adapter("sim-b")])
+  const ranked: Energy.EnergyProviderService = yield* Energy.rankedEnergyProviders([yield* adapter("sim"), yield* adapter("sim-b")])
   return { sim, ranked }
 })
 

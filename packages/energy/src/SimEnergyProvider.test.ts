@@ -1,4 +1,4 @@
-import type { EnergyProviderService } from "@collector/core"
+import type { Energy } from "@collector/core"
 import { defaultSimConfig, SimHttp } from "@collector/tron-sim"
 import { wallet } from "@collector/tron-sim/testing"
 import { FetchHttpClient } from "@effect/platform"
@@ -23,13 +23,13 @@ const started = Effect.gen(function*() {
     chain: defaultSimConfig("nile", { genesisAccounts: [{ address: active.address, trx: 1_000_000n }] }),
     blocks: "manual"
   }).pipe(Effect.orDie)
-  const provider: EnergyProviderService = yield* make(defaultSimProviderConfig(sim.url, { requestTimeout: Duration.millis(800) })).pipe(
+  const provider: Energy.EnergyProviderService = yield* make(defaultSimProviderConfig(sim.url, { requestTimeout: Duration.millis(800) })).pipe(
     Effect.provide(FetchHttpClient.layer)
   )
   return { sim, provider, fault: (path: string, body: unknown = {}) => control(sim.url, path, body) }
 })
 
-const found = (provider: EnergyProviderService, orderId: string) => Effect.map(provider.find(orderId), Option.getOrThrow)
+const found = (provider: Energy.EnergyProviderService, orderId: string) => Effect.map(provider.find(orderId), Option.getOrThrow)
 
 describe("SimEnergyProvider adapter over the simulated node", () => {
   it.scopedLive("quotes in SUN, with the activation of an inactive receiver", () =>

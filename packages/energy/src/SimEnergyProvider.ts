@@ -1,11 +1,4 @@
-import {
-  EnergyProvider,
-  type EnergyProviderService,
-  LosslessJson,
-  ProviderRejected,
-  ProviderUnavailable,
-  type RentalRequest
-} from "@collector/core"
+import { Energy, Kernel } from "@collector/core"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Duration, Effect, Either, Layer, Option, Schema } from "effect"
 import { type ProviderResponse, send } from "./ProviderHttp.js"
@@ -40,15 +33,15 @@ export const defaultSimProviderConfig = (baseUrl: string, overrides: Partial<Sim
 
 const decode = <A, I>(schema: Schema.Schema<A, I>, text: string): Either.Either<A, string> => {
   try {
-    return Either.mapLeft(Schema.decodeUnknownEither(schema)(LosslessJson.parse(text, "allAsText")), (error) => error.message)
+    return Either.mapLeft(Schema.decodeUnknownEither(schema)(Kernel.LosslessJson.parse(text, "allAsText")), (error) => error.message)
   } catch (error) {
     return Either.left(`not JSON: ${String(error)}`)
   }
 }
 
-const rentalBody = (request: RentalRequest) => ({ receiver: request.receiver, energy: request.energy.toString(), activate: request.activate })
+const rentalBody = (request: Energy.RentalRequest) => ({ receiver: request.receiver, energy: request.energy.toString(), activate: request.activate })
 
-export const make = (config: SimProviderConfig): Effect.Effect<EnergyProviderService, never, HttpClient.HttpClient> =>
+export const make = (config: SimProviderConfig): Effect.Effect<Energy.EnergyProviderService, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
 
@@ -62,10 +55,10 @@ export const make = (config: SimProviderConfig): Effect.Effect<EnergyProviderSer
 
     /** A 2xx read with `schema`; a 4xx is the provider's refusal. */
     const judge = <A, I>(what: string, schema: Schema.Schema<A, I>) =>
-    (response: ProviderResponse): Effect.Effect<A, ProviderUnavailable | ProviderRejected> => {
+    (response: ProviderResponse): Effect.Effect<A, Energy.ProviderUnavailable | Energy.ProviderRejected> => {
       if (response.status >= 200 && response.status < 300) {
         return Either.match(decode(schema, response.text), {
-          onLeft: (error) => Effect.fail(new ProviderUnavailable({ reason: `${what}: unreadable answer (${error})` })),
+          onLeft: (error) => Effect.fail(new Energy.ProviderUnavailable({ reason: `${what}: unreadable answer (${error})` })),
           onRight: (value) => Effect.succeed(value)
         })
       }
@@ -74,7 +67,7 @@ export const make = (config: SimProviderConfig): Effect.Effect<EnergyProviderSer
         onLeft: () => `${what}: HTTP ${response.status} ${response.text.slice(0, 200)}`.trim(),
         onRight: (r) => `${what}: ${r.code}: ${r.error}`
       })
-      return Effect.fail(new ProviderRejected({ reason }))
+      return Effect.fail(new Energy.ProviderRejected({ reason }))
     }
 
     return {
@@ -89,11 +82,11 @@ export const make = (config: SimProviderConfig): Effect.Effect<EnergyProviderSer
         call("order/query", { order_no: orderId }).pipe(
           Effect.flatMap(judge(`find ${orderId}`, QueryReply)),
           // The query only fails on our own bad request; the order's fate stays unknown.
-          Effect.catchTag("ProviderRejected", (error) => Effect.fail(new ProviderUnavailable({ reason: error.reason }))),
+          Effect.catchTag("ProviderRejected", (error) => Effect.fail(new Energy.ProviderUnavailable({ reason: error.reason }))),
           Effect.map((reply) => (reply.found ? Option.some(orderOf(reply.order)) : Option.none()))
         )
     }
   })
 
-export const layer = (config: SimProviderConfig): Layer.Layer<EnergyProvider, never, HttpClient.HttpClient> =>
-  Layer.effect(EnergyProvider, make(config))
+export const layer = (config: SimProviderConfig): Layer.Layer<Energy.EnergyProvider, never, HttpClient.HttpClient> =>
+  Layer.effect(Energy.EnergyProvider, make(config))

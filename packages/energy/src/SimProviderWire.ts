@@ -1,4 +1,4 @@
-import type { ProviderOrder, RentalQuote } from "@collector/core"
+import type { Energy } from "@collector/core"
 import { Schema } from "effect"
 import { DigitsBigInt } from "./Sun.js"
 
@@ -36,14 +36,14 @@ export const QueryReply = Schema.Union(
 /** HTTP 400: a refusal, nothing ordered. */
 export const Refusal = Schema.Struct({ ok: Schema.Literal(false), code: Schema.String, error: Schema.String })
 
-export const quoteOf = (reply: typeof QuoteReply.Type): RentalQuote => ({
+export const quoteOf = (reply: typeof QuoteReply.Type): Energy.RentalQuote => ({
   energy: reply.energy,
   cost: reply.cost_sun,
   activationCost: reply.activation_cost_sun,
   durationSeconds: reply.duration_seconds
 })
 
-export const orderOf = (order: typeof OrderJson.Type): ProviderOrder => ({
+export const orderOf = (order: typeof OrderJson.Type): Energy.ProviderOrder => ({
   orderId: order.order_no,
   providerOrderId: order.provider_order_id,
   state: order.state,

@@ -1,4 +1,4 @@
-import { sunFromTrx } from "@collector/core"
+import { Chain } from "@collector/core"
 import { Option, ParseResult, Schema } from "effect"
 
 /**
@@ -25,4 +25,4 @@ const fromText = (what: string, read: (text: string) => Option.Option<bigint>) =
 export const DigitsBigInt = fromText("a non-negative integer", integerFromText)
 
 /** A TRX amount with up to six decimals, as SUN. */
-export const TrxAsSun = fromText("a TRX amount with at most six decimals", sunFromTrx)
+export const TrxAsSun = fromText("a TRX amount with at most six decimals", Chain.sunFromTrx)

@@ -1,29 +1,7 @@
 import { HttpApiBuilder, HttpMiddleware, type HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ContractApi } from "@collector/api"
-import {
-  type AccessTokenRepository,
-  type ComponentStatus,
-  type DepositRepository,
-  type Entropy,
-  type IdempotencyStore,
-  type NetworkResources,
-  type NotificationRepository,
-  Notifications,
-  type SecretBox,
-  SettingsService,
-  type SettingsRepository,
-  type StorageProbe,
-  type ResourceAccounts,
-  type SweepRepository,
-  Sweeps,
-  type SweepSettings,
-  type TenantRepository,
-  type WalletKeys,
-  type WalletRepository,
-  Wallets,
-  type WebhookTargets
-} from "@collector/core"
+import { type Delegation, type Deposits, type Engine, type Idempotency, type Kernel, Notifications, type Secrets, Settings, type Storage, Sweeps, type Tenants, Wallets, type Webhook } from "@collector/core"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { AccessLog } from "./gate/AccessLog.js"
@@ -48,27 +26,27 @@ import { WebhookHandlers } from "./handlers/WebhookHandlers.js"
  * gate's limits and where access lines go.
  */
 export type ApiPorts =
-  | TenantRepository
-  | AccessTokenRepository
-  | IdempotencyStore
-  | WalletRepository
-  | SettingsRepository
-  | DepositRepository
-  | ComponentStatus
-  | NotificationRepository
-  | SweepRepository
-  | ResourceAccounts
-  | StorageProbe
-  | SecretBox
-  | Entropy
-  | WalletKeys
-  | WebhookTargets
-  | NetworkResources
-  | SweepSettings
+  | Tenants.TenantRepository
+  | Tenants.AccessTokenRepository
+  | Idempotency.IdempotencyStore
+  | Wallets.WalletRepository
+  | Settings.SettingsRepository
+  | Deposits.DepositRepository
+  | Engine.ComponentStatus
+  | Notifications.NotificationRepository
+  | Sweeps.SweepRepository
+  | Delegation.ResourceAccounts
+  | Storage.StorageProbe
+  | Secrets.SecretBox
+  | Kernel.Entropy
+  | Wallets.WalletKeys
+  | Webhook.WebhookTargets
+  | Sweeps.NetworkResources
+  | Sweeps.SweepSettings
   | Gate
   | AccessLog
 
-const Domain = Layer.mergeAll(Wallets.layer, SettingsService.layer, Notifications.layer, Sweeps.layer)
+const Domain = Layer.mergeAll(Wallets.Wallets.layer, Settings.SettingsService.layer, Notifications.Notifications.layer, Sweeps.Sweeps.layer)
 
 /** Handler groups that replace the real ones: how the simulator plants a handler's slip (never set in production). */
 export interface HandlerOverrides {

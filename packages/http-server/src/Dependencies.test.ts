@@ -1,5 +1,5 @@
 import type { HttpRouter, HttpServer } from "@effect/platform"
-import type { Entropy, NetworkResources, SecretBox, StoragePorts, SweepSettings, WalletKeys, WebhookTargets } from "@collector/core"
+import type { Kernel, Secrets, Storage, Sweeps, Wallets, Webhook } from "@collector/core"
 import { describe, expect, expectTypeOf, it } from "@effect/vitest"
 import type { Layer } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
@@ -56,13 +56,13 @@ describe("http-server depends on core and api only", () => {
 
 // Checked by the typecheck: given the storage ports of any store, what the API still needs is no
 // storage at all (no SqlClient), only these.
-expectTypeOf<Exclude<Layer.Layer.Context<typeof ApiLayer>, StoragePorts>>().toEqualTypeOf<
-  | SecretBox
-  | Entropy
-  | WalletKeys
-  | WebhookTargets
-  | NetworkResources
-  | SweepSettings
+expectTypeOf<Exclude<Layer.Layer.Context<typeof ApiLayer>, Storage.StoragePorts>>().toEqualTypeOf<
+  | Secrets.SecretBox
+  | Kernel.Entropy
+  | Wallets.WalletKeys
+  | Webhook.WebhookTargets
+  | Sweeps.NetworkResources
+  | Sweeps.SweepSettings
   | Gate
   | AccessLog
   | HttpServer.HttpServer

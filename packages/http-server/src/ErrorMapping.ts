@@ -1,20 +1,6 @@
 import { type ApiError, apiError } from "@collector/api"
 import { HttpApp, HttpServerResponse } from "@effect/platform"
-import type {
-  CustomIdTaken,
-  DepositNotFound,
-  EstimateBudgetExhausted,
-  EventNotFound,
-  EventNotRedeliverable,
-  IdempotencyConflict,
-  KeyGenerationFailed,
-  SelectionTooLarge,
-  SettingRejected,
-  SweepEstimateUnavailable,
-  SweepNotFound,
-  WalletLimitReached,
-  WalletNotFound
-} from "@collector/core"
+import type { Deposits, Idempotency, Notifications, Settings, Sweeps, Wallets } from "@collector/core"
 import { Effect, FiberRef } from "effect"
 import { currentTraceId } from "./gate/RequestContext.js"
 
@@ -24,19 +10,19 @@ import { currentTraceId } from "./gate/RequestContext.js"
  * does not compile either: a new core error cannot reach a tenant as an unmapped 500.
  */
 export type DomainError =
-  | IdempotencyConflict
-  | CustomIdTaken
-  | EventNotRedeliverable
-  | WalletLimitReached
-  | WalletNotFound
-  | DepositNotFound
-  | EventNotFound
-  | SweepNotFound
-  | SettingRejected
-  | SelectionTooLarge
-  | EstimateBudgetExhausted
-  | KeyGenerationFailed
-  | SweepEstimateUnavailable
+  | Idempotency.IdempotencyConflict
+  | Wallets.CustomIdTaken
+  | Notifications.EventNotRedeliverable
+  | Wallets.WalletLimitReached
+  | Wallets.WalletNotFound
+  | Deposits.DepositNotFound
+  | Notifications.EventNotFound
+  | Sweeps.SweepNotFound
+  | Settings.SettingRejected
+  | Wallets.SelectionTooLarge
+  | Sweeps.EstimateBudgetExhausted
+  | Wallets.KeyGenerationFailed
+  | Sweeps.SweepEstimateUnavailable
 
 type Envelopes = { readonly [Tag in DomainError["_tag"]]: (error: Extract<DomainError, { readonly _tag: Tag }>, traceId: string) => ApiError }
 
@@ -81,7 +67,7 @@ export const toEnvelope = <A, R>(effect: Effect.Effect<A, DomainError | ApiError
 export const keyStoreRetryAfterSeconds = 5
 
 // A 503 like the database's: logged as a warning with the store's reason, answered with Retry-After.
-const keyStoreUnavailable = (error: KeyGenerationFailed, traceId: string) =>
+const keyStoreUnavailable = (error: Wallets.KeyGenerationFailed, traceId: string) =>
   Effect.gen(function*() {
     yield* Effect.logWarning("key store unavailable", error.message).pipe(Effect.annotateLogs("trace_id", traceId))
     yield* HttpApp.appendPreResponseHandler((_, response) =>

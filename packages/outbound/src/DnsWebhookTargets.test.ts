@@ -1,4 +1,4 @@
-import { WebhookTargets, WebhookUrlRejected } from "@collector/core"
+import { Webhook } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Fiber, TestClock } from "effect"
 import * as DnsWebhookTargets from "./DnsWebhookTargets.js"
@@ -21,18 +21,18 @@ const { privateTargetsHint } = DnsWebhookTargets
 const publicTargets = DnsWebhookTargets.make({ lookup })
 const privateTargets = DnsWebhookTargets.make({ lookup, allowPrivateTargets: true })
 
-const resolve = (targets: WebhookTargets["Type"], url: string) =>
+const resolve = (targets: Webhook.WebhookTargets["Type"], url: string) =>
   Effect.runPromise(Effect.either(targets.resolvePublic(url)))
 
-const rejection = async (targets: WebhookTargets["Type"], url: string) => {
+const rejection = async (targets: Webhook.WebhookTargets["Type"], url: string) => {
   const result = await resolve(targets, url)
   if (Either.isRight(result)) throw new Error(`expected ${url} to be rejected, got ${JSON.stringify(result.right)}`)
-  expect(result.left).toBeInstanceOf(WebhookUrlRejected)
+  expect(result.left).toBeInstanceOf(Webhook.WebhookUrlRejected)
   expect(result.left.message).toBe(result.left.reason)
   return result.left.reason
 }
 
-const accepted = async (targets: WebhookTargets["Type"], url: string) => {
+const accepted = async (targets: Webhook.WebhookTargets["Type"], url: string) => {
   const result = await resolve(targets, url)
   if (Either.isLeft(result)) throw new Error(`expected ${url} to pass: ${result.left.reason}`)
   return result.right
@@ -196,7 +196,7 @@ describe("DnsWebhookTargets names WEBHOOK_ALLOW_PRIVATE_TARGETS", () => {
 
 describe("DnsWebhookTargets.layerConfig", () => {
   const resolveWith = (env: Record<string, string>, url: string) =>
-    Effect.flatMap(WebhookTargets, (targets) => targets.resolvePublic(url)).pipe(
+    Effect.flatMap(Webhook.WebhookTargets, (targets) => targets.resolvePublic(url)).pipe(
       Effect.provide(DnsWebhookTargets.layerConfig()),
       Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
     )
@@ -204,24 +204,24 @@ describe("DnsWebhookTargets.layerConfig", () => {
   it.effect("rejects private targets unless WEBHOOK_ALLOW_PRIVATE_TARGETS is true", () =>
     Effect.gen(function*() {
       const unset = yield* Effect.flip(resolveWith({}, "https://127.0.0.1/"))
-      expect(unset).toBeInstanceOf(WebhookUrlRejected)
+      expect(unset).toBeInstanceOf(Webhook.WebhookUrlRejected)
       const off = yield* Effect.flip(resolveWith({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "false" }, "https://127.0.0.1/"))
-      expect(off).toBeInstanceOf(WebhookUrlRejected)
+      expect(off).toBeInstanceOf(Webhook.WebhookUrlRejected)
       const on = yield* resolveWith({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }, "https://127.0.0.1/")
       expect(on).toEqual([v4("127.0.0.1")])
       const onOtherPort = yield* resolveWith({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }, "https://127.0.0.1:8443/")
       expect(onOtherPort).toEqual([{ host: "127.0.0.1", address: "127.0.0.1", family: 4, port: 8443 }])
       const offOtherPort = yield* Effect.flip(resolveWith({}, "https://8.8.8.8:8443/"))
-      expect(offOtherPort).toEqual(new WebhookUrlRejected({ reason: `webhook URL must use port 443 ${privateTargetsHint}` }))
+      expect(offOtherPort).toEqual(new Webhook.WebhookUrlRejected({ reason: `webhook URL must use port 443 ${privateTargetsHint}` }))
       // Still https only.
       const onHttp = yield* Effect.flip(resolveWith({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }, "http://127.0.0.1:8080/"))
-      expect(onHttp).toEqual(new WebhookUrlRejected({ reason: "webhook URL must use https" }))
+      expect(onHttp).toEqual(new Webhook.WebhookUrlRejected({ reason: "webhook URL must use https" }))
     }))
 
   it.effect("fails to build on a value that is not a boolean", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(resolveWith({ WEBHOOK_ALLOW_PRIVATE_TARGETS: "maybe" }, "https://8.8.8.8/"))
-      expect(error).not.toBeInstanceOf(WebhookUrlRejected)
+      expect(error).not.toBeInstanceOf(Webhook.WebhookUrlRejected)
       expect(String(error)).toContain("WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false")
     }))
 })

@@ -1,5 +1,5 @@
 import { isIP } from "node:net"
-import { parseWebhookUrl, type ResolvedTarget, WebhookTargets, WebhookUrlRejected } from "@collector/core"
+import { Webhook } from "@collector/core"
 import { type Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import { type Lookup, type LookupAddress, systemLookup } from "./Lookup.js"
 import { isPublicUnicast } from "./PublicAddress.js"
@@ -22,7 +22,7 @@ export interface Options {
 
 export const defaultLookupTimeout: Duration.Duration = Duration.seconds(5)
 
-const rejected = (reason: string, detail?: string) => new WebhookUrlRejected(detail === undefined ? { reason } : { reason, detail })
+const rejected = (reason: string, detail?: string) => new Webhook.WebhookUrlRejected(detail === undefined ? { reason } : { reason, detail })
 
 /**
  * Ends every refusal that `WEBHOOK_ALLOW_PRIVATE_TARGETS=true` would lift (a non-public address,
@@ -56,7 +56,7 @@ const resolve = (lookup: Lookup, timeout: Duration.Duration, host: string) =>
  * classic DNS-rebinding setup. One bad answer rejects the whole URL. With `allowPrivateTargets`
  * every valid address passes and any port is kept; without it the port must be 443.
  */
-export const make = (options: Options = {}): WebhookTargets["Type"] => {
+export const make = (options: Options = {}): Webhook.WebhookTargets["Type"] => {
   const allowPrivateTargets = options.allowPrivateTargets ?? false
   const lookup = options.lookup ?? systemLookup
   const timeout = Duration.decode(options.lookupTimeout ?? defaultLookupTimeout)
@@ -65,13 +65,13 @@ export const make = (options: Options = {}): WebhookTargets["Type"] => {
       Effect.gen(function*() {
         // Parsed with any port allowed, so that the port refusal below can name the setting; a
         // non-canonical port spelling (`:0443`, `:0`) is still refused by the parser itself.
-        const url = yield* parseWebhookUrl(text, { allowAnyPort: true })
+        const url = yield* Webhook.parseWebhookUrl(text, { allowAnyPort: true })
         if (!allowPrivateTargets && url.port !== 443) return yield* rejected(`webhook URL must use port 443 ${privateTargetsHint}`)
         const literal = url.hostKind !== "domain"
         const answers: ReadonlyArray<LookupAddress> = literal
           ? [{ address: url.host, family: isIP(url.host) }]
           : yield* resolve(lookup, timeout, url.host)
-        const targets: Array<ResolvedTarget> = []
+        const targets: Array<Webhook.ResolvedTarget> = []
         for (const address of new Set(answers.map((answer) => answer.address))) {
           // Re-derived from the text rather than trusted from the resolver.
           const family = isIP(address)
@@ -94,7 +94,7 @@ export const make = (options: Options = {}): WebhookTargets["Type"] => {
   }
 }
 
-export const layer = (options: Options = {}): Layer.Layer<WebhookTargets> => Layer.succeed(WebhookTargets, make(options))
+export const layer = (options: Options = {}): Layer.Layer<Webhook.WebhookTargets> => Layer.succeed(Webhook.WebhookTargets, make(options))
 
 // Both the API's URL check and the worker's delivery read the setting; one process running both
 // (`npm start`) says it once.
@@ -114,9 +114,9 @@ export const privateTargetsWarning = Effect.suspend(() => {
  * (WEBHOOK_ALLOW_PRIVATE_TARGETS by default) says so. Warns at start-up when they are, since it
  * weakens SSRF protection.
  */
-export const layerConfig = (config: Config.Config<boolean> = allowPrivateTargetsConfig): Layer.Layer<WebhookTargets, ConfigError.ConfigError> =>
+export const layerConfig = (config: Config.Config<boolean> = allowPrivateTargetsConfig): Layer.Layer<Webhook.WebhookTargets, ConfigError.ConfigError> =>
   Layer.effect(
-    WebhookTargets,
+    Webhook.WebhookTargets,
     Effect.gen(function*() {
       const allowPrivateTargets = yield* config
       if (allowPrivateTargets) yield* privateTargetsWarning

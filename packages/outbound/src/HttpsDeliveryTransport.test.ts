@@ -1,4 +1,4 @@
-import { DeliveryFailed, postOne } from "@collector/core"
+import { Notifications } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Either, Exit, Fiber } from "effect"
 import { type AddressInfo, createServer as createNetServer, type Server } from "node:net"
@@ -8,14 +8,14 @@ import { Ack, Hang, ServerError, startTestReceiver, testCaPem, WrongBody } from 
 const transport = HttpsDeliveryTransport.make({ extraCa: testCaPem, allowAnyPort: true, responseTimeoutMs: 1_000 })
 
 const post = (t: typeof transport, port: number, host = "127.0.0.1", path = "/hook") =>
-  Effect.either(postOne(t, {
+  Effect.either(Notifications.postOne(t, {
     url: `https://${host}:${port}${path}?x=1`,
     targets: [{ host, address: "127.0.0.1", family: 4, port }],
     headers: { "Content-Type": "application/json", "X-Event-Id": "7" },
     body: '{"hello":"world"}'
   }))
 
-const failure = (result: Either.Either<unknown, DeliveryFailed>) => {
+const failure = (result: Either.Either<unknown, Notifications.DeliveryFailed>) => {
   if (Either.isRight(result)) throw new Error("expected a failure")
   return result.left
 }
@@ -80,7 +80,7 @@ describe("HttpsDeliveryTransport", () => {
     Effect.gen(function*() {
       const receiver = yield* startTestReceiver(Ack)
       const strict = HttpsDeliveryTransport.make({ extraCa: testCaPem })
-      expect(failure(yield* post(strict, receiver.port))).toEqual(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use port 443" }))
+      expect(failure(yield* post(strict, receiver.port))).toEqual(new Notifications.DeliveryFailed({ kind: "protocol", message: "webhook URL must use port 443" }))
       const refused = failure(yield* post(transport, 1))
       expect(refused.kind).toBe("connect")
       expect(refused.message).toBe("could not connect to 127.0.0.1 (127.0.0.1:1): ECONNREFUSED")
@@ -128,7 +128,7 @@ describe("HttpsDeliveryTransport", () => {
       const refusing = { host: "receiver.test", address: "127.0.0.1", family: 4 as const, port: 1 }
       const listening = { host: "receiver.test", address: "127.0.0.1", family: 4 as const, port: receiver.port }
       const send = (targets: ReadonlyArray<typeof listening>) =>
-        Effect.either(postOne(transport, { url: "https://receiver.test/hook", targets, headers: {}, body: "{}" }))
+        Effect.either(Notifications.postOne(transport, { url: "https://receiver.test/hook", targets, headers: {}, body: "{}" }))
       expect(Either.getOrThrow(yield* send([refusing, listening])).status).toBe(200)
       expect(receiver.received()).toHaveLength(1)
       // A response of any kind is the receiver's answer: a refused second address is not tried after it.
@@ -170,7 +170,7 @@ describe("HttpsDeliveryTransport", () => {
       const receiver = yield* startTestReceiver(Hang)
       const quick = HttpsDeliveryTransport.make({ extraCa: testCaPem, allowAnyPort: true, connectTimeoutMs: 300, responseTimeoutMs: 1_000 })
       const started = Date.now()
-      const error = failure(yield* Effect.either(postOne(quick, {
+      const error = failure(yield* Effect.either(Notifications.postOne(quick, {
         url: "https://receiver.test/hook",
         targets: [
           { host: "receiver.test", address: "127.0.0.1", family: 4, port: (silent.address() as AddressInfo).port },
@@ -181,7 +181,7 @@ describe("HttpsDeliveryTransport", () => {
       })))
       const elapsed = Date.now() - started
       expect(receiver.received()).toHaveLength(1)
-      expect(error).toEqual(new DeliveryFailed({ kind: "timeout", message: "no complete response within 1000 ms" }))
+      expect(error).toEqual(new Notifications.DeliveryFailed({ kind: "timeout", message: "no complete response within 1000 ms" }))
       // 300 ms on the first address, the rest of the 1 s window on the second (not 300 + 1000).
       expect(elapsed).toBeGreaterThanOrEqual(950)
       expect(elapsed).toBeLessThan(1_250)

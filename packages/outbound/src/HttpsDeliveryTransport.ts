@@ -1,10 +1,5 @@
-import {
-  DeliveryFailed,
-  type DeliveryRequest,
-  type DeliveryResult,
-  DeliveryTransport
-} from "@collector/core"
-import type { ResolvedTarget } from "@collector/core"
+import { Notifications, type Webhook } from "@collector/core"
+
 import { type ConfigError, Effect, Either, Layer } from "effect"
 import { Agent, request as httpsRequest } from "node:https"
 import { isIP } from "node:net"
@@ -30,18 +25,18 @@ const codeOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "code" in error ? String(error.code) : "ERROR"
 
 /** Node's error codes sorted into the failure kinds the dispatcher reports. */
-const classify = (error: unknown, host: string, address: string, port: number): DeliveryFailed => {
+const classify = (error: unknown, host: string, address: string, port: number): Notifications.DeliveryFailed => {
   const code = codeOf(error)
   const where = `${host} (${address}:${port})`
   if (code === "ECONNREFUSED" || code === "EHOSTUNREACH" || code === "ENETUNREACH" || code === "EADDRNOTAVAIL") {
-    return new DeliveryFailed({ kind: "connect", message: `could not connect to ${where}: ${code}` })
+    return new Notifications.DeliveryFailed({ kind: "connect", message: `could not connect to ${where}: ${code}` })
   }
   if (code === "ECONNRESET" || code === "EPIPE" || code === "HPE_INVALID_CONSTANT" || code.startsWith("HPE_")) {
-    return new DeliveryFailed({ kind: "protocol", message: `connection to ${where} failed: ${code}` })
+    return new Notifications.DeliveryFailed({ kind: "protocol", message: `connection to ${where} failed: ${code}` })
   }
   const message = error instanceof Error ? error.message : String(error)
   // Certificate and handshake failures: Node reports OpenSSL's codes or ERR_TLS_* / ERR_SSL_*.
-  return new DeliveryFailed({ kind: "tls", message: `TLS failure with ${where}: ${code} ${message}`.trim() })
+  return new Notifications.DeliveryFailed({ kind: "tls", message: `TLS failure with ${where}: ${code} ${message}`.trim() })
 }
 
 /**
@@ -51,7 +46,7 @@ const classify = (error: unknown, host: string, address: string, port: number): 
  * (node:https does not follow them). All timers are real time, independent of Effect's Clock.
  * Each POST is driven by Node's callbacks alone, with no fiber of its own.
  */
-export const make = (options: Options = {}): DeliveryTransport["Type"] => {
+export const make = (options: Options = {}): Notifications.DeliveryTransport["Type"] => {
   const connectTimeoutMs = options.connectTimeoutMs ?? defaults.connectTimeoutMs
   const responseTimeoutMs = options.responseTimeoutMs ?? defaults.responseTimeoutMs
   const maxResponseBytes = options.maxResponseBytes ?? defaults.maxResponseBytes
@@ -70,14 +65,14 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
    */
   const postTo = (
     url: URL,
-    target: ResolvedTarget,
-    input: DeliveryRequest,
+    target: Webhook.ResolvedTarget,
+    input: Notifications.DeliveryRequest,
     body: Buffer,
     deadline: number,
-    done: (result: DeliveryResult) => void
+    done: (result: Notifications.DeliveryResult) => void
   ): () => void => {
     if (target.port !== 443 && options.allowAnyPort !== true) {
-      done(Either.left(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use port 443" })))
+      done(Either.left(new Notifications.DeliveryFailed({ kind: "protocol", message: "webhook URL must use port 443" })))
       return () => {}
     }
     const ipHost = isIP(target.host)
@@ -92,7 +87,7 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
       if (connectTimer !== undefined) clearTimeout(connectTimer)
       return true
     }
-    const finish = (result: DeliveryResult) => {
+    const finish = (result: Notifications.DeliveryResult) => {
       if (stop()) done(result)
     }
     const headers: Record<string, string> = { ...input.headers, Host: hostHeader, "Content-Length": String(body.length) }
@@ -110,17 +105,17 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
       agent,
       headers
     })
-    const fail = (error: DeliveryFailed) => {
+    const fail = (error: Notifications.DeliveryFailed) => {
       finish(Either.left(error))
       req.destroy()
     }
     const responseTimer = setTimeout(() =>
-      fail(new DeliveryFailed({ kind: "timeout", message: `no complete response within ${responseTimeoutMs} ms` })), Math.max(0, deadline - Date.now()))
+      fail(new Notifications.DeliveryFailed({ kind: "timeout", message: `no complete response within ${responseTimeoutMs} ms` })), Math.max(0, deadline - Date.now()))
     req.once("socket", (socket) => {
       // A kept connection is already established (and was verified when it was made).
       if (!socket.connecting) return
       connectTimer = setTimeout(() =>
-        fail(new DeliveryFailed({ kind: "connect", message: `could not connect to ${target.host} (${target.address}:${target.port}) within ${connectTimeoutMs} ms` })), connectTimeoutMs)
+        fail(new Notifications.DeliveryFailed({ kind: "connect", message: `could not connect to ${target.host} (${target.address}:${target.port}) within ${connectTimeoutMs} ms` })), connectTimeoutMs)
       socket.once("secureConnect", () => clearTimeout(connectTimer))
     })
     req.once("error", (error) => finish(Either.left(classify(error, target.host, target.address, target.port))))
@@ -166,13 +161,13 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
    * attempt's, not each address's: a second address gets what the first left of it, so an
    * attempt never outlasts the lookup plus that window (which the claim lease is sized for).
    */
-  const post = (url: URL | null, input: DeliveryRequest, done: (result: DeliveryResult) => void): () => void => {
+  const post = (url: URL | null, input: Notifications.DeliveryRequest, done: (result: Notifications.DeliveryResult) => void): () => void => {
     if (url === null || url.protocol !== "https:") {
-      done(Either.left(new DeliveryFailed({ kind: "protocol", message: "webhook URL must use https" })))
+      done(Either.left(new Notifications.DeliveryFailed({ kind: "protocol", message: "webhook URL must use https" })))
       return () => {}
     }
     if (input.targets.length === 0) {
-      done(Either.left(new DeliveryFailed({ kind: "connect", message: "no checked address to connect to" })))
+      done(Either.left(new Notifications.DeliveryFailed({ kind: "connect", message: "no checked address to connect to" })))
       return () => {}
     }
     const body = Buffer.from(input.body, "utf8")
@@ -188,7 +183,7 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
     return () => abort()
   }
 
-  const postEach: DeliveryTransport["Type"]["postEach"] = (requests, settled) =>
+  const postEach: Notifications.DeliveryTransport["Type"]["postEach"] = (requests, settled) =>
     Effect.async<void>((resume) => {
       let open = requests.length
       if (open === 0) {
@@ -221,16 +216,16 @@ export const make = (options: Options = {}): DeliveryTransport["Type"] => {
       })
     })
 
-  return DeliveryTransport.of({ postEach })
+  return Notifications.DeliveryTransport.of({ postEach })
 }
 
-export const layer = (options: Options = {}): Layer.Layer<DeliveryTransport> => Layer.succeed(DeliveryTransport, make(options))
+export const layer = (options: Options = {}): Layer.Layer<Notifications.DeliveryTransport> => Layer.succeed(Notifications.DeliveryTransport, make(options))
 
 /** From the operator settings: the extra CA file, and other ports only with private targets allowed. */
-export const fromSettings = (settings: WebhookDeliverySettings): DeliveryTransport["Type"] =>
+export const fromSettings = (settings: WebhookDeliverySettings): Notifications.DeliveryTransport["Type"] =>
   make({ ...(settings.extraCa === undefined ? {} : { extraCa: settings.extraCa }), allowAnyPort: settings.allowPrivateTargets })
 
 /** From the settings of `config` (by default WEBHOOK_ALLOW_PRIVATE_TARGETS and WEBHOOK_EXTRA_CA_FILE). */
 export const layerConfig = (
   config: Effect.Effect<WebhookDeliverySettings, ConfigError.ConfigError> = webhookDeliveryConfig
-): Layer.Layer<DeliveryTransport, ConfigError.ConfigError> => Layer.effect(DeliveryTransport, Effect.map(config, fromSettings))
+): Layer.Layer<Notifications.DeliveryTransport, ConfigError.ConfigError> => Layer.effect(Notifications.DeliveryTransport, Effect.map(config, fromSettings))

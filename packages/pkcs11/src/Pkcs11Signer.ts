@@ -1,4 +1,4 @@
-import { Signer, SigningFailed, type WalletKey } from "@collector/core"
+import { Wallets } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { Effect, Layer } from "effect"
 import pkcs11js from "pkcs11js"
@@ -25,7 +25,7 @@ const maxCached = 100_000
  * them. Other wallets (store `local`) go to `local`, so existing wallets keep signing after the
  * configured store changes. Reasons are fixed text plus public data (address, label, CKR names).
  */
-export const make = (token: Pkcs11Token["Type"], local: Signer["Type"]): Signer["Type"] => {
+export const make = (token: Pkcs11Token["Type"], local: Wallets.Signer["Type"]): Wallets.Signer["Type"] => {
   const found = new Map<string, FoundKey>()
 
   const lookUp = (label: string) =>
@@ -44,11 +44,11 @@ export const make = (token: Pkcs11Token["Type"], local: Signer["Type"]): Signer[
     Effect.gen(function*() {
       const key = yield* lookUp(label)
       if (key === undefined) {
-        return yield* Effect.fail(new SigningFailed({ reason: `no key labelled ${label} for wallet ${wallet.address} is in the PKCS#11 token` }))
+        return yield* Effect.fail(new Wallets.SigningFailed({ reason: `no key labelled ${label} for wallet ${wallet.address} is in the PKCS#11 token` }))
       }
       // As the local signer: a label filed under another wallet must never sign for it.
       if (key.address !== wallet.address) {
-        return yield* Effect.fail(new SigningFailed({ reason: `the token's key ${label} does not belong to wallet ${wallet.address}` }))
+        return yield* Effect.fail(new Wallets.SigningFailed({ reason: `the token's key ${label} does not belong to wallet ${wallet.address}` }))
       }
       const raw = yield* token.withSession((session) =>
         Effect.zipRight(
@@ -57,7 +57,7 @@ export const make = (token: Pkcs11Token["Type"], local: Signer["Type"]): Signer[
         ))
       const signature = fromTokenSignature(raw, hash, key.publicKey)
       if (signature === undefined) {
-        return yield* Effect.fail(new SigningFailed({ reason: `the PKCS#11 token's signature for wallet ${wallet.address} does not recover its key` }))
+        return yield* Effect.fail(new Wallets.SigningFailed({ reason: `the PKCS#11 token's signature for wallet ${wallet.address} does not recover its key` }))
       }
       return signature
     }).pipe(
@@ -70,15 +70,15 @@ export const make = (token: Pkcs11Token["Type"], local: Signer["Type"]): Signer[
     signOnce(wallet, label, hash).pipe(
       Effect.retry({ while: (failed) => failed._tag === "TokenCallFailed" && isSessionLost(failed), times: 1 }),
       Effect.catchTag("TokenCallFailed", (failed) =>
-        Effect.fail(new SigningFailed({ reason: `the PKCS#11 token could not sign for wallet ${wallet.address} (${failed.returnValue})` })))
+        Effect.fail(new Wallets.SigningFailed({ reason: `the PKCS#11 token could not sign for wallet ${wallet.address} (${failed.returnValue})` })))
     )
 
   return {
-    sign: (wallet: { readonly address: string; readonly key: WalletKey }, hash: Uint8Array) =>
+    sign: (wallet: { readonly address: string; readonly key: Wallets.WalletKey }, hash: Uint8Array) =>
       wallet.key.store === "local"
         ? local.sign(wallet, hash)
         : hash.length !== 32
-        ? Effect.fail(new SigningFailed({ reason: `the hash to sign must be 32 bytes, got ${hash.length}` }))
+        ? Effect.fail(new Wallets.SigningFailed({ reason: `the hash to sign must be 32 bytes, got ${hash.length}` }))
         : signWith(wallet, wallet.key.label, hash)
   }
 }
@@ -108,5 +108,5 @@ const findOne = (session: TokenSession, objectClass: number, label: string) =>
     () => Effect.ignore(call(() => session.module.C_FindObjectsFinal(session.handle)))
   )
 
-export const layer = (local: Layer.Layer<Signer>): Layer.Layer<Signer, never, Pkcs11Token> =>
-  Layer.effect(Signer, Effect.map(Effect.all([Pkcs11Token, Effect.provide(Signer, local)]), ([token, localSigner]) => make(token, localSigner)))
+export const layer = (local: Layer.Layer<Wallets.Signer>): Layer.Layer<Wallets.Signer, never, Pkcs11Token> =>
+  Layer.effect(Wallets.Signer, Effect.map(Effect.all([Pkcs11Token, Effect.provide(Wallets.Signer, local)]), ([token, localSigner]) => make(token, localSigner)))

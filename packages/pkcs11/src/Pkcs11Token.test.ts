@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { KeyGenerationFailed, Signer, type TenantId, type WalletId, WalletKeys } from "@collector/core"
+import { type Kernel, Wallets } from "@collector/core"
 import { LocalSigner, LocalWalletKeys, TronSignature } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
@@ -53,7 +53,7 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token (SoftHSM2)", () => {
   it.effect("a generated key is in the token, sensitive, not extractable and private; its value cannot be read", () =>
     Effect.gen(function*() {
       const opened = yield* Pkcs11Token.open(token.settings)
-      const generated = yield* Pkcs11WalletKeys.make(opened).generate("101" as WalletId)
+      const generated = yield* Pkcs11WalletKeys.make(opened).generate("101" as Kernel.WalletId)
       expect(generated.key).toEqual({ store: "pkcs11", label: "collector-wallet-101" })
       const label = generated.key.store === "pkcs11" ? generated.key.label : ""
       const flags = yield* opened.withSession((session) =>
@@ -79,13 +79,13 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token (SoftHSM2)", () => {
   it.effect("a wallet ID whose label the token already holds (another deployment, same prefix) is refused, and the first key still signs", () =>
     Effect.gen(function*() {
       const opened = yield* Pkcs11Token.open(token.settings)
-      const first = yield* Pkcs11WalletKeys.make(opened, "shared-").generate("5" as WalletId)
-      const again = yield* Effect.flip(Pkcs11WalletKeys.make(opened, "shared-").generate("5" as WalletId))
-      expect(again).toBeInstanceOf(KeyGenerationFailed)
+      const first = yield* Pkcs11WalletKeys.make(opened, "shared-").generate("5" as Kernel.WalletId)
+      const again = yield* Effect.flip(Pkcs11WalletKeys.make(opened, "shared-").generate("5" as Kernel.WalletId))
+      expect(again).toBeInstanceOf(Wallets.KeyGenerationFailed)
       expect(again.reason).toContain("already holds an object labelled shared-5")
       expect(again.reason).toContain("PKCS11_LABEL_PREFIX")
       // Another prefix is another name: the same ID is free under it.
-      expect((yield* Pkcs11WalletKeys.make(opened, "other-").generate("5" as WalletId)).key).toEqual({ store: "pkcs11", label: "other-5" })
+      expect((yield* Pkcs11WalletKeys.make(opened, "other-").generate("5" as Kernel.WalletId)).key).toEqual({ store: "pkcs11", label: "other-5" })
       const signer = Pkcs11Signer.make(opened, { sign: () => Effect.dieMessage("no local wallet here") })
       expect(TronSignature.recoverAddress(hash, yield* signer.sign(first, hash))).toEqual(Option.some(first.address))
     }).pipe(Effect.scoped))
@@ -93,7 +93,7 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token (SoftHSM2)", () => {
   it.effect("a key for no wallet (a resource account's) is made under the label given, as protected as a wallet's, and never twice", () =>
     Effect.gen(function*() {
       const opened = yield* Pkcs11Token.open(token.settings)
-      const label = resourceAccountLabel("rt-", "nile", "7" as TenantId)
+      const label = resourceAccountLabel("rt-", "nile", "7" as Kernel.TenantId)
       expect([label, resourceAccountLabel("rt-", "main", null)]).toEqual(["rt-resource-nile-7", "rt-resource-main-default"])
       const account = yield* Pkcs11WalletKeys.generateLabelled(opened, label)
       expect(account.key).toEqual({ store: "pkcs11", label })
@@ -109,7 +109,7 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token (SoftHSM2)", () => {
       const opened = yield* Pkcs11Token.open({ ...token.settings, sessions: 2 })
       const keys = Pkcs11WalletKeys.make(opened)
       const signer = Pkcs11Signer.make(opened, { sign: () => Effect.dieMessage("no local wallet here") })
-      const wallet = yield* keys.generate("102" as WalletId)
+      const wallet = yield* keys.generate("102" as Kernel.WalletId)
       expect(TronSignature.recoverAddress(hash, yield* signer.sign(wallet, hash))).toEqual(Option.some(wallet.address))
       const side = sideChannel()
       const slot = side.C_GetSlotList(true).find((s) => side.C_GetTokenInfo(s).label.trim() === token.label)!
@@ -121,12 +121,12 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token (SoftHSM2)", () => {
 
   it.effect("with the PKCS#11 store configured, wallets with local keys still sign through the local signer", () =>
     Effect.gen(function*() {
-      const local = yield* Effect.provide(WalletKeys, LocalWalletKeys.layer.pipe(Layer.provide(box)))
-      const old = yield* local.generate("103" as WalletId)
+      const local = yield* Effect.provide(Wallets.WalletKeys, LocalWalletKeys.layer.pipe(Layer.provide(box)))
+      const old = yield* local.generate("103" as Kernel.WalletId)
       expect(old.key.store).toBe("local")
-      const signer = yield* Signer
+      const signer = yield* Wallets.Signer
       expect(TronSignature.recoverAddress(hash, yield* signer.sign(old, hash))).toEqual(Option.some(old.address))
-      const fresh = yield* (yield* WalletKeys).generate("104" as WalletId)
+      const fresh = yield* (yield* Wallets.WalletKeys).generate("104" as Kernel.WalletId)
       expect(fresh.key.store).toBe("pkcs11")
       expect(TronSignature.recoverAddress(hash, yield* signer.sign(fresh, hash))).toEqual(Option.some(fresh.address))
     }).pipe(Effect.provide(
@@ -144,7 +144,7 @@ describe.skipIf(!softHsmInstalled)("PKCS#11 token opened twice in one process", 
   it.effect("the API's and the worker's stores share the module: both sign, and closing one leaves the other working", () =>
     Effect.gen(function*() {
       const first = yield* Pkcs11Token.open(token.settings)
-      const wallet = yield* Pkcs11WalletKeys.make(first).generate("1" as WalletId)
+      const wallet = yield* Pkcs11WalletKeys.make(first).generate("1" as Kernel.WalletId)
       const secondScope = yield* Scope.make()
       const second = yield* Scope.extend(Pkcs11Token.open(token.settings), secondScope)
       const viaSecond = Pkcs11Signer.make(second, { sign: () => Effect.dieMessage("no local wallet here") })

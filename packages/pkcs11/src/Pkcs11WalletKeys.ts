@@ -1,4 +1,4 @@
-import { type GeneratedWallet, KeyGenerationFailed, tokenKey, type WalletId, WalletKeys } from "@collector/core"
+import { type Kernel, Wallets } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { Effect, Layer } from "effect"
 import pkcs11js from "pkcs11js"
@@ -18,8 +18,8 @@ import { call, callAsync, Pkcs11Token, TokenCallFailed, type TokenSession } from
  * likely cause. Any failure is `KeyGenerationFailed`: the wallet is not created, the tenant gets a
  * 503 to retry, the reason goes to the log.
  */
-export const make = (token: Pkcs11Token["Type"], labelPrefix: string = defaultLabelPrefix): WalletKeys["Type"] => ({
-  generate: (walletId: WalletId) => generateLabelled(token, labelPrefix + walletId)
+export const make = (token: Pkcs11Token["Type"], labelPrefix: string = defaultLabelPrefix): Wallets.WalletKeys["Type"] => ({
+  generate: (walletId: Kernel.WalletId) => generateLabelled(token, labelPrefix + walletId)
 })
 
 /**
@@ -28,18 +28,18 @@ export const make = (token: Pkcs11Token["Type"], labelPrefix: string = defaultLa
  * the caller composes. The same refusal of a label already in the token and the same
  * `KeyGenerationFailed` apply.
  */
-export const generateLabelled = (token: Pkcs11Token["Type"], label: string): Effect.Effect<GeneratedWallet, KeyGenerationFailed> =>
+export const generateLabelled = (token: Pkcs11Token["Type"], label: string): Effect.Effect<Wallets.GeneratedWallet, Wallets.KeyGenerationFailed> =>
   token.withSession((session) =>
     Effect.gen(function*() {
       if (yield* labelTaken(session, label)) return { taken: true } as const
       return { taken: false, address: yield* generateIn(session.module, session.handle, label) } as const
     })
   ).pipe(
-    Effect.mapError((failed) => new KeyGenerationFailed({ reason: `the PKCS#11 token failed to generate a key pair (${failed.returnValue})` })),
+    Effect.mapError((failed) => new Wallets.KeyGenerationFailed({ reason: `the PKCS#11 token failed to generate a key pair (${failed.returnValue})` })),
     Effect.flatMap((outcome) =>
       outcome.taken
-        ? Effect.fail(new KeyGenerationFailed({ reason: `the token already holds an object labelled ${label}: another deployment may share this token (give each its own PKCS11_LABEL_PREFIX)` }))
-        : Effect.succeed({ address: outcome.address, key: tokenKey(label) }))
+        ? Effect.fail(new Wallets.KeyGenerationFailed({ reason: `the token already holds an object labelled ${label}: another deployment may share this token (give each its own PKCS11_LABEL_PREFIX)` }))
+        : Effect.succeed({ address: outcome.address, key: Wallets.tokenKey(label) }))
   )
 
 /** Whether any object (key or otherwise) of the token carries `label`. */
@@ -80,5 +80,5 @@ const generateIn = (module: pkcs11js.PKCS11, session: pkcs11js.Handle, label: st
     return TronAddress.fromPublicKey(point)
   })
 
-export const layer = (labelPrefix: string = defaultLabelPrefix): Layer.Layer<WalletKeys, never, Pkcs11Token> =>
-  Layer.effect(WalletKeys, Effect.map(Pkcs11Token, (token) => make(token, labelPrefix)))
+export const layer = (labelPrefix: string = defaultLabelPrefix): Layer.Layer<Wallets.WalletKeys, never, Pkcs11Token> =>
+  Layer.effect(Wallets.WalletKeys, Effect.map(Pkcs11Token, (token) => make(token, labelPrefix)))

@@ -1,4 +1,4 @@
-import type { Network, TenantId } from "@collector/core"
+import type { Kernel } from "@collector/core"
 
 /**
  * The token label of a resource account's key: the deployment's prefix, then `resource-`, the
@@ -6,5 +6,5 @@ import type { Network, TenantId } from "@collector/core"
  * network and tenant, so one label per account; an operator reads in the token whose stake a key
  * holds, and a wallet's label (prefix and digits) can never equal it.
  */
-export const resourceAccountLabel = (labelPrefix: string, network: Network, tenantId: TenantId | null): string =>
+export const resourceAccountLabel = (labelPrefix: string, network: Kernel.Network, tenantId: Kernel.TenantId | null): string =>
   `${labelPrefix}resource-${network}-${tenantId ?? "default"}`

@@ -1,15 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
-import {
-  BalanceSync,
-  Chain,
-  ComponentStatus,
-  type TenantId,
-  type TenantScope,
-  type WalletId,
-  WalletRepository,
-  localKey
-} from "@collector/core"
+import { Balances, Chain, Engine, type Kernel, type Tenants, Wallets } from "@collector/core"
 import { adapterFor, startSimNode } from "@collector/tron-sim/testing"
 import { wallet } from "@collector/tron-sim/testing"
 import { Effect, Layer } from "effect"
@@ -39,35 +30,35 @@ const withSync = (batchSize: number) =>
       const sim = yield* startSimNode()
       const chain = yield* adapterFor(sim.url)
       const parts = Layer.mergeAll(PgBalanceLedger.layer, PgWalletRepository.layer, PgComponentStatus.layer).pipe(Layer.provideMerge(TestDatabaseLive))
-      const sync = BalanceSync.layer({ batchSize }).pipe(Layer.provideMerge(Layer.mergeAll(parts, Layer.succeed(Chain, chain))))
+      const sync = Balances.BalanceSync.layer({ batchSize }).pipe(Layer.provideMerge(Layer.mergeAll(parts, Layer.succeed(Chain.Chain, chain))))
       return yield* Effect.provide(test(sim.url), sync)
     })
 
 const newScope = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const [row] = yield* sql<{ id: string }>`INSERT INTO tenants (name) VALUES (${`t-${randomBytes(4).toString("hex")}`}) RETURNING id`
-  return { tenantId: row!.id as TenantId, network: "nile" } satisfies TenantScope
+  return { tenantId: row!.id as Kernel.TenantId, network: "nile" } satisfies Tenants.TenantScope
 })
 
-const addWallet = (scope: TenantScope, n: number) =>
-  Effect.flatMap(WalletRepository, (repo) =>
-    repo.insert(scope, { customId: `w${n}`, address: wallet(n).address, key: localKey({ keyId: "k", blob: randomBytes(60) }) }))
+const addWallet = (scope: Tenants.TenantScope, n: number) =>
+  Effect.flatMap(Wallets.WalletRepository, (repo) =>
+    repo.insert(scope, { customId: `w${n}`, address: wallet(n).address, key: Wallets.localKey({ keyId: "k", blob: randomBytes(60) }) }))
 
-const balancesOf = (id: WalletId) =>
+const balancesOf = (id: Kernel.WalletId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ usdt: string | null; trx: string | null; block: string; synced_at: Date | null }>`
       SELECT balance_usdt::text AS usdt, balance_trx::text AS trx, balance_block::text AS block, balance_synced_at AS synced_at
       FROM wallets WHERE id = ${id}`).pipe(Effect.map(([row]) => row!))
 
-const heartbeat = Effect.map(Effect.flatMap(ComponentStatus, (s) => s.list("nile")), (list) => list.find((r) => r.component === "balance_sync")!)
+const heartbeat = Effect.map(Effect.flatMap(Engine.ComponentStatus, (s) => s.list("nile")), (list) => list.find((r) => r.component === "balance_sync")!)
 
 it.scopedLive("a new wallet goes from unsynced to its solidified USDT and TRX balances", () =>
   withSync(24)((url) =>
     Effect.gen(function*() {
-      const sync = yield* BalanceSync
+      const sync = yield* Balances.BalanceSync
       const scope = yield* newScope
       const created = yield* addWallet(scope, 11)
-      const repo = yield* WalletRepository
+      const repo = yield* Wallets.WalletRepository
       expect(yield* repo.find(scope, created.id)).toMatchObject({ value: { balanceBlock: 0n, balanceUsdt: null, balanceTrx: null } })
       expect((yield* sync.syncBatch("nile")).recorded).toBe(1)
       // Nothing has happened to it on chain: a confirmed zero at the first block.
@@ -94,7 +85,7 @@ it.scopedLive("a new wallet goes from unsynced to its solidified USDT and TRX ba
 it.scopedLive("a wallet marked stale by a deposit goes before never-synced and rotation wallets", () =>
   withSync(1)((url) =>
     Effect.gen(function*() {
-      const sync = yield* BalanceSync
+      const sync = yield* Balances.BalanceSync
       const sql = yield* SqlClient.SqlClient
       const scope = yield* newScope
       const rotating = yield* addWallet(scope, 21)
@@ -121,7 +112,7 @@ it.scopedLive("a wallet marked stale by a deposit goes before never-synced and r
 it.scopedLive("a node outage leaves every balance as it was and reports degraded", () =>
   withSync(24)((url) =>
     Effect.gen(function*() {
-      const sync = yield* BalanceSync
+      const sync = yield* Balances.BalanceSync
       const scope = yield* newScope
       const synced = yield* addWallet(scope, 31)
       yield* control(url, "mint", { to: synced.address, amount: "5000000" })

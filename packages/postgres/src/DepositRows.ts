@@ -1,4 +1,4 @@
-import type { ConfirmationRule, Deposit, DepositId, DepositStatus, EventId, Network, PendingTransfer, TenantId, WalletId } from "@collector/core"
+import type { Deposits, Kernel, Scanning, Settings } from "@collector/core"
 
 /** A deposit row read with `depositColumns` (table alias `d`). */
 // int8 and numeric come back as text: IDs and money never pass through a JS number.
@@ -10,8 +10,8 @@ export interface DepositRow {
   readonly id: string
   readonly event_id: string
   readonly tenant_id: string
-  readonly network: Network
-  readonly status: DepositStatus
+  readonly network: Kernel.Network
+  readonly status: Deposits.DepositStatus
   readonly wallet_id: string
   readonly custom_id: string
   readonly address: string
@@ -25,17 +25,17 @@ export interface DepositRow {
   readonly block_time: Date
   readonly created_at: Date
   readonly revision: number
-  readonly confirmation_type: ConfirmationRule
+  readonly confirmation_type: Settings.ConfirmationRule
   readonly confirmations: number | null
 }
 
-export const toDeposit = (row: DepositRow): Deposit => ({
-  id: row.id as DepositId,
-  eventId: row.event_id as EventId,
-  tenantId: row.tenant_id as TenantId,
+export const toDeposit = (row: DepositRow): Deposits.Deposit => ({
+  id: row.id as Deposits.DepositId,
+  eventId: row.event_id as Deposits.EventId,
+  tenantId: row.tenant_id as Kernel.TenantId,
   network: row.network,
   status: row.status,
-  walletId: row.wallet_id as WalletId,
+  walletId: row.wallet_id as Kernel.WalletId,
   customId: row.custom_id,
   address: row.address,
   source: row.source,
@@ -57,7 +57,7 @@ export const observedLogColumns = `o.network, o.txid, o.log_index, o.block_numbe
   o.tenant_id::text AS tenant_id, o.wallet_id::text AS wallet_id, o.custom_id, o.address, o.source, o.contract, o.amount::text AS amount`
 
 export interface ObservedLogRow {
-  readonly network: Network
+  readonly network: Kernel.Network
   readonly txid: string
   readonly log_index: number
   readonly block_number: string
@@ -73,15 +73,15 @@ export interface ObservedLogRow {
 }
 
 /** The transfer a log row records: what a pending transfer is before its tenant's rule is joined. */
-export const toObservedTransfer = (row: ObservedLogRow): Omit<PendingTransfer, "rule"> => ({
+export const toObservedTransfer = (row: ObservedLogRow): Omit<Scanning.PendingTransfer, "rule"> => ({
   network: row.network,
   txid: row.txid,
   logIndex: row.log_index,
   blockNumber: BigInt(row.block_number),
   blockHash: row.block_hash,
   blockTime: row.block_time,
-  tenantId: row.tenant_id as TenantId,
-  walletId: row.wallet_id as WalletId,
+  tenantId: row.tenant_id as Kernel.TenantId,
+  walletId: row.wallet_id as Kernel.WalletId,
   customId: row.custom_id,
   address: row.address,
   source: row.source,

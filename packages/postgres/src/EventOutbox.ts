@@ -1,4 +1,4 @@
-import type { OutboxEvent } from "@collector/core"
+import type { Notifications } from "@collector/core"
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
@@ -7,7 +7,7 @@ import { Effect } from "effect"
  * transaction (the one that makes the state change they report). Every delivery column starts
  * as the table's defaults say: pending, round 1, no attempt yet.
  */
-export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<OutboxEvent>) =>
+export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<Notifications.OutboxEvent>) =>
   events.length === 0 ? Effect.void : sql`
     INSERT INTO events ${
     sql.insert(events.map((event) => ({

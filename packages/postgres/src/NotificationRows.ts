@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, DeliveryOutcome, DeliveryRound, DeliveryStatus, EventId, EventType, Network, NotificationEvent } from "@collector/core"
+import type { Deposits, Kernel, Notifications } from "@collector/core"
 
 /** An event row read with `eventColumns` (table alias `e`); the ID as text, never a JS number. */
 export const eventColumns = `e.id::text AS id, e.network, e.event_type, e.status, e.attempts, e.current_round, e.next_attempt,
@@ -6,9 +6,9 @@ export const eventColumns = `e.id::text AS id, e.network, e.event_type, e.status
 
 export interface EventRow {
   readonly id: string
-  readonly network: Network
-  readonly event_type: EventType
-  readonly status: DeliveryStatus
+  readonly network: Kernel.Network
+  readonly event_type: Notifications.EventType
+  readonly status: Notifications.DeliveryStatus
   readonly attempts: number
   readonly current_round: number
   readonly next_attempt: Date | null
@@ -19,8 +19,8 @@ export interface EventRow {
   readonly payload: string
 }
 
-export const toEvent = (row: EventRow): NotificationEvent => ({
-  id: row.id as EventId,
+export const toEvent = (row: EventRow): Notifications.NotificationEvent => ({
+  id: row.id as Deposits.EventId,
   network: row.network,
   eventType: row.event_type,
   status: row.status,
@@ -40,11 +40,11 @@ export interface RoundRow {
   readonly started_at: Date
   readonly deadline_at: Date
   readonly ended_at: Date | null
-  readonly outcome: DeliveryOutcome | null
+  readonly outcome: Notifications.DeliveryOutcome | null
   readonly reason: string
 }
 
-export const toRound = (row: RoundRow): DeliveryRound => ({
+export const toRound = (row: RoundRow): Notifications.DeliveryRound => ({
   round: row.round,
   url: row.url,
   startedAt: row.started_at,
@@ -64,10 +64,10 @@ export interface AttemptRow {
   readonly http_status: number | null
   readonly response_excerpt: string
   readonly error: string
-  readonly outcome: DeliveryOutcome | null
+  readonly outcome: Notifications.DeliveryOutcome | null
 }
 
-export const toAttempt = (row: AttemptRow): DeliveryAttempt => ({
+export const toAttempt = (row: AttemptRow): Notifications.DeliveryAttempt => ({
   round: row.round,
   attempt: row.attempt,
   url: row.url,

@@ -1,4 +1,4 @@
-import type { AppId } from "@collector/core"
+import type { Kernel } from "@collector/core"
 import { accessTokenRepositoryContract, StorageFixtures } from "@collector/core/testing"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -19,7 +19,7 @@ describe("PgAccessTokenRepository.insert", () => {
         const repo = yield* PgAccessTokenRepository.make
         const { appId } = yield* Effect.flatMap(StorageFixtures, (fixtures) => fixtures.scope("nile"))
         const inside = yield* sql.withTransaction(
-          Effect.zipRight(repo.insert(randomBytes(32), appId as AppId, new Date(Date.now() + 60_000)), sql<{ synchronous_commit: string }>`SHOW synchronous_commit`)
+          Effect.zipRight(repo.insert(randomBytes(32), appId as Kernel.AppId, new Date(Date.now() + 60_000)), sql<{ synchronous_commit: string }>`SHOW synchronous_commit`)
         )
         expect(inside[0]?.synchronous_commit).toBe("off")
         const after = yield* sql.reserve.pipe(Effect.flatMap((connection) => connection.execute("SHOW synchronous_commit", [], undefined)), Effect.scoped)

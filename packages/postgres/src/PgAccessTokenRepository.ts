@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
-import { accessTokenExpired, AccessTokenRepository, type AppId } from "@collector/core"
+import { type Kernel, Tenants } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 import { render } from "./RowRuleSql.js"
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  return AccessTokenRepository.of({
+  return Tenants.AccessTokenRepository.of({
     // A token lost in a crash costs the client one more token request, so its commit does not
     // wait for the WAL flush (the dominant cost of the token operation). One statement in its own
     // transaction: the setting, made local by RETURNING before the commit, holds for that commit
@@ -16,13 +16,13 @@ export const make = Effect.gen(function*() {
     find: (tokenHash) =>
       sql<{ app_id: string; expires_at: Date }>`SELECT app_id, expires_at FROM access_tokens WHERE token_hash = ${tokenHash}`.pipe(
         Effect.orDie,
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => ({ appId: String(r.app_id) as AppId, expiresAt: r.expires_at })))
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => ({ appId: String(r.app_id) as Kernel.AppId, expiresAt: r.expires_at })))
       ),
     // A batch picked on the expiry index, so one pass holds few row locks and little WAL.
     deleteExpired: (now, limit) =>
       sql<{ n: string }>`WITH gone AS (
         DELETE FROM access_tokens WHERE token_hash IN (
-          SELECT token_hash FROM access_tokens WHERE ${render(sql, accessTokenExpired, { expiresAt: "expires_at" }, { now })} ORDER BY expires_at LIMIT ${limit}
+          SELECT token_hash FROM access_tokens WHERE ${render(sql, Tenants.accessTokenExpired, { expiresAt: "expires_at" }, { now })} ORDER BY expires_at LIMIT ${limit}
         ) RETURNING 1
       ) SELECT count(*)::text AS n FROM gone`.pipe(
         Effect.orDie,
@@ -31,4 +31,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(AccessTokenRepository, make)
+export const layer = Layer.effect(Tenants.AccessTokenRepository, make)

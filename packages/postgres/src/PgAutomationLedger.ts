@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { AutomationDue, AutomationLedger, type TenantId, tenantAvailability, type WalletId } from "@collector/core"
-import { Effect, Layer } from "effect"
+import { type Kernel, Sweeps, Tenants } from "@collector/core"
+import { type Context, Effect, Layer } from "effect"
 import { automationOf, type SettingsRow, settingsColumns } from "./PgSettingsRepository.js"
 import { render } from "./RowRuleSql.js"
 import { terminalSql } from "./SweepRows.js"
@@ -17,12 +17,12 @@ const dueColumns = {
 } as const
 const tenantColumns = { status: "t.status", expiresAt: "t.expires_at" } as const
 
-export const make = Effect.gen(function*() {
+export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.AutomationLedger>, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const terminal = sql.unsafe(terminalSql)
   // Only `due.tenant_id` shares a name with the settings row, so the rest need no alias.
   const settings = sql.unsafe(settingsColumns)
-  return AutomationLedger.of({
+  return Sweeps.AutomationLedger.of({
     // Claim in one statement: a scope locked by another worker is skipped, not waited for. The
     // due scopes are picked once, in a CTE: as a subquery joined to the UPDATE the planner may
     // rescan them for every settings row, and each rescan skips the rows this statement has just
@@ -31,8 +31,8 @@ export const make = Effect.gen(function*() {
       sql<DueRow>`
         WITH due AS MATERIALIZED (
           SELECT d.tenant_id FROM tenant_settings d JOIN tenants t ON t.id = d.tenant_id
-          WHERE d.network = ${network} AND ${render(sql, AutomationDue.automationDue, dueColumns, { now })}
-            AND ${render(sql, tenantAvailability, tenantColumns, { now })}
+          WHERE d.network = ${network} AND ${render(sql, Sweeps.AutomationDue.automationDue, dueColumns, { now })}
+            AND ${render(sql, Tenants.tenantAvailability, tenantColumns, { now })}
           ORDER BY d.automation_last_run_at NULLS FIRST, d.tenant_id
           LIMIT ${limit}
           FOR UPDATE OF d SKIP LOCKED
@@ -42,7 +42,7 @@ export const make = Effect.gen(function*() {
         WHERE s.tenant_id = due.tenant_id AND s.network = ${network}
         RETURNING s.tenant_id::text, ${settings}`.pipe(
         Effect.orDie,
-        Effect.map((rows) => rows.map((row) => ({ scope: { tenantId: row.tenant_id as TenantId, network }, policy: automationOf(row) })))
+        Effect.map((rows) => rows.map((row) => ({ scope: { tenantId: row.tenant_id as Kernel.TenantId, network }, policy: automationOf(row) })))
       ),
     finishRound: (scope, at, claimedUntil) =>
       sql`
@@ -58,8 +58,8 @@ export const make = Effect.gen(function*() {
             SELECT 1 FROM tenant_settings s
             WHERE s.tenant_id = w.tenant_id AND s.network = w.network AND s.collection_wallet_id = w.id)
         ORDER BY w.balance_usdt DESC NULLS LAST, w.id DESC
-        LIMIT ${limit}`.pipe(Effect.orDie, Effect.map((rows) => rows.map((r) => r.id as WalletId)))
+        LIMIT ${limit}`.pipe(Effect.orDie, Effect.map((rows) => rows.map((r) => r.id as Kernel.WalletId)))
   })
 })
 
-export const layer = Layer.effect(AutomationLedger, make)
+export const layer = Layer.effect(Sweeps.AutomationLedger, make)

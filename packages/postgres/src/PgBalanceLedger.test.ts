@@ -1,6 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
-import { BalanceLedger } from "@collector/core"
+import { Balances } from "@collector/core"
 import { balanceLedgerContract, StorageFixtures } from "@collector/core/testing"
 import { Effect } from "effect"
 import { backlogStatement, dueStatement } from "./PgBalanceLedger.js"
@@ -35,7 +35,7 @@ it.scoped("due and backlog read the sync indexes, not the table (EXPLAIN over 20
     expect(backlogPlan).toMatch(/wallets_sync_rotation/)
     expect(backlogPlan).toMatch(/wallets_sync_stale/)
     expect(backlogPlan).not.toMatch(/Seq Scan/)
-    const ledger = yield* BalanceLedger
+    const ledger = yield* Balances.BalanceLedger
     const due = (yield* ledger.due("nile", 43, 100n)).map((w) => w.address)
     expect(due.slice(0, 3)).toEqual(["T2", "T502", "T1002"])
     expect(due.slice(40)).toEqual(["T10", "T20", "T30"])

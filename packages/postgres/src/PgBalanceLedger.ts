@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { BalanceLedger, type Network, newestReadings, type WalletId } from "@collector/core"
+import { Balances, type Kernel } from "@collector/core"
 import { Clock, Effect, Layer } from "effect"
 import { integerArray } from "./PgArrays.js"
 
@@ -10,7 +10,7 @@ import { integerArray } from "./PgArrays.js"
  * rotation skips the wallets the first part already took. PgBalanceLedger.test.ts checks the
  * plan with EXPLAIN.
  */
-export const dueStatement = (sql: SqlClient.SqlClient, network: Network, limit: number, solidified: bigint) =>
+export const dueStatement = (sql: SqlClient.SqlClient, network: Kernel.Network, limit: number, solidified: bigint) =>
   sql<{ id: string; address: string }>`
     SELECT due.id::text AS id, due.address FROM (
       (SELECT id, address, 0 AS part, balance_stale_from AS stale_from, NULL::timestamptz AS synced_at FROM wallets
@@ -29,7 +29,7 @@ export const dueStatement = (sql: SqlClient.SqlClient, network: Network, limit: 
  * would read every wallet of the network each batch. Only `record` writes either column, and
  * it writes both.
  */
-export const backlogStatement = (sql: SqlClient.SqlClient, network: Network) =>
+export const backlogStatement = (sql: SqlClient.SqlClient, network: Kernel.Network) =>
   sql<{ unsynced: string; stale: string }>`
     SELECT
       (SELECT count(*) FROM wallets WHERE network = ${network} AND balance_synced_at IS NULL)::text AS unsynced,
@@ -37,11 +37,11 @@ export const backlogStatement = (sql: SqlClient.SqlClient, network: Network) =>
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  return BalanceLedger.of({
+  return Balances.BalanceLedger.of({
     due: (network, limit, solidified) =>
       dueStatement(sql, network, limit, solidified).pipe(
         Effect.orDie,
-        Effect.map((rows) => rows.map((row) => ({ id: row.id as WalletId, address: row.address })))
+        Effect.map((rows) => rows.map((row) => ({ id: row.id as Kernel.WalletId, address: row.address })))
       ),
     /**
      * One statement per batch. `balance_block <= at_block` keeps a late reading from an older
@@ -54,7 +54,7 @@ export const make = Effect.gen(function*() {
     record: (network, readings) =>
       Effect.gen(function*() {
         if (readings.length === 0) return 0
-        const rows = newestReadings(readings)
+        const rows = Balances.newestReadings(readings)
         const now = new Date(yield* Clock.currentTimeMillis)
         const [written] = yield* sql<{ n: number }>`
           WITH r AS (
@@ -101,4 +101,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(BalanceLedger, make)
+export const layer = Layer.effect(Balances.BalanceLedger, make)

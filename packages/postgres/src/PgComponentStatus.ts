@@ -1,16 +1,16 @@
 import { SqlClient } from "@effect/sql"
-import { type ComponentReport, ComponentStatus, type Network } from "@collector/core"
+import { Engine, type Kernel } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 interface StatusRow {
   readonly component: string
-  readonly network: Network
+  readonly network: Kernel.Network
   readonly status: string
   readonly detail: string
   readonly updated_at: Date
 }
 
-const toReport = (row: StatusRow): ComponentReport => ({
+const toReport = (row: StatusRow): Engine.ComponentReport => ({
   component: row.component,
   network: row.network,
   status: row.status,
@@ -20,7 +20,7 @@ const toReport = (row: StatusRow): ComponentReport => ({
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  return ComponentStatus.of({
+  return Engine.ComponentStatus.of({
     // One row per (component, network): the latest report replaces the previous one.
     report: (report) =>
       sql`
@@ -35,4 +35,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(ComponentStatus, make)
+export const layer = Layer.effect(Engine.ComponentStatus, make)

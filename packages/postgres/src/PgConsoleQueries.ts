@@ -1,13 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import {
-  ConsoleQueries,
-  type ConfirmationRule,
-  type DeliveryStatus,
-  type EventType,
-  type Network,
-  type SweepStatus,
-  type TenantStatus
-} from "@collector/core"
+import { type Kernel, type Notifications, Operators, type Settings, type Sweeps, type Tenants } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 
 const unfinished = ["pending", "ready", "signed", "broadcast", "unknown"]
@@ -16,7 +8,7 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   // Both periods in one pass over the longer one's deposits: the day's are most of the page's reads.
-  const tallies = (network: Network, since: { readonly hour: Date; readonly day: Date }) =>
+  const tallies = (network: Kernel.Network, since: { readonly hour: Date; readonly day: Date }) =>
     sql<{ hour_n: string; hour_usdt: string; day_n: string; day_usdt: string }>`
       SELECT count(*) FILTER (WHERE created_at >= ${since.hour})::text AS hour_n,
              coalesce(sum(amount) FILTER (WHERE created_at >= ${since.hour}), 0)::text AS hour_usdt,
@@ -30,7 +22,7 @@ export const make = Effect.gen(function*() {
       }))
     )
 
-  return ConsoleQueries.of({
+  return Operators.ConsoleQueries.of({
     networkActivity: (network, since, countLimit) =>
       Effect.all({
         position: sql<{ block_number: string; head_number: string; solidified_number: string; updated_at: Date }>`
@@ -49,7 +41,7 @@ export const make = Effect.gen(function*() {
           SELECT count(*)::text AS n FROM (
             SELECT 1 FROM events WHERE network = ${network} AND status IN ('pending', 'delivering') LIMIT ${countLimit}
           ) AS backlog`.pipe(Effect.map(([row]) => Number(row!.n))),
-        sweepsByStatus: sql<{ status: SweepStatus; n: string }>`
+        sweepsByStatus: sql<{ status: Sweeps.SweepStatus; n: string }>`
           SELECT status, count(*)::text AS n FROM (
             SELECT status FROM sweep_tasks
             WHERE status <> 'succeeded' AND network = ${network} AND (status IN ${sql.in(unfinished)} OR updated_at >= ${since.day})
@@ -64,12 +56,12 @@ export const make = Effect.gen(function*() {
       sql<{
         tenant_id: string
         name: string
-        status: TenantStatus
-        network: Network
+        status: Tenants.TenantStatus
+        network: Kernel.Network
         wallets: string
         usdt: string
         collection_address: string | null
-        confirmation_rule: ConfirmationRule
+        confirmation_rule: Settings.ConfirmationRule
         automation_enabled: boolean | null
         automation_threshold: string | null
         webhook_url: string | null
@@ -118,9 +110,9 @@ export const make = Effect.gen(function*() {
       sql<{
         id: string
         tenant_id: string
-        network: Network
-        event_type: EventType
-        status: DeliveryStatus
+        network: Kernel.Network
+        event_type: Notifications.EventType
+        status: Notifications.DeliveryStatus
         attempts: number
         current_round: number
         http_status: number | null
@@ -152,7 +144,7 @@ export const make = Effect.gen(function*() {
       ),
 
     sweepsNotSucceeded: (limit) =>
-      sql<{ id: string; tenant_id: string; network: Network; address: string; status: SweepStatus; stage: string; reason: string; amount: string; updated_at: Date }>`
+      sql<{ id: string; tenant_id: string; network: Kernel.Network; address: string; status: Sweeps.SweepStatus; stage: string; reason: string; amount: string; updated_at: Date }>`
         SELECT id::text, tenant_id::text, network, address, status, stage, reason, amount::text, updated_at
         FROM sweep_tasks WHERE status <> 'succeeded' ORDER BY id DESC LIMIT ${limit}`.pipe(
         Effect.orDie,
@@ -172,7 +164,7 @@ export const make = Effect.gen(function*() {
       ),
 
     findWallets: (address) =>
-      sql<{ id: string; tenant_id: string; network: Network; address: string; custom_id: string; balance_usdt: string | null }>`
+      sql<{ id: string; tenant_id: string; network: Kernel.Network; address: string; custom_id: string; balance_usdt: string | null }>`
         SELECT id::text, tenant_id::text, network, address, custom_id, balance_usdt::text FROM wallets
         WHERE network IN ('main', 'nile') AND address = ${address} ORDER BY network`.pipe(
         Effect.orDie,
@@ -189,7 +181,7 @@ export const make = Effect.gen(function*() {
       ),
 
     findTransaction: (txid) =>
-      sql<{ kind: "deposit" | "sweep"; id: string; tenant_id: string; network: Network; status: string; address: string; amount: string }>`
+      sql<{ kind: "deposit" | "sweep"; id: string; tenant_id: string; network: Kernel.Network; status: string; address: string; amount: string }>`
         SELECT 'deposit' AS kind, id::text, tenant_id::text, network, status, address, amount::text FROM deposits
           WHERE network IN ('main', 'nile') AND txid = ${txid}
         UNION ALL
@@ -204,4 +196,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(ConsoleQueries, make)
+export const layer = Layer.effect(Operators.ConsoleQueries, make)

@@ -1,15 +1,15 @@
 import { SqlClient } from "@effect/sql"
-import { DelegationExists, DelegationLedger, DelegationMoved, type DelegationState, type EnergyDelegation, type Network, type SweepTaskId } from "@collector/core"
+import { Delegation, type Kernel, type Sweeps } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 
 interface DelegationRow {
   readonly task_id: string
-  readonly network: Network
+  readonly network: Kernel.Network
   readonly owner_address: string
   readonly receiver_address: string
   readonly energy: string
   readonly balance: string
-  readonly state: DelegationState
+  readonly state: Delegation.DelegationState
   readonly delegate_txid: string
   readonly delegate_expiration: Date
   readonly reclaim_txid: string | null
@@ -22,8 +22,8 @@ interface DelegationRow {
 const columns = `task_id::text AS task_id, network, owner_address, receiver_address, energy::text AS energy, balance::text AS balance,
   state, delegate_txid, delegate_expiration, reclaim_txid, reclaim_expiration, created_at, updated_at`
 
-const toDelegation = (row: DelegationRow): EnergyDelegation => ({
-  taskId: row.task_id as SweepTaskId,
+const toDelegation = (row: DelegationRow): Delegation.EnergyDelegation => ({
+  taskId: row.task_id as Sweeps.SweepTaskId,
   network: row.network,
   owner: row.owner_address,
   receiver: row.receiver_address,
@@ -42,13 +42,13 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const cols = sql.unsafe(columns)
 
-  const find = (taskId: SweepTaskId) =>
+  const find = (taskId: Sweeps.SweepTaskId) =>
     sql<DelegationRow>`SELECT ${cols} FROM energy_delegations WHERE task_id = ${taskId}::bigint`.pipe(
       Effect.orDie,
       Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDelegation))
     )
 
-  return DelegationLedger.of({
+  return Delegation.DelegationLedger.of({
     // ON CONFLICT DO NOTHING, then the row as stored: of two workers planning one task, one plans and the other is told.
     plan: (d) =>
       Effect.gen(function*() {
@@ -63,7 +63,7 @@ export const make = Effect.gen(function*() {
         const existing = yield* find(d.taskId)
         return yield* Option.match(existing, {
           onNone: () => Effect.dieMessage(`energy delegation of task ${d.taskId} conflicted but is not stored`),
-          onSome: (row) => Effect.fail(new DelegationExists({ existing: row }))
+          onSome: (row) => Effect.fail(new Delegation.DelegationExists({ existing: row }))
         })
       }),
     find,
@@ -77,7 +77,7 @@ export const make = Effect.gen(function*() {
             AND reclaim_txid IS NOT DISTINCT FROM ${previous.reclaimTxid}::text
           RETURNING ${cols}`.pipe(Effect.orDie)
         if (updated[0] !== undefined) return toDelegation(updated[0])
-        return yield* Effect.fail(new DelegationMoved({ current: yield* find(previous.taskId) }))
+        return yield* Effect.fail(new Delegation.DelegationMoved({ current: yield* find(previous.taskId) }))
       }),
     open: (network, limit) =>
       sql<DelegationRow>`
@@ -87,4 +87,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(DelegationLedger, make)
+export const layer = Layer.effect(Delegation.DelegationLedger, make)

@@ -1,5 +1,5 @@
 import { claimRequest, deliveryLedgerContract } from "@collector/core/testing"
-import { DeliveryLedger } from "@collector/core"
+import { Notifications } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -28,7 +28,7 @@ it.scoped("an attempt written without the sending mark (a worker of the previous
       })
       yield* seedRound(id, { round: 1, url, startedAt })
       yield* seedAttempt(id, { round: 1, attempt: 1, url, startedAt })
-      const [taken] = yield* Effect.flatMap(DeliveryLedger, (ledger) => ledger.claimDue(claimRequest("b", at(62))))
+      const [taken] = yield* Effect.flatMap(Notifications.DeliveryLedger, (ledger) => ledger.claimDue(claimRequest("b", at(62))))
       expect(taken).toMatchObject({ eventId: id, started: null, openAttempt: { attempt: 1, startedAt: at(0), sent: true } })
     }).pipe(Effect.orDie),
     PgDeliveryLedger.layer.pipe(Layer.provideMerge(TestDatabaseLive))
@@ -41,7 +41,7 @@ it.scoped("the sending marks and the outcomes of a batch find its attempts by ke
   Effect.provide(
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const ledger = yield* DeliveryLedger
+      const ledger = yield* Notifications.DeliveryLedger
       const [tenant] = yield* sql<{ id: string }>`INSERT INTO tenants (name) VALUES ('busy') RETURNING id::text`
       const scope = { tenantId: tenant!.id, network: "nile" } as const
       const startedAt = at(0).toISOString()

@@ -1,13 +1,6 @@
 import { SqlClient, type SqlError } from "@effect/sql"
-import type { Network, TenantId } from "@collector/core"
-import {
-  type AttemptFinish,
-  DeliveryLedger,
-  type DueEvent,
-  type HeldAttempt,
-  type NextStep
-} from "@collector/core"
-import { DeliveryRules, type EventType } from "@collector/core"
+import { type Kernel, Notifications } from "@collector/core"
+
 import { Data, Effect, Layer } from "effect"
 import { integerArray } from "./PgArrays.js"
 import { aliased, type Columns, render } from "./RowRuleSql.js"
@@ -15,8 +8,8 @@ import { aliased, type Columns, render } from "./RowRuleSql.js"
 interface DueRow {
   readonly id: string
   readonly tenant_id: string
-  readonly network: Network
-  readonly event_type: EventType
+  readonly network: Kernel.Network
+  readonly event_type: Notifications.EventType
   readonly payload: string
   readonly current_round: number
   readonly attempts: number
@@ -35,9 +28,9 @@ interface DueRow {
   readonly started: boolean
 }
 
-const toDueEvent = (now: Date) => (row: DueRow): DueEvent => ({
+const toDueEvent = (now: Date) => (row: DueRow): Notifications.DueEvent => ({
   eventId: row.id,
-  tenantId: row.tenant_id as TenantId,
+  tenantId: row.tenant_id as Kernel.TenantId,
   network: row.network,
   eventType: row.event_type,
   payload: row.payload,
@@ -62,19 +55,19 @@ const toDueEvent = (now: Date) => (row: DueRow): DueEvent => ({
 class ClaimLost extends Data.TaggedError("ClaimLost") {}
 
 // The columns core's delivery rules (DeliveryRules) read, for the aliases the statements use.
-const eventColumns: Columns<DeliveryRules.EventClaimFields> = { status: "status", nextAttempt: "next_attempt", claimedUntil: "claimed_until" }
-const roundColumns: Columns<DeliveryRules.RoundFields> = { roundUrl: "e.round_url", attempts: "e.attempts", deadlineAt: "e.deadline_at" }
-const webhookColumns: Columns<DeliveryRules.WebhookFields> = { webhookEnabled: "s.webhook_enabled", webhookUrl: "s.webhook_url" }
-const attemptColumns: Columns<DeliveryRules.RoundAttemptFields> = { attempt: "o.attempt", endedAt: "o.ended_at", eventAttempts: "e.attempts" }
+const eventColumns: Columns<Notifications.DeliveryRules.EventClaimFields> = { status: "status", nextAttempt: "next_attempt", claimedUntil: "claimed_until" }
+const roundColumns: Columns<Notifications.DeliveryRules.RoundFields> = { roundUrl: "e.round_url", attempts: "e.attempts", deadlineAt: "e.deadline_at" }
+const webhookColumns: Columns<Notifications.DeliveryRules.WebhookFields> = { webhookEnabled: "s.webhook_enabled", webhookUrl: "s.webhook_url" }
+const attemptColumns: Columns<Notifications.DeliveryRules.RoundAttemptFields> = { attempt: "o.attempt", endedAt: "o.ended_at", eventAttempts: "e.attempts" }
 
-const statusOf = (next: NextStep) => next._tag === "Delivered" ? "delivered" : next._tag === "Retry" ? "pending" : "failed"
+const statusOf = (next: Notifications.NextStep) => next._tag === "Delivered" ? "delivered" : next._tag === "Retry" ? "pending" : "failed"
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const eventsE = aliased("e", eventColumns)
-  const isOpen = (columns: Columns<DeliveryRules.EventClaimFields>) => render(sql, DeliveryRules.eventOpen, columns, {})
-  const isDue = (now: Date) => render(sql, DeliveryRules.eventDue, eventsE, { now })
-  const isClaimable = (now: Date) => render(sql, DeliveryRules.eventClaimable, eventsE, { now })
+  const isOpen = (columns: Columns<Notifications.DeliveryRules.EventClaimFields>) => render(sql, Notifications.DeliveryRules.eventOpen, columns, {})
+  const isDue = (now: Date) => render(sql, Notifications.DeliveryRules.eventDue, eventsE, { now })
+  const isClaimable = (now: Date) => render(sql, Notifications.DeliveryRules.eventClaimable, eventsE, { now })
 
   const guarded = <A>(effect: Effect.Effect<A, ClaimLost | SqlError.SqlError>) =>
     sql.withTransaction(effect).pipe(
@@ -87,7 +80,7 @@ export const make = Effect.gen(function*() {
    * The `tenants` CTE of a `WITH RECURSIVE`: the tenants with open events on `network`, found by
    * skipping through events_open_by_tenant (one probe per tenant; a NULL row ends the walk).
    */
-  const openTenants = (network: Network) =>
+  const openTenants = (network: Kernel.Network) =>
     sql`tenants AS (
           (SELECT tenant_id FROM events
            WHERE network = ${network} AND ${isOpen(eventColumns)}
@@ -108,14 +101,14 @@ export const make = Effect.gen(function*() {
   // literal (NULLs, quotes and dates included).
 
   /** The `input` rows of a batch of held attempts: event, holder, round, attempt. */
-  const heldInput = (attempts: ReadonlyArray<HeldAttempt>) =>
+  const heldInput = (attempts: ReadonlyArray<Notifications.HeldAttempt>) =>
     sql`SELECT * FROM unnest(
           ${attempts.map((a) => a.claim.eventId)}::bigint[], ${attempts.map((a) => a.claim.holder)}::text[],
           ${attempts.map((a) => a.claim.round)}::int[], ${attempts.map((a) => a.attempt)}::int[]
         ) AS i(event_id, holder, round, attempt)`
 
   /** The `input` rows of a batch of outcomes: the held attempt, its record and where its event goes. */
-  const finishInput = (finishes: ReadonlyArray<AttemptFinish>) =>
+  const finishInput = (finishes: ReadonlyArray<Notifications.AttemptFinish>) =>
     sql`SELECT * FROM unnest(
           ${finishes.map((f) => f.claim.eventId)}::bigint[], ${finishes.map((f) => f.claim.holder)}::text[],
           ${finishes.map((f) => f.claim.round)}::int[], ${finishes.map((f) => f.attempt)}::int[],
@@ -129,7 +122,7 @@ export const make = Effect.gen(function*() {
         ) AS i(event_id, holder, round, attempt, ended_at, duration_ms, http_status, response_excerpt, error, delivered,
                status, next_attempt, last_error, round_reason)`
 
-  return DeliveryLedger.of({
+  return Notifications.DeliveryLedger.of({
     // Fair claim: a tenant gets at most `perTenant` events held by this dispatcher (those it
     // already holds, passed in, count), and ordering by rank takes every tenant's first due event
     // before anyone's second. Nothing here reads the whole backlog: the tenants with open events
@@ -174,13 +167,13 @@ export const make = Effect.gen(function*() {
                    WHEN EXISTS (
                      SELECT 1 FROM delivery_attempts o
                      WHERE o.event_id = e.id AND o.round = e.current_round
-                       AND ${render(sql, DeliveryRules.attemptBlocksStart, attemptColumns, {})}
+                       AND ${render(sql, Notifications.DeliveryRules.attemptBlocksStart, attemptColumns, {})}
                    ) THEN NULL
                    WHEN e.round_url IS NULL THEN (
                      SELECT s.webhook_url FROM tenant_settings s
                      WHERE s.tenant_id = e.tenant_id AND s.network = e.network
-                       AND ${render(sql, DeliveryRules.webhookConfigured, webhookColumns, {})})
-                   WHEN ${render(sql, DeliveryRules.roundGoesOn, roundColumns, { now: r.now, maxAttempts: r.maxAttempts })} THEN e.round_url
+                       AND ${render(sql, Notifications.DeliveryRules.webhookConfigured, webhookColumns, {})})
+                   WHEN ${render(sql, Notifications.DeliveryRules.roundGoesOn, roundColumns, { now: r.now, maxAttempts: r.maxAttempts })} THEN e.round_url
                  END AS start_url
           FROM events e
           JOIN ranked k ON k.id = e.id
@@ -231,7 +224,7 @@ export const make = Effect.gen(function*() {
         WITH input AS (${heldInput(attempts)}), held AS (
           SELECT e.id FROM events e JOIN input i ON i.event_id = e.id
           WHERE e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt
-            AND ${render(sql, DeliveryRules.leaseHeld, { claimedUntil: "e.claimed_until" }, { now: at })}
+            AND ${render(sql, Notifications.DeliveryRules.leaseHeld, { claimedUntil: "e.claimed_until" }, { now: at })}
           FOR SHARE OF e
         )
         UPDATE delivery_attempts a SET sent_at = ${at}
@@ -351,4 +344,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(DeliveryLedger, make)
+export const layer = Layer.effect(Notifications.DeliveryLedger, make)

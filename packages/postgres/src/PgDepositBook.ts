@@ -1,26 +1,16 @@
 import { SqlClient, type SqlError } from "@effect/sql"
-import {
-  type Booking,
-  BookingConflict,
-  type ConfirmationRule,
-  type Deposit,
-  DepositBook,
-  type DepositId,
-  type EventId,
-  type Network,
-  type PendingTransfer
-} from "@collector/core"
+import { type Deposits, type Kernel, Scanning, type Settings } from "@collector/core"
 import { Effect, Layer } from "effect"
 import { depositColumns, type DepositRow, type ObservedLogRow, observedLogColumns, toDeposit, toObservedTransfer } from "./DepositRows.js"
 import { insertEvents } from "./EventOutbox.js"
 import { integerArray, textArray } from "./PgArrays.js"
 
 interface PendingRow extends ObservedLogRow {
-  readonly rule: ConfirmationRule
+  readonly rule: Settings.ConfirmationRule
 }
 
 /** Every column of a deposit revision, as the core built it. */
-const depositColumnsOf = (deposit: Deposit, at: Date) => ({
+const depositColumnsOf = (deposit: Deposits.Deposit, at: Date) => ({
   ...revisionColumnsOf(deposit, at),
   id: deposit.id,
   tenant_id: deposit.tenantId,
@@ -37,7 +27,7 @@ const depositColumnsOf = (deposit: Deposit, at: Date) => ({
 })
 
 /** What a new revision of an existing deposit changes. */
-const revisionColumnsOf = (deposit: Deposit, at: Date) => ({
+const revisionColumnsOf = (deposit: Deposits.Deposit, at: Date) => ({
   status: deposit.status,
   revision: deposit.revision,
   event_id: deposit.eventId,
@@ -55,12 +45,12 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.unsafe(depositColumns)
 
-  const conflict = (network: Network, reason: string) => Effect.fail(new BookingConflict({ network, reason }))
+  const conflict = (network: Kernel.Network, reason: string) => Effect.fail(new Scanning.BookingConflict({ network, reason }))
 
   // Totals move with the revisions that change them. Not an upsert for a decrease: PostgreSQL
   // checks the proposed (negative) row before it finds the conflict, and a revert always
   // follows its confirmation, so the row exists.
-  const changeTotals = (network: Network, changes: ReadonlyArray<{ readonly tenantId: string; readonly change: bigint }>) =>
+  const changeTotals = (network: Kernel.Network, changes: ReadonlyArray<{ readonly tenantId: string; readonly change: bigint }>) =>
     // The element's type is written out: inferred from this three-way choice, tsc's incremental
     // build resolved it differently from a fresh one and reported an error only the second time.
     Effect.forEach(sumByTenant(changes), ([tenantId, change]): Effect.Effect<unknown, SqlError.SqlError> =>
@@ -78,7 +68,7 @@ export const make = Effect.gen(function*() {
    * Locks the logs and the deposits the bookings were decided on, in one order (so two scanners
    * cannot deadlock), and checks that each is still as it was read.
    */
-  const expectations = (network: Network, bookings: ReadonlyArray<Booking>) =>
+  const expectations = (network: Kernel.Network, bookings: ReadonlyArray<Scanning.Booking>) =>
     Effect.gen(function*() {
       const txids = textArray(bookings.map((b) => b.log.txid))
       const logIndexes = integerArray(bookings.map((b) => b.log.logIndex))
@@ -109,7 +99,7 @@ export const make = Effect.gen(function*() {
       }
     })
 
-  return DepositBook.of({
+  return Scanning.DepositBook.of({
     pending: (network) =>
       sql<PendingRow>`
         SELECT ${sql.literal(observedLogColumns)}, a.confirmation_rule AS rule
@@ -118,7 +108,7 @@ export const make = Effect.gen(function*() {
         ORDER BY o.block_number, o.txid, o.log_index`.pipe(
         Effect.orDie,
         Effect.map((rows) =>
-          rows.map((row): PendingTransfer => ({ ...toObservedTransfer(row), rule: row.rule }))
+          rows.map((row): Scanning.PendingTransfer => ({ ...toObservedTransfer(row), rule: row.rule }))
         )
       ),
 
@@ -136,8 +126,8 @@ export const make = Effect.gen(function*() {
                (SELECT array_agg(nextval('task_event_id_seq')::text) FROM generate_series(1, ${events})) AS events`.pipe(
         Effect.orDie,
         Effect.map(([row]) => ({
-          deposits: (row!.deposits ?? []) as ReadonlyArray<DepositId>,
-          events: (row!.events ?? []) as ReadonlyArray<EventId>
+          deposits: (row!.deposits ?? []) as ReadonlyArray<Deposits.DepositId>,
+          events: (row!.events ?? []) as ReadonlyArray<Deposits.EventId>
         }))
       ),
 
@@ -146,7 +136,7 @@ export const make = Effect.gen(function*() {
       bookings.length === 0 ? Effect.void : sql.withTransaction(
         Effect.gen(function*() {
           yield* expectations(network, bookings)
-          const confirms = bookings.filter((b): b is Extract<Booking, { _tag: "Confirm" }> => b._tag === "Confirm")
+          const confirms = bookings.filter((b): b is Extract<Scanning.Booking, { _tag: "Confirm" }> => b._tag === "Confirm")
           const fresh = confirms.filter((b) => b.replaces === null)
           if (fresh.length > 0) {
             yield* sql`INSERT INTO deposits ${sql.insert(fresh.map((b) => depositColumnsOf(b.deposit, b.at)))}`
@@ -197,4 +187,4 @@ const sumByTenant = (changes: ReadonlyArray<{ readonly tenantId: string; readonl
   return sums
 }
 
-export const layer = Layer.effect(DepositBook, make)
+export const layer = Layer.effect(Scanning.DepositBook, make)

@@ -1,20 +1,20 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import { DepositRepository, type TenantScope } from "@collector/core"
-import { Effect, Layer, Option } from "effect"
+import { Deposits, type Tenants } from "@collector/core"
+import { type Context, Effect, Layer, Option } from "effect"
 import { depositColumns, type DepositRow, toDeposit } from "./DepositRows.js"
 import { containsPattern } from "./WalletFilterSql.js"
 
 /** The scope, plus the receiving-address filter when one is given (source and contract never match). */
-const depositWhere = (sql: SqlClient.SqlClient, scope: TenantScope, address: string): Statement.Fragment => {
+const depositWhere = (sql: SqlClient.SqlClient, scope: Tenants.TenantScope, address: string): Statement.Fragment => {
   const clauses = [sql`d.tenant_id = ${scope.tenantId}`, sql`d.network = ${scope.network}`]
   if (address !== "") clauses.push(sql`lower(d.address) LIKE ${containsPattern(address)}`)
   return sql.and(clauses)
 }
 
-export const make = Effect.gen(function*() {
+export const make: Effect.Effect<Context.Tag.Service<typeof Deposits.DepositRepository>, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.unsafe(depositColumns)
-  return DepositRepository.of({
+  return Deposits.DepositRepository.of({
     // One statement, so the page and its total come from the same snapshot: the count row is
     // always there, and a page past the end simply joins no deposit (`id` null).
     list: (scope, query) =>
@@ -44,4 +44,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(DepositRepository, make)
+export const layer = Layer.effect(Deposits.DepositRepository, make)

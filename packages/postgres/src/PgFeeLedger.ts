@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
-import { type FeeEntry, FeeLedger, type FeePeriod, type FeeTotals, type Network, type SweepTaskId, type TenantId, type TenantScope, type WalletId } from "@collector/core"
+import { Fees, type Kernel, type Sweeps, type Tenants } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 interface EntryRow {
   readonly task_id: string
   readonly tenant_id: string
-  readonly network: Network
+  readonly network: Kernel.Network
   readonly wallet_id: string
   readonly txid: string
   readonly block_number: string
@@ -39,11 +39,11 @@ const columns = `task_id::text AS task_id, tenant_id::text AS tenant_id, network
 
 const sums = `count(*)::text AS entries, ${amounts.map((a) => `coalesce(sum(${a}), 0)::text AS ${a}`).join(", ")}`
 
-const toEntry = (row: EntryRow): FeeEntry => ({
-  taskId: row.task_id as SweepTaskId,
-  tenantId: row.tenant_id as TenantId,
+const toEntry = (row: EntryRow): Fees.FeeEntry => ({
+  taskId: row.task_id as Sweeps.SweepTaskId,
+  tenantId: row.tenant_id as Kernel.TenantId,
   network: row.network,
-  walletId: row.wallet_id as WalletId,
+  walletId: row.wallet_id as Kernel.WalletId,
   txid: row.txid,
   blockNumber: BigInt(row.block_number),
   blockTime: row.block_time,
@@ -59,7 +59,7 @@ const toEntry = (row: EntryRow): FeeEntry => ({
   bookedAt: row.booked_at
 })
 
-const toTotals = (row: TotalsRow): FeeTotals => ({
+const toTotals = (row: TotalsRow): Fees.FeeTotals => ({
   entries: Number(row.entries),
   energy: { own: BigInt(row.energy_own), delegated: BigInt(row.energy_delegated), rented: BigInt(row.energy_rented), burned: BigInt(row.energy_burned) },
   networkEnergyFee: BigInt(row.network_energy_fee),
@@ -76,11 +76,11 @@ export const make = Effect.gen(function*() {
   const cols = sql.unsafe(columns)
   const sumCols = sql.unsafe(sums)
 
-  const inTimes = (period: FeePeriod) =>
+  const inTimes = (period: Fees.FeePeriod) =>
     sql`block_time >= ${period.since} AND (${period.until ?? null}::timestamptz IS NULL OR block_time < ${period.until ?? null}::timestamptz)`
-  const inPeriod = (scope: TenantScope, period: FeePeriod) => sql`tenant_id = ${scope.tenantId}::bigint AND network = ${scope.network} AND ${inTimes(period)}`
+  const inPeriod = (scope: Tenants.TenantScope, period: Fees.FeePeriod) => sql`tenant_id = ${scope.tenantId}::bigint AND network = ${scope.network} AND ${inTimes(period)}`
 
-  return FeeLedger.of({
+  return Fees.FeeLedger.of({
     // ON CONFLICT DO NOTHING: of two passes booking one task, the first entry stays.
     record: (e) =>
       sql<{ task_id: string }>`
@@ -96,14 +96,14 @@ export const make = Effect.gen(function*() {
         ON CONFLICT (task_id) DO NOTHING
         RETURNING task_id::text AS task_id`.pipe(Effect.orDie, Effect.map((rows) => rows.length === 1)),
     unbooked: (network, limit, after) =>
-      sql<{ id: string; tenant_id: string; network: Network }>`
+      sql<{ id: string; tenant_id: string; network: Kernel.Network }>`
         SELECT t.id::text AS id, t.tenant_id::text AS tenant_id, t.network FROM sweep_tasks t
         WHERE t.network = ${network} AND t.status IN ('succeeded', 'failed') AND t.actual_bandwidth_fee IS NOT NULL AND t.txid <> ''
           AND (${after ?? null}::bigint IS NULL OR t.id > ${after ?? null}::bigint)
           AND NOT EXISTS (SELECT 1 FROM fee_ledger f WHERE f.task_id = t.id)
         ORDER BY t.id LIMIT ${limit}`.pipe(
         Effect.orDie,
-        Effect.map((rows) => rows.map((r) => ({ tenantId: r.tenant_id as TenantId, network: r.network, taskId: r.id as SweepTaskId })))
+        Effect.map((rows) => rows.map((r) => ({ tenantId: r.tenant_id as Kernel.TenantId, network: r.network, taskId: r.id as Sweeps.SweepTaskId })))
       ),
     totals: (scope, period) => sql<TotalsRow>`SELECT ${sumCols} FROM fee_ledger WHERE ${inPeriod(scope, period)}`.pipe(Effect.orDie, Effect.map(([row]) => toTotals(row!))),
     // On the network's index by block time (migration 0028): the operator's day is one range scan.
@@ -120,4 +120,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(FeeLedger, make)
+export const layer = Layer.effect(Fees.FeeLedger, make)

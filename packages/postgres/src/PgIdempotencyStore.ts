@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import { IdempotencyConflict, idempotencyPrunable, IdempotencyStore, type SavedOutcome } from "@collector/core"
+import { Idempotency } from "@collector/core"
 import { Effect, Exit, Layer } from "effect"
 import { render } from "./RowRuleSql.js"
 
 class Rollback {
-  constructor(readonly outcome: SavedOutcome) {}
+  constructor(readonly outcome: Idempotency.SavedOutcome) {}
 }
 
 /**
@@ -16,7 +16,7 @@ class Rollback {
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
-  const once: IdempotencyStore["Type"]["once"] = (key, paramsDigest, work) =>
+  const once: Idempotency.IdempotencyStore["Type"]["once"] = (key, paramsDigest, work) =>
     sql.withTransaction(
       Effect.gen(function*() {
         const claimed = yield* sql`
@@ -24,14 +24,14 @@ export const make = Effect.gen(function*() {
           VALUES (${key.tenantId}, ${key.network}, ${key.operation}, ${key.requestId}, ${paramsDigest}, 'running')
           ON CONFLICT DO NOTHING RETURNING 1`
         if (claimed.length === 0) {
-          const [saved] = yield* sql<{ params_digest: string; outcome: SavedOutcome["_tag"]; response: string }>`
+          const [saved] = yield* sql<{ params_digest: string; outcome: Idempotency.SavedOutcome["_tag"]; response: string }>`
             SELECT params_digest, outcome, response FROM idempotency_records
             WHERE tenant_id = ${key.tenantId} AND network = ${key.network}
               AND operation = ${key.operation} AND request_id = ${key.requestId}`
           if (saved === undefined || saved.params_digest !== paramsDigest) {
-            return yield* new IdempotencyConflict({ requestId: key.requestId })
+            return yield* new Idempotency.IdempotencyConflict({ requestId: key.requestId })
           }
-          return { _tag: saved.outcome, json: saved.response } as SavedOutcome
+          return { _tag: saved.outcome, json: saved.response } as Idempotency.SavedOutcome
         }
         const exit = yield* sql.withTransaction(
           Effect.flatMap(work, (outcome) => outcome._tag === "Rejected" ? Effect.fail(new Rollback(outcome)) : Effect.succeed(outcome))
@@ -51,11 +51,11 @@ export const make = Effect.gen(function*() {
 
   // A batch picked on the creation-time index (migration 0018); a running record keeps its key
   // locked by its own transaction and is skipped, so a request in progress never loses its key.
-  const prune: IdempotencyStore["Type"]["prune"] = (before, limit) =>
+  const prune: Idempotency.IdempotencyStore["Type"]["prune"] = (before, limit) =>
     sql<{ n: string }>`WITH gone AS (
       DELETE FROM idempotency_records WHERE (tenant_id, network, operation, request_id) IN (
         SELECT tenant_id, network, operation, request_id FROM idempotency_records
-        WHERE ${render(sql, idempotencyPrunable, { outcome: "outcome", createdAt: "created_at" }, { before })}
+        WHERE ${render(sql, Idempotency.idempotencyPrunable, { outcome: "outcome", createdAt: "created_at" }, { before })}
         ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
       ) RETURNING 1
     ) SELECT count(*)::text AS n FROM gone`.pipe(
@@ -63,7 +63,7 @@ export const make = Effect.gen(function*() {
       Effect.map((rows) => Number(rows[0]?.n ?? 0))
     )
 
-  return IdempotencyStore.of({ once, prune })
+  return Idempotency.IdempotencyStore.of({ once, prune })
 })
 
-export const layer = Layer.effect(IdempotencyStore, make)
+export const layer = Layer.effect(Idempotency.IdempotencyStore, make)

@@ -1,10 +1,10 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
-import { NotificationRepository, type NotificationQuery, type TenantScope } from "@collector/core"
-import { Effect, Layer, Option } from "effect"
+import { Notifications, type Tenants } from "@collector/core"
+import { type Context, Effect, Layer, Option } from "effect"
 import { type AttemptRow, eventColumns, type EventRow, type RoundRow, toAttempt, toEvent, toRound } from "./NotificationRows.js"
 
-const eventWhere = (sql: SqlClient.SqlClient, scope: TenantScope, query: NotificationQuery): Statement.Fragment => {
+const eventWhere = (sql: SqlClient.SqlClient, scope: Tenants.TenantScope, query: Notifications.NotificationQuery): Statement.Fragment => {
   const clauses = [sql`e.tenant_id = ${scope.tenantId}`, sql`e.network = ${scope.network}`]
   if (query.eventType !== undefined) clauses.push(sql`e.event_type = ${query.eventType}`)
   if (query.status !== undefined) clauses.push(sql`e.status = ${query.status}`)
@@ -19,13 +19,13 @@ const pageOf = <R extends object, A>(rows: ReadonlyArray<Counted<R>>, present: (
     ? Option.none()
     : Option.some({ items: rows.filter((row) => row[key] !== null).map(present), total: Number(rows[0]!.total) })
 
-export const make = Effect.gen(function*() {
+export const make: Effect.Effect<Context.Tag.Service<typeof Notifications.NotificationRepository>, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const columns = sql.unsafe(eventColumns)
-  const scoped = (scope: TenantScope, id: string) =>
+  const scoped = (scope: Tenants.TenantScope, id: string) =>
     sql`SELECT e.* FROM events e WHERE e.id = ${id} AND e.tenant_id = ${scope.tenantId} AND e.network = ${scope.network}`
 
-  return NotificationRepository.of({
+  return Notifications.NotificationRepository.of({
     // One statement, so the page and its total come from the same snapshot (as the deposit list).
     list: (scope, query) =>
       Effect.gen(function*() {
@@ -108,4 +108,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(NotificationRepository, make)
+export const layer = Layer.effect(Notifications.NotificationRepository, make)

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { actionStarted, type AuditEntry, OperatorAuditLog } from "@collector/core"
+import { Operators } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 interface Row {
@@ -11,11 +11,11 @@ interface Row {
   readonly at: Date
 }
 
-const entryOf = (row: Row): AuditEntry => ({ id: row.id, tokenId: row.token_id, action: row.action, target: row.target, outcome: row.outcome, at: row.at })
+const entryOf = (row: Row): Operators.AuditEntry => ({ id: row.id, tokenId: row.token_id, action: row.action, target: row.target, outcome: row.outcome, at: row.at })
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  return OperatorAuditLog.of({
+  return Operators.OperatorAuditLog.of({
     // Only a token is an operator's identity; a session's ID would make the trail ambiguous.
     record: (action) =>
       sql<Row>`INSERT INTO operator_audit (token_id, action, target, outcome, at)
@@ -25,7 +25,7 @@ export const make = Effect.gen(function*() {
         Effect.flatMap((rows) => rows[0] === undefined ? Effect.dieMessage(`operator_audit: no token ${action.tokenId}`) : Effect.succeed(entryOf(rows[0])))
       ),
     settle: (id, outcome) =>
-      sql`UPDATE operator_audit SET outcome = ${outcome} WHERE id = ${id} AND outcome = ${actionStarted} RETURNING id`.pipe(
+      sql`UPDATE operator_audit SET outcome = ${outcome} WHERE id = ${id} AND outcome = ${Operators.actionStarted} RETURNING id`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.length === 1)
       ),
@@ -37,4 +37,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(OperatorAuditLog, make)
+export const layer = Layer.effect(Operators.OperatorAuditLog, make)

@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import { type OperatorCredential, type OperatorCredentialKind, OperatorTokenRepository } from "@collector/core"
+import { Operators } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 
 interface Row {
   readonly id: string
-  readonly kind: OperatorCredentialKind
+  readonly kind: Operators.OperatorCredentialKind
   readonly token_id: string
   readonly created_at: Date
   readonly expires_at: Date
@@ -13,7 +13,7 @@ interface Row {
 
 const columns = "id::text, kind, COALESCE(token_id, id)::text AS token_id, created_at, expires_at, revoked_at"
 
-const credentialOf = (row: Row): OperatorCredential => ({
+const credentialOf = (row: Row): Operators.OperatorCredential => ({
   id: row.id,
   kind: row.kind,
   tokenId: row.token_id,
@@ -25,7 +25,7 @@ const credentialOf = (row: Row): OperatorCredential => ({
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const one = (rows: ReadonlyArray<Row>) => Option.map(Option.fromNullable(rows[0]), credentialOf)
-  return OperatorTokenRepository.of({
+  return Operators.OperatorTokenRepository.of({
     insert: (secretHash, credential) =>
       // A session's token must be a token, not another session: the join finds nothing otherwise.
       (credential.kind === "token"
@@ -57,4 +57,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(OperatorTokenRepository, make)
+export const layer = Layer.effect(Operators.OperatorTokenRepository, make)

@@ -1,18 +1,18 @@
 import { SqlClient } from "@effect/sql"
-import { type Network, ResourceAccountExists, ResourceAccounts, type StoredResourceAccount, type TenantId } from "@collector/core"
+import { Delegation, type Kernel } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 import { fromRow, toColumns, type WalletKeyRow } from "./WalletKeyRow.js"
 
 interface ResourceAccountRow extends WalletKeyRow {
-  readonly network: Network
+  readonly network: Kernel.Network
   readonly tenant_id: string | null
   readonly address: string
   readonly created_at: Date
 }
 
-const toAccount = (row: ResourceAccountRow): StoredResourceAccount => ({
+const toAccount = (row: ResourceAccountRow): Delegation.StoredResourceAccount => ({
   network: row.network,
-  tenantId: row.tenant_id === null ? null : (String(row.tenant_id) as TenantId),
+  tenantId: row.tenant_id === null ? null : (String(row.tenant_id) as Kernel.TenantId),
   address: row.address,
   key: fromRow(`resource account ${row.address}`, row),
   createdAt: row.created_at
@@ -21,14 +21,14 @@ const toAccount = (row: ResourceAccountRow): StoredResourceAccount => ({
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const cols = sql`network, tenant_id::text AS tenant_id, address, store, key_id, sealed_key, key_label, created_at`
-  const find = (network: Network, tenantId: TenantId | null) =>
+  const find = (network: Kernel.Network, tenantId: Kernel.TenantId | null) =>
     sql<ResourceAccountRow>`
       SELECT ${cols} FROM resource_accounts
       WHERE network = ${network} AND tenant_id IS NOT DISTINCT FROM ${tenantId}::bigint`.pipe(
       Effect.orDie,
       Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toAccount))
     )
-  return ResourceAccounts.of({
+  return Delegation.ResourceAccounts.of({
     create: (account) =>
       Effect.gen(function*() {
         const key = toColumns(account.key)
@@ -42,7 +42,7 @@ export const make = Effect.gen(function*() {
         const existing = yield* find(account.network, account.tenantId)
         return yield* Option.match(existing, {
           onNone: () => Effect.dieMessage(`resource account of ${account.network}/${account.tenantId} conflicted but is not stored`),
-          onSome: (row) => Effect.fail(new ResourceAccountExists({ existing: row }))
+          onSome: (row) => Effect.fail(new Delegation.ResourceAccountExists({ existing: row }))
         })
       }),
     find,
@@ -54,4 +54,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(ResourceAccounts, make)
+export const layer = Layer.effect(Delegation.ResourceAccounts, make)

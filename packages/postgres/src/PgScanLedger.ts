@@ -1,22 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import {
-  type BlockRef,
-  CursorMoved,
-  type Network,
-  type ObservedTransfer,
-  type OutflowState,
-  ScanLedger,
-  type StoredOutflow,
-  type SweepTransaction,
-  type TenantId,
-  type WalletId,
-  type WalletMatch
-} from "@collector/core"
+import { type Chain, type Kernel, Scanning } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 import { integerArray, textArray } from "./PgArrays.js"
 
 // The partial index sweep_tasks_txid serves it only because `txid <> ''` is repeated here.
-export const sweepsAmongStatement = (sql: SqlClient.SqlClient, network: Network, txids: ReadonlyArray<string>) =>
+export const sweepsAmongStatement = (sql: SqlClient.SqlClient, network: Kernel.Network, txids: ReadonlyArray<string>) =>
   sql<{ txid: string; tenant_id: string; address: string; destination: string }>`
     SELECT txid, tenant_id::text, address, destination FROM sweep_tasks
     WHERE network = ${network} AND txid <> '' AND txid = ANY(${textArray(txids)}::text[])`
@@ -28,14 +16,14 @@ interface BlockRow {
   readonly block_time: Date
 }
 
-const toBlockRef = (row: BlockRow): BlockRef => ({
+const toBlockRef = (row: BlockRow): Chain.BlockRef => ({
   number: BigInt(row.number),
   hash: row.hash,
   parentHash: row.parent_hash,
   timestamp: row.block_time
 })
 
-const transferRow = (network: string, observed: ObservedTransfer) => ({
+const transferRow = (network: string, observed: Scanning.ObservedTransfer) => ({
   network,
   txid: observed.transfer.txid,
   log_index: observed.transfer.logIndex,
@@ -51,7 +39,7 @@ const transferRow = (network: string, observed: ObservedTransfer) => ({
   amount: observed.transfer.amount.toString()
 })
 
-const outflowRow = (network: string, observed: ObservedTransfer) => ({
+const outflowRow = (network: string, observed: Scanning.ObservedTransfer) => ({
   network,
   txid: observed.transfer.txid,
   log_index: observed.transfer.logIndex,
@@ -68,7 +56,7 @@ const outflowRow = (network: string, observed: ObservedTransfer) => ({
 })
 
 interface OutflowRow {
-  readonly network: Network
+  readonly network: Kernel.Network
   readonly txid: string
   readonly log_index: number
   readonly block_number: string
@@ -81,16 +69,16 @@ interface OutflowRow {
   readonly destination: string
   readonly contract: string
   readonly amount: string
-  readonly state: OutflowState
+  readonly state: Scanning.OutflowState
   readonly task_id: string | null
 }
 
-const toStoredOutflow = (row: OutflowRow): StoredOutflow => ({
+const toStoredOutflow = (row: OutflowRow): Scanning.StoredOutflow => ({
   network: row.network,
   // The parent hash is not kept with the outflow: no reader of it needs it.
   block: { number: BigInt(row.block_number), hash: row.block_hash, parentHash: "", timestamp: row.block_time },
   transfer: { txid: row.txid, logIndex: row.log_index, from: row.address, to: row.destination, amount: BigInt(row.amount), contract: row.contract },
-  wallet: { walletId: row.wallet_id as WalletId, tenantId: row.tenant_id as TenantId, address: row.address, customId: row.custom_id, depositMinimum: null },
+  wallet: { walletId: row.wallet_id as Kernel.WalletId, tenantId: row.tenant_id as Kernel.TenantId, address: row.address, customId: row.custom_id, depositMinimum: null },
   state: row.state,
   taskId: row.task_id
 })
@@ -107,10 +95,10 @@ export const make = Effect.gen(function*() {
       WHERE network = ${network} AND block_number = ${from.number.toString()} AND block_hash = ${from.hash}
       RETURNING network`.pipe(
       Effect.orDie,
-      Effect.flatMap((rows) => rows.length === 1 ? Effect.void : Effect.fail(new CursorMoved({ network: network as never })))
+      Effect.flatMap((rows) => rows.length === 1 ? Effect.void : Effect.fail(new Scanning.CursorMoved({ network: network as never })))
     )
 
-  return ScanLedger.of({
+  return Scanning.ScanLedger.of({
     cursor: (network) =>
       sql<{ block_number: string; block_hash: string }>`SELECT block_number, block_hash FROM scan_cursors WHERE network = ${network}`.pipe(
         Effect.orDie,
@@ -134,9 +122,9 @@ export const make = Effect.gen(function*() {
         WHERE w.network = ${network} AND w.address = ANY(${textArray(addresses)}::text[])`.pipe(
         Effect.orDie,
         Effect.map((rows) =>
-          rows.map((row): WalletMatch => ({
-            walletId: row.id as WalletId,
-            tenantId: row.tenant_id as TenantId,
+          rows.map((row): Scanning.WalletMatch => ({
+            walletId: row.id as Kernel.WalletId,
+            tenantId: row.tenant_id as Kernel.TenantId,
             address: row.address,
             customId: row.custom_id,
             depositMinimum: row.deposit_minimum === null ? null : BigInt(row.deposit_minimum)
@@ -148,7 +136,7 @@ export const make = Effect.gen(function*() {
       sweepsAmongStatement(sql, network, txids).pipe(
         Effect.orDie,
         Effect.map((rows) =>
-          rows.map((row): SweepTransaction => ({ txid: row.txid, tenantId: row.tenant_id as TenantId, from: row.address, to: row.destination }))
+          rows.map((row): Scanning.SweepTransaction => ({ txid: row.txid, tenantId: row.tenant_id as Kernel.TenantId, from: row.address, to: row.destination }))
         )
       ),
     append: (network, from, blocks, tip) =>
@@ -160,7 +148,7 @@ export const make = Effect.gen(function*() {
               INSERT INTO scan_cursors (network, block_number, block_hash, head_number, solidified_number, updated_at)
               VALUES (${network}, ${last.number.toString()}, ${last.hash}, ${tip.head.toString()}, ${tip.solidified.toString()}, now())
               ON CONFLICT (network) DO NOTHING RETURNING network`.pipe(Effect.orDie)
-            if (inserted.length === 0) return yield* new CursorMoved({ network })
+            if (inserted.length === 0) return yield* new Scanning.CursorMoved({ network })
           } else {
             // First, so that a second scanner waits here on the row lock and then finds the cursor moved.
             yield* moveCursor(network, from.value, last, tip)
@@ -322,4 +310,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(ScanLedger, make)
+export const layer = Layer.effect(Scanning.ScanLedger, make)

@@ -1,16 +1,4 @@
-import {
-  type KeyIdCount,
-  type Network,
-  type ResealProgress,
-  type Sealed,
-  type SealedColumn,
-  sealedColumns,
-  type SealedEntry,
-  type SealedOwner,
-  type SealedPosition,
-  SealedValues,
-  type TenantId
-} from "@collector/core"
+import { type Kernel, Secrets } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 
@@ -23,14 +11,14 @@ interface SealedRow {
   readonly address: string | null
 }
 
-const ownerOf = (column: SealedColumn, row: SealedRow): SealedOwner => {
+const ownerOf = (column: Secrets.SealedColumn, row: SealedRow): Secrets.SealedOwner => {
   switch (column) {
     case "master_key_check.sealed":
       return { _tag: "KeyCheck" }
     case "apps.secret_sealed":
-      return { _tag: "AppSecret", tenantId: row.tenant_id as TenantId, network: row.network as Network }
+      return { _tag: "AppSecret", tenantId: row.tenant_id as Kernel.TenantId, network: row.network as Kernel.Network }
     case "apps.webhook_key_sealed":
-      return { _tag: "WebhookKey", tenantId: row.tenant_id as TenantId, network: row.network as Network }
+      return { _tag: "WebhookKey", tenantId: row.tenant_id as Kernel.TenantId, network: row.network as Kernel.Network }
     case "wallet_keys.sealed_key":
       return { _tag: "WalletKey", address: row.address! }
     case "resource_accounts.sealed_key":
@@ -40,7 +28,7 @@ const ownerOf = (column: SealedColumn, row: SealedRow): SealedOwner => {
 
 interface ProgressRow {
   readonly key_id: string
-  readonly after_column: SealedColumn | null
+  readonly after_column: Secrets.SealedColumn | null
   readonly after_row: string | null
   readonly resealed: string
   readonly current: string
@@ -52,7 +40,7 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   /** One column's values after `after` (a row id), by row id; one statement per column, each on its index. */
-  const columnPage = (column: SealedColumn, after: string, limit: number) => {
+  const columnPage = (column: Secrets.SealedColumn, after: string, limit: number) => {
     switch (column) {
       case "master_key_check.sealed":
         return sql<SealedRow>`
@@ -78,11 +66,11 @@ export const make = Effect.gen(function*() {
     }
   }
 
-  const page = (after: SealedPosition | null, limit: number) =>
+  const page = (after: Secrets.SealedPosition | null, limit: number) =>
     Effect.gen(function*() {
-      const found: Array<SealedEntry> = []
-      const from = after === null ? 0 : sealedColumns.indexOf(after.column)
-      for (const column of sealedColumns.slice(from)) {
+      const found: Array<Secrets.SealedEntry> = []
+      const from = after === null ? 0 : Secrets.sealedColumns.indexOf(after.column)
+      for (const column of Secrets.sealedColumns.slice(from)) {
         // Row ids are positive: 0 is before every row of a column the walk enters afresh.
         const rows = yield* columnPage(column, after !== null && column === after.column ? after.rowId : "0", limit - found.length)
         for (const row of rows) {
@@ -94,10 +82,10 @@ export const make = Effect.gen(function*() {
         }
         if (found.length >= limit) break
       }
-      return found as ReadonlyArray<SealedEntry>
+      return found as ReadonlyArray<Secrets.SealedEntry>
     }).pipe(Effect.orDie)
 
-  const replace = (position: SealedPosition, expected: Sealed, next: Sealed) => {
+  const replace = (position: Secrets.SealedPosition, expected: Secrets.Sealed, next: Secrets.Sealed) => {
     const row = position.rowId
     const statement = (() => {
       switch (position.column) {
@@ -134,17 +122,17 @@ export const make = Effect.gen(function*() {
       UNION ALL SELECT key_id FROM wallet_keys WHERE store = 'local'
       UNION ALL SELECT key_id FROM resource_accounts WHERE store = 'local'
     ) AS sealed GROUP BY key_id ORDER BY key_id COLLATE "C"`.pipe(
-    Effect.map((rows) => rows.map((r): KeyIdCount => ({ keyId: r.key_id, count: Number(r.count) }))),
+    Effect.map((rows) => rows.map((r): Secrets.KeyIdCount => ({ keyId: r.key_id, count: Number(r.count) }))),
     Effect.orDie
   )
 
   const keyCheck = sql<{ key_id: string; sealed: Uint8Array }>`SELECT key_id, sealed FROM master_key_check WHERE id = 1`.pipe(
-    Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r): Sealed => ({ keyId: r.key_id, blob: new Uint8Array(r.sealed) }))),
+    Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r): Secrets.Sealed => ({ keyId: r.key_id, blob: new Uint8Array(r.sealed) }))),
     Effect.orDie
   )
 
   // The first writer's check stays: a second process starting at the same time reads it back.
-  const createKeyCheck = (sealed: Sealed) =>
+  const createKeyCheck = (sealed: Secrets.Sealed) =>
     sql`INSERT INTO master_key_check (id, key_id, sealed) VALUES (1, ${sealed.keyId}, ${sealed.blob}) ON CONFLICT (id) DO NOTHING`.pipe(
       Effect.zipRight(keyCheck),
       Effect.map(Option.getOrThrow),
@@ -156,7 +144,7 @@ export const make = Effect.gen(function*() {
            changed::text AS changed, unreadable::text AS unreadable
     FROM reseal_progress WHERE id = 1`.pipe(
     Effect.map((rows) =>
-      Option.map(Option.fromNullable(rows[0]), (r): ResealProgress => ({
+      Option.map(Option.fromNullable(rows[0]), (r): Secrets.ResealProgress => ({
         keyId: r.key_id,
         after: r.after_column === null || r.after_row === null ? null : { column: r.after_column, rowId: r.after_row },
         resealed: Number(r.resealed),
@@ -168,7 +156,7 @@ export const make = Effect.gen(function*() {
     Effect.orDie
   )
 
-  const saveProgress = (p: ResealProgress) =>
+  const saveProgress = (p: Secrets.ResealProgress) =>
     sql`
       INSERT INTO reseal_progress (id, key_id, after_column, after_row, resealed, current, changed, unreadable, updated_at)
       VALUES (1, ${p.keyId}, ${p.after?.column ?? null}, ${p.after?.rowId ?? null}, ${p.resealed}, ${p.current}, ${p.changed}, ${p.unreadable}, now())
@@ -176,7 +164,7 @@ export const make = Effect.gen(function*() {
         resealed = EXCLUDED.resealed, current = EXCLUDED.current, changed = EXCLUDED.changed, unreadable = EXCLUDED.unreadable,
         updated_at = now()`.pipe(Effect.asVoid, Effect.orDie)
 
-  return SealedValues.of({
+  return Secrets.SealedValues.of({
     page,
     replace,
     countByKeyId,
@@ -188,4 +176,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(SealedValues, make)
+export const layer = Layer.effect(Secrets.SealedValues, make)

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import { type AutomationPolicy, SettingsRepository, type StoredSettings, type WalletId } from "@collector/core"
-import { Effect, Layer } from "effect"
+import { type Kernel, Settings } from "@collector/core"
+import { type Context, Effect, Layer } from "effect"
 
 export interface SettingsRow {
   readonly collection_address: string
@@ -23,7 +23,7 @@ export const settingsColumns = `collection_address, collection_wallet_id::text, 
   automation_threshold::text, automation_interval_minutes, max_wallet_trx_fee::text, max_rental_cost::text,
   rental_allowed, automation_updated_at, webhook_url, webhook_enabled, webhook_updated_at`
 
-export const automationOf = (r: SettingsRow): AutomationPolicy => ({
+export const automationOf = (r: SettingsRow): Settings.AutomationPolicy => ({
   enabled: r.automation_enabled,
   threshold: BigInt(r.automation_threshold),
   intervalMinutes: r.automation_interval_minutes,
@@ -33,11 +33,11 @@ export const automationOf = (r: SettingsRow): AutomationPolicy => ({
   updatedAt: r.automation_updated_at
 })
 
-const toSettings = (r: SettingsRow | undefined): StoredSettings =>
+const toSettings = (r: SettingsRow | undefined): Settings.StoredSettings =>
   r === undefined
     ? { collection: { address: "", walletId: null, updatedAt: null }, automation: null, webhook: { url: "", enabled: false, updatedAt: null } }
     : {
-      collection: { address: r.collection_address, walletId: r.collection_wallet_id as WalletId | null, updatedAt: r.collection_updated_at },
+      collection: { address: r.collection_address, walletId: r.collection_wallet_id as Kernel.WalletId | null, updatedAt: r.collection_updated_at },
       // The automation columns count once the tenant has set the policy; until then they hold
       // whatever the row was created with, and the core applies its default.
       automation: r.automation_updated_at === null ? null : automationOf(r),
@@ -45,7 +45,7 @@ const toSettings = (r: SettingsRow | undefined): StoredSettings =>
     }
 
 /** One settings row per scope, created by the first write. */
-export const make = Effect.gen(function*() {
+export const make: Effect.Effect<Context.Tag.Service<typeof Settings.SettingsRepository>, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const returning = sql.unsafe(settingsColumns)
 
@@ -55,7 +55,7 @@ export const make = Effect.gen(function*() {
       ON CONFLICT (tenant_id, network) DO UPDATE SET ${sql.update(set)}
       RETURNING ${returning}`.pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
 
-  return SettingsRepository.of({
+  return Settings.SettingsRepository.of({
     get: (scope) =>
       sql<SettingsRow>`SELECT ${returning} FROM tenant_settings WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network}`.pipe(
         Effect.orDie,
@@ -87,4 +87,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(SettingsRepository, make)
+export const layer = Layer.effect(Settings.SettingsRepository, make)

@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import { StorageProbe, StorageUnreachable } from "@collector/core"
+import { Storage } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 export const make = Effect.map(SqlClient.SqlClient, (sql) =>
-  StorageProbe.of({
-    ping: sql`SELECT 1`.pipe(Effect.asVoid, Effect.mapError((cause) => new StorageUnreachable({ cause })))
+  Storage.StorageProbe.of({
+    ping: sql`SELECT 1`.pipe(Effect.asVoid, Effect.mapError((cause) => new Storage.StorageUnreachable({ cause })))
   }))
 
-export const layer = Layer.effect(StorageProbe, make)
+export const layer = Layer.effect(Storage.StorageProbe, make)

@@ -1,18 +1,4 @@
-import type {
-  ConfirmationRule,
-  DelegationState,
-  DeliveryOutcome,
-  DeliveryStatus,
-  EnergyDelegation,
-  EventType,
-  MemoryTables,
-  Network,
-  StoreSnapshot,
-  SweepTaskId,
-  TenantId,
-  TenantStatus,
-  WalletId
-} from "@collector/core"
+import type { Delegation, Kernel, Memory, Notifications, Settings, Sweeps, Tenants } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import * as DepositRows from "./DepositRows.js"
@@ -26,20 +12,20 @@ const bigintOrNull = (text: string | null): bigint | null => (text === null ? nu
  * repeatable-read transaction, so that a checker outside the service (the simulator's settling
  * and invariants) reads the same facts on either store.
  */
-export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlClient> = Effect.flatMap(SqlClient.SqlClient, (sql) => {
+export const readPgSnapshot: Effect.Effect<Memory.StoreSnapshot, never, SqlClient.SqlClient> = Effect.flatMap(SqlClient.SqlClient, (sql) => {
   const read = Effect.gen(function*() {
     yield* sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`
-    const tenants = yield* sql<{ id: string; name: string; status: TenantStatus; expires_at: Date | null; created_at: Date; updated_at: Date }>`
+    const tenants = yield* sql<{ id: string; name: string; status: Tenants.TenantStatus; expires_at: Date | null; created_at: Date; updated_at: Date }>`
       SELECT id::text AS id, name, status, expires_at, created_at, updated_at FROM tenants`
     const apps = yield* sql<{
       app_id: string
       tenant_id: string
-      network: Network
+      network: Kernel.Network
       secret_key_id: string
       secret_sealed: Uint8Array
       webhook_key_id: string
       webhook_key_sealed: Uint8Array
-      confirmation_rule: ConfirmationRule
+      confirmation_rule: Settings.ConfirmationRule
       deposit_minimum: string | null
       created_at: Date
       secret_rotated_at: Date
@@ -49,7 +35,7 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
     const wallets = yield* sql<{
       id: string
       tenant_id: string
-      network: Network
+      network: Kernel.Network
       address: string
       custom_id: string
       balance_usdt: string | null
@@ -66,7 +52,7 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
              last_collected_at, created_at, balance_synced_at, balance_stale_from::text AS balance_stale_from FROM wallets`
     const settings = yield* sql<{
       tenant_id: string
-      network: Network
+      network: Kernel.Network
       collection_address: string
       collection_wallet_id: string | null
       collection_updated_at: Date | null
@@ -89,7 +75,7 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
              rental_allowed, automation_updated_at, webhook_url, webhook_enabled, webhook_updated_at, automation_last_run_at,
              automation_round_claimed_until FROM tenant_settings`
     const cursors = yield* sql<{
-      network: Network
+      network: Kernel.Network
       block_number: string
       block_hash: string
       head_number: string
@@ -106,17 +92,17 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
       SELECT ${sql.literal(DepositRows.observedLogColumns)}, o.booked FROM observed_logs o`
     const deposits = yield* sql<DepositRows.DepositRow & { updated_at: Date }>`
       SELECT ${sql.literal(DepositRows.depositColumns)}, d.updated_at FROM deposits d`
-    const totals = yield* sql<{ tenant_id: string; network: Network; confirmed_usdt: string }>`
+    const totals = yield* sql<{ tenant_id: string; network: Kernel.Network; confirmed_usdt: string }>`
       SELECT tenant_id::text AS tenant_id, network, confirmed_usdt::text AS confirmed_usdt FROM deposit_totals`
     const events = yield* sql<{
       id: string
       tenant_id: string
-      network: Network
-      event_type: EventType
+      network: Kernel.Network
+      event_type: Notifications.EventType
       deposit_id: string | null
       revision: number | null
       payload: string
-      status: DeliveryStatus
+      status: Notifications.DeliveryStatus
       attempts: number
       current_round: number
       next_attempt: Date | null
@@ -140,7 +126,7 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
       started_at: Date
       deadline_at: Date
       ended_at: Date | null
-      outcome: DeliveryOutcome | null
+      outcome: Notifications.DeliveryOutcome | null
       reason: string
     }>`
       SELECT id::text AS id, event_id::text AS event_id, round, url, started_at, deadline_at, ended_at, outcome, reason
@@ -158,18 +144,18 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
       http_status: number | null
       response_excerpt: string
       error: string
-      outcome: DeliveryOutcome | null
+      outcome: Notifications.DeliveryOutcome | null
     }>`
       SELECT id::text AS id, event_id::text AS event_id, round, attempt, url, started_at, sent_at, ended_at, duration_ms, http_status,
              response_excerpt, error, outcome FROM delivery_attempts`
     const delegations = yield* sql<{
       task_id: string
-      network: Network
+      network: Kernel.Network
       owner_address: string
       receiver_address: string
       energy: string
       balance: string
-      state: DelegationState
+      state: Delegation.DelegationState
       delegate_txid: string
       delegate_expiration: Date
       reclaim_txid: string | null
@@ -181,17 +167,17 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
     const tasks = yield* sql<SweepRows.SweepRow & { claimed_by: string | null; claimed_until: Date | null }>`
       SELECT ${sql.literal(SweepRows.sweepColumns)}, t.claimed_by, t.claimed_until FROM sweep_tasks t`
     return {
-      tenants: tenants.map((r): MemoryTables.TenantRow => ({
-        id: r.id as TenantId,
+      tenants: tenants.map((r): Memory.MemoryTables.TenantRow => ({
+        id: r.id as Kernel.TenantId,
         name: r.name,
         status: r.status,
         expiresAt: r.expires_at,
         createdAt: r.created_at,
         updatedAt: r.updated_at
       })),
-      apps: apps.map((r): MemoryTables.AppRow => ({
+      apps: apps.map((r): Memory.MemoryTables.AppRow => ({
         appId: r.app_id,
-        tenantId: r.tenant_id as TenantId,
+        tenantId: r.tenant_id as Kernel.TenantId,
         network: r.network,
         secret: { keyId: r.secret_key_id, blob: r.secret_sealed },
         webhookKey: { keyId: r.webhook_key_id, blob: r.webhook_key_sealed },
@@ -200,9 +186,9 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
         createdAt: r.created_at,
         secretRotatedAt: r.secret_rotated_at
       })),
-      wallets: wallets.map((r): MemoryTables.WalletRow => ({
-        id: r.id as WalletId,
-        tenantId: r.tenant_id as TenantId,
+      wallets: wallets.map((r): Memory.MemoryTables.WalletRow => ({
+        id: r.id as Kernel.WalletId,
+        tenantId: r.tenant_id as Kernel.TenantId,
         network: r.network,
         address: r.address,
         customId: r.custom_id,
@@ -215,11 +201,11 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
         balanceSyncedAt: r.balance_synced_at,
         balanceStaleFrom: bigintOrNull(r.balance_stale_from)
       })),
-      tenantSettings: settings.map((r): MemoryTables.TenantSettingsRow => ({
-        tenantId: r.tenant_id as TenantId,
+      tenantSettings: settings.map((r): Memory.MemoryTables.TenantSettingsRow => ({
+        tenantId: r.tenant_id as Kernel.TenantId,
         network: r.network,
         collectionAddress: r.collection_address,
-        collectionWalletId: r.collection_wallet_id as WalletId | null,
+        collectionWalletId: r.collection_wallet_id as Kernel.WalletId | null,
         collectionUpdatedAt: r.collection_updated_at,
         automationEnabled: r.automation_enabled,
         automationThreshold: BigInt(r.automation_threshold),
@@ -234,7 +220,7 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
         automationLastRunAt: r.automation_last_run_at,
         automationRoundClaimedUntil: r.automation_round_claimed_until
       })),
-      scanCursors: cursors.map((r): MemoryTables.ScanCursorRow => ({
+      scanCursors: cursors.map((r): Memory.MemoryTables.ScanCursorRow => ({
         network: r.network,
         blockNumber: BigInt(r.block_number),
         blockHash: r.block_hash,
@@ -244,12 +230,12 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
         leaseExpiresAt: r.lease_expires_at,
         updatedAt: r.updated_at
       })),
-      observedLogs: logs.map((r): MemoryTables.ObservedLogRow => ({ ...DepositRows.toObservedTransfer(r), booked: r.booked })),
-      deposits: deposits.map((r): MemoryTables.DepositRow => ({ ...DepositRows.toDeposit(r), updatedAt: r.updated_at })),
+      observedLogs: logs.map((r): Memory.MemoryTables.ObservedLogRow => ({ ...DepositRows.toObservedTransfer(r), booked: r.booked })),
+      deposits: deposits.map((r): Memory.MemoryTables.DepositRow => ({ ...DepositRows.toDeposit(r), updatedAt: r.updated_at })),
       depositTotals: totals.map((r) => ({ tenantId: r.tenant_id, network: r.network, confirmedUsdt: BigInt(r.confirmed_usdt) })),
-      events: events.map((r): MemoryTables.EventRow => ({
+      events: events.map((r): Memory.MemoryTables.EventRow => ({
         id: r.id,
-        tenantId: r.tenant_id as TenantId,
+        tenantId: r.tenant_id as Kernel.TenantId,
         network: r.network,
         eventType: r.event_type,
         depositId: r.deposit_id,
@@ -268,7 +254,7 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
         claimedBy: r.claimed_by,
         claimedUntil: r.claimed_until
       })),
-      deliveryRounds: rounds.map((r): MemoryTables.DeliveryRoundRow => ({
+      deliveryRounds: rounds.map((r): Memory.MemoryTables.DeliveryRoundRow => ({
         id: r.id,
         eventId: r.event_id,
         round: r.round,
@@ -279,7 +265,7 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
         outcome: r.outcome,
         reason: r.reason
       })),
-      deliveryAttempts: attempts.map((r): MemoryTables.DeliveryAttemptRow => ({
+      deliveryAttempts: attempts.map((r): Memory.MemoryTables.DeliveryAttemptRow => ({
         id: r.id,
         eventId: r.event_id,
         round: r.round,
@@ -294,13 +280,13 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
         error: r.error,
         outcome: r.outcome
       })),
-      sweepTasks: tasks.map((r): MemoryTables.SweepTaskRow => ({
+      sweepTasks: tasks.map((r): Memory.MemoryTables.SweepTaskRow => ({
         ...SweepRows.toSweepTask(r),
         claimedBy: r.claimed_by,
         claimedUntil: r.claimed_until
       })),
-      delegations: delegations.map((r): EnergyDelegation => ({
-        taskId: r.task_id as SweepTaskId,
+      delegations: delegations.map((r): Delegation.EnergyDelegation => ({
+        taskId: r.task_id as Sweeps.SweepTaskId,
         network: r.network,
         owner: r.owner_address,
         receiver: r.receiver_address,
@@ -314,7 +300,7 @@ export const readPgSnapshot: Effect.Effect<StoreSnapshot, never, SqlClient.SqlCl
         createdAt: r.created_at,
         updatedAt: r.updated_at
       }))
-    } satisfies StoreSnapshot
+    } satisfies Memory.StoreSnapshot
   })
   return sql.withTransaction(read).pipe(Effect.orDie)
 })

@@ -1,15 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
-import {
-  SweepRepository,
-  type SweepTask,
-  type TenantId,
-  type TenantScope,
-  type WalletId,
-  type WalletQuery,
-  WalletRepository,
-  localKey
-} from "@collector/core"
+import { type Kernel, Sweeps, type Tenants, Wallets } from "@collector/core"
 import { makeRecordingTracer, storedTransaction, sweepDraftFor, sweepRepositoryContract, sweepTime, terminalOutcome } from "@collector/core/testing"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
@@ -31,21 +22,21 @@ const withDatabase = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 const newScope = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const [row] = yield* sql<{ id: string }>`INSERT INTO tenants (name) VALUES (${`t-${randomBytes(4).toString("hex")}`}) RETURNING id`
-  return { tenantId: row!.id as TenantId, network: "nile" } satisfies TenantScope
+  return { tenantId: row!.id as Kernel.TenantId, network: "nile" } satisfies Tenants.TenantScope
 })
 
-const addWallet = (scope: TenantScope, customId: string) =>
-  Effect.flatMap(WalletRepository, (repo) =>
-    repo.insert(scope, { customId, address: `T${randomBytes(16).toString("hex")}`, key: localKey({ keyId: "k1", blob: randomBytes(60) }) }))
+const addWallet = (scope: Tenants.TenantScope, customId: string) =>
+  Effect.flatMap(Wallets.WalletRepository, (repo) =>
+    repo.insert(scope, { customId, address: `T${randomBytes(16).toString("hex")}`, key: Wallets.localKey({ keyId: "k1", blob: randomBytes(60) }) }))
 
 const at = sweepTime
 
-const insertOne = (scope: TenantScope, wallet: { readonly id: WalletId; readonly address: string }, when = at(0)) =>
-  Effect.flatMap(SweepRepository, (repo) => repo.insert(scope, [sweepDraftFor(wallet)], when)).pipe(Effect.map(([task]) => task!))
+const insertOne = (scope: Tenants.TenantScope, wallet: { readonly id: Kernel.WalletId; readonly address: string }, when = at(0)) =>
+  Effect.flatMap(Sweeps.SweepRepository, (repo) => repo.insert(scope, [sweepDraftFor(wallet)], when)).pipe(Effect.map(([task]) => task!))
 
 /** Claims every due task of the network for `worker` (long lease) and returns the one asked for. */
-const claimed = (task: SweepTask, worker: string, now = at(10)) =>
-  Effect.flatMap(SweepRepository, (repo) => repo.claim(task.network, worker, now, at(100_000), 100)).pipe(
+const claimed = (task: Sweeps.SweepTask, worker: string, now = at(10)) =>
+  Effect.flatMap(Sweeps.SweepRepository, (repo) => repo.claim(task.network, worker, now, at(100_000), 100)).pipe(
     Effect.map((tasks) => tasks.find((t) => t.id === task.id)!)
   )
 
@@ -53,14 +44,14 @@ const isDefect = (exit: Exit.Exit<unknown, unknown>) => Exit.isFailure(exit) && 
 
 it.scoped("claim: a claimer skips the rows another claim holds locked in its open transaction, and never waits on them", () =>
   withDatabase(Effect.gen(function*() {
-    const repo = yield* SweepRepository
+    const repo = yield* Sweeps.SweepRepository
     const sql = yield* SqlClient.SqlClient
     const scope = yield* newScope
     const wallets = yield* Effect.forEach(Array.from({ length: 12 }, (_, i) => `w${i}`), (name) => addWallet(scope, name))
     const tasks = yield* repo.insert(scope, wallets.map((w) => sweepDraftFor(w)), at(0))
     // A holds its claim's row locks in an open transaction while B claims: B skips them and
     // takes the others at once, and after A commits the two sets are still disjoint.
-    const aClaimed = yield* Deferred.make<ReadonlyArray<SweepTask>>()
+    const aClaimed = yield* Deferred.make<ReadonlyArray<Sweeps.SweepTask>>()
     const bDone = yield* Deferred.make<void>()
     const fiberA = yield* Effect.fork(sql.withTransaction(Effect.gen(function*() {
       const mine = yield* repo.claim("nile", "worker-a", at(10), at(70), 5)
@@ -80,7 +71,7 @@ it.scoped("claim: a claimer skips the rows another claim holds locked in its ope
 
 it.scoped("finish of a swept task: the task's compare-and-set and the wallet's books in one statement, then the event", () =>
   withDatabase(Effect.gen(function*() {
-    const repo = yield* SweepRepository
+    const repo = yield* Sweeps.SweepRepository
     const scope = yield* newScope
     const w = yield* addWallet(scope, "w")
     const task = yield* claimed(yield* insertOne(scope, w), "w1")
@@ -95,7 +86,7 @@ it.scoped("finish of a swept task: the task's compare-and-set and the wallet's b
 
 it.scoped("the table's trigger refuses any writer: a terminal task never changes, nor what a task was created for, nor its stored transaction", () =>
   withDatabase(Effect.gen(function*() {
-    const repo = yield* SweepRepository
+    const repo = yield* Sweeps.SweepRepository
     const sql = yield* SqlClient.SqlClient
     const scope = yield* newScope
     const [v, w] = yield* Effect.forEach(["v", "w"], (name) => addWallet(scope, name))
@@ -114,15 +105,15 @@ it.scoped("the table's trigger refuses any writer: a terminal task never changes
 
 it.scoped("wallets are collecting while a task is unfinished, in every read, and then unavailable", () =>
   withDatabase(Effect.gen(function*() {
-    const repo = yield* SweepRepository
-    const walletRepo = yield* WalletRepository
+    const repo = yield* Sweeps.SweepRepository
+    const walletRepo = yield* Wallets.WalletRepository
     const sql = yield* SqlClient.SqlClient
     const scope = yield* newScope
     const [a, b, c] = yield* Effect.forEach(["a", "b", "c"], (name) => addWallet(scope, name))
     yield* sql`
       INSERT INTO tenant_settings (tenant_id, network, collection_address, collection_wallet_id)
       VALUES (${scope.tenantId}, 'nile', ${c!.address}, ${c!.id})`
-    const query: WalletQuery = { filters: {}, sort: "created_at", order: "desc", page: 1, pageSize: 20 }
+    const query: Wallets.WalletQuery = { filters: {}, sort: "created_at", order: "desc", page: 1, pageSize: 20 }
     const statuses = Effect.gen(function*() {
       const found = Option.getOrThrow(yield* walletRepo.find(scope, a!.id)).collectionStatus
       const byAddress = Option.getOrThrow(yield* walletRepo.findByAddress(scope, a!.address)).collectionStatus
@@ -177,7 +168,7 @@ it.scoped("the wallet list page stays an index scan and probes the unfinished-ta
     const plan = (statement: Statement.Statement<object>) =>
       Effect.map(sql<{ "QUERY PLAN": string }>`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${statement}`, (rows) =>
         rows.map((r) => r["QUERY PLAN"]).join("\n"))
-    const base: WalletQuery = { filters: {}, sort: "created_at", order: "desc", page: 1, pageSize: 20 }
+    const base: Wallets.WalletQuery = { filters: {}, sort: "created_at", order: "desc", page: 1, pageSize: 20 }
     const defaultPlan = yield* plan(listStatement(sql, scope, base))
     expect(defaultPlan).toMatch(/Index Scan using wallets_scope_created on wallets w/)
     expect(defaultPlan).toMatch(/Index (Only )?Scan using sweep_tasks_wallet_unfinished on sweep_tasks t \(actual rows=\d+ loops=20\)/)
@@ -185,7 +176,7 @@ it.scoped("the wallet list page stays an index scan and probes the unfinished-ta
     // A filtered page sorted by balance counts every match, but probes tasks for its own rows only.
     const filteredPlan = yield* plan(listStatement(sql, scope, { ...base, sort: "balance_usdt", filters: { usdtMin: 10n } }))
     expect(filteredPlan).toMatch(/sweep_tasks_wallet_unfinished on sweep_tasks t \(actual rows=\d+ loops=20\)/)
-    const walletRepo = yield* WalletRepository
+    const walletRepo = yield* Wallets.WalletRepository
     const page = yield* walletRepo.list(scope, base)
     // Pending tasks were given to the wallets whose ID is a multiple of 21.
     expect(page.items.map((w) => w.collectionStatus)).toEqual(
@@ -196,7 +187,7 @@ it.scoped("the wallet list page stays an index scan and probes the unfinished-ta
 
 it.scoped("claim takes at most `limit` tasks, however many are due (the locked rows are picked once)", () =>
   withDatabase(Effect.gen(function*() {
-    const repo = yield* SweepRepository
+    const repo = yield* Sweeps.SweepRepository
     const sql = yield* SqlClient.SqlClient
     const scope = yield* newScope
     for (let i = 0; i < 40; i++) yield* insertOne(scope, yield* addWallet(scope, `w${i}`))

@@ -1,19 +1,6 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import {
-  byClaimOrder,
-  claimRanks,
-  isTerminal,
-  type NotificationEvent,
-  type SweepOutcome,
-  type SweepQuery,
-  SweepRepository,
-  SweepClaimable,
-  type SweepStatus,
-  type SweepTask,
-  type SweepView,
-  type TenantScope
-} from "@collector/core"
-import { Effect, Layer, Option } from "effect"
+import { type Notifications, Sweeps, type Tenants } from "@collector/core"
+import { type Context, Effect, Layer, Option } from "effect"
 import { insertEvents } from "./EventOutbox.js"
 import { eventColumns, type EventRow, toEvent } from "./NotificationRows.js"
 import { mutableColumns, sweepColumns, type SweepRow, terminalSql, toSweepTask } from "./SweepRows.js"
@@ -22,14 +9,14 @@ import * as WalletKeyRow from "./WalletKeyRow.js"
 
 // The core's claim order as SQL: statuses are constant literals of the core, never input.
 const claimOrderSql = `CASE d.status ${
-  claimRanks.flatMap((statuses, rank) => statuses.map((status) => `WHEN '${status}' THEN ${rank}`)).join(" ")
-} ELSE ${claimRanks.length} END`
+  Sweeps.claimRanks.flatMap((statuses, rank) => statuses.map((status) => `WHEN '${status}' THEN ${rank}`)).join(" ")
+} ELSE ${Sweeps.claimRanks.length} END`
 
 // The columns core's claim rule (SweepClaimable) reads.
 const claimColumns = (alias: string) =>
-  aliased<SweepClaimable.SweepClaimFields>(alias, { status: "status", nextStepAt: "next_step_at", claimedUntil: "claimed_until" })
+  aliased<Sweeps.SweepClaimable.SweepClaimFields>(alias, { status: "status", nextStepAt: "next_step_at", claimedUntil: "claimed_until" })
 
-export const make = Effect.gen(function*() {
+export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.SweepRepository>, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const claimOrder = sql.unsafe(claimOrderSql)
   const columns = sql.unsafe(sweepColumns)
@@ -39,21 +26,21 @@ export const make = Effect.gen(function*() {
    * The notification events of the given tasks, by ID. Only a terminal task has one, and it is
    * written in the transaction that made the task terminal: read after the task, it is always there.
    */
-  const eventsOf = (scope: TenantScope, tasks: ReadonlyArray<SweepTask>) => {
-    const ids = tasks.filter((task) => isTerminal(task.status)).map((task) => task.id)
+  const eventsOf = (scope: Tenants.TenantScope, tasks: ReadonlyArray<Sweeps.SweepTask>) => {
+    const ids = tasks.filter((task) => Sweeps.isTerminal(task.status)).map((task) => task.id)
     return ids.length === 0
-      ? Effect.succeed(new Map<string, NotificationEvent>())
+      ? Effect.succeed(new Map<string, Notifications.NotificationEvent>())
       : sql<EventRow>`
           SELECT ${sql.unsafe(eventColumns)} FROM events e
           WHERE e.id = ANY(${ids}::bigint[]) AND e.tenant_id = ${scope.tenantId} AND e.network = ${scope.network}`.pipe(
         Effect.map((rows) => new Map(rows.map((row) => [row.id, toEvent(row)])))
       )
   }
-  const withWebhooks = (scope: TenantScope, tasks: ReadonlyArray<SweepTask>) =>
-    Effect.map(eventsOf(scope, tasks), (events): ReadonlyArray<SweepView> =>
+  const withWebhooks = (scope: Tenants.TenantScope, tasks: ReadonlyArray<Sweeps.SweepTask>) =>
+    Effect.map(eventsOf(scope, tasks), (events): ReadonlyArray<Sweeps.SweepView> =>
       tasks.map((task) => ({ task, webhook: events.get(task.id) ?? null })))
 
-  const listWhere = (scope: TenantScope, query: SweepQuery): Statement.Fragment => {
+  const listWhere = (scope: Tenants.TenantScope, query: Sweeps.SweepQuery): Statement.Fragment => {
     const clauses = [sql`t.tenant_id = ${scope.tenantId}`, sql`t.network = ${scope.network}`]
     if (query.status !== undefined) clauses.push(sql`t.status = ${query.status}`)
     if (query.walletId !== undefined) clauses.push(sql`t.wallet_id = ${query.walletId}`)
@@ -66,7 +53,7 @@ export const make = Effect.gen(function*() {
    * claim. Stores version + 1 and releases the claim. The table's trigger refuses (an error,
    * hence a defect) a write that would replace a stored transaction or touch a terminal task.
    */
-  const casUpdate = (task: SweepTask, worker: string) =>
+  const casUpdate = (task: Sweeps.SweepTask, worker: string) =>
     sql<{ wallet_id: string }>`
       UPDATE sweep_tasks t SET ${sql.update(mutableColumns(task))}, version = t.version + 1, claimed_by = NULL, claimed_until = NULL
       WHERE t.id = ${task.id} AND t.version = ${task.version} AND t.claimed_by = ${worker}
@@ -76,7 +63,7 @@ export const make = Effect.gen(function*() {
    * `casUpdate` and the wallet's books in one statement (a round trip per terminal task fewer
    * than a statement each): the wallet's row changes only when the task's compare-and-set did.
    */
-  const casUpdateWithBooks = (task: SweepTask, worker: string, outcome: SweepOutcome) => {
+  const casUpdateWithBooks = (task: Sweeps.SweepTask, worker: string, outcome: Sweeps.SweepOutcome) => {
     const books = [
       ...(outcome.collected === null ? [] : [
         sql`collected_usdt = w.collected_usdt + ${outcome.collected.amount.toString()}::numeric`,
@@ -91,7 +78,7 @@ export const make = Effect.gen(function*() {
       SELECT wallet_id FROM task`
   }
 
-  return SweepRepository.of({
+  return Sweeps.SweepRepository.of({
     // One statement for the batch. Drafts of wallets outside the scope (or with another address)
     // never match a wallet and get no task; the partial unique index drops a wallet that already
     // has an unfinished task, and the second draft of a wallet repeated in the batch.
@@ -117,7 +104,7 @@ export const make = Effect.gen(function*() {
         Effect.orDie,
         Effect.map((rows) => {
           const byWallet = new Map(rows.map((row) => [row.wallet_id, toSweepTask(row)]))
-          const inserted: Array<SweepTask> = []
+          const inserted: Array<Sweeps.SweepTask> = []
           for (const draft of drafts) {
             const task = byWallet.get(draft.walletId)
             if (task !== undefined) {
@@ -147,7 +134,7 @@ export const make = Effect.gen(function*() {
       Effect.gen(function*() {
         const [row] = yield* sql<SweepRow>`
           SELECT ${columns} FROM sweep_tasks t WHERE t.id = ${id} AND t.tenant_id = ${scope.tenantId} AND t.network = ${scope.network}`
-        if (row === undefined) return Option.none<SweepView>()
+        if (row === undefined) return Option.none<Sweeps.SweepView>()
         const [view] = yield* withWebhooks(scope, [toSweepTask(row)])
         return Option.some(view!)
       }).pipe(Effect.orDie),
@@ -162,17 +149,17 @@ export const make = Effect.gen(function*() {
 
     // The claim's index (unfinished tasks by network) finds the rows; the finished history is not read.
     statusOf: (network, id) =>
-      sql<{ status: SweepStatus }>`SELECT status FROM sweep_tasks WHERE network = ${network} AND id = ${id}`.pipe(
+      sql<{ status: Sweeps.SweepStatus }>`SELECT status FROM sweep_tasks WHERE network = ${network} AND id = ${id}`.pipe(
         Effect.orDie,
         Effect.map((rows) => Option.fromNullable(rows[0]?.status))
       ),
 
     unfinishedByStatus: (network) =>
-      sql<{ status: SweepStatus; n: string }>`
+      sql<{ status: Sweeps.SweepStatus; n: string }>`
         SELECT status, count(*)::text AS n FROM sweep_tasks
         WHERE network = ${network} AND status NOT IN ${terminal} GROUP BY status`.pipe(
         Effect.orDie,
-        Effect.map((rows) => Object.fromEntries(rows.map((row) => [row.status, Number(row.n)])) as Partial<Record<SweepStatus, number>>)
+        Effect.map((rows) => Object.fromEntries(rows.map((row) => [row.status, Number(row.n)])) as Partial<Record<Sweeps.SweepStatus, number>>)
       ),
 
     // The lock re-checks the conditions on the newest row version, so a task another sweeper
@@ -182,14 +169,14 @@ export const make = Effect.gen(function*() {
         UPDATE sweep_tasks t SET claimed_by = ${worker}, claimed_until = ${until}
         WHERE t.id IN (
           SELECT d.id FROM sweep_tasks d
-          WHERE d.network = ${network} AND ${render(sql, SweepClaimable.sweepClaimable, claimColumns("d"), { now })}
+          WHERE d.network = ${network} AND ${render(sql, Sweeps.SweepClaimable.sweepClaimable, claimColumns("d"), { now })}
           ORDER BY ${claimOrder}, d.next_step_at, d.id
           LIMIT ${limit}
           FOR UPDATE SKIP LOCKED
         )
         RETURNING ${columns}`.pipe(
         Effect.orDie,
-        Effect.map((rows) => rows.map(toSweepTask).sort(byClaimOrder))
+        Effect.map((rows) => rows.map(toSweepTask).sort(Sweeps.byClaimOrder))
       ),
 
     // The row lock makes a racing claim wait and then re-check the lease on the newest version.
@@ -198,14 +185,14 @@ export const make = Effect.gen(function*() {
         UPDATE sweep_tasks t SET claimed_by = ${worker}, claimed_until = ${until}
         WHERE t.id = ${id} AND t.tenant_id = ${scope.tenantId} AND t.network = ${scope.network}
           AND t.status = ANY(${statuses}::text[])
-          AND ${render(sql, SweepClaimable.sweepUnclaimed, { claimedUntil: "t.claimed_until" }, { now })}
+          AND ${render(sql, Sweeps.SweepClaimable.sweepUnclaimed, { claimedUntil: "t.claimed_until" }, { now })}
         RETURNING ${columns}`.pipe(
         Effect.orDie,
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSweepTask))
       ),
 
     save: (task, worker) =>
-      isTerminal(task.status)
+      Sweeps.isTerminal(task.status)
         ? Effect.dieMessage(`sweep task ${task.id}: the terminal status ${task.status} is written by finish, not save`)
         : casUpdate(task, worker).pipe(Effect.orDie, Effect.map((rows) => rows.length === 1)),
 
@@ -213,7 +200,7 @@ export const make = Effect.gen(function*() {
     // the outcome says what changes (the core decided it), this only writes it.
     finish: (outcome, worker) => {
       const task = outcome.task
-      if (!isTerminal(task.status)) {
+      if (!Sweeps.isTerminal(task.status)) {
         return Effect.dieMessage(`sweep task ${task.id}: finish needs a terminal status, not ${task.status}`)
       }
       return sql.withTransaction(Effect.gen(function*() {
@@ -236,4 +223,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(SweepRepository, make)
+export const layer = Layer.effect(Sweeps.SweepRepository, make)

@@ -1,58 +1,44 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import {
-  type AppId,
-  type AppSummary,
-  type ConfirmationRule,
-  isCanonicalPositiveInt64,
-  type Network,
-  type StoredCredential,
-  type TenantId,
-  TenantHasNoApp,
-  TenantNameTaken,
-  TenantNotFound,
-  TenantRepository,
-  type TenantStatus,
-  type TenantWithApps
-} from "@collector/core"
-import { Effect, Layer, Option } from "effect"
+import { Kernel, type Settings, Tenants } from "@collector/core"
+import { type Context, Effect, Layer, Option } from "effect"
 import { isUniqueViolationOf } from "./SqlErrors.js"
 
 interface TenantRow {
   readonly id: string
   readonly name: string
-  readonly status: TenantStatus
+  readonly status: Tenants.TenantStatus
   readonly expires_at: Date | null
   readonly created_at: Date
-  readonly apps: ReadonlyArray<{ app_id: string; network: Network; confirmation_rule: ConfirmationRule; deposit_minimum: string | null }> | null
+  readonly apps: ReadonlyArray<{ app_id: string; network: Kernel.Network; confirmation_rule: Settings.ConfirmationRule; deposit_minimum: string | null }> | null
 }
 
 interface CredentialRow {
   readonly app_id: string
   readonly tenant_id: string
-  readonly network: Network
+  readonly network: Kernel.Network
   readonly secret_key_id: string
   readonly secret_sealed: Uint8Array
   readonly webhook_key_id: string
   readonly webhook_key_sealed: Uint8Array
-  readonly confirmation_rule: ConfirmationRule
-  readonly status: TenantStatus
+  readonly confirmation_rule: Settings.ConfirmationRule
+  readonly status: Tenants.TenantStatus
   readonly expires_at: Date | null
 }
 
-const toTenant = (row: TenantRow): TenantWithApps => ({
-  id: row.id as TenantId,
+const toTenant = (row: TenantRow): Tenants.TenantWithApps => ({
+  id: row.id as Kernel.TenantId,
   name: row.name,
   status: row.status,
   expiresAt: row.expires_at,
   createdAt: row.created_at,
   apps: (row.apps ?? [])
-    .map((a): AppSummary => ({ appId: String(a.app_id) as AppId, network: a.network, confirmationRule: a.confirmation_rule,
+    .map((a): Tenants.AppSummary => ({ appId: String(a.app_id) as Kernel.AppId, network: a.network, confirmationRule: a.confirmation_rule,
       depositMinimum: a.deposit_minimum === null ? null : BigInt(a.deposit_minimum)
     }))
     .sort((a, b) => a.network.localeCompare(b.network))
 })
 
-export const make = Effect.gen(function*() {
+export const make: Effect.Effect<Context.Tag.Service<typeof Tenants.TenantRepository>, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
   const selectTenants = (where: Statement.Fragment) => sql<TenantRow>`
@@ -67,15 +53,15 @@ export const make = Effect.gen(function*() {
   const find = (reference: string) =>
     Effect.gen(function*() {
       // Text that is no int64 cannot be an ID (comparing it with the bigint column would fail).
-      const rows = isCanonicalPositiveInt64(reference)
+      const rows = Kernel.isCanonicalPositiveInt64(reference)
         ? yield* selectTenants(sql`t.id = ${reference} OR (t.name = ${reference} AND t.status <> 'deleted')`)
         : yield* selectTenants(sql`t.name = ${reference} AND t.status <> 'deleted'`)
       const row = rows.find((r) => r.id === reference) ?? rows[0]
-      if (row === undefined) return yield* new TenantNotFound({ reference })
+      if (row === undefined) return yield* new Tenants.TenantNotFound({ reference })
       return toTenant(row)
     }).pipe(Effect.catchTag("SqlError", Effect.die))
 
-  const create = (name: string, apps: Parameters<TenantRepository["Type"]["create"]>[1], id?: TenantId) =>
+  const create = (name: string, apps: Parameters<Tenants.TenantRepository["Type"]["create"]>[1], id?: Kernel.TenantId) =>
     sql.withTransaction(
       Effect.gen(function*() {
         // A reserved ID was drawn from the identity's own sequence, so no generated one can collide.
@@ -92,17 +78,17 @@ export const make = Effect.gen(function*() {
       })
     ).pipe(
       // Only the name is the operator's to choose; two apps on one network is a caller's bug.
-      Effect.catchIf(isUniqueViolationOf("tenants_live_name"), () => Effect.fail(new TenantNameTaken({ name }))),
+      Effect.catchIf(isUniqueViolationOf("tenants_live_name"), () => Effect.fail(new Tenants.TenantNameTaken({ name }))),
       Effect.catchTag("SqlError", Effect.die)
     )
 
-  const appOf = (id: TenantId, network: Network) =>
+  const appOf = (id: Kernel.TenantId, network: Kernel.Network) =>
     (rows: ReadonlyArray<{ app_id: string }>) =>
       rows[0] === undefined
-        ? Effect.fail(new TenantHasNoApp({ reference: id, network }))
-        : Effect.succeed(String(rows[0].app_id) as AppId)
+        ? Effect.fail(new Tenants.TenantHasNoApp({ reference: id, network }))
+        : Effect.succeed(String(rows[0].app_id) as Kernel.AppId)
 
-  const replaceSecret = (id: TenantId, network: Network, secret: { keyId: string; blob: Uint8Array }) =>
+  const replaceSecret = (id: Kernel.TenantId, network: Kernel.Network, secret: { keyId: string; blob: Uint8Array }) =>
     sql.withTransaction(
       Effect.gen(function*() {
         const rows = yield* sql<{ app_id: string }>`
@@ -115,9 +101,9 @@ export const make = Effect.gen(function*() {
       })
     ).pipe(Effect.catchTag("SqlError", Effect.die))
 
-  return TenantRepository.of({
+  return Tenants.TenantRepository.of({
     reserveTenantId: sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('tenants', 'id'))::text AS id`.pipe(
-      Effect.map((rows) => rows[0]!.id as TenantId),
+      Effect.map((rows) => rows[0]!.id as Kernel.TenantId),
       Effect.orDie
     ),
     create,
@@ -155,9 +141,9 @@ export const make = Effect.gen(function*() {
         FROM apps a JOIN tenants t ON t.id = a.tenant_id WHERE a.app_id = ${appId}`.pipe(
         Effect.orDie,
         Effect.map((rows) =>
-          Option.map(Option.fromNullable(rows[0]), (r): StoredCredential => ({
-            appId: String(r.app_id) as AppId,
-            tenantId: String(r.tenant_id) as TenantId,
+          Option.map(Option.fromNullable(rows[0]), (r): Tenants.StoredCredential => ({
+            appId: String(r.app_id) as Kernel.AppId,
+            tenantId: String(r.tenant_id) as Kernel.TenantId,
             network: r.network,
             secret: { keyId: r.secret_key_id, blob: r.secret_sealed },
             webhookKey: { keyId: r.webhook_key_id, blob: r.webhook_key_sealed },
@@ -170,4 +156,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(TenantRepository, make)
+export const layer = Layer.effect(Tenants.TenantRepository, make)

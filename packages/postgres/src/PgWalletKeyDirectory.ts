@@ -1,17 +1,17 @@
-import { type KeyStoreName, WalletKeyDirectory, type WalletId } from "@collector/core"
+import { type Kernel, Wallets } from "@collector/core"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { type Context, Effect, Layer } from "effect"
 
 interface Row {
   readonly id: string
   readonly address: string
   readonly custom_id: string
-  readonly store: KeyStoreName
+  readonly store: Wallets.KeyStoreName
   readonly key_label: string | null
 }
 
-export const make = Effect.map(SqlClient.SqlClient, (sql) =>
-  WalletKeyDirectory.of({
+export const make: Effect.Effect<Context.Tag.Service<typeof Wallets.WalletKeyDirectory>, never, SqlClient.SqlClient> = Effect.map(SqlClient.SqlClient, (sql) =>
+  Wallets.WalletKeyDirectory.of({
     // Only the store and label columns: a sealed key never leaves the table through this port.
     list: (scope, store) =>
       sql<Row>`
@@ -22,9 +22,9 @@ export const make = Effect.map(SqlClient.SqlClient, (sql) =>
         ORDER BY w.id`.pipe(
         Effect.orDie,
         Effect.map((rows) =>
-          rows.map((row) => ({ walletId: row.id as WalletId, address: row.address, customId: row.custom_id, store: row.store, label: row.key_label }))
+          rows.map((row) => ({ walletId: row.id as Kernel.WalletId, address: row.address, customId: row.custom_id, store: row.store, label: row.key_label }))
         )
       )
   }))
 
-export const layer = Layer.effect(WalletKeyDirectory, make)
+export const layer = Layer.effect(Wallets.WalletKeyDirectory, make)

@@ -1,14 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import {
-  CustomIdTaken,
-  type Network,
-  type TenantScope,
-  type Wallet,
-  type WalletId,
-  type WalletQuery,
-  WalletLimitReached,
-  WalletRepository
-} from "@collector/core"
+import { type Kernel, type Tenants, Wallets } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 import { integerArray } from "./PgArrays.js"
 import * as WalletKeyRow from "./WalletKeyRow.js"
@@ -35,7 +26,7 @@ interface WalletRow {
   readonly is_collection: boolean
   readonly collecting: boolean
   readonly id: string
-  readonly network: Network
+  readonly network: Kernel.Network
   readonly address: string
   readonly custom_id: string
   readonly balance_usdt: string | null
@@ -46,8 +37,8 @@ interface WalletRow {
   readonly created_at: Date
 }
 
-const toWallet = (row: WalletRow): Wallet => ({
-  id: row.id as WalletId,
+const toWallet = (row: WalletRow): Wallets.Wallet => ({
+  id: row.id as Kernel.WalletId,
   network: row.network,
   address: row.address,
   customId: row.custom_id,
@@ -66,7 +57,7 @@ const toWallet = (row: WalletRow): Wallet => ({
  * The page statement of `list` (exported for EXPLAIN in tests): the total rides on every row, a
  * sharded counter without filters, a window count with them.
  */
-export const listStatement = <A extends object>(sql: SqlClient.SqlClient, scope: TenantScope, query: WalletQuery) => {
+export const listStatement = <A extends object>(sql: SqlClient.SqlClient, scope: Tenants.TenantScope, query: Wallets.WalletQuery) => {
   const totalColumn = hasFilters(query.filters)
     ? sql`count(*) OVER ()`
     : sql`(SELECT coalesce(sum(n), 0) FROM wallet_counts c WHERE c.tenant_id = ${scope.tenantId} AND c.network = ${scope.network})`
@@ -82,12 +73,12 @@ export const make = Effect.gen(function*() {
   const from = sql.unsafe(walletsWithSettings)
   const collecting = sql.unsafe(collectingSql)
   const toWallets = (rows: ReadonlyArray<WalletRow>) => rows.map(toWallet)
-  return WalletRepository.of({
+  return Wallets.WalletRepository.of({
     // One statement (atomic on its own): the wallet and its key (sealed, or a token label) land together or not at all.
     // With a limit, the tenant's count comes from the sharded counters (a few rows, not a scan);
     // no row inserted then means the limit was reached.
     drawId: sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('wallets', 'id'))::text AS id`.pipe(
-      Effect.map(([row]) => row!.id as WalletId),
+      Effect.map(([row]) => row!.id as Kernel.WalletId),
       Effect.orDie
     ),
     insert: (scope, wallet, maxWallets) => {
@@ -107,15 +98,15 @@ export const make = Effect.gen(function*() {
           ON CONFLICT (tenant_id, network, shard) DO UPDATE SET n = wallet_counts.n + 1
         )
         SELECT id, created_at FROM inserted`.pipe(
-        Effect.filterOrFail((rows) => rows.length > 0, () => new WalletLimitReached({ limit: maxWallets ?? 0 })),
+        Effect.filterOrFail((rows) => rows.length > 0, () => new Wallets.WalletLimitReached({ limit: maxWallets ?? 0 })),
         Effect.map(([row]) => ({
-          id: row!.id as WalletId,
+          id: row!.id as Kernel.WalletId,
           address: wallet.address,
           customId: wallet.customId,
           network: scope.network,
           createdAt: row!.created_at
         })),
-        Effect.catchIf(isUniqueViolationOf("wallets_tenant_id_network_custom_id_key"), () => Effect.fail(new CustomIdTaken({ customId: wallet.customId }))),
+        Effect.catchIf(isUniqueViolationOf("wallets_tenant_id_network_custom_id_key"), () => Effect.fail(new Wallets.CustomIdTaken({ customId: wallet.customId }))),
         Effect.catchTag("SqlError", Effect.die)
       )
     },
@@ -148,7 +139,7 @@ export const make = Effect.gen(function*() {
         limit === undefined ? sql`` : sql` LIMIT ${limit}`
       }`.pipe(
         Effect.orDie,
-        Effect.map((rows) => rows.map((r) => r.id as WalletId))
+        Effect.map((rows) => rows.map((r) => r.id as Kernel.WalletId))
       ),
     findMany: (scope, ids) =>
       ids.length === 0
@@ -164,7 +155,7 @@ export const make = Effect.gen(function*() {
             LEFT JOIN tenant_settings s ON s.tenant_id = w.tenant_id AND s.network = w.network
             WHERE w.id = ANY(${integerArray(ids)}::bigint[]) AND w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
               AND (s.collection_wallet_id = w.id OR ${collecting})
-            ORDER BY w.id ASC`.pipe(Effect.orDie, Effect.map((rows) => rows.map((r) => r.id as WalletId))),
+            ORDER BY w.id ASC`.pipe(Effect.orDie, Effect.map((rows) => rows.map((r) => r.id as Kernel.WalletId))),
     summary: (scope) =>
       sql<{ wallets: string; unsynced: string; usdt: string; trx: string; collected: string }>`
         SELECT count(*)::text AS wallets, count(*) FILTER (WHERE balance_block = 0)::text AS unsynced,
@@ -183,4 +174,4 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer = Layer.effect(WalletRepository, make)
+export const layer = Layer.effect(Wallets.WalletRepository, make)

@@ -1,4 +1,4 @@
-import { AccessTokenRepository, type AppId, IdempotencyStore, RecordPruning } from "@collector/core"
+import { Idempotency, type Kernel, Retention, Tenants } from "@collector/core"
 import { StorageFixtures } from "@collector/core/testing"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
@@ -14,12 +14,12 @@ const rows = Effect.flatMap(SqlClient.SqlClient, (sql) =>
     ([row]) => ({ tokens: Number(row!.tokens), records: Number(row!.records) })
   ))
 
-layer(Layer.provideMerge(RecordPruning.layer(settings), PgTestStorage), { excludeTestServices: true })("record pruning (PostgreSQL)", (it) => {
+layer(Layer.provideMerge(Retention.RecordPruning.layer(settings), PgTestStorage), { excludeTestServices: true })("record pruning (PostgreSQL)", (it) => {
   it.effect("under a steady stream of tokens and writes, the worker's passes keep both tables flat", () =>
     Effect.gen(function*() {
-      const tokens = yield* AccessTokenRepository
-      const idempotency = yield* IdempotencyStore
-      const pruning = yield* RecordPruning
+      const tokens = yield* Tenants.AccessTokenRepository
+      const idempotency = yield* Idempotency.IdempotencyStore
+      const pruning = yield* Retention.RecordPruning
       const { appId, tenantId } = yield* (yield* StorageFixtures).scope("nile")
       const sizes: Array<{ tokens: number; records: number }> = []
       // 15 rounds of 60 short-lived tokens and 60 idempotent writes, a pass after each: 900 of
@@ -27,7 +27,7 @@ layer(Layer.provideMerge(RecordPruning.layer(settings), PgTestStorage), { exclud
       for (let round = 0; round < 15; round++) {
         yield* Effect.forEach(Array.from({ length: 60 }, (_, i) => i), (i) =>
           Effect.zipRight(
-            tokens.insert(randomBytes(32), appId as AppId, new Date(Date.now() + 100)),
+            tokens.insert(randomBytes(32), appId as Kernel.AppId, new Date(Date.now() + 100)),
             idempotency.once(
               { tenantId, network: "nile", operation: "soak", requestId: `soak-${round}-${i}` },
               "d",

@@ -1,13 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import {
-  accessTokenExpired,
-  AutomationDue,
-  DeliveryRules,
-  idempotencyPrunable,
-  RowRule,
-  SweepClaimable,
-  tenantAvailability
-} from "@collector/core"
+import { Idempotency, Kernel, Notifications, Sweeps, Tenants } from "@collector/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { type Columns, render } from "./RowRuleSql.js"
@@ -114,22 +106,22 @@ const rows: ReadonlyArray<WideRow> = fc.sample(wideRow, { seed: 20261129, numRun
 
 // Each rule reads a subset of the wide row's fields under the same names; the types of the
 // statuses differ per rule, hence the cast.
-const asWide = <R, P>(rule: RowRule.Rule<R, P>) => rule as unknown as RowRule.Rule<WideRow, WideParams>
+const asWide = <R, P>(rule: Kernel.RowRule.Rule<R, P>) => rule as unknown as Kernel.RowRule.Rule<WideRow, WideParams>
 
-const rules: ReadonlyArray<readonly [string, RowRule.Rule<WideRow, WideParams>]> = [
-  ["DeliveryRules.eventOpen", asWide(DeliveryRules.eventOpen)],
-  ["DeliveryRules.eventDue", asWide(DeliveryRules.eventDue)],
-  ["DeliveryRules.eventClaimable", asWide(DeliveryRules.eventClaimable)],
-  ["DeliveryRules.leaseHeld", asWide(DeliveryRules.leaseHeld)],
-  ["DeliveryRules.roundGoesOn", asWide(DeliveryRules.roundGoesOn)],
-  ["DeliveryRules.webhookConfigured", asWide(DeliveryRules.webhookConfigured)],
-  ["DeliveryRules.attemptBlocksStart", asWide(DeliveryRules.attemptBlocksStart)],
-  ["tenantAvailability", asWide(tenantAvailability)],
-  ["AutomationDue.automationDue", asWide(AutomationDue.automationDue)],
-  ["SweepClaimable.sweepClaimable", asWide(SweepClaimable.sweepClaimable)],
-  ["SweepClaimable.sweepUnclaimed", asWide(SweepClaimable.sweepUnclaimed)],
-  ["accessTokenExpired", asWide(accessTokenExpired)],
-  ["idempotencyPrunable", asWide(idempotencyPrunable)]
+const rules: ReadonlyArray<readonly [string, Kernel.RowRule.Rule<WideRow, WideParams>]> = [
+  ["DeliveryRules.eventOpen", asWide(Notifications.DeliveryRules.eventOpen)],
+  ["DeliveryRules.eventDue", asWide(Notifications.DeliveryRules.eventDue)],
+  ["DeliveryRules.eventClaimable", asWide(Notifications.DeliveryRules.eventClaimable)],
+  ["DeliveryRules.leaseHeld", asWide(Notifications.DeliveryRules.leaseHeld)],
+  ["DeliveryRules.roundGoesOn", asWide(Notifications.DeliveryRules.roundGoesOn)],
+  ["DeliveryRules.webhookConfigured", asWide(Notifications.DeliveryRules.webhookConfigured)],
+  ["DeliveryRules.attemptBlocksStart", asWide(Notifications.DeliveryRules.attemptBlocksStart)],
+  ["tenantAvailability", asWide(Tenants.tenantAvailability)],
+  ["AutomationDue.automationDue", asWide(Sweeps.AutomationDue.automationDue)],
+  ["SweepClaimable.sweepClaimable", asWide(Sweeps.SweepClaimable.sweepClaimable)],
+  ["SweepClaimable.sweepUnclaimed", asWide(Sweeps.SweepClaimable.sweepUnclaimed)],
+  ["accessTokenExpired", asWide(Tenants.accessTokenExpired)],
+  ["idempotencyPrunable", asWide(Idempotency.idempotencyPrunable)]
 ]
 
 const paramSets: ReadonlyArray<WideParams> = [{ now, maxAttempts: 3, before: now }, { now: around[1]!, maxAttempts: 1, before: around[4]! }]
@@ -144,7 +136,7 @@ layer(TestDatabaseLive)("RowRuleSql", (it) => {
           const found = yield* sql<{ id: number }>`
             SELECT r.id FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.unsafe(recordType)})
             WHERE ${render(sql, rule, columns, params)} ORDER BY r.id`
-          const expected = rows.filter((row) => RowRule.holds(rule, row, params)).map((row) => row.id)
+          const expected = rows.filter((row) => Kernel.RowRule.holds(rule, row, params)).map((row) => row.id)
           expect(found.map((row) => row.id), `${name} at ${params.now.toISOString()}`).toEqual(expected)
           // Both outcomes occur, or the rows would not test the rule.
           expect(expected.length, `${name}: some rows pass`).toBeGreaterThan(0)

@@ -1,5 +1,5 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import type { RowRule } from "@collector/core"
+import type { Kernel } from "@collector/core"
 
 /** The SQL expression of each field a rule reads (`e.next_attempt`): every field must be named. */
 export type Columns<R> = { readonly [K in keyof R]-?: string }
@@ -22,13 +22,13 @@ const literalSql = (value: string | number | boolean): string => {
  */
 export const render = <R, P>(
   sql: SqlClient.SqlClient,
-  rule: RowRule.Rule<R, P>,
+  rule: Kernel.RowRule.Rule<R, P>,
   columns: Columns<R>,
   params: Params<P>
 ): Statement.Fragment => {
   const columnOf = columns as unknown as Readonly<Record<string, string>>
   const paramOf = params as unknown as Readonly<Record<string, unknown>>
-  const operand = (o: RowRule.OperandNode): Statement.Fragment => {
+  const operand = (o: Kernel.RowRule.OperandNode): Statement.Fragment => {
     switch (o._tag) {
       case "Field": {
         const column = columnOf[o.field]
@@ -43,7 +43,7 @@ export const render = <R, P>(
         return sql`(${operand(o.at)} + ${operand(o.minutes)} * interval '1 minute')`
     }
   }
-  const go = (r: RowRule.RuleNode): Statement.Fragment => {
+  const go = (r: Kernel.RowRule.RuleNode): Statement.Fragment => {
     switch (r._tag) {
       case "All":
         return r.rules.length === 0 ? sql.unsafe("TRUE") : sql.and(r.rules.map(go))

@@ -1,17 +1,4 @@
-import type {
-  EnergyPath,
-  FeeSource,
-  Network,
-  PreparationStage,
-  RentalState,
-  SweepMode,
-  SweepOrigin,
-  SweepStatus,
-  SweepTask,
-  SweepTaskId,
-  TenantId,
-  WalletId
-} from "@collector/core"
+import type { Energy, Kernel, Sweeps } from "@collector/core"
 
 /** The terminal statuses as SQL, exactly as the partial indexes on `sweep_tasks` say them. */
 export const terminalSql = `('succeeded', 'failed', 'cancelled')`
@@ -30,17 +17,17 @@ export const sweepColumns = `t.id::text AS id, t.tenant_id::text AS tenant_id, t
 export interface SweepRow {
   readonly id: string
   readonly tenant_id: string
-  readonly network: Network
+  readonly network: Kernel.Network
   readonly wallet_id: string
   readonly address: string
-  readonly mode: SweepMode
+  readonly mode: Sweeps.SweepMode
   readonly requested_amount: string | null
   readonly minimum_amount: string | null
   readonly amount: string
   readonly destination: string
-  readonly origin: SweepOrigin
-  readonly status: SweepStatus
-  readonly stage: PreparationStage
+  readonly origin: Sweeps.SweepOrigin
+  readonly status: Sweeps.SweepStatus
+  readonly stage: Sweeps.PreparationStage
   readonly reason: string
   readonly txid: string
   readonly raw_data_hex: string | null
@@ -50,8 +37,8 @@ export interface SweepRow {
   readonly actual_fee: string
   readonly actual_bandwidth_fee: string | null
   readonly fee_warning: string | null
-  readonly fee_source: FeeSource | null
-  readonly energy_path: EnergyPath | null
+  readonly fee_source: Sweeps.FeeSource | null
+  readonly energy_path: Sweeps.EnergyPath | null
   readonly fee_reason: string | null
   readonly prepared_energy: string | null
   readonly estimated_wallet_trx_fee: string | null
@@ -63,7 +50,7 @@ export interface SweepRow {
   readonly rental_estimated_cost: string | null
   readonly rental_paid_cost: string | null
   readonly rental_activation_cost: string | null
-  readonly rental_state: RentalState | null
+  readonly rental_state: Energy.RentalState | null
   readonly rental_expires_at: Date | null
   readonly created_at: Date
   readonly updated_at: Date
@@ -74,11 +61,11 @@ export interface SweepRow {
 
 const bigintOrNull = (text: string | null): bigint | null => text === null ? null : BigInt(text)
 
-export const toSweepTask = (row: SweepRow): SweepTask => ({
-  id: row.id as SweepTaskId,
-  tenantId: row.tenant_id as TenantId,
+export const toSweepTask = (row: SweepRow): Sweeps.SweepTask => ({
+  id: row.id as Sweeps.SweepTaskId,
+  tenantId: row.tenant_id as Kernel.TenantId,
   network: row.network,
-  walletId: row.wallet_id as WalletId,
+  walletId: row.wallet_id as Kernel.WalletId,
   address: row.address,
   mode: row.mode,
   requestedAmount: bigintOrNull(row.requested_amount),
@@ -135,7 +122,7 @@ const textOrNull = (value: bigint | null): string | null => value === null ? nul
  * created for (scope, wallet, address, mode, requested amount, destination, origin, creation
  * time) is never written after the insert; the claim and the version belong to the statements.
  */
-export const mutableColumns = (task: SweepTask) => ({
+export const mutableColumns = (task: Sweeps.SweepTask) => ({
   amount: task.amount.toString(),
   status: task.status,
   stage: task.stage,

@@ -1,5 +1,5 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import type { TenantScope, WalletFilters, WalletQuery } from "@collector/core"
+import type { Tenants, Wallets } from "@collector/core"
 
 /**
  * The tenant's `%` and `_` are wildcards by contract; only the backslash (ILIKE's escape
@@ -8,10 +8,10 @@ import type { TenantScope, WalletFilters, WalletQuery } from "@collector/core"
  */
 export const containsPattern = (text: string) => `%${text.toLowerCase().replaceAll("\\", "\\\\")}%`
 
-export const hasFilters = (f: WalletFilters) => Object.values(f).some((v) => v !== undefined)
+export const hasFilters = (f: Wallets.WalletFilters) => Object.values(f).some((v) => v !== undefined)
 
 /** The WHERE clause of a wallet list or selection: the scope plus each filter present. */
-export const walletWhere = (sql: SqlClient.SqlClient, scope: TenantScope, f: WalletFilters): Statement.Fragment => {
+export const walletWhere = (sql: SqlClient.SqlClient, scope: Tenants.TenantScope, f: Wallets.WalletFilters): Statement.Fragment => {
   const clauses: Array<Statement.Fragment> = [sql`w.tenant_id = ${scope.tenantId}`, sql`w.network = ${scope.network}`]
   if (f.address !== undefined) clauses.push(sql`lower(w.address) LIKE ${containsPattern(f.address)}`)
   // A bound on an unsynchronised (null) balance is unknown, so such wallets never match it.
@@ -37,7 +37,7 @@ const sortKeys = {
 } as const
 
 /** Ties by ID descending; nulls (unsynced balances, never collected) always last. */
-export const walletOrder = (sql: SqlClient.SqlClient, query: Pick<WalletQuery, "sort" | "order">): Statement.Fragment => {
+export const walletOrder = (sql: SqlClient.SqlClient, query: Pick<Wallets.WalletQuery, "sort" | "order">): Statement.Fragment => {
   const key = sortKeys[query.sort]
   return sql.unsafe(`${key.column} ${query.order === "asc" ? "ASC" : "DESC"}${key.nullable ? " NULLS LAST" : ""}, w.id DESC`)
 }

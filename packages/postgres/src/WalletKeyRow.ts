@@ -1,4 +1,4 @@
-import { localKey, tokenKey, type WalletKey } from "@collector/core"
+import { Wallets } from "@collector/core"
 
 /** A wallet_keys row's key columns (migration 0021): a sealed key, or a token's label. */
 export interface WalletKeyRow {
@@ -9,16 +9,16 @@ export interface WalletKeyRow {
 }
 
 /** The columns to write for a key: the other store's columns are null (the table checks it). */
-export const toColumns = (key: WalletKey) =>
+export const toColumns = (key: Wallets.WalletKey) =>
   key.store === "local"
     ? { store: "local", keyId: key.sealed.keyId, sealedKey: key.sealed.blob, keyLabel: null }
     : { store: "pkcs11", keyId: null, sealedKey: null, keyLabel: key.label }
 
 /** The key a row holds; a row the table's check should have refused is a defect, said plainly. */
-export const fromRow = (walletId: string, row: WalletKeyRow): WalletKey => {
+export const fromRow = (walletId: string, row: WalletKeyRow): Wallets.WalletKey => {
   if (row.store === "local" && row.key_id !== null && row.sealed_key !== null) {
-    return localKey({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) })
+    return Wallets.localKey({ keyId: row.key_id, blob: new Uint8Array(row.sealed_key) })
   }
-  if (row.store === "pkcs11" && row.key_label !== null) return tokenKey(row.key_label)
+  if (row.store === "pkcs11" && row.key_label !== null) return Wallets.tokenKey(row.key_label)
   throw new Error(`wallet ${walletId} has a key row of store ${row.store} without its columns`)
 }

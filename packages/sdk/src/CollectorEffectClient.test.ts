@@ -1,6 +1,6 @@
 import { FetchHttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { TenantAdmin } from "@collector/core"
+import { Tenants } from "@collector/core"
 import { ServerUrl, TestServerLive } from "@collector/http-server/testing"
 import { type Duration, Effect, Either, Option, Redacted } from "effect"
 import { bypass, delay, http, HttpResponse, passthrough } from "msw"
@@ -11,7 +11,7 @@ import { makeCollectorClient } from "./CollectorEffectClient.js"
 
 const tenantClient = (name: string, options: { timeout?: Duration.DurationInput } = {}) =>
   Effect.gen(function*() {
-    const admin = yield* TenantAdmin
+    const admin = yield* Tenants.TenantAdmin
     const { credentials } = yield* admin.create(name, ["nile", "main"])
     const url = yield* ServerUrl
     const clientFor = (network: "nile" | "main") => {
@@ -62,7 +62,7 @@ layer(TestServerLive(), { excludeTestServices: true })("CollectorEffectClient", 
       // The typed client checks its input against the same schemas before anything is sent.
       const tooShort = yield* failureOf(nile.wallets.createWallet({ payload: { custom_id: "x", request_id: "short" } }))
       expect(tooShort._tag === "Some" && (tooShort.value as { _tag: string })._tag).toBe("ParseError")
-      yield* (yield* TenantAdmin).disable("sdk-errors")
+      yield* (yield* Tenants.TenantAdmin).disable("sdk-errors")
       yield* Effect.sleep("600 millis")
       const blocked = yield* failureOf(nile.wallets.getWallet({ path: { id: wallet.id } }))
       expect(blocked._tag === "Some" && blocked.value).toBeInstanceOf(TenantUnavailable)
@@ -70,7 +70,7 @@ layer(TestServerLive(), { excludeTestServices: true })("CollectorEffectClient", 
 
   it.effect("after the app secret rotates, a client with the new secret works and one with the old cannot obtain a token", () =>
     Effect.gen(function*() {
-      const admin = yield* TenantAdmin
+      const admin = yield* Tenants.TenantAdmin
       const { credentials } = yield* admin.create("sdk-refresh", ["nile"])
       const url = yield* ServerUrl
       const appId = credentials[0]!.appId

@@ -1,6 +1,6 @@
 import { FetchHttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { TenantAdmin } from "@collector/core"
+import { Tenants } from "@collector/core"
 import { ServerUrl, TestServerLive } from "@collector/http-server/testing"
 import { seedDeposit } from "@collector/postgres/testing"
 import { Effect, Either } from "effect"
@@ -11,7 +11,7 @@ import { NotFound } from "./index.js"
 layer(TestServerLive(), { excludeTestServices: true })("CollectorClient deposits", (it) => {
   it.effect("lists and reads deposits through the typed client, the same record both ways", () =>
     Effect.gen(function*() {
-      const admin = yield* TenantAdmin
+      const admin = yield* Tenants.TenantAdmin
       const { credentials, tenant } = yield* admin.create(`sdk-deposits-${randomUUID().slice(0, 8)}`, ["nile", "main"])
       const url = yield* ServerUrl
       const clientFor = (network: "nile" | "main") => {

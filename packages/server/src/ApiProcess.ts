@@ -1,4 +1,4 @@
-import { allNetworks, ConfigValue, defaultReadinessSettings, Readiness, readinessConfig, type ReadinessSettings, Setting, SweepSettings, sweepSettingsConfig, TenantLimits, tenantLimitsConfig } from "@collector/core"
+import { ConfigValue, Engine, Kernel, Setting, Sweeps, Tenants } from "@collector/core"
 import { energyProviderConfig } from "@collector/energy"
 import { AccessLog, ApiServerLive, Gate, gateSettingsConfig } from "@collector/http-server"
 import { logFormatConfig } from "@collector/launch"
@@ -18,7 +18,7 @@ export interface ApiSettings {
   /** Where the operator's endpoints are served; absent: not served (the service serves the worker's). */
   readonly operator?: OperatorSettings
   /** What `/readyz` holds the API to; the defaults when absent. */
-  readonly readiness?: ReadinessSettings
+  readonly readiness?: Engine.ReadinessSettings
 }
 
 /** The API's port variables and their defaults, for a taken port's message (`launch`'s `ports`). */
@@ -31,7 +31,7 @@ export const portSetting = Setting.declare({ name: "PORT", default: ports.PORT, 
 export const config: Config.Config<ApiSettings> = Config.all({
   port: portSetting,
   operator: operatorConfig,
-  readiness: readinessConfig
+  readiness: Engine.readinessConfig
 })
 
 /**
@@ -44,10 +44,10 @@ export const checkSettings = Effect.all([
   config,
   KeyStore.keyStoreConfig,
   gateSettingsConfig,
-  sweepSettingsConfig,
-  tenantLimitsConfig,
+  Sweeps.sweepSettingsConfig,
+  Tenants.tenantLimitsConfig,
   allowPrivateTargetsConfig,
-  Effect.forEach(allNetworks, (network) => Effect.all([nodeConfigs(network), energyProviderConfig(network)]))
+  Effect.forEach(Kernel.allNetworks, (network) => Effect.all([nodeConfigs(network), energyProviderConfig(network)]))
 ], { discard: true })
 
 // Request lines in the process's log format: JSON for a collector, one readable line at a terminal.
@@ -71,8 +71,8 @@ export const adapters = (networks: NetworkResourcesOptions = {}) =>
     DnsWebhookTargets.layerConfig(),
     networkResourcesLayer(networks),
     Gate.layerConfig(),
-    SweepSettings.layerConfig(),
-    TenantLimits.layerConfig()
+    Sweeps.SweepSettings.layerConfig(),
+    Tenants.TenantLimits.layerConfig()
   ).pipe(Layer.provideMerge(AesGcmSecretBox.layer), Layer.provideMerge(NodeEntropy.layer))
 
 /**
@@ -87,7 +87,7 @@ export const layer = (settings: ApiSettings, networks: NetworkResourcesOptions =
     ApiServerLive({ port: settings.port }),
     // The API has no engine: it is ready when the database answers (see Readiness.storage).
     OperatorServer.layer(settings.operator ?? { ...defaultOperatorSettings, port: 0 }).pipe(
-      Layer.provide(KeyStore.withReadiness((settings.readiness ?? defaultReadinessSettings).checkTimeout)(Readiness.storage(settings.readiness)))
+      Layer.provide(KeyStore.withReadiness((settings.readiness ?? Engine.defaultReadinessSettings).checkTimeout)(Engine.Readiness.storage(settings.readiness)))
     )
   ).pipe(Layer.provide(adapters(networks)))
 

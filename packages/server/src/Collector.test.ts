@@ -1,4 +1,4 @@
-import { defaultEngineSettings } from "@collector/core"
+import { Engine } from "@collector/core"
 import { SimEnergyProvider } from "@collector/energy"
 import { freePort } from "@collector/postgres"
 import { defaultSimConfig, SimInProcess } from "@collector/tron-sim"
@@ -28,7 +28,7 @@ const simulatedNile = async (seed: string) => {
 }
 
 /** Short polls: the simulated chain moves only when told to. */
-const engine = { loop: { ...defaultEngineSettings.loop, pollInterval: Duration.millis(50) }, processName: "collector-test" }
+const engine = { loop: { ...Engine.defaultEngineSettings.loop, pollInterval: Duration.millis(50) }, processName: "collector-test" }
 
 const eventually = async <A>(what: string, read: () => Promise<A>, done: (value: A) => boolean, timeoutMs = 30_000): Promise<A> => {
   const deadline = Date.now() + timeoutMs

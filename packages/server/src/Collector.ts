@@ -1,28 +1,5 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
-import {
-  Chain,
-  type CreatedTenant,
-  type DeliveryTransport,
-  type Deposit,
-  DepositRepository,
-  depositMinimumConfig,
-  EnergyProvider,
-  Engine,
-  engineConfig,
-  type EngineSettings,
-  Heartbeats,
-  MemoryStorage,
-  type Network,
-  type Page,
-  type StoragePorts,
-  RecordPruning,
-  ScanLedger,
-  recordPruningConfig,
-  TenantAdmin,
-  type TenantWithApps,
-  Wallets,
-  type WebhookTargets
-} from "@collector/core"
+import { Chain, Deposits, Energy, Engine, type Kernel, Memory, type Notifications, Retention, Scanning, type Storage, Tenants, Wallets, type Webhook } from "@collector/core"
 import { energyProviderConfig, energyProviderLayer, type EnergyProviderSettings } from "@collector/energy"
 import { WebhookDelivery, webhookDeliveryConfig } from "@collector/outbound"
 import { databaseConfig, databaseLayer, MigrationsLive, PgStorage } from "@collector/postgres"
@@ -60,7 +37,7 @@ export type DatabasePart =
 
 /** One TRON network the engine watches and the wallets live on. */
 export interface NetworkPart {
-  readonly network: Network
+  readonly network: Kernel.Network
   /** Node URLs in order of preference (each serves `/wallet` and `/walletsolidity`); default: TronGrid's. */
   readonly nodeUrls?: ReadonlyArray<string>
   /** Sent as `TRON-PRO-API-KEY` to every node. */
@@ -76,7 +53,7 @@ export interface NetworkPart {
   /** The HTTP client the node and the provider are spoken to with (e.g. the in-process simulator's); default node:http / fetch. */
   readonly http?: Layer.Layer<HttpClient.HttpClient>
   /** Replaces the node and the provider altogether. */
-  readonly layer?: Layer.Layer<Chain | EnergyProvider, unknown>
+  readonly layer?: Layer.Layer<Chain.Chain | Energy.EnergyProvider, unknown>
 }
 
 /**
@@ -97,7 +74,7 @@ export interface OutboundPart {
   readonly allowPrivateTargets?: boolean
   readonly extraCa?: string
   /** Replaces the URL checks and the HTTPS transport. */
-  readonly layer?: Layer.Layer<WebhookTargets | DeliveryTransport>
+  readonly layer?: Layer.Layer<Webhook.WebhookTargets | Notifications.DeliveryTransport>
 }
 
 export interface CollectorSettings {
@@ -106,7 +83,7 @@ export interface CollectorSettings {
   readonly keyStore: KeyStorePart
   readonly outbound?: OutboundPart
   /** The engine (scanner, balance sync, sweeper, automation, notifier) on every network: on by default; `false` for a process that only serves; an object overrides settings. */
-  readonly engine?: boolean | Partial<EngineSettings>
+  readonly engine?: boolean | Partial<Engine.EngineSettings>
 }
 
 /**
@@ -116,9 +93,9 @@ export interface CollectorSettings {
 const referenceDefaults = <A, E>(read: Effect.Effect<A, E>) => Effect.withConfigProvider(read, ConfigProvider.fromMap(new Map()))
 
 /** Every storage port and the keyring, on the database chosen. */
-const storageLayer = (database: DatabasePart, keyring: Layer.Layer<MasterKeyring>): Effect.Effect<Layer.Layer<StoragePorts | MasterKeyring, unknown>, unknown> =>
+const storageLayer = (database: DatabasePart, keyring: Layer.Layer<MasterKeyring>): Effect.Effect<Layer.Layer<Storage.StoragePorts | MasterKeyring, unknown>, unknown> =>
   Effect.gen(function*() {
-    if (database.kind === "memory") return Layer.merge(MemoryStorage, keyring)
+    if (database.kind === "memory") return Layer.merge(Memory.MemoryStorage, keyring)
     if (database.kind === "layer") {
       const sql = MigrationsLive.pipe(Layer.provideMerge(database.layer))
       return PgStorage.pipe(Layer.provideMerge(MasterKeyGuard.layer), Layer.provideMerge(sql), Layer.provideMerge(keyring))
@@ -157,7 +134,7 @@ const networkLayer = (part: NetworkPart) =>
     // As the reference server: the simulator's provider only while nile's node is the default one.
     const provider = part.energyProvider ??
       (part.nodeUrls === undefined ? yield* referenceDefaults(energyProviderConfig(part.network)) : { kind: "none" as const, network: part.network })
-    const chain = Layer.effect(Chain, Effect.map(failoverNodeChain(chosen, failover), (built) => built.chain)).pipe(
+    const chain = Layer.effect(Chain.Chain, Effect.map(failoverNodeChain(chosen, failover), (built) => built.chain)).pipe(
       Layer.provide(part.http ?? nodeHttpClient())
     )
     return Layer.merge(chain, energyProviderLayer(provider).pipe(Layer.provide(part.http ?? FetchHttpClient.layer)))
@@ -167,25 +144,25 @@ const networkLayer = (part: NetworkPart) =>
 const enginesRunning = (settings: CollectorSettings) =>
   Effect.gen(function*() {
     if (settings.engine === false) return Layer.empty
-    const defaults = yield* referenceDefaults(engineConfig)
+    const defaults = yield* referenceDefaults(Engine.engineConfig)
     const overrides = typeof settings.engine === "object" ? settings.engine : {}
-    const engineSettings: EngineSettings = { ...defaults, processName: `${hostname()}/${process.pid}`, ...overrides }
-    const pruning = yield* referenceDefaults(recordPruningConfig)
+    const engineSettings: Engine.EngineSettings = { ...defaults, processName: `${hostname()}/${process.pid}`, ...overrides }
+    const pruning = yield* referenceDefaults(Retention.recordPruningConfig)
     const perNetwork = yield* Effect.forEach(settings.networks, (part) =>
       Effect.gen(function*() {
         const adapters = yield* networkLayer(part)
-        const minimum = part.depositMinimum ?? (yield* referenceDefaults(depositMinimumConfig(part.network)))
-        const engine = Engine.layer(part.network, { ...engineSettings, scanner: { ...engineSettings.scanner, depositMinimum: minimum } })
-        return Layer.scopedDiscard(Effect.flatMap(Engine, (running) => Effect.forkScoped(running.run))).pipe(
+        const minimum = part.depositMinimum ?? (yield* referenceDefaults(Scanning.depositMinimumConfig(part.network)))
+        const engine = Engine.Engine.layer(part.network, { ...engineSettings, scanner: { ...engineSettings.scanner, depositMinimum: minimum } })
+        return Layer.scopedDiscard(Effect.flatMap(Engine.Engine, (running) => Effect.forkScoped(running.run))).pipe(
           Layer.provide(engine),
           Layer.provide(adapters),
-          Layer.provide(Heartbeats.recording)
+          Layer.provide(Engine.Heartbeats.recording)
         )
       }))
-    const pruned = Layer.scopedDiscard(Effect.flatMap(RecordPruning, (running) => Effect.forkScoped(running.run))).pipe(
-      Layer.provide(RecordPruning.layer(pruning))
+    const pruned = Layer.scopedDiscard(Effect.flatMap(Retention.RecordPruning, (running) => Effect.forkScoped(running.run))).pipe(
+      Layer.provide(Retention.RecordPruning.layer(pruning))
     )
-    return Layer.mergeAll(pruned, ...perNetwork).pipe(Layer.provide(Heartbeats.layer))
+    return Layer.mergeAll(pruned, ...perNetwork).pipe(Layer.provide(Engine.Heartbeats.layer))
   })
 
 const keyStoreLayer = (part: KeyStorePart): Layer.Layer<KeyStore.KeyStore, unknown, KeyStore.KeyStoreNeeds> => {
@@ -197,9 +174,9 @@ const keyStoreLayer = (part: KeyStorePart): Layer.Layer<KeyStore.KeyStore, unkno
 
 /** Fails a call whose arguments the published schemas refuse; the rest are the core's own errors. */
 const makeCollector = Effect.gen(function*() {
-  const admin = yield* TenantAdmin
-  const wallets = yield* Wallets
-  const deposits = yield* DepositRepository
+  const admin = yield* Tenants.TenantAdmin
+  const wallets = yield* Wallets.Wallets
+  const deposits = yield* Deposits.DepositRepository
   return {
     tenants: {
       /** A tenant on `networks`; its app secrets and webhook keys are in `credentials`, shown this once. */
@@ -250,7 +227,7 @@ export const layer = (settings: CollectorSettings) =>
     })
     const secrets = AesGcmSecretBox.layer.pipe(Layer.provideMerge(NodeEntropy.layer))
     const keys = Layer.mergeAll(KeyStore.walletKeys, KeyStore.signer).pipe(Layer.provideMerge(keyStoreLayer(settings.keyStore)))
-    const services = Layer.mergeAll(TenantAdmin.layer, Wallets.layer)
+    const services = Layer.mergeAll(Tenants.TenantAdmin.layer, Wallets.Wallets.layer)
     const engines = yield* enginesRunning(settings)
     return Layer.merge(Layer.effect(Collector, makeCollector), engines).pipe(
       Layer.provideMerge(services),
@@ -281,25 +258,25 @@ export const make = async (settings: CollectorSettings) => {
     await runtime.dispose()
     throw error
   }
-  const run = <A, E>(effect: Effect.Effect<A, E, Collector | ScanLedger>) => runtime.runPromiseExit(effect).then(settle)
+  const run = <A, E>(effect: Effect.Effect<A, E, Collector | Scanning.ScanLedger>) => runtime.runPromiseExit(effect).then(settle)
   const call = <A, E>(use: (collector: Collector["Type"]) => Effect.Effect<A, E>) => run(Effect.flatMap(Collector, use))
   return {
     tenants: {
-      create: (name: string, networks: ReadonlyArray<Network>): Promise<CreatedTenant> => call((c) => c.tenants.create(name, networks)),
-      find: (idOrName: string): Promise<TenantWithApps> => call((c) => c.tenants.find(idOrName)),
+      create: (name: string, networks: ReadonlyArray<Kernel.Network>): Promise<Tenants.CreatedTenant> => call((c) => c.tenants.create(name, networks)),
+      find: (idOrName: string): Promise<Tenants.TenantWithApps> => call((c) => c.tenants.find(idOrName)),
       list: () => call((c) => c.tenants.list)
     },
     wallets: {
-      create: (scope: { readonly tenantId: string; readonly network: Network }, customId: string) => call((c) => c.wallets.create(scope, customId)),
-      get: (scope: { readonly tenantId: string; readonly network: Network }, walletId: string) => call((c) => c.wallets.get(scope, walletId))
+      create: (scope: { readonly tenantId: string; readonly network: Kernel.Network }, customId: string) => call((c) => c.wallets.create(scope, customId)),
+      get: (scope: { readonly tenantId: string; readonly network: Kernel.Network }, walletId: string) => call((c) => c.wallets.get(scope, walletId))
     },
     deposits: {
-      list: (scope: { readonly tenantId: string; readonly network: Network }, query?: { readonly page?: number; readonly pageSize?: number; readonly address?: string }): Promise<Page<Deposit>> =>
+      list: (scope: { readonly tenantId: string; readonly network: Kernel.Network }, query?: { readonly page?: number; readonly pageSize?: number; readonly address?: string }): Promise<Kernel.Page<Deposits.Deposit>> =>
         call((c) => c.deposits.list(scope, query))
     },
     /** The highest block `network`'s scanner has read, or null before its first pass (a health check's answer). */
-    scannedBlock: (network: Network): Promise<bigint | null> =>
-      run(Effect.map(Effect.flatMap(ScanLedger, (ledger) => ledger.cursor(network)), (cursor) => Option.match(cursor, { onNone: () => null, onSome: (at) => at.number }))),
+    scannedBlock: (network: Kernel.Network): Promise<bigint | null> =>
+      run(Effect.map(Effect.flatMap(Scanning.ScanLedger, (ledger) => ledger.cursor(network)), (cursor) => Option.match(cursor, { onNone: () => null, onSome: (at) => at.number }))),
     runtime,
     close: () => runtime.dispose()
   }

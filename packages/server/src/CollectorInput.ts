@@ -1,4 +1,4 @@
-import { Network, TenantId, WalletId } from "@collector/core"
+import { Kernel } from "@collector/core"
 import { CustomId } from "@collector/api"
 import { Data, Effect, ParseResult, Schema } from "effect"
 
@@ -19,7 +19,7 @@ export class InvalidInput extends Data.TaggedError("InvalidInput")<{
 }
 
 /** `{ tenantId, network }` from the core's ID and network schemas; unknown members refused. */
-export const TenantScopeInput = Schema.Struct({ tenantId: TenantId, network: Network }).annotations({
+export const TenantScopeInput = Schema.Struct({ tenantId: Kernel.TenantId, network: Kernel.Network }).annotations({
   parseOptions: { onExcessProperty: "error" }
 })
 
@@ -27,7 +27,7 @@ export const TenantScopeInput = Schema.Struct({ tenantId: TenantId, network: Net
 export const TenantNameInput = Schema.String
 
 /** The networks a tenant is created on: at least one, each a known network. */
-export const NetworksInput = Schema.Array(Network).pipe(Schema.minItems(1))
+export const NetworksInput = Schema.Array(Kernel.Network).pipe(Schema.minItems(1))
 
 /** A page of a list: 1-based page, 1 to 100 items (the HTTP API's bounds). */
 export const PagingInput = Schema.Struct({
@@ -36,7 +36,8 @@ export const PagingInput = Schema.Struct({
   address: Schema.optionalWith(Schema.String, { default: () => "" })
 })
 
-export { CustomId as CustomIdInput, WalletId as WalletIdInput }
+export { CustomId as CustomIdInput }
+export const WalletIdInput = Kernel.WalletId
 
 /**
  * Decodes each named argument with its schema, in order; the first refusal fails with

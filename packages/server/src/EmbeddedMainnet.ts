@@ -1,4 +1,4 @@
-import { ConfigValue, type Network, Setting } from "@collector/core"
+import { ConfigValue, type Kernel, Setting } from "@collector/core"
 import type { DatabaseSettings } from "@collector/postgres"
 import { ConfigError, Effect, Option } from "effect"
 
@@ -16,7 +16,7 @@ export const embeddedMainnetAllowed = Setting.declare({
  * `EMBEDDED_DATABASE_MAINNET=true` says the operator knows it, and then said at every start with
  * what to back up.
  */
-export const embeddedMainnetGuard = (networks: ReadonlyArray<Network>, database: DatabaseSettings) =>
+export const embeddedMainnetGuard = (networks: ReadonlyArray<Kernel.Network>, database: DatabaseSettings) =>
   Effect.gen(function*() {
     if (Option.isSome(database.url) || !networks.includes("main")) return
     const allowed = yield* embeddedMainnetAllowed

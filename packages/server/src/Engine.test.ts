@@ -1,23 +1,5 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
-import {
-  ComponentStatus,
-  DelegationLedger,
-  defaultEngineSettings,
-  Engine,
-  type EngineSettings,
-  MemoryComponentStatus,
-  localKey,
-  MemoryDatabase,
-  ResourceAccounts,
-  SecretBox,
-  SettingsService,
-  SweepRepository,
-  TenantAdmin,
-  type TenantScope,
-  WalletRepository,
-  walletKeyContext,
-  Wallets
-} from "@collector/core"
+import { Delegation, Engine, Memory, Secrets, Settings, Sweeps, Tenants, Wallets } from "@collector/core"
 import { SimEnergyProvider } from "@collector/energy"
 import { DnsWebhookTargets, HostTableLookup, HttpsDeliveryTransport } from "@collector/outbound"
 import { startTestReceiver, testCaPem } from "@collector/outbound/testing"
@@ -51,21 +33,21 @@ class Sim extends Context.Tag("test/Sim")<Sim, Effect.Effect.Success<ReturnType<
 class Receiver extends Context.Tag("test/Receiver")<Receiver, Effect.Effect.Success<ReturnType<typeof startTestReceiver>>>() {}
 
 /** Short waits, so that `run` gets round every loop within a test. */
-const settings: EngineSettings = {
-  ...defaultEngineSettings,
+const settings: Engine.EngineSettings = {
+  ...Engine.defaultEngineSettings,
   scanner: { batchBlocks: 10, fetchConcurrency: 4 },
-  loop: { ...defaultEngineSettings.loop, pollInterval: Duration.millis(50), integrityWindow: 50n, retainedBlocks: 100n },
-  balances: { ...defaultEngineSettings.balances, walletsPerSecond: 1000 },
+  loop: { ...Engine.defaultEngineSettings.loop, pollInterval: Duration.millis(50), integrityWindow: 50n, retainedBlocks: 100n },
+  balances: { ...Engine.defaultEngineSettings.balances, walletsPerSecond: 1000 },
   sweeper: {
-    ...defaultEngineSettings.sweeper,
+    ...Engine.defaultEngineSettings.sweeper,
     idleInterval: Duration.millis(20),
     settleDelay: Duration.millis(200),
     settleInterval: Duration.millis(100),
     rentalInterval: Duration.millis(100)
   },
-  reclaim: { ...defaultEngineSettings.reclaim, interval: Duration.millis(200) },
-  automation: { ...defaultEngineSettings.automation, tickInterval: Duration.millis(100) },
-  dispatcher: { ...defaultEngineSettings.dispatcher, pollInterval: Duration.millis(20), statusInterval: Duration.millis(100) },
+  reclaim: { ...Engine.defaultEngineSettings.reclaim, interval: Duration.millis(200) },
+  automation: { ...Engine.defaultEngineSettings.automation, tickInterval: Duration.millis(100) },
+  dispatcher: { ...Engine.defaultEngineSettings.dispatcher, pollInterval: Duration.millis(20), statusInterval: Duration.millis(100) },
   processName: "engine-test"
 }
 
@@ -85,15 +67,15 @@ const world = Layer.unwrapScoped(
     const receiver = yield* startTestReceiver()
     const node = defaultNodeConfig("nile", { fullNodeUrl: sim.url, solidityUrl: sim.url, requestTimeout: Duration.seconds(2), retries: 0, requestsPerSecond: 10_000 })
     const provider = { kind: "sim", network: "nile", config: SimEnergyProvider.defaultSimProviderConfig(sim.url, { requestTimeout: Duration.seconds(2) }) } as const
-    return Engine.layer("nile", settings).pipe(
+    return Engine.Engine.layer("nile", settings).pipe(
       Layer.provideMerge(WorkerProcess.networkAdapters({ node, energyProvider: provider }, FetchHttpClient.layer)),
       Layer.merge(Layer.mergeAll(Layer.succeed(Sim, sim), Layer.succeed(Receiver, receiver)))
     )
   })
 ).pipe(
-  Layer.provideMerge(Layer.mergeAll(TenantAdmin.layer, Wallets.layer.pipe(Layer.provide(LocalWalletKeys.layer)), SettingsService.layer)),
+  Layer.provideMerge(Layer.mergeAll(Tenants.TenantAdmin.layer, Wallets.Wallets.layer.pipe(Layer.provide(LocalWalletKeys.layer)), Settings.SettingsService.layer)),
   Layer.provideMerge(Layer.mergeAll(
-    MemoryComponentStatus.layer.pipe(Layer.provide(MemoryDatabase.layer)),
+    Engine.MemoryComponentStatus.layer.pipe(Layer.provide(Memory.MemoryDatabase.layer)),
     LocalSigner.layer,
     WebhookEnvelopeSealer.layer,
     DnsWebhookTargets.layer({ allowPrivateTargets: true, lookup: HostTableLookup.make({ "receiver.test": "127.0.0.1" }) }),
@@ -128,14 +110,14 @@ const usdt = (whole: bigint) => whole * 1_000_000n
  */
 const seedScope = (amount: bigint, automation: boolean) =>
   Effect.gen(function*() {
-    const admin = yield* TenantAdmin
-    const settingsService = yield* SettingsService
+    const admin = yield* Tenants.TenantAdmin
+    const settingsService = yield* Settings.SettingsService
     const receiver = yield* Receiver
     const sim = yield* Sim
     const { tenant } = yield* admin.create(`engine-${randomBytes(4).toString("hex")}`, ["nile"])
     yield* admin.setConfirmationRule(tenant.id, "nile", "block_1")
-    const scope: TenantScope = { tenantId: tenant.id, network: "nile" }
-    const created = yield* (yield* Wallets).create(scope, "customer")
+    const scope: Tenants.TenantScope = { tenantId: tenant.id, network: "nile" }
+    const created = yield* (yield* Wallets.Wallets).create(scope, "customer")
     yield* settingsService.setWebhook(scope, receiver.url("/hook", "receiver.test"), true)
     yield* settingsService.setCollectionAddress(scope, wallet(7100 + Math.floor(Math.random() * 800)).address)
     yield* settingsService.setAutomation(scope, automationPolicy(automation))
@@ -152,13 +134,13 @@ const automationPolicy = (enabled: boolean) => ({
   rentalAllowed: true
 })
 
-const tasksOf = (scope: TenantScope) =>
-  Effect.flatMap(SweepRepository, (repo) => repo.list(scope, { page: 1, pageSize: 10 })).pipe(Effect.map((page) => page.items.map((view) => view.task)))
+const tasksOf = (scope: Tenants.TenantScope) =>
+  Effect.flatMap(Sweeps.SweepRepository, (repo) => repo.list(scope, { page: 1, pageSize: 10 })).pipe(Effect.map((page) => page.items.map((view) => view.task)))
 
 layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine", (it) => {
   it.effect("runs one pass of each loop on demand: scan, notify, balance sync, automation, sweep", () =>
     Effect.gen(function*() {
-      const engine = yield* Engine
+      const engine = yield* Engine.Engine
       const sim = yield* Sim
       const receiver = yield* Receiver
       expect(engine.holder).toMatch(/^engine-test\/[0-9a-f]{8}$/)
@@ -174,7 +156,7 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine", (it) => 
 
       const batch = yield* engine.syncBalancesOnce
       expect(batch.recorded).toBeGreaterThanOrEqual(1)
-      const synced = yield* Effect.flatMap(WalletRepository, (repo) => repo.find(seeded.scope, seeded.walletId))
+      const synced = yield* Effect.flatMap(Wallets.WalletRepository, (repo) => repo.find(seeded.scope, seeded.walletId))
       expect(Option.map(synced, (w) => w.balanceUsdt)).toEqual(Option.some(usdt(5n)))
 
       const rounds = yield* engine.automateOnce
@@ -190,24 +172,24 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine", (it) => 
 
   it.effect("run starts every loop: the heartbeats of the scanner, balance sync, sweeper and notifier, and an automatic sweep", () =>
     Effect.gen(function*() {
-      const engine = yield* Engine
+      const engine = yield* Engine.Engine
       const sim = yield* Sim
       // Automation off until balance sync has read the wallet: a round before that would find nothing and wait out the interval.
       const seeded = yield* seedScope(usdt(3n), false)
       yield* sim.chain.mine(20)
       const running = yield* Effect.fork(engine.run)
-      const status = yield* ComponentStatus
+      const status = yield* Engine.ComponentStatus
       const components = yield* eventually(
         Effect.map(status.list("nile"), (reports) => reports.map((r) => r.component).sort()),
         (names) => ["balance_sync", "notifier", "scanner", "sweeper"].every((name) => names.includes(name))
       )
       expect(components).toEqual(expect.arrayContaining(["balance_sync", "notifier", "scanner", "sweeper"]))
       const synced = yield* eventually(
-        Effect.flatMap(WalletRepository, (repo) => repo.find(seeded.scope, seeded.walletId)),
+        Effect.flatMap(Wallets.WalletRepository, (repo) => repo.find(seeded.scope, seeded.walletId)),
         (found) => Option.exists(found, (w) => w.balanceUsdt === usdt(3n))
       )
       expect(Option.isSome(synced)).toBe(true)
-      yield* Effect.flatMap(SettingsService, (service) => service.setAutomation(seeded.scope, automationPolicy(true)))
+      yield* Effect.flatMap(Settings.SettingsService, (service) => service.setAutomation(seeded.scope, automationPolicy(true)))
       // The automation's round makes the wallet a task, and the sweeper steps it.
       const [task] = yield* eventually(tasksOf(seeded.scope), (tasks) => tasks.length === 1 && tasks[0]!.version > 0)
       expect(task).toMatchObject({ origin: "automation", walletId: seeded.walletId })
@@ -216,11 +198,11 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine", (it) => 
 })
 
 /** The tenant's resource account: the simulator key sealed as a wallet key is, under the engine's master key. */
-const setResourceAccount = (scope: TenantScope) =>
+const setResourceAccount = (scope: Tenants.TenantScope) =>
   Effect.gen(function*() {
-    const sealed = yield* (yield* SecretBox).seal(stakeAccount.secretKey, walletKeyContext(stakeAccount.address))
+    const sealed = yield* (yield* Secrets.SecretBox).seal(stakeAccount.secretKey, Secrets.walletKeyContext(stakeAccount.address))
     const now = new Date(yield* Clock.currentTimeMillis)
-    yield* (yield* ResourceAccounts).create({ network: "nile", tenantId: scope.tenantId, address: stakeAccount.address, key: localKey(sealed), createdAt: now })
+    yield* (yield* Delegation.ResourceAccounts).create({ network: "nile", tenantId: scope.tenantId, address: stakeAccount.address, key: Wallets.localKey(sealed), createdAt: now })
   }).pipe(Effect.orDie)
 
 /** What the resource account has lent and not taken back, as the chain's own account reply shows it (SUN). */
@@ -233,7 +215,7 @@ const lentOnChain = (simUrl: string) =>
 layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine with the own stake", (it) => {
   it.effect("a wallet that cannot burn is swept on lent energy, and the engine's reclaim loop takes the stake back", () =>
     Effect.gen(function*() {
-      const engine = yield* Engine
+      const engine = yield* Engine.Engine
       const sim = yield* Sim
       const seeded = yield* seedScope(usdt(4n), false)
       yield* setResourceAccount(seeded.scope)
@@ -244,15 +226,15 @@ layer(world, { excludeTestServices: true, timeout: 120_000 })("Engine with the o
       const running = yield* Effect.fork(engine.run)
       // Automation off until balance sync has read the wallet: a round before that would find nothing and wait out the interval.
       yield* eventually(
-        Effect.flatMap(WalletRepository, (repo) => repo.find(seeded.scope, seeded.walletId)),
+        Effect.flatMap(Wallets.WalletRepository, (repo) => repo.find(seeded.scope, seeded.walletId)),
         (found) => Option.exists(found, (w) => w.balanceUsdt === usdt(4n)),
         30_000
       )
-      yield* Effect.flatMap(SettingsService, (service) => service.setAutomation(seeded.scope, { ...automationPolicy(true), rentalAllowed: false }))
+      yield* Effect.flatMap(Settings.SettingsService, (service) => service.setAutomation(seeded.scope, { ...automationPolicy(true), rentalAllowed: false }))
       const [task] = yield* eventually(tasksOf(seeded.scope), (tasks) => tasks.length === 1 && tasks[0]!.status === "succeeded", 30_000)
       expect(task).toMatchObject({ energyPath: "delegated", feeSource: "resources" })
       // 64,285 energy to an address holding no USDT is 130,285; either way the stake lent was the whole TRX for it, and it comes back.
-      const row = yield* eventually(Effect.flatMap(DelegationLedger, (ledger) => ledger.find(task!.id)), (found) => Option.exists(found, (d) => d.state === "reclaimed"), 30_000)
+      const row = yield* eventually(Effect.flatMap(Delegation.DelegationLedger, (ledger) => ledger.find(task!.id)), (found) => Option.exists(found, (d) => d.state === "reclaimed"), 30_000)
       expect(Option.isSome(row)).toBe(true)
       expect(yield* lentOnChain(sim.url)).toBe(0n)
       yield* Fiber.interrupt(running)

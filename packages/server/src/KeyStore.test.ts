@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { Readiness, readinessOf, Signer, type WalletId, WalletKeys } from "@collector/core"
+import { Engine, type Kernel, Wallets } from "@collector/core"
 import { createTestToken, skipReason, softHsmInstalled, softHsmModule } from "@collector/pkcs11/testing"
 import { TronSignature } from "@collector/tron"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -19,7 +19,7 @@ const storeFrom = (variables: Record<string, string>) =>
   KeyStore.layer.pipe(Layer.provide(box), Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(variables))))))
 
 /** Readiness that is otherwise ready, with the key store's check beside it. */
-const readinessWith = KeyStore.withReadiness("2 seconds")(Layer.succeed(Readiness, { check: Effect.succeed(readinessOf([{ component: "database", ready: true, detail: "ok" }])) }))
+const readinessWith = KeyStore.withReadiness("2 seconds")(Layer.succeed(Engine.Readiness, { check: Effect.succeed(Engine.readinessOf([{ component: "database", ready: true, detail: "ok" }])) }))
 
 const startFailure = (variables: Record<string, string>) =>
   Effect.map(Effect.exit(Effect.scoped(Layer.build(storeFrom(variables)))), (exit) => {
@@ -31,11 +31,11 @@ const startFailure = (variables: Record<string, string>) =>
 describe("KeyStore", () => {
   it.effect("KEY_STORE defaults to local: local keys, and readiness reports the store", () =>
     Effect.gen(function*() {
-      const keys = yield* WalletKeys
-      const wallet = yield* keys.generate("1" as WalletId)
+      const keys = yield* Wallets.WalletKeys
+      const wallet = yield* keys.generate("1" as Kernel.WalletId)
       expect(wallet.key.store).toBe("local")
-      expect(TronSignature.recoverAddress(hash, yield* (yield* Signer).sign(wallet, hash))).toEqual(Option.some(wallet.address))
-      const report = yield* (yield* Readiness).check
+      expect(TronSignature.recoverAddress(hash, yield* (yield* Wallets.Signer).sign(wallet, hash))).toEqual(Option.some(wallet.address))
+      const report = yield* (yield* Engine.Readiness).check
       expect(report.ready).toBe(true)
       expect(report.checks.find((c) => c.component === "key_store")).toEqual({ component: "key_store", ready: true, detail: "local (keys sealed in the database)" })
     }).pipe(Effect.provide(Layer.mergeAll(KeyStore.walletKeys, KeyStore.signer, readinessWith).pipe(Layer.provide(storeFrom({}))))))
@@ -52,10 +52,10 @@ describe("KeyStore", () => {
 
     it.effect("new wallets' keys are made in the token, labelled PKCS11_LABEL_PREFIX and the wallet's ID; readiness names the token", () =>
       Effect.gen(function*() {
-        const wallet = yield* (yield* WalletKeys).generate("7" as WalletId)
+        const wallet = yield* (yield* Wallets.WalletKeys).generate("7" as Kernel.WalletId)
         expect(wallet.key).toEqual({ store: "pkcs11", label: "deploy-b-7" })
-        expect(TronSignature.recoverAddress(hash, yield* (yield* Signer).sign(wallet, hash))).toEqual(Option.some(wallet.address))
-        const check = (yield* (yield* Readiness).check).checks.find((c) => c.component === "key_store")
+        expect(TronSignature.recoverAddress(hash, yield* (yield* Wallets.Signer).sign(wallet, hash))).toEqual(Option.some(wallet.address))
+        const check = (yield* (yield* Engine.Readiness).check).checks.find((c) => c.component === "key_store")
         expect(check?.ready).toBe(true)
         expect(check?.detail).toContain(`pkcs11 token "${token.label}"`)
       }).pipe(Effect.provide(Layer.mergeAll(KeyStore.walletKeys, KeyStore.signer, readinessWith).pipe(Layer.provide(storeFrom({ ...variables, PKCS11_LABEL_PREFIX: "deploy-b-" }))))))

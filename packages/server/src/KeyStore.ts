@@ -1,9 +1,9 @@
-import { ConfigValue, Entropy, type KeyStoreName, Readiness, type ReadinessCheck, readinessOf, SecretBox, Setting, Signer, WalletKeys } from "@collector/core"
+import { ConfigValue, Engine, Kernel, Secrets, Setting, Wallets } from "@collector/core"
 import { LocalSigner, LocalWalletKeys } from "@collector/tron"
 import { type ConfigError, Context, Data, Duration, Effect, Layer } from "effect"
 
 /** `KEY_STORE`: where new wallets' keys are made and kept (docs/keys.md). */
-export const keyStoreConfig: Setting.Setting<KeyStoreName> = Setting.declare({
+export const keyStoreConfig: Setting.Setting<Wallets.KeyStoreName> = Setting.declare({
   name: "KEY_STORE",
   default: "local",
   description:
@@ -11,7 +11,7 @@ export const keyStoreConfig: Setting.Setting<KeyStoreName> = Setting.declare({
 }, (name) => ConfigValue.oneOf(name, ["local", "pkcs11"] as const))
 
 /** What a key store is built on: the master key's box (local keys are sealed with it) and randomness. */
-export type KeyStoreNeeds = SecretBox | Entropy
+export type KeyStoreNeeds = Secrets.SecretBox | Kernel.Entropy
 
 /** The configured store cannot be used: one line at start, naming what to fix. */
 export class KeyStoreUnavailable extends Data.TaggedError("KeyStoreUnavailable")<{ readonly reason: string }> {
@@ -28,16 +28,15 @@ export class KeyStoreUnavailable extends Data.TaggedError("KeyStoreUnavailable")
 export class KeyStore extends Context.Tag("@collector/server/KeyStore")<
   KeyStore,
   {
-    readonly name: KeyStoreName
+    readonly name: Wallets.KeyStoreName
     /** For the start line and readiness: the store and, for a token, which one. */
     readonly description: string
-    readonly walletKeys: WalletKeys["Type"]
-    readonly signer: Signer["Type"]
+    readonly walletKeys: Wallets.WalletKeys["Type"]
+    readonly signer: Wallets.Signer["Type"]
     /** Fails with why the store cannot be used now. */
     readonly probe: Effect.Effect<void, string>
   }
 >() {}
-
 
 /**
  * `KEY_STORE=local` (default): keys made here and sealed in the database. `KEY_STORE=pkcs11`:
@@ -45,11 +44,11 @@ export class KeyStore extends Context.Tag("@collector/server/KeyStore")<
  * imported only then, so a deployment without an HSM never loads it. Wallets whose keys are
  * sealed keep signing locally under either store.
  */
-export const layer: Layer.Layer<KeyStore, KeyStoreUnavailable | ConfigError.ConfigError, SecretBox | Entropy> = Layer.unwrapScoped(
+export const layer: Layer.Layer<KeyStore, KeyStoreUnavailable | ConfigError.ConfigError, Secrets.SecretBox | Kernel.Entropy> = Layer.unwrapScoped(
   Effect.gen(function*() {
     const name = yield* keyStoreConfig
-    const box = yield* SecretBox
-    const entropy = yield* Entropy
+    const box = yield* Secrets.SecretBox
+    const entropy = yield* Kernel.Entropy
     const local = LocalSigner.make(box)
     if (name === "local") {
       return Layer.succeed(KeyStore, {
@@ -77,31 +76,30 @@ export const layer: Layer.Layer<KeyStore, KeyStoreUnavailable | ConfigError.Conf
   })
 )
 
+export const walletKeys: Layer.Layer<Wallets.WalletKeys, never, KeyStore> = Layer.effect(Wallets.WalletKeys, Effect.map(KeyStore, (store) => store.walletKeys))
 
-export const walletKeys: Layer.Layer<WalletKeys, never, KeyStore> = Layer.effect(WalletKeys, Effect.map(KeyStore, (store) => store.walletKeys))
-
-export const signer: Layer.Layer<Signer, never, KeyStore> = Layer.effect(Signer, Effect.map(KeyStore, (store) => store.signer))
+export const signer: Layer.Layer<Wallets.Signer, never, KeyStore> = Layer.effect(Wallets.Signer, Effect.map(KeyStore, (store) => store.signer))
 
 /** The key store's readiness check: the token answers within `timeout` (a local store always does). */
 export const check = (store: KeyStore["Type"], timeout: Duration.DurationInput) =>
   store.probe.pipe(
     Effect.timeoutFail({ duration: timeout, onTimeout: () => `no answer within ${Duration.toMillis(timeout)} ms` }),
     Effect.match({
-      onFailure: (reason): ReadinessCheck => ({ component: "key_store", ready: false, detail: `${store.description}: ${reason}` }),
-      onSuccess: (): ReadinessCheck => ({ component: "key_store", ready: true, detail: store.description })
+      onFailure: (reason): Engine.ReadinessCheck => ({ component: "key_store", ready: false, detail: `${store.description}: ${reason}` }),
+      onSuccess: (): Engine.ReadinessCheck => ({ component: "key_store", ready: true, detail: store.description })
     })
   )
 
 /** Readiness with the key store's check beside the others: a process whose token is gone cannot sign or create wallets. */
 export const withReadiness = (timeout: Duration.DurationInput) =>
-  <E, R>(readiness: Layer.Layer<Readiness, E, R>): Layer.Layer<Readiness, E, R | KeyStore> =>
+  <E, R>(readiness: Layer.Layer<Engine.Readiness, E, R>): Layer.Layer<Engine.Readiness, E, R | KeyStore> =>
     Layer.effect(
-      Readiness,
+      Engine.Readiness,
       Effect.gen(function*() {
-        const inner = yield* Readiness
+        const inner = yield* Engine.Readiness
         const store = yield* KeyStore
         return {
-          check: Effect.map(Effect.all([inner.check, check(store, timeout)], { concurrency: 2 }), ([report, keyStore]) => readinessOf([...report.checks, keyStore]))
+          check: Effect.map(Effect.all([inner.check, check(store, timeout)], { concurrency: 2 }), ([report, keyStore]) => Engine.readinessOf([...report.checks, keyStore]))
         }
       })
     ).pipe(Layer.provide(readiness))

@@ -1,4 +1,4 @@
-import { MasterKeyCheck } from "@collector/core"
+import { Secrets } from "@collector/core"
 import { PgSealedValues } from "@collector/postgres"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy, wrongMasterKey } from "@collector/vault"
 import { Effect, Layer, Option } from "effect"
@@ -12,7 +12,7 @@ import { Effect, Layer, Option } from "effect"
  */
 export const layer = Layer.effectDiscard(Effect.gen(function*() {
   const keyring = yield* MasterKeyring
-  const check = yield* MasterKeyCheck
+  const check = yield* Secrets.MasterKeyCheck
   const result = yield* check.verify.pipe(Effect.mapError((mismatch) => wrongMasterKey(mismatch, keyring.origin)))
   if (result.keyCheck === "created") {
     yield* Effect.log("sealed the master key check under the current master key").pipe(Effect.annotateLogs({ key_id: keyring.current.id }))
@@ -26,6 +26,6 @@ export const layer = Layer.effectDiscard(Effect.gen(function*() {
       )
   }
 })).pipe(
-  Layer.provide(MasterKeyCheck.layer),
+  Layer.provide(Secrets.MasterKeyCheck.layer),
   Layer.provide(Layer.merge(PgSealedValues.layer, AesGcmSecretBox.layer.pipe(Layer.provide(NodeEntropy.layer))))
 )

@@ -1,4 +1,4 @@
-import { EnergyProvider, NetworkResources, noEnergyProvider } from "@collector/core"
+import { Energy, Sweeps } from "@collector/core"
 import { defaultNodeConfig } from "@collector/tron-node"
 import { startSimNode } from "@collector/tron-sim/testing"
 import { expect, it } from "@effect/vitest"
@@ -14,8 +14,8 @@ it.scoped("the API's estimate reads the network's nodes with failover: the first
     // Nothing listens on port 9: refused at once.
     const layer = networkResourcesLayer({
       nodesFor: (network) => Effect.succeed(network === "nile" ? [node("http://127.0.0.1:9"), node(sim.url)] : [node(sim.url)]),
-      providerFor: (network) => Layer.succeed(EnergyProvider, noEnergyProvider(network))
+      providerFor: (network) => Layer.succeed(Energy.EnergyProvider, Energy.noEnergyProvider(network))
     })
-    const head = yield* Effect.flatMap(NetworkResources, (resources) => Effect.flatMap(resources.chain("nile"), (chain) => chain.headBlock)).pipe(Effect.provide(layer))
+    const head = yield* Effect.flatMap(Sweeps.NetworkResources, (resources) => Effect.flatMap(resources.chain("nile"), (chain) => chain.headBlock)).pipe(Effect.provide(layer))
     expect(head.number).toBeGreaterThanOrEqual(3n)
   }))

@@ -1,4 +1,4 @@
-import { allNetworks, EnergyProvider, type Network, NetworkResources } from "@collector/core"
+import { Energy, Kernel, Sweeps } from "@collector/core"
 import { energyProviderLayerConfig } from "@collector/energy"
 import { failoverNodeChain, type NodeConfig, nodeConfigs, nodeFailoverConfig } from "@collector/tron-node"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
@@ -6,9 +6,9 @@ import { type ConfigError, Context, Effect, Layer } from "effect"
 
 export interface NetworkResourcesOptions {
   /** Each network's nodes, in order of preference; the TRON_<NETWORK>_* settings by default. */
-  readonly nodesFor?: (network: Network) => Effect.Effect<ReadonlyArray<NodeConfig>, ConfigError.ConfigError>
+  readonly nodesFor?: (network: Kernel.Network) => Effect.Effect<ReadonlyArray<NodeConfig>, ConfigError.ConfigError>
   /** Each network's energy provider; the ENERGY_PROVIDER_<NETWORK>* settings by default. */
-  readonly providerFor?: (network: Network) => Layer.Layer<EnergyProvider, ConfigError.ConfigError, HttpClient.HttpClient>
+  readonly providerFor?: (network: Kernel.Network) => Layer.Layer<Energy.EnergyProvider, ConfigError.ConfigError, HttpClient.HttpClient>
 }
 
 /**
@@ -18,18 +18,18 @@ export interface NetworkResourcesOptions {
  * client with the adapter's own request budget (separate from the worker's). A network whose
  * provider is `none` refuses every rental quote, which the estimate reports per wallet.
  */
-export const networkResourcesLayer = (options: NetworkResourcesOptions = {}): Layer.Layer<NetworkResources, ConfigError.ConfigError> =>
+export const networkResourcesLayer = (options: NetworkResourcesOptions = {}): Layer.Layer<Sweeps.NetworkResources, ConfigError.ConfigError> =>
   Layer.scoped(
-    NetworkResources,
+    Sweeps.NetworkResources,
     Effect.gen(function*() {
       // The API's sweep estimates fail over between the network's nodes as the worker does (`TRON_<NETWORK>_NODE_URLS`).
       const nodesFor = options.nodesFor ?? nodeConfigs
       const failover = yield* nodeFailoverConfig
       const providerFor = options.providerFor ?? energyProviderLayerConfig
-      const built = new Map(yield* Effect.forEach(allNetworks, (network) =>
+      const built = new Map(yield* Effect.forEach(Kernel.allNetworks, (network) =>
         Effect.all({
           chain: Effect.map(Effect.flatMap(nodesFor(network), (nodes) => failoverNodeChain(nodes, failover)), (nodes) => nodes.chain),
-          provider: Effect.map(Layer.build(providerFor(network)), Context.get(EnergyProvider))
+          provider: Effect.map(Layer.build(providerFor(network)), Context.get(Energy.EnergyProvider))
         }).pipe(Effect.map((resources) => [network, resources] as const))))
       return {
         chain: (network) => Effect.succeed(built.get(network)!.chain),

@@ -1,13 +1,5 @@
 import { consoleSettingsFor, OperatorAccess, router as consoleRouter } from "@collector/console"
-import {
-  type Entropy,
-  Notifications,
-  Readiness,
-  type ReadinessReport,
-  SettingsService,
-  type StoragePorts,
-  type WebhookTargets
-} from "@collector/core"
+import { Engine, type Kernel, Notifications, Settings, type Storage, type Webhook } from "@collector/core"
 import { HttpRouter, HttpServer, type HttpServerError, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
@@ -18,7 +10,7 @@ import { PrometheusMetrics } from "./PrometheusMetrics.js"
 const noStore = { "cache-control": "no-store" }
 
 /** `/readyz`'s body: the verdict, what is not ready and why, and every check as it was judged. */
-export const readinessBody = (report: ReadinessReport) => ({
+export const readinessBody = (report: Engine.ReadinessReport) => ({
   status: report.ready ? "ready" : "not_ready",
   not_ready: report.checks.filter((check) => !check.ready).map(({ component, detail, network }) => ({ component, ...(network === undefined ? {} : { network }), reason: detail })),
   checks: report.checks.map(({ component, detail, network, ready }) => ({ component, ...(network === undefined ? {} : { network }), ready, detail }))
@@ -29,7 +21,7 @@ const router = HttpRouter.empty.pipe(
   HttpRouter.get("/healthz", HttpServerResponse.unsafeJson({ status: "ok" }, { headers: noStore })),
   HttpRouter.get(
     "/readyz",
-    Effect.flatMap(Readiness, (readiness) => readiness.check).pipe(
+    Effect.flatMap(Engine.Readiness, (readiness) => readiness.check).pipe(
       Effect.map((report) => HttpServerResponse.unsafeJson(readinessBody(report), { status: report.ready ? 200 : 503, headers: noStore }))
     )
   ),
@@ -41,7 +33,7 @@ const router = HttpRouter.empty.pipe(
 )
 
 /** What the console's pages and actions are built on: the domain services the API uses too. */
-const consoleServices = Layer.mergeAll(OperatorAccess.layer, Notifications.layer, SettingsService.layer)
+const consoleServices = Layer.mergeAll(OperatorAccess.layer, Notifications.Notifications.layer, Settings.SettingsService.layer)
 
 /**
  * The operator's endpoints, on their own port outside the tenant API (no gate, no signature, no
@@ -53,9 +45,9 @@ const consoleServices = Layer.mergeAll(OperatorAccess.layer, Notifications.layer
  */
 export const layer = (
   settings: OperatorSettings
-): Layer.Layer<never, HttpServerError.ServeError, Readiness | StoragePorts | Entropy | WebhookTargets> =>
+): Layer.Layer<never, HttpServerError.ServeError, Engine.Readiness | Storage.StoragePorts | Kernel.Entropy | Webhook.WebhookTargets> =>
   settings.port === 0
-    ? Layer.effectDiscard(Effect.asVoid(Readiness))
+    ? Layer.effectDiscard(Effect.asVoid(Engine.Readiness))
     : Layer.merge(
       HttpServer.serve(HttpRouter.concat(router, consoleRouter(consoleSettingsFor(settings.host)))),
       Layer.effectDiscard(HttpServer.addressFormattedWith((address) => Effect.log(`operator endpoints at ${address}: /healthz, /readyz, /metrics, /console`)))

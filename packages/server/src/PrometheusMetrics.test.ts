@@ -1,4 +1,4 @@
-import { counterFamily, gaugeFamily, histogramFamily, bigintCounterFamily } from "@collector/core"
+import { Metrics } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Metric } from "effect"
 import { PrometheusMetrics } from "./PrometheusMetrics.js"
@@ -11,10 +11,10 @@ const samples = (text: string, name: string) => text.split("\n").filter((line) =
 describe("PrometheusMetrics", () => {
   it.effect("Effect's metrics in Prometheus text: counters, gauges, bigint counters and histograms with their labels, HELP and TYPE", () =>
     Effect.gen(function*() {
-      const requests = counterFamily("test_export_requests_total", "Requests \"asked\"", ["route", "status"])
-      const lag = gaugeFamily("test_export_lag_blocks", "Lag", ["network"])
-      const fees = bigintCounterFamily("test_export_fees_sun_total", "Fees", ["kind"])
-      const seconds = histogramFamily("test_export_seconds", "Time", [0.1, 1], ["route"])
+      const requests = Metrics.counterFamily("test_export_requests_total", "Requests \"asked\"", ["route", "status"])
+      const lag = Metrics.gaugeFamily("test_export_lag_blocks", "Lag", ["network"])
+      const fees = Metrics.bigintCounterFamily("test_export_fees_sun_total", "Fees", ["kind"])
+      const seconds = Metrics.histogramFamily("test_export_seconds", "Time", [0.1, 1], ["route"])
       yield* Metric.incrementBy(requests("GET /open/v1/wallets/:id", "200"), 2)
       yield* Metric.increment(requests("unmatched", "404"))
       yield* Metric.set(lag("nile"), 3)
@@ -48,7 +48,7 @@ describe("PrometheusMetrics", () => {
 
   it.effect("a family is read afresh at every scrape", () =>
     Effect.gen(function*() {
-      const counter = counterFamily("test_export_moving_total", "Moves", ["network"])
+      const counter = Metrics.counterFamily("test_export_moving_total", "Moves", ["network"])
       const metrics = yield* Effect.provide(PrometheusMetrics, PrometheusMetrics.layer)
       yield* Metric.increment(counter("nile"))
       expect(samples(yield* metrics.text, "test_export_moving_total")).toEqual(["test_export_moving_total{network=\"nile\"} 1"])

@@ -1,4 +1,4 @@
-import type { WalletId } from "@collector/core"
+import type { Kernel } from "@collector/core"
 import { call, CapturedLogs, expectError, expectOk, header, provisionTenant, ServerUrl, TestServerLive, tokenFor } from "@collector/http-server/testing"
 import { Pkcs11Token, Pkcs11WalletKeys } from "@collector/pkcs11"
 import { createTestToken, skipReason, softHsmInstalled } from "@collector/pkcs11/testing"
@@ -38,7 +38,7 @@ if (token === undefined) {
         // the next wallet's ID would be labelled with.
         const taken = yield* nextWalletId
         yield* Effect.scoped(Effect.flatMap(Pkcs11Token.open(token.settings), (opened) =>
-          Effect.orDie(Pkcs11WalletKeys.make(opened).generate(taken as WalletId))))
+          Effect.orDie(Pkcs11WalletKeys.make(opened).generate(taken as Kernel.WalletId))))
 
         const requestId = randomUUID()
         const refused = yield* create(requestId)

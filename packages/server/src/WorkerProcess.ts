@@ -1,27 +1,5 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
-import {
-  Chain,
-  ChainNodes,
-  type FailoverChainOptions,
-  type Checkpoint,
-  ConfigValue,
-  depositMinimumConfig,
-  primeCounters,
-  Engine,
-  EnergyProvider,
-  engineConfig,
-  type EngineSettings,
-  Heartbeats,
-  Readiness,
-  defaultReadinessSettings,
-  readinessConfig,
-  type ReadinessSettings,
-  defaultRecordPruningSettings,
-  RecordPruning,
-  recordPruningConfig,
-  type RecordPruningSettings,
-  Setting
-} from "@collector/core"
+import { Chain, ConfigValue, Energy, Engine, Metrics, Retention, Scanning, Setting } from "@collector/core"
 import { describeEnergyProvider, energyProviderConfig, energyProviderLayer, type EnergyProviderSettings } from "@collector/energy"
 import { WebhookDelivery, webhookDeliveryConfig, type WebhookDeliverySettings } from "@collector/outbound"
 import { databaseConfig, describeDatabase, PgStorage } from "@collector/postgres"
@@ -42,7 +20,7 @@ export interface WorkerNetwork {
   /** Every node of the network in the operator's order, the first being `node`; absent: `node` alone. */
   readonly nodes?: ReadonlyArray<NodeConfig>
   /** How the network fails over between its nodes; the defaults when absent. */
-  readonly failover?: FailoverChainOptions
+  readonly failover?: Chain.FailoverChainOptions
   readonly energyProvider: EnergyProviderSettings
   /** The network's deposit minimum in base units (`DEPOSIT_MINIMUM_<NETWORK>`); 0 or absent: none. */
   readonly depositMinimum?: bigint
@@ -50,14 +28,14 @@ export interface WorkerNetwork {
 
 export interface WorkerSettings {
   readonly networks: ReadonlyArray<WorkerNetwork>
-  readonly engine: EngineSettings
+  readonly engine: Engine.EngineSettings
   readonly webhookDelivery: WebhookDeliverySettings
   /** Where the operator's endpoints are served; absent: not served (an embedder's choice). */
   readonly operator?: OperatorSettings
   /** What `/readyz` holds the engines to; the defaults when absent. */
-  readonly readiness?: ReadinessSettings
+  readonly readiness?: Engine.ReadinessSettings
   /** How expired tokens and old idempotency records are pruned; the defaults when absent. */
-  readonly pruning?: RecordPruningSettings
+  readonly pruning?: Retention.RecordPruningSettings
 }
 
 /** `WORKER_NETWORKS`: the networks a worker watches. */
@@ -74,15 +52,15 @@ export const workerNetworks = Setting.declare({
  */
 export const config: Effect.Effect<WorkerSettings, ConfigError.ConfigError> = Effect.gen(function*() {
   const networks = yield* workerNetworks
-  const engine = yield* engineConfig
+  const engine = yield* Engine.engineConfig
   const nodes = yield* Effect.forEach(networks, (network) => nodeConfigs(network))
   const failover = yield* nodeFailoverConfig
   const providers = yield* Effect.forEach(networks, energyProviderConfig)
-  const minimums = yield* Effect.forEach(networks, depositMinimumConfig)
+  const minimums = yield* Effect.forEach(networks, Scanning.depositMinimumConfig)
   const webhookDelivery = yield* webhookDeliveryConfig
   const operator = yield* operatorConfig
-  const readiness = yield* readinessConfig
-  const pruning = yield* recordPruningConfig
+  const readiness = yield* Engine.readinessConfig
+  const pruning = yield* Retention.recordPruningConfig
   return {
     networks: nodes.map((list, i) => ({ node: list[0]!, nodes: list, failover, energyProvider: providers[i]!, depositMinimum: minimums[i]! })),
     engine,
@@ -110,7 +88,7 @@ export const nodesOf = (network: WorkerNetwork): ReadonlyArray<NodeConfig> =>
 export const networkAdapters = (network: WorkerNetwork, http: Layer.Layer<HttpClient.HttpClient> = nodeHttpClient()) =>
   Layer.merge(
     Layer.effectContext(
-      Effect.map(failoverNodeChain(nodesOf(network), network.failover), (nodes) => Context.make(Chain, nodes.chain).pipe(Context.add(ChainNodes, nodes)))
+      Effect.map(failoverNodeChain(nodesOf(network), network.failover), (nodes) => Context.make(Chain.Chain, nodes.chain).pipe(Context.add(Chain.ChainNodes, nodes)))
     ).pipe(Layer.provide(http)),
     energyProviderLayer(network.energyProvider).pipe(Layer.provide(FetchHttpClient.layer))
   )
@@ -136,32 +114,32 @@ export const sharedAdapters = (webhookDelivery: WebhookDeliverySettings) =>
  * to the board in the store. What it provides is the process's `Readiness`, over the same nodes.
  */
 const engines = (settings: WorkerSettings) =>
-  Layer.scoped(Readiness, Effect.gen(function*() {
+  Layer.scoped(Engine.Readiness, Effect.gen(function*() {
     // Every counter with closed labels is on /metrics at 0 from the start, for each network watched.
-    yield* primeCounters({ network: settings.networks.map((network) => network.node.network) })
+    yield* Metrics.primeCounters({ network: settings.networks.map((network) => network.node.network) })
     // Names this process in leases and claims (and in the logs of whoever waits on them).
     const engineSettings = { ...settings.engine, processName: `${hostname()}/${process.pid}` }
     const built = yield* Effect.forEach(settings.networks, (network) =>
       Effect.gen(function*() {
         const adapters = yield* Layer.build(networkAdapters(network))
         const engine = yield* Layer.build(
-          Engine.layer(network.node.network, {
+          Engine.Engine.layer(network.node.network, {
             ...engineSettings,
             scanner: { ...engineSettings.scanner, depositMinimum: network.depositMinimum ?? 0n }
-          }).pipe(Layer.provide(Layer.succeedContext(adapters)), Layer.provide(Heartbeats.recording))
+          }).pipe(Layer.provide(Layer.succeedContext(adapters)), Layer.provide(Engine.Heartbeats.recording))
         )
-        const provider = Context.get(adapters, EnergyProvider)
+        const provider = Context.get(adapters, Energy.EnergyProvider)
         return {
           network,
-          engine: Context.get(engine, Engine),
-          chain: Context.get(adapters, Chain),
-          nodes: Context.get(adapters, ChainNodes).nodesHealthy,
+          engine: Context.get(engine, Engine.Engine),
+          chain: Context.get(adapters, Chain.Chain),
+          nodes: Context.get(adapters, Chain.ChainNodes).nodesHealthy,
           providers: provider.health
         }
       }))
     // Once per process, not per network: tokens and idempotency records belong to no network.
-    const pruning = yield* Layer.build(RecordPruning.layer(settings.pruning ?? defaultRecordPruningSettings))
-    yield* Effect.forkScoped(Context.get(pruning, RecordPruning).run)
+    const pruning = yield* Layer.build(Retention.RecordPruning.layer(settings.pruning ?? Retention.defaultRecordPruningSettings))
+    yield* Effect.forkScoped(Context.get(pruning, Retention.RecordPruning).run)
     for (const { engine, network } of built) {
       if (nodesOf(network).some((node) => isInsecureNodeUrl(node.fullNodeUrl) || isInsecureNodeUrl(node.solidityUrl))) {
         yield* Effect.logWarning(
@@ -180,11 +158,11 @@ const engines = (settings: WorkerSettings) =>
         })
       )
     }
-    const readiness = Readiness.engines(
+    const readiness = Engine.Readiness.engines(
       built.map(({ chain, network, nodes, providers }) => ({ network: network.node.network, chain, nodes, ...(providers === undefined ? {} : { providers }) })),
       settings.readiness
     )
-    return Context.get(yield* Layer.build(readiness), Readiness)
+    return Context.get(yield* Layer.build(readiness), Engine.Readiness)
   }))
 
 /**
@@ -194,8 +172,8 @@ const engines = (settings: WorkerSettings) =>
  */
 export const layer = (settings: WorkerSettings) =>
   OperatorServer.layer(settings.operator ?? { ...defaultOperatorSettings, port: 0 }).pipe(
-    Layer.provide(KeyStore.withReadiness((settings.readiness ?? defaultReadinessSettings).checkTimeout)(engines(settings))),
-    Layer.provide(Heartbeats.layer),
+    Layer.provide(KeyStore.withReadiness((settings.readiness ?? Engine.defaultReadinessSettings).checkTimeout)(engines(settings))),
+    Layer.provide(Engine.Heartbeats.layer),
     Layer.provide(sharedAdapters(settings.webhookDelivery))
   )
 
@@ -204,7 +182,7 @@ export const layer = (settings: WorkerSettings) =>
  * embedded one under `DATA_DIR`) and the master keys (`MASTER_KEY`). `checkpoint` is the crash
  * tests' fault injection.
  */
-export const layerConfig = (options: { readonly checkpoint?: Checkpoint } = {}) =>
+export const layerConfig = (options: { readonly checkpoint?: Engine.Checkpoint } = {}) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const settings = yield* config
     const database = yield* databaseConfig

@@ -1,4 +1,4 @@
-import { MemoryTables, type Network } from "@collector/core"
+import { type Kernel, Memory } from "@collector/core"
 import type { SimState } from "@collector/tron-sim"
 import type { ChangeFeed } from "./ChangeFeed.js"
 
@@ -10,12 +10,12 @@ export interface ChainMoment {
 
 /** A deposit row committed confirmed at a revision it was not confirmed at before: a booking. */
 export interface BookingCommit extends ChainMoment {
-  readonly row: MemoryTables.DepositRow
+  readonly row: Memory.MemoryTables.DepositRow
 }
 
 /** A sweep task row committed in a terminal status for the first time. */
 export interface SettlementCommit extends ChainMoment {
-  readonly row: MemoryTables.SweepTaskRow
+  readonly row: Memory.MemoryTables.SweepTaskRow
   /** The canonical block holding the task's transaction at that moment; null when none did. */
   readonly txBlock: bigint | null
 }
@@ -51,15 +51,15 @@ export class ChainAtCommit {
   private readonly confirmedAt = new Map<string, number>()
   private readonly ended = new Set<string>()
 
-  constructor(feed: ChangeFeed, chainOf: (network: Network) => SimState.SimState) {
-    feed.subscribe(MemoryTables.deposits.name, (_, value) => {
-      const row = value as MemoryTables.DepositRow | undefined
+  constructor(feed: ChangeFeed, chainOf: (network: Kernel.Network) => SimState.SimState) {
+    feed.subscribe(Memory.MemoryTables.deposits.name, (_, value) => {
+      const row = value as Memory.MemoryTables.DepositRow | undefined
       if (row === undefined || row.status !== "confirmed" || this.confirmedAt.get(row.id) === row.revision) return
       this.confirmedAt.set(row.id, row.revision)
       this.bookings.push({ row, ...momentOf(chainOf(row.network)) })
     })
-    feed.subscribe(MemoryTables.sweepTasks.name, (_, value) => {
-      const row = value as MemoryTables.SweepTaskRow | undefined
+    feed.subscribe(Memory.MemoryTables.sweepTasks.name, (_, value) => {
+      const row = value as Memory.MemoryTables.SweepTaskRow | undefined
       if (row === undefined || !terminal.has(row.status) || this.ended.has(row.id)) return
       this.ended.add(row.id)
       const state = chainOf(row.network)

@@ -1,4 +1,4 @@
-import type { TableChange } from "@collector/core"
+import type { Memory } from "@collector/core"
 
 /** Called with each committed change of one table: the row after it, undefined when it was deleted. */
 export type ChangeListener = (key: unknown, row: unknown) => void
@@ -17,7 +17,7 @@ export class ChangeFeed {
     else current.push(listener)
   }
 
-  publish(change: TableChange): void {
+  publish(change: Memory.TableChange): void {
     for (const listener of this.listeners.get(change.table) ?? []) listener(change.key, change.row)
   }
 }

@@ -1,46 +1,27 @@
-import {
-  AccessTokenRepository,
-  AutomationLedger,
-  BalanceLedger,
-  Chain,
-  ComponentStatus,
-  DeliveryLedger,
-  DeliveryTransport,
-  DepositBook,
-  DepositRepository,
-  EnergyProvider,
-  IdempotencyStore,
-  NotificationRepository,
-  ScanLedger,
-  SettingsRepository,
-  StorageProbe,
-  SweepRepository,
-  TenantRepository,
-  WalletRepository
-} from "@collector/core"
+import { Balances, Chain, Deposits, Energy, Engine, Idempotency, Notifications, Scanning, Settings, Storage, Sweeps, Tenants, Wallets } from "@collector/core"
 import { Context, Effect, Layer } from "effect"
 import type { PowerGate } from "./PowerGate.js"
 
 /** Everything a worker reaches outside its process: the store, its network's node and provider, the receivers. */
 const outside = [
-  TenantRepository,
-  AccessTokenRepository,
-  IdempotencyStore,
-  WalletRepository,
-  SettingsRepository,
-  StorageProbe,
-  ScanLedger,
-  DepositBook,
-  DepositRepository,
-  BalanceLedger,
-  SweepRepository,
-  AutomationLedger,
-  NotificationRepository,
-  DeliveryLedger,
-  ComponentStatus,
-  Chain,
-  EnergyProvider,
-  DeliveryTransport
+  Tenants.TenantRepository,
+  Tenants.AccessTokenRepository,
+  Idempotency.IdempotencyStore,
+  Wallets.WalletRepository,
+  Settings.SettingsRepository,
+  Storage.StorageProbe,
+  Scanning.ScanLedger,
+  Scanning.DepositBook,
+  Deposits.DepositRepository,
+  Balances.BalanceLedger,
+  Sweeps.SweepRepository,
+  Sweeps.AutomationLedger,
+  Notifications.NotificationRepository,
+  Notifications.DeliveryLedger,
+  Engine.ComponentStatus,
+  Chain.Chain,
+  Energy.EnergyProvider,
+  Notifications.DeliveryTransport
 ] as const
 
 type Outside = Context.Tag.Identifier<(typeof outside)[number]>

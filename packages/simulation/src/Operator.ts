@@ -1,4 +1,4 @@
-import type { Network, TenantId } from "@collector/core"
+import type { Kernel } from "@collector/core"
 import { Effect } from "effect"
 import type { Dice } from "./Dice.js"
 import type { Trace } from "./Trace.js"
@@ -48,7 +48,7 @@ export class Operator {
   }
 
   /** The collection address of every scope that has one (also in `world.ledger`). */
-  get collectionAddresses(): ReadonlyArray<{ readonly tenantId: TenantId; readonly network: Network; readonly address: string }> {
+  get collectionAddresses(): ReadonlyArray<{ readonly tenantId: Kernel.TenantId; readonly network: Kernel.Network; readonly address: string }> {
     return this.world.ledger.collectionAddresses
   }
 

@@ -1,4 +1,4 @@
-import { type Network, ResourceAccounts, WalletId, WalletKeys } from "@collector/core"
+import { Delegation, Kernel, Wallets } from "@collector/core"
 import type { SimConfig } from "@collector/tron-sim"
 import { Clock, Effect } from "effect"
 import type { Dice } from "./Dice.js"
@@ -9,7 +9,7 @@ const sunPerTrx = 1_000_000n
 /** TRX the account holds beside its stake, for the bandwidth of its delegating and reclaiming transactions. */
 const spendableTrx = 500n * sunPerTrx
 /** The key store asks which wallet a key is for; a resource account is none, so an ID no wallet of a run reaches. */
-const resourceKeyId = WalletId.make("9000000000000000000")
+const resourceKeyId = Kernel.WalletId.make("9000000000000000000")
 
 /** The resource account of one network: its address and the SUN it has staked for energy. */
 export interface OwnStake {
@@ -39,13 +39,13 @@ const stakeFor = (lendings: number, parameters: SimConfig["parameters"]): bigint
  * its stake, to be put on the simulator's genesis (`genesisAccount`) and stored through the
  * ResourceAccounts port as the network's default (`store`).
  */
-export const generate = (network: Network, lendings: number, parameters: SimConfig["parameters"]) =>
+export const generate = (network: Kernel.Network, lendings: number, parameters: SimConfig["parameters"]) =>
   Effect.gen(function*() {
-    const key = yield* Effect.orDie(Effect.flatMap(WalletKeys, (keys) => keys.generate(resourceKeyId)))
+    const key = yield* Effect.orDie(Effect.flatMap(Wallets.WalletKeys, (keys) => keys.generate(resourceKeyId)))
     const stake: OwnStake = { address: key.address, stakedSun: stakeFor(lendings, parameters), lendings }
     const store = Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
-      yield* Effect.orDie(Effect.flatMap(ResourceAccounts, (accounts) => accounts.create({ network, tenantId: null, address: key.address, key: key.key, createdAt: now })))
+      yield* Effect.orDie(Effect.flatMap(Delegation.ResourceAccounts, (accounts) => accounts.create({ network, tenantId: null, address: key.address, key: key.key, createdAt: now })))
     })
     return { stake, store }
   })

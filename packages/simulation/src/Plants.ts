@@ -1,5 +1,5 @@
 import type { HandlerOverrides } from "@collector/http-server"
-import type { DelegationLedger, DeliveryLedger, DepositBook, MemoryDatabase, SettingsRepository, SweepRepository } from "@collector/core"
+import type { Delegation, Memory, Notifications, Scanning, Settings, Sweeps } from "@collector/core"
 import { Layer } from "effect"
 import type { AdapterPlant } from "./plants/AdapterPlant.js"
 import * as CollectionCache from "./plants/CollectionCache.js"
@@ -60,7 +60,7 @@ export const plantSeeds: Record<PlantName, number> = {
 }
 
 /** What a plant may wrap: the ports it replaces, over the store they run on. */
-type Wrapped = DepositBook | SweepRepository | SettingsRepository | DeliveryLedger | DelegationLedger | MemoryDatabase
+type Wrapped = Scanning.DepositBook | Sweeps.SweepRepository | Settings.SettingsRepository | Notifications.DeliveryLedger | Delegation.DelegationLedger | Memory.MemoryDatabase
 
 /** A plant in the store replaces ports the store already provides, so it adds no service to the run's. */
 type StorePlant = Layer.Layer<never, never, Wrapped>

@@ -1,10 +1,5 @@
 import { openEnvelope, WebhookEnvelope } from "@collector/api"
-import {
-  DeliveryFailed,
-  type DeliveryRequest,
-  type DeliveryResult,
-  DeliveryTransport
-} from "@collector/core"
+import { Notifications } from "@collector/core"
 import { Clock, Duration, Effect, Either, Schema } from "effect"
 
 /** How the receiver answers one request. */
@@ -50,13 +45,13 @@ export class Receiver {
     return Either.getOrNull(openEnvelope(key, envelope.right))
   }
 
-  private post(request: DeliveryRequest): Effect.Effect<DeliveryResult> {
+  private post(request: Notifications.DeliveryRequest): Effect.Effect<Notifications.DeliveryResult> {
     return Effect.gen(this, function*() {
       const appId = request.headers["X-App-Id"] ?? ""
       const eventId = request.headers["X-Event-Id"] ?? ""
       const answer = yield* this.answerFor({ appId, eventId })
       if (answer === "refused") {
-        return Either.left(new DeliveryFailed({ kind: "connect", message: "could not connect: ECONNREFUSED (simulated)" }))
+        return Either.left(new Notifications.DeliveryFailed({ kind: "connect", message: "could not connect: ECONNREFUSED (simulated)" }))
       }
       this.received.push({
         appId,
@@ -70,7 +65,7 @@ export class Receiver {
       if (answer === "timeout") {
         // The response window of the real transport (10 s) closes with nothing read.
         yield* Effect.sleep(Duration.seconds(10))
-        return Either.left(new DeliveryFailed({ kind: "timeout", message: "no response within 10 s (simulated)" }))
+        return Either.left(new Notifications.DeliveryFailed({ kind: "timeout", message: "no response within 10 s (simulated)" }))
       }
       return Either.right(
         answer === "ack"
@@ -80,7 +75,7 @@ export class Receiver {
     })
   }
 
-  readonly transport: DeliveryTransport["Type"] = DeliveryTransport.of({
+  readonly transport: Notifications.DeliveryTransport["Type"] = Notifications.DeliveryTransport.of({
     postEach: (requests, settled) =>
       Effect.forEach(
         requests,

@@ -1,4 +1,4 @@
-import { memoryStorageWith, type StoragePorts } from "@collector/core"
+import { Memory, type Storage } from "@collector/core"
 import { Layer } from "effect"
 import type { PendingWork } from "./PendingWork.js"
 import { type PlantName, plantLayer } from "./Plants.js"
@@ -12,7 +12,7 @@ export type StorageKind = (typeof storageKinds)[number]
 
 /** The store of one run: its ports and the reader of its snapshots, built anew for each run. */
 export interface RunStorage {
-  readonly layer: Layer.Layer<StoragePorts | SnapshotReader>
+  readonly layer: Layer.Layer<Storage.StoragePorts | SnapshotReader>
   /** Work outside the run's fibers (a database's replies) that the run's time waits for. */
   readonly pendingWork?: PendingWork
   /**
@@ -27,7 +27,7 @@ export interface RunStorage {
  * around its ports (the snapshots read its tables underneath any plant).
  */
 export const memoryStorage = (trace: Trace, plant: PlantName | undefined): RunStorage => {
-  const storage = memoryStorageWith({ onChange: trace.onChange })
+  const storage = Memory.memoryStorageWith({ onChange: trace.onChange })
   const planted = plantLayer(plant).pipe(Layer.provideMerge(storage))
   return { layer: SnapshotReader.memory.pipe(Layer.provideMerge(planted)) }
 }

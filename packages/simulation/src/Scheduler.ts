@@ -1,4 +1,4 @@
-import type { Engine, EngineSettings } from "@collector/core"
+import type { Engine } from "@collector/core"
 import { Cause, Clock, Duration, Effect, Exit, Fiber } from "effect"
 import type { Dice } from "./Dice.js"
 import { midRoundCut } from "./faults/PowerCuts.js"
@@ -11,7 +11,7 @@ export type PassName = "scan" | "balances" | "sweep" | "reclaim" | "automate" | 
 
 export const passNames: ReadonlyArray<PassName> = ["scan", "balances", "sweep", "reclaim", "automate", "notify"]
 
-const passOf = (engine: Engine["Type"], name: PassName): Effect.Effect<unknown, unknown> =>
+const passOf = (engine: Engine.Engine["Type"], name: PassName): Effect.Effect<unknown, unknown> =>
   name === "scan"
     ? engine.scanOnce
     : name === "balances"
@@ -62,7 +62,7 @@ export class Scheduler {
     private readonly time: VirtualTime,
     private readonly dice: Dice,
     private readonly trace: Trace,
-    private readonly settings: EngineSettings,
+    private readonly settings: Engine.EngineSettings,
     private readonly crashAt: (worker: string, point: string) => Effect.Effect<boolean>,
     private readonly defect: (message: string) => void
   ) {

@@ -1,4 +1,4 @@
-import { isTerminal } from "@collector/core"
+import { Sweeps } from "@collector/core"
 import { Clock, Duration, Effect } from "effect"
 import { blockInterval, bury } from "./Burial.js"
 import { type PassName, passNames, type Scheduler } from "./Scheduler.js"
@@ -16,7 +16,7 @@ const outstanding = (world: WorldParts) =>
     if (unbooked > 0) left.push(`${unbooked} stored logs unbooked`)
     const open = snapshot.events.filter((e) => e.status === "pending" || e.status === "delivering").length
     if (open > 0) left.push(`${open} events not delivered or failed`)
-    const unfinished = snapshot.sweepTasks.filter((t) => !isTerminal(t.status)).length
+    const unfinished = snapshot.sweepTasks.filter((t) => !Sweeps.isTerminal(t.status)).length
     if (unfinished > 0) left.push(`${unfinished} sweep tasks unfinished`)
     // The own stake lent to a finished task comes back through the reclaim loop, after the task.
     const unreclaimed = snapshot.delegations.filter((d) => d.state !== "reclaimed").length
@@ -36,7 +36,7 @@ const nextWake = (world: WorldParts) =>
     const times = [
       ...snapshot.events.filter((e) => e.nextAttempt !== null && (e.status === "pending" || e.status === "delivering"))
         .map((e) => e.nextAttempt!.getTime()),
-      ...snapshot.sweepTasks.filter((t) => !isTerminal(t.status)).map((t) => t.nextStepAt.getTime()),
+      ...snapshot.sweepTasks.filter((t) => !Sweeps.isTerminal(t.status)).map((t) => t.nextStepAt.getTime()),
       ...world.workers.filter((w) => !w.isUp).map((w) => w.downUntil)
     ]
     return times.length === 0 ? null : Math.min(...times)

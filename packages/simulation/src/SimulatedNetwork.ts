@@ -1,13 +1,4 @@
-import {
-  Chain,
-  defaultFailoverChainOptions,
-  EnergyProvider,
-  failoverChain,
-  type Network,
-  rankedEnergyProviders,
-  SingleNetworkResources,
-  Sweeps
-} from "@collector/core"
+import { Chain, Energy, type Kernel, Sweeps } from "@collector/core"
 import { SimEnergyProvider } from "@collector/energy"
 import { defaultNodeConfig } from "@collector/tron-node"
 import { defaultSimConfig, SimInProcess } from "@collector/tron-sim"
@@ -37,7 +28,7 @@ export const nodesPerNetwork = 3
  * the stake came). `plant` is a defect planted
  * in both adapters (`--plant`), for the engines and the API alike.
  */
-export const make = (network: Network, seed: string, paths: PathCounts, plant?: AdapterPlant) =>
+export const make = (network: Kernel.Network, seed: string, paths: PathCounts, plant?: AdapterPlant) =>
   Effect.gen(function*() {
     const base = defaultSimConfig("nile", { seed: `${seed}/${network}` })
     const lendings = network === "main" ? OwnStake.drawLendings(new Dice(seed).stream(`stake/${network}`)) : undefined
@@ -56,7 +47,7 @@ export const make = (network: Network, seed: string, paths: PathCounts, plant?: 
     })
     // Several nodes, each its own adapter, behind the core's failover with production's options.
     const nodes = yield* Effect.forEach(Array.from({ length: nodesPerNetwork }, (_, i) => i), (i) => SimulatedNode.make(i, network, config.genesisNumber, node, sim.client, paths))
-    const { chain: realChain } = yield* failoverChain(network, nodes.map((n) => n.chainNode), defaultFailoverChainOptions)
+    const { chain: realChain } = yield* Chain.failoverChain(network, nodes.map((n) => n.chainNode), Chain.defaultFailoverChainOptions)
     const providerLine = new ProviderLine(network, paths)
     const secondLine = new ProviderLine(`${network}-b`, paths, "/provider/b/v1")
     const adapter = (name: "sim" | "sim-b", line: ProviderLine) =>
@@ -67,7 +58,7 @@ export const make = (network: Network, seed: string, paths: PathCounts, plant?: 
     // adapters are; `nile` keeps one, so its order look-ups meet the look-up faults of its one line as often as before.
     const ranked = network === "main"
     const realProvider = ranked
-      ? yield* rankedEnergyProviders([yield* adapter("sim", providerLine), yield* adapter("sim-b", secondLine)])
+      ? yield* Energy.rankedEnergyProviders([yield* adapter("sim", providerLine), yield* adapter("sim-b", secondLine)])
       : yield* adapter("sim", providerLine)
     const { chain, provider } = plant === undefined ? { chain: realChain, provider: realProvider } : plant({ chain: realChain, provider: realProvider, sim: sim.chain })
     return {
@@ -83,7 +74,7 @@ export const make = (network: Network, seed: string, paths: PathCounts, plant?: 
       /** The network's resource account, if the seed gave it one. */
       ownStake: own?.stake,
       /** The node and the ranked providers of this network, as a worker's engine reaches them. */
-      adapters: Layer.succeedContext(Context.make(Chain, chain).pipe(Context.add(EnergyProvider, provider)))
+      adapters: Layer.succeedContext(Context.make(Chain.Chain, chain).pipe(Context.add(Energy.EnergyProvider, provider)))
     }
   })
 
@@ -91,4 +82,4 @@ export type SimulatedNetwork = Effect.Effect.Success<ReturnType<typeof make>>
 
 /** The sweep operations of one network, as the API calls them (its estimate reads that network). */
 export const sweepsOf = (network: SimulatedNetwork) =>
-  Sweeps.layer.pipe(Layer.provide(SingleNetworkResources.layer), Layer.provide(network.adapters))
+  Sweeps.Sweeps.layer.pipe(Layer.provide(Sweeps.SingleNetworkResources.layer), Layer.provide(network.adapters))

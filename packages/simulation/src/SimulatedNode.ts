@@ -1,4 +1,4 @@
-import { BlockNotFound, type ChainNode, type ChainService, ChainUnavailable } from "@collector/core"
+import { Chain } from "@collector/core"
 import { type NodeConfig, TronNodeChain } from "@collector/tron-node"
 import { HttpClient, HttpClientError } from "@effect/platform"
 import { createHash } from "node:crypto"
@@ -46,7 +46,7 @@ export class SimulatedNode {
     return Effect.gen(function*() {
       const node = new SimulatedNode(`${index}:sim-${index}`, network, genesis, paths)
       const adapter = yield* TronNodeChain.make(config).pipe(Effect.provideService(HttpClient.HttpClient, node.line(client)))
-      return { node, chainNode: { name: node.name, chain: node.faulty(adapter) } satisfies ChainNode }
+      return { node, chainNode: { name: node.name, chain: node.faulty(adapter) } satisfies Chain.ChainNode }
     })
   }
 
@@ -75,7 +75,7 @@ export class SimulatedNode {
   }
 
   /** The adapter's answers as a lagging or forked node gives them. */
-  private faulty(chain: ChainService): ChainService {
+  private faulty(chain: Chain.ChainService): Chain.ChainService {
     const self = this
     /** The highest block this node has while it lags (undefined when it does not). */
     const laggedHead = Effect.gen(function*() {
@@ -86,7 +86,7 @@ export class SimulatedNode {
     const blockAt = (number: bigint) =>
       chain.blockTransfers(number).pipe(
         Effect.map((b) => b.block),
-        Effect.catchTag("BlockNotFound", () => new ChainUnavailable({ reason: `node ${self.name} has no block ${number} yet` }))
+        Effect.catchTag("BlockNotFound", () => new Chain.ChainUnavailable({ reason: `node ${self.name} has no block ${number} yet` }))
       )
     /** The first forked height: above the fork's start and above the solidified block (a fork never reaches below it). */
     const forkedAbove = Effect.gen(function*() {
@@ -119,7 +119,7 @@ export class SimulatedNode {
       blockTransfers: (number) =>
         Effect.gen(function*() {
           const lagged = yield* laggedHead
-          if (lagged !== undefined && number > lagged) return yield* new BlockNotFound({ number })
+          if (lagged !== undefined && number > lagged) return yield* new Chain.BlockNotFound({ number })
           const block = yield* chain.blockTransfers(number)
           const fork = yield* forkedAbove
           if (fork === undefined || number <= fork.above) return block

@@ -1,4 +1,4 @@
-import { MemoryTables, type StoredTransaction } from "@collector/core"
+import { Memory, type Sweeps } from "@collector/core"
 import type { ChangeFeed } from "./ChangeFeed.js"
 
 /**
@@ -7,14 +7,14 @@ import type { ChangeFeed } from "./ChangeFeed.js"
  */
 export class TaskHistory {
   /** By task ID: each committed change of its transaction, in commit order (null: none held). */
-  readonly transactions = new Map<string, Array<StoredTransaction | null>>()
+  readonly transactions = new Map<string, Array<Sweeps.StoredTransaction | null>>()
   /** Tasks deleted from the store (a task is never deleted). */
   readonly deleted: Array<string> = []
 
   constructor(feed: ChangeFeed) {
-    feed.subscribe(MemoryTables.sweepTasks.name, (key, row) => {
+    feed.subscribe(Memory.MemoryTables.sweepTasks.name, (key, row) => {
       const id = String(key)
-      const task = row as MemoryTables.SweepTaskRow | undefined
+      const task = row as Memory.MemoryTables.SweepTaskRow | undefined
       if (task === undefined) return void this.deleted.push(id)
       const held = this.transactions.get(id) ?? []
       const last = held.at(-1)

@@ -1,4 +1,4 @@
-import type { TableChange } from "@collector/core"
+import type { Memory } from "@collector/core"
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { ChangeFeed } from "./ChangeFeed.js"
@@ -26,7 +26,7 @@ export class Trace {
   /** The same changes, for the invariants that watch them as they are committed. */
   readonly feed = new ChangeFeed()
 
-  readonly onChange = (change: TableChange): void => {
+  readonly onChange = (change: Memory.TableChange): void => {
     this.changes++
     this.record(`${change.table}|${canonical(change.key)}|${canonical(change.row)}`)
     this.feed.publish(change)

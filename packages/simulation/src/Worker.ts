@@ -1,4 +1,4 @@
-import { type Checkpoint, Engine, type EngineSettings, type Network } from "@collector/core"
+import { Engine, type Kernel } from "@collector/core"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { gatedPorts } from "./GatedPorts.js"
 import { checkpointAfterOrder } from "./OrderCrashPoint.js"
@@ -10,7 +10,7 @@ export interface WorkerLife {
   readonly generation: number
   readonly gate: PowerGate
   readonly scope: Scope.CloseableScope
-  readonly engines: ReadonlyMap<Network, Engine["Type"]>
+  readonly engines: ReadonlyMap<Kernel.Network, Engine.Engine["Type"]>
 }
 
 /**
@@ -48,29 +48,29 @@ export class Worker {
    */
   start = (
     networks: ReadonlyArray<SimulatedNetwork>,
-    settings: EngineSettings,
+    settings: Engine.EngineSettings,
     crashAt: (worker: string, point: string) => Effect.Effect<boolean>
   ) =>
     Effect.gen(this, function*() {
       const generation = ++this.generations
       const gate = new PowerGate()
       const scope = yield* Scope.make()
-      const checkpoint: Checkpoint = (point) =>
+      const checkpoint: Engine.Checkpoint = (point) =>
         Effect.flatMap(crashAt(this.name, point), (dies) => {
           if (!dies) return Effect.void
           gate.cut()
           this.crashRequested = true
           return Effect.interrupt
         })
-      const engines = new Map<Network, Engine["Type"]>()
+      const engines = new Map<Kernel.Network, Engine.Engine["Type"]>()
       for (const network of networks) {
-        const layer = Engine.layer(network.network, { ...settings, processName: `${this.name}${generation}`, checkpoint }).pipe(
+        const layer = Engine.Engine.layer(network.network, { ...settings, processName: `${this.name}${generation}`, checkpoint }).pipe(
           Layer.provide(checkpointAfterOrder(checkpoint)),
           Layer.provide(gatedPorts(gate)),
           Layer.provide(network.adapters)
         )
         const context = yield* Layer.buildWithScope(layer, scope)
-        engines.set(network.network, Context.get(context, Engine))
+        engines.set(network.network, Context.get(context, Engine.Engine))
       }
       this.life = { generation, gate, scope, engines }
       return this.life

@@ -1,16 +1,5 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
-import {
-  defaultEngineSettings,
-  DeliveryTransport,
-  type EngineSettings,
-  type Network,
-  Notifications,
-  SeededEntropy,
-  SettingsService,
-  SweepSettings,
-  TenantAdmin,
-  Wallets
-} from "@collector/core"
+import { Engine, Kernel, Notifications, Settings, Sweeps, Tenants, Wallets } from "@collector/core"
 import { LocalSigner, LocalWalletKeys } from "@collector/tron"
 import { defaultSimConfig } from "@collector/tron-sim"
 import { AesGcmSecretBox, MasterKey, MasterKeyring } from "@collector/vault"
@@ -32,19 +21,19 @@ import { WorkloadLedger } from "./workload/WorkloadLedger.js"
 import type { WorldParts } from "./WorldParts.js"
 
 /** The networks every run serves, each on its own simulator. */
-export const worldNetworks: ReadonlyArray<Network> = ["nile", "main"]
+export const worldNetworks: ReadonlyArray<Kernel.Network> = ["nile", "main"]
 
 /** How the engines run in a simulation: passes are driven one by one, so intervals only set what is due. */
-export const simulationEngineSettings: EngineSettings = {
-  ...defaultEngineSettings,
+export const simulationEngineSettings: Engine.EngineSettings = {
+  ...Engine.defaultEngineSettings,
   // A deployment scans before its wallets are paid: the first scan starts at the simulators'
   // genesis, so a first scan that faults hold back past the solidified block misses nothing.
   scanner: { batchBlocks: 20, fetchConcurrency: 2, startBlock: defaultSimConfig().genesisNumber },
-  loop: { ...defaultEngineSettings.loop, batchesPerPass: 2, integrityWindow: 40n, retainedBlocks: 200n },
+  loop: { ...Engine.defaultEngineSettings.loop, batchesPerPass: 2, integrityWindow: 40n, retainedBlocks: 200n },
   // Every wait zero: each sweeper pass looks at every unfinished task, so tasks move as fast as
   // the scheduler runs passes and the chain makes blocks.
   sweeper: {
-    ...defaultEngineSettings.sweeper,
+    ...Engine.defaultEngineSettings.sweeper,
     settleDelay: Duration.zero,
     settleInterval: Duration.zero,
     bandwidthInterval: Duration.zero,
@@ -52,10 +41,9 @@ export const simulationEngineSettings: EngineSettings = {
     retryInterval: Duration.zero,
     rebroadcastInterval: Duration.seconds(10)
   },
-  dispatcher: { ...defaultEngineSettings.dispatcher, maxInFlight: 16, perTenant: 4, claimLease: Duration.seconds(20) },
+  dispatcher: { ...Engine.defaultEngineSettings.dispatcher, maxInFlight: 16, perTenant: 4, claimLease: Duration.seconds(20) },
   processName: "sim"
 }
-
 
 /** Why a run cannot have the store its options ask for; undefined when it can. */
 export const storageRefusal = (options: RunOptions): string | undefined =>
@@ -88,7 +76,7 @@ export const services = (
   storage: RunStorage["layer"],
   receiver: Receiver
 ) => {
-  const entropy = SeededEntropy.layer(`${seed}/entropy`)
+  const entropy = Kernel.SeededEntropy.layer(`${seed}/entropy`)
   const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(new Uint8Array(32).fill(7)) })
   const box = AesGcmSecretBox.layer.pipe(Layer.provide(keyring))
   const ports = Layer.mergeAll(
@@ -97,10 +85,10 @@ export const services = (
     LocalWalletKeys.layer,
     WebhookEnvelopeSealer.layer,
     ReceiverTargets.layer,
-    Layer.succeed(DeliveryTransport, receiver.transport),
-    SweepSettings.layer()
+    Layer.succeed(Notifications.DeliveryTransport, receiver.transport),
+    Sweeps.SweepSettings.layer()
   ).pipe(Layer.provideMerge(box), Layer.provideMerge(Layer.merge(entropy, keyring)))
-  const tenantSide = Layer.mergeAll(TenantAdmin.layer, Wallets.layer, SettingsService.layer, Notifications.layer)
+  const tenantSide = Layer.mergeAll(Tenants.TenantAdmin.layer, Wallets.Wallets.layer, Settings.SettingsService.layer, Notifications.Notifications.layer)
   return tenantSide.pipe(Layer.provideMerge(ports))
 }
 

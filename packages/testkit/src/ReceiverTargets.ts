@@ -1,4 +1,4 @@
-import { WebhookTargets } from "@collector/core"
+import { Webhook } from "@collector/core"
 import { DnsWebhookTargets, type Lookup } from "@collector/outbound"
 import { Layer } from "effect"
 
@@ -17,7 +17,7 @@ export const lookup = (address: string): Lookup => () => Promise.resolve([{ addr
  * credentials or fragment, public addresses only), with names resolved by `lookup` instead of
  * DNS: a tenant's test sets the URL it would set in production.
  */
-export const make = (address: string = defaultReceiverAddress): WebhookTargets["Type"] =>
+export const make = (address: string = defaultReceiverAddress): Webhook.WebhookTargets["Type"] =>
   DnsWebhookTargets.make({ allowPrivateTargets: false, lookup: lookup(address) })
 
-export const layer = (address: string = defaultReceiverAddress): Layer.Layer<WebhookTargets> => Layer.succeed(WebhookTargets, make(address))
+export const layer = (address: string = defaultReceiverAddress): Layer.Layer<Webhook.WebhookTargets> => Layer.succeed(Webhook.WebhookTargets, make(address))

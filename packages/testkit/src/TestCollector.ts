@@ -1,26 +1,5 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
-import {
-  Chain,
-  compareIds,
-  type ConfirmationRule,
-  defaultEngineSettings,
-  type Deposit,
-  type DepositRecord,
-  depositRecord,
-  DepositRepository,
-  EnergyProvider,
-  Engine,
-  type EngineSettings,
-  MemoryStorage,
-  type Network,
-  noEnergyProvider,
-  Notifications,
-  SeededEntropy,
-  type SettingRejected,
-  SettingsService,
-  TenantAdmin,
-  Wallets
-} from "@collector/core"
+import { Chain, Deposits, Energy, Engine, Kernel, Memory, Notifications, Settings, Tenants, Wallets } from "@collector/core"
 import { eagerScannerLoopSettings, eagerSweeperSettings, type ScriptedReply, TestDeliveryTransport } from "@collector/core/test-doubles"
 import { receiveWebhook, type WebhookEvent, type WebhookRejected } from "@collector/sdk"
 import { LocalSigner, LocalWalletKeys } from "@collector/tron"
@@ -34,7 +13,7 @@ import type { TenantOptions, TestTenant, TestWallet } from "./TestTenant.js"
 import * as TestTime from "./TestTime.js"
 
 /** The network a kit serves: the simulator runs test networks only. */
-export const testNetwork: Network = "nile"
+export const testNetwork: Kernel.Network = "nile"
 
 /** How a kit is set up; every field has a default, so `TestCollector.layer()` is a whole service. */
 export interface TestCollectorOptions {
@@ -74,7 +53,7 @@ export interface RunSummary {
  * Why a scanner pass failed: the node did not answer or refused (a fault the test put on the
  * chain), or the chain changed under the pass. The next pass starts again from what is stored.
  */
-export type ScanError = Effect.Effect.Error<Engine["Type"]["scanOnce"]>
+export type ScanError = Effect.Effect.Error<Engine.Engine["Type"]["scanOnce"]>
 
 /** A scan or delivery loop that has not come to rest after this many passes is a bug, not a long run. */
 const maxPasses = 1_000
@@ -84,9 +63,9 @@ const maxPasses = 1_000
  * transfer made before the first run is found), the scanner works to the head in one pass, and
  * the sweeper waits for nothing, so a test moves work on by passes and blocks alone.
  */
-export const testEngineSettings = (startBlock: bigint): EngineSettings => ({
-  ...defaultEngineSettings,
-  scanner: { ...defaultEngineSettings.scanner, startBlock },
+export const testEngineSettings = (startBlock: bigint): Engine.EngineSettings => ({
+  ...Engine.defaultEngineSettings,
+  scanner: { ...Engine.defaultEngineSettings.scanner, startBlock },
   loop: eagerScannerLoopSettings,
   sweeper: eagerSweeperSettings,
   processName: "testkit"
@@ -94,12 +73,12 @@ export const testEngineSettings = (startBlock: bigint): EngineSettings => ({
 
 /** The whole collector of one network in a test, driven step by step. */
 export interface TestCollectorService {
-  readonly network: Network
+  readonly network: Kernel.Network
   /** A tenant with an app credential on the kit's network, set up as `options` say. */
-  readonly createTenant: (options?: TenantOptions) => Effect.Effect<TestTenant, SettingRejected>
-  readonly setConfirmationRule: (tenant: TestTenant, rule: ConfirmationRule) => Effect.Effect<void>
+  readonly createTenant: (options?: TenantOptions) => Effect.Effect<TestTenant, Settings.SettingRejected>
+  readonly setConfirmationRule: (tenant: TestTenant, rule: Settings.ConfirmationRule) => Effect.Effect<void>
   /** Checks `url` as the API does (production rules) and stores it; `enabled` true by default. */
-  readonly setWebhook: (tenant: TestTenant, url: string, enabled?: boolean) => Effect.Effect<void, SettingRejected>
+  readonly setWebhook: (tenant: TestTenant, url: string, enabled?: boolean) => Effect.Effect<void, Settings.SettingRejected>
   /** A wallet of `tenant`: its key generated and sealed by the service, its address to pay. */
   readonly createWallet: (tenant: TestTenant, customId?: string) => Effect.Effect<TestWallet>
   /** The issuer mints `amount` USDT base units (6 decimals) to `address`; the txid. It lands with the next block. */
@@ -118,7 +97,7 @@ export interface TestCollectorService {
    */
   readonly runUntilIdle: Effect.Effect<RunSummary, ScanError>
   /** The tenant's deposits as the API returns them (the 24-field record), oldest first. */
-  readonly deposits: (tenant: TestTenant) => Effect.Effect<ReadonlyArray<DepositRecord>>
+  readonly deposits: (tenant: TestTenant) => Effect.Effect<ReadonlyArray<Deposits.DepositRecord>>
   /** Every webhook request delivered so far, in arrival order; only `tenant`'s when given. */
   readonly webhooks: (tenant?: TestTenant) => Effect.Effect<ReadonlyArray<DeliveredWebhook>>
   /** Verifies and opens one delivery with the tenant's webhook key, as a receiver does (`receiveWebhook` of @collector/sdk). */
@@ -128,7 +107,7 @@ export interface TestCollectorService {
   /** How the tenants' receivers answer from now on (the contract's acknowledgement by default); only `url` when given. */
   readonly answerWebhooks: (reply: ScriptedReply, url?: string) => Effect.Effect<void>
   /** The engine itself, for a step `runUntilIdle` does not take (`syncBalancesOnce`, `sweepOnce`, ...). */
-  readonly engine: Engine["Type"]
+  readonly engine: Engine.Engine["Type"]
   /** The simulated chain itself, for what the kit does not wrap (transfers, TRX, node outages, ...). */
   readonly chain: SimulatedChain
 }
@@ -139,11 +118,11 @@ export interface TestCollectorService {
  * provider, the local signer and key maker, the vault's secret box under the test master key,
  * seeded entropy, the production webhook sealer and URL checks, and an in-memory receiver.
  */
-const services = (options: TestCollectorOptions, chain: Chain["Type"], startBlock: bigint) => {
+const services = (options: TestCollectorOptions, chain: Chain.Chain["Type"], startBlock: bigint) => {
   const keyring = MasterKeyring.layer({ current: MasterKey.unsafeMake(testMasterKey) })
-  const networkPorts = Layer.succeedContext(Context.make(Chain, chain).pipe(Context.add(EnergyProvider, noEnergyProvider(testNetwork))))
+  const networkPorts = Layer.succeedContext(Context.make(Chain.Chain, chain).pipe(Context.add(Energy.EnergyProvider, Energy.noEnergyProvider(testNetwork))))
   const ports = Layer.mergeAll(
-    MemoryStorage,
+    Memory.MemoryStorage,
     networkPorts,
     LocalSigner.layer,
     LocalWalletKeys.layer,
@@ -152,26 +131,26 @@ const services = (options: TestCollectorOptions, chain: Chain["Type"], startBloc
     TestDeliveryTransport.layer()
   ).pipe(
     Layer.provideMerge(AesGcmSecretBox.layer),
-    Layer.provideMerge(Layer.merge(SeededEntropy.layer(`${options.seed ?? defaultSeed}/entropy`), keyring))
+    Layer.provideMerge(Layer.merge(Kernel.SeededEntropy.layer(`${options.seed ?? defaultSeed}/entropy`), keyring))
   )
-  const tenantSide = Layer.mergeAll(TenantAdmin.layer, Wallets.layer, SettingsService.layer, Notifications.layer)
-  return Layer.merge(Engine.layer(testNetwork, testEngineSettings(startBlock)), tenantSide).pipe(Layer.provideMerge(ports))
+  const tenantSide = Layer.mergeAll(Tenants.TenantAdmin.layer, Wallets.Wallets.layer, Settings.SettingsService.layer, Notifications.Notifications.layer)
+  return Layer.merge(Engine.Engine.layer(testNetwork, testEngineSettings(startBlock)), tenantSide).pipe(Layer.provideMerge(ports))
 }
 
 const make = (chain: SimulatedChain) =>
   Effect.gen(function*() {
-    const engine = yield* Engine
-    const admin = yield* TenantAdmin
-    const wallets = yield* Wallets
-    const settings = yield* SettingsService
-    const depositRepository = yield* DepositRepository
+    const engine = yield* Engine.Engine
+    const admin = yield* Tenants.TenantAdmin
+    const wallets = yield* Wallets.Wallets
+    const settings = yield* Settings.SettingsService
+    const depositRepository = yield* Deposits.DepositRepository
     const receiver = yield* TestDeliveryTransport
     const blockMillis = chain.config.blockIntervalMs
     // Default names are numbered per kit, so they are the same in every run.
     let tenantCount = 0
     let walletCount = 0
 
-    const setConfirmationRule = (tenant: TestTenant, rule: ConfirmationRule) =>
+    const setConfirmationRule = (tenant: TestTenant, rule: Settings.ConfirmationRule) =>
       admin.setConfirmationRule(tenant.id, tenant.network, rule).pipe(Effect.orDie)
 
     const setWebhook = (tenant: TestTenant, url: string, enabled = true) =>
@@ -236,13 +215,13 @@ const make = (chain: SimulatedChain) =>
 
     const deposits = (tenant: TestTenant) =>
       Effect.gen(function*() {
-        const found: Array<Deposit> = []
+        const found: Array<Deposits.Deposit> = []
         for (let page = 1; ; page++) {
           const { items, total } = yield* depositRepository.list(tenant.scope, { page, pageSize: 100, address: "" })
           found.push(...items)
           if (items.length === 0 || found.length >= total) break
         }
-        return found.sort((a, b) => compareIds(a.id, b.id)).map(depositRecord)
+        return found.sort((a, b) => Kernel.compareIds(a.id, b.id)).map(Deposits.depositRecord)
       })
 
     const webhooks = (tenant?: TestTenant) =>

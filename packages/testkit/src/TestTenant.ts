@@ -1,4 +1,4 @@
-import type { AppId, ConfirmationRule, Network, TenantId, TenantScope, WalletId } from "@collector/core"
+import type { Kernel, Settings, Tenants } from "@collector/core"
 
 /**
  * A tenant as a kit created it, with what the operator hands the tenant at provisioning: the app
@@ -7,12 +7,12 @@ import type { AppId, ConfirmationRule, Network, TenantId, TenantScope, WalletId 
  * webhook envelopes, as `receiveWebhook` of @collector/sdk takes it.
  */
 export interface TestTenant {
-  readonly id: TenantId
+  readonly id: Kernel.TenantId
   readonly name: string
-  readonly network: Network
+  readonly network: Kernel.Network
   /** The (tenant, network) scope everything of the tenant lives in. */
-  readonly scope: TenantScope
-  readonly appId: AppId
+  readonly scope: Tenants.TenantScope
+  readonly appId: Kernel.AppId
   readonly appSecret: string
   readonly webhookKey: string
 }
@@ -22,14 +22,14 @@ export interface TenantOptions {
   /** Unique among the kit's tenants; `tenant-<n>` by default. */
   readonly name?: string
   /** When a deposit counts (default `solidified`, 19 blocks below the head, as in production). */
-  readonly confirmationRule?: ConfirmationRule
+  readonly confirmationRule?: Settings.ConfirmationRule
   /** The tenant's webhook URL, checked under the production rules (https, port 443); none by default. */
   readonly webhookUrl?: string
 }
 
 /** A wallet of a tenant: its ID and the address to pay. */
 export interface TestWallet {
-  readonly id: WalletId
+  readonly id: Kernel.WalletId
   readonly address: string
   readonly customId: string
 }

@@ -1,4 +1,4 @@
-import { type BroadcastOutcome, ChainUnavailable } from "@collector/core"
+import { Chain } from "@collector/core"
 import { Effect, Option, Schema } from "effect"
 import { decodeNodeText, errorReply } from "./NodeReply.js"
 import { BroadcastReply } from "./NodeResponses.js"
@@ -10,13 +10,13 @@ import { BroadcastReply } from "./NodeResponses.js"
  * A reply that cannot be read leaves the outcome unknown: ChainUnavailable, never Rejected, so
  * the caller does not rebuild a transaction that may have been relayed.
  */
-export const broadcastOutcome = (json: unknown): Effect.Effect<BroadcastOutcome, ChainUnavailable> =>
+export const broadcastOutcome = (json: unknown): Effect.Effect<Chain.BroadcastOutcome, Chain.ChainUnavailable> =>
   Option.match(errorReply(json), {
-    onSome: ({ code, message }) => Effect.succeed<BroadcastOutcome>({ _tag: "Rejected", code, message }),
+    onSome: ({ code, message }) => Effect.succeed<Chain.BroadcastOutcome>({ _tag: "Rejected", code, message }),
     onNone: () =>
       Schema.decodeUnknown(BroadcastReply)(json).pipe(
-        Effect.mapError(() => new ChainUnavailable({ reason: `broadcast returned an unreadable reply: ${JSON.stringify(json).slice(0, 200)}` })),
-        Effect.map((reply): BroadcastOutcome => {
+        Effect.mapError(() => new Chain.ChainUnavailable({ reason: `broadcast returned an unreadable reply: ${JSON.stringify(json).slice(0, 200)}` })),
+        Effect.map((reply): Chain.BroadcastOutcome => {
           if (reply.result) return { _tag: "Accepted" }
           if (reply.code === "DUP_TRANSACTION_ERROR") return { _tag: "Duplicate" }
           return { _tag: "Rejected", code: reply.code ?? "UNKNOWN", message: decodeNodeText(reply.message ?? "") }

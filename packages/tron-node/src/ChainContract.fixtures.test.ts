@@ -1,4 +1,4 @@
-import type { UsdtTransfer } from "@collector/core"
+import type { Chain } from "@collector/core"
 import { Effect } from "effect"
 import { chainContractSuite } from "./testing/ChainContractSuite.js"
 import { fixture, fixtureText, makeFakeNode, renumberedHeader } from "./testing/FakeNode.js"
@@ -29,7 +29,7 @@ const otherToken = { ...byPrefix("fa59d11e"), id: derivedId(2), log: [{ ...byPre
 const failed = { ...byPrefix("90e42a06"), id: derivedId(3), result: "FAILED", receipt: { ...byPrefix("90e42a06").receipt, result: "REVERT" } }
 const blockReceipts = [...recorded, severalLogs, otherToken, failed]
 
-const transfer = (txid: string, logIndex: number, from: string, to: string, amount: bigint): UsdtTransfer => ({ txid, logIndex, from, to, amount, contract: usdt })
+const transfer = (txid: string, logIndex: number, from: string, to: string, amount: bigint): Chain.UsdtTransfer => ({ txid, logIndex, from, to, amount, contract: usdt })
 const f52 = ["TWrCqzeJMWvfEGyGVrRPTTERkWQLSgmMoY", "TBa4Nb96tj4jUx85tcqvyWYyFi7mowHVLJ", 500000000n] as const
 const e32 = ["TUsiiA8jqAEagjV78T1NvjQjLbME5pWCMA", "TQMXevvCisESgK479N4mG8TTkps1LCNiyb", 23111110000n] as const
 

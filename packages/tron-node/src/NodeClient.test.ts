@@ -1,4 +1,4 @@
-import { ChainRejected, ChainUnavailable } from "@collector/core"
+import { Chain } from "@collector/core"
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Option, Redacted } from "effect"
@@ -59,7 +59,7 @@ describe("NodeClient", () => {
       const node = makeFakeNode(server)
       node.on("/wallet/getblock", () => new HttpResponse("bad gateway", { status: 502 }))
       const error = yield* (yield* clientWith({ retries: 2 })).post("/wallet/getblock", {}).pipe(Effect.flip)
-      expect(error).toBeInstanceOf(ChainUnavailable)
+      expect(error).toBeInstanceOf(Chain.ChainUnavailable)
       expect(error.reason).toBe("/wallet/getblock: HTTP 502 (after 3 attempts)")
       expect(node.seen).toHaveLength(3)
     }))
@@ -77,7 +77,7 @@ describe("NodeClient", () => {
       const node = makeFakeNode(server)
       node.on("/wallet/getblock", () => new HttpResponse("Unauthorized", { status: 401 }))
       const error = yield* (yield* clientWith()).post("/wallet/getblock", {}).pipe(Effect.flip)
-      expect(error).toEqual(new ChainUnavailable({ reason: "/wallet/getblock: HTTP 401 Unauthorized" }))
+      expect(error).toEqual(new Chain.ChainUnavailable({ reason: "/wallet/getblock: HTTP 401 Unauthorized" }))
       expect(node.seen).toHaveLength(1)
     }))
 
@@ -86,7 +86,7 @@ describe("NodeClient", () => {
       const node = makeFakeNode(server)
       node.on("/wallet/broadcasthex", () => new HttpResponse("busy", { status: 503 }))
       const error = yield* (yield* clientWith()).post("/wallet/broadcasthex", { transaction: "00" }, { once: true }).pipe(Effect.flip)
-      expect(error).toEqual(new ChainUnavailable({ reason: "/wallet/broadcasthex: HTTP 503" }))
+      expect(error).toEqual(new Chain.ChainUnavailable({ reason: "/wallet/broadcasthex: HTTP 503" }))
       expect(node.seen).toHaveLength(1)
     }))
 
@@ -99,7 +99,7 @@ describe("NodeClient", () => {
       })
       const started = Date.now()
       const error = yield* (yield* clientWith({ requestTimeout: Duration.millis(100), retries: 1 })).post("/wallet/getblock", {}).pipe(Effect.flip)
-      expect(error).toEqual(new ChainUnavailable({ reason: "/wallet/getblock: no reply within 100ms (after 2 attempts)" }))
+      expect(error).toEqual(new Chain.ChainUnavailable({ reason: "/wallet/getblock: no reply within 100ms (after 2 attempts)" }))
       expect(node.seen).toHaveLength(2)
       expect(Date.now() - started).toBeLessThan(2_000)
     }))
@@ -109,7 +109,7 @@ describe("NodeClient", () => {
       const node = makeFakeNode(server)
       node.on("/wallet/getblock", () => new HttpResponse("<html>maintenance</html>", { status: 200 }))
       const error = yield* (yield* clientWith()).post("/wallet/getblock", {}).pipe(Effect.flip)
-      expect(error).toEqual(new ChainRejected({ reason: "/wallet/getblock returned a body that is not JSON: <html>maintenance</html>" }))
+      expect(error).toEqual(new Chain.ChainRejected({ reason: "/wallet/getblock returned a body that is not JSON: <html>maintenance</html>" }))
       expect(node.seen).toHaveLength(1)
     }))
 

@@ -1,4 +1,4 @@
-import { ChainRejected, ChainUnavailable, LosslessJson, noExtraLabels, traced as tracedSpan } from "@collector/core"
+import { Chain, Kernel, Metrics } from "@collector/core"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Cause, Data, Duration, Effect, Exit, Option, Redacted, Schedule } from "effect"
 import type { NodeConfig } from "./NodeConfig.js"
@@ -21,23 +21,23 @@ export interface NodeClient {
     path: NodePath,
     body: NodeBody,
     options?: { readonly once?: boolean }
-  ) => Effect.Effect<unknown, ChainUnavailable | ChainRejected>
+  ) => Effect.Effect<unknown, Chain.ChainUnavailable | Chain.ChainRejected>
   /**
    * The same request, answering the body text unparsed: for a hot path that reads a few fields
    * of a large reply and parses it its own way (see TransferLogs).
    */
-  readonly postText: (path: NodePath, body: NodeBody) => Effect.Effect<string, ChainUnavailable | ChainRejected>
+  readonly postText: (path: NodePath, body: NodeBody) => Effect.Effect<string, Chain.ChainUnavailable | Chain.ChainRejected>
 }
 
 /** One failed attempt; `retryable` failures may succeed when simply tried again. */
 class AttemptFailed extends Data.TaggedError("AttemptFailed")<{
   readonly retryable: boolean
-  readonly error: ChainUnavailable | ChainRejected
+  readonly error: Chain.ChainUnavailable | Chain.ChainRejected
   readonly outcome: NodeRequestOutcome
 }> {}
 
 const unavailable = (retryable: boolean, reason: string, outcome: NodeRequestOutcome) =>
-  new AttemptFailed({ retryable, error: new ChainUnavailable({ reason }), outcome })
+  new AttemptFailed({ retryable, error: new Chain.ChainUnavailable({ reason }), outcome })
 
 /**
  * The requests that follow the chain (the scanner's blocks and tips) and that send a transaction;
@@ -75,8 +75,8 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
           Effect.sync(() => {
             if (Exit.isInterrupted(exit)) return
             const outcome = Exit.isSuccess(exit) ? "ok" : Option.match(Cause.failureOption(exit.cause), { onNone: () => "transport" as const, onSome: (failure) => failure.outcome })
-            nodeRequests(config.network, path, outcome).unsafeUpdate(1, noExtraLabels)
-            nodeRequestDuration(config.network, path).unsafeUpdate((performance.now() - started) / 1000, noExtraLabels)
+            nodeRequests(config.network, path, outcome).unsafeUpdate(1, Metrics.noExtraLabels)
+            nodeRequestDuration(config.network, path).unsafeUpdate((performance.now() - started) / 1000, Metrics.noExtraLabels)
           }))
       })
 
@@ -128,7 +128,7 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
       return tried.pipe(
         Effect.mapError((failure) =>
           attempts > 1 && failure.error._tag === "ChainUnavailable"
-            ? new ChainUnavailable({ reason: `${failure.error.reason} (after ${attempts} attempts)` })
+            ? new Chain.ChainUnavailable({ reason: `${failure.error.reason} (after ${attempts} attempts)` })
             : failure.error
         )
       )
@@ -139,19 +139,19 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
      * record the URL and every header, the API key's among them.
      */
     const traced = (path: NodePath) =>
-      tracedSpan(`tron.node ${path}`, { kind: "client", attributes: { "tron.network": config.network, "tron.node.endpoint": path } }, (exit) => ({
+      Kernel.traced(`tron.node ${path}`, { kind: "client", attributes: { "tron.network": config.network, "tron.node.endpoint": path } }, (exit) => ({
         "tron.node.outcome": Exit.isSuccess(exit)
           ? "ok"
           : Option.match(Cause.failureOption(exit.cause), {
             onNone: () => (Cause.isInterruptedOnly(exit.cause) ? "interrupted" : "defect"),
-            onSome: (error) => (error as ChainUnavailable | ChainRejected)._tag === "ChainRejected" ? "rejected" : "unavailable"
+            onSome: (error) => (error as Chain.ChainUnavailable | Chain.ChainRejected)._tag === "ChainRejected" ? "rejected" : "unavailable"
           })
       }))
 
     const postText: NodeClient["postText"] = (path, body) => traced(path)(send(path, body))
 
     const post: NodeClient["post"] = (path, body, options) =>
-      traced(path)(Effect.flatMap(send(path, body, options), (text) => parseNodeJson(path, text, (t) => LosslessJson.parse(t, "unsafeIntegersAsText"))))
+      traced(path)(Effect.flatMap(send(path, body, options), (text) => parseNodeJson(path, text, (t) => Kernel.LosslessJson.parse(t, "unsafeIntegersAsText"))))
 
     return { post, postText }
   })
@@ -160,5 +160,5 @@ export const makeNodeClient = (config: NodeConfig): Effect.Effect<NodeClient, ne
 export const parseNodeJson = (path: NodePath, text: string, parse: (text: string) => unknown = JSON.parse) =>
   Effect.try({
     try: () => parse(text),
-    catch: () => new ChainRejected({ reason: `${path} returned a body that is not JSON: ${text.slice(0, 200)}` })
+    catch: () => new Chain.ChainRejected({ reason: `${path} returned a body that is not JSON: ${text.slice(0, 200)}` })
   })

@@ -1,10 +1,10 @@
-import { ConfigValue, type Network, Setting } from "@collector/core"
+import { ConfigValue, type Kernel, Setting } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { Config, ConfigError, Duration, Either, Option, type Redacted } from "effect"
 
 /** How to reach the node of one network, and how hard to lean on it. */
 export interface NodeConfig {
-  readonly network: Network
+  readonly network: Kernel.Network
   /** Serves `/wallet/*` (head state). No trailing slash. */
   readonly fullNodeUrl: string
   /** Serves `/walletsolidity/*` (solidified state): the same host on TronGrid, port 8091 on a self-hosted node. */
@@ -23,13 +23,13 @@ export interface NodeConfig {
   readonly requestsPerSecond: number
 }
 
-const networkDefaults: Record<Network, { readonly url: string; readonly usdt: string }> = {
+const networkDefaults: Record<Kernel.Network, { readonly url: string; readonly usdt: string }> = {
   main: { url: "https://api.trongrid.io", usdt: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" },
   nile: { url: "https://nile.trongrid.io", usdt: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf" }
 }
 
 /** The defaults of `network`; tests override single fields. */
-export const defaultNodeConfig = (network: Network, overrides: Partial<NodeConfig> = {}): NodeConfig => ({
+export const defaultNodeConfig = (network: Kernel.Network, overrides: Partial<NodeConfig> = {}): NodeConfig => ({
   network,
   fullNodeUrl: networkDefaults[network].url,
   solidityUrl: networkDefaults[network].url,
@@ -66,7 +66,7 @@ const usdtContract = (name: string) =>
   )
 
 /** The settings of one network's node (`TRON_<NETWORK>_*`); the names differ per network, the descriptions do not. */
-export const networkNodeSettings = (network: Network) => {
+export const networkNodeSettings = (network: Kernel.Network) => {
   const prefix = `TRON_${network.toUpperCase()}_`
   const defaults = defaultNodeConfig(network)
   return {
@@ -133,7 +133,7 @@ export interface NodeReading {
  * serves it on port 8091), `TRON_<NETWORK>_API_KEY`, `TRON_<NETWORK>_USDT_CONTRACT`, and the shared
  * `TRON_REQUEST_TIMEOUT_MS`, `TRON_REQUEST_RETRIES`, `TRON_REQUESTS_PER_SECOND`.
  */
-export const nodeReading = (network: Network): Config.Config<NodeReading> => {
+export const nodeReading = (network: Kernel.Network): Config.Config<NodeReading> => {
   const prefix = `TRON_${network.toUpperCase()}_`
   const defaults = defaultNodeConfig(network)
   const own = networkNodeSettings(network)
@@ -171,4 +171,4 @@ export const nodeReading = (network: Network): Config.Config<NodeReading> => {
 }
 
 /** The node of `network` as its variables give it (`nodeReading`). */
-export const nodeConfig = (network: Network): Config.Config<NodeConfig> => Config.map(nodeReading(network), ({ node }) => node)
+export const nodeConfig = (network: Kernel.Network): Config.Config<NodeConfig> => Config.map(nodeReading(network), ({ node }) => node)

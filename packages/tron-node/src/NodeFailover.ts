@@ -1,4 +1,4 @@
-import { defaultFailoverChainOptions, type FailoverChain, failoverChain, type FailoverChainOptions } from "@collector/core"
+import { Chain } from "@collector/core"
 import type { HttpClient } from "@effect/platform"
 import { Effect } from "effect"
 import type { NodeConfig } from "./NodeConfig.js"
@@ -12,10 +12,10 @@ import * as TronNodeChain from "./TronNodeChain.js"
  */
 export const failoverNodeChain = (
   nodes: ReadonlyArray<NodeConfig>,
-  options: FailoverChainOptions = defaultFailoverChainOptions
-): Effect.Effect<FailoverChain, never, HttpClient.HttpClient> =>
+  options: Chain.FailoverChainOptions = Chain.defaultFailoverChainOptions
+): Effect.Effect<Chain.FailoverChain, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     if (nodes.length === 0) return yield* Effect.dieMessage("a network needs at least one node")
     const chains = yield* Effect.forEach(nodes, (node, i) => Effect.map(TronNodeChain.make(node), (chain) => ({ name: nodeLabel(i, node), chain })))
-    return yield* failoverChain(nodes[0]!.network, chains, options)
+    return yield* Chain.failoverChain(nodes[0]!.network, chains, options)
   })

@@ -1,4 +1,4 @@
-import { ConfigValue, defaultFailoverChainOptions, type FailoverChainOptions, type Network, Setting } from "@collector/core"
+import { Chain, ConfigValue, type Kernel, Setting } from "@collector/core"
 import { Config, ConfigError, Duration, Either, Option } from "effect"
 import { isInsecureNodeUrl, type NodeConfig, nodeReading, sharedNodeSettings } from "./NodeConfig.js"
 
@@ -22,7 +22,7 @@ const urlList = (name: string, text: string): Either.Either<ReadonlyArray<string
  * setting (API key, USDT contract, timeouts, rate) is `nodeConfig`'s and shared by all of them.
  * Without the list, the one node of `nodeConfig` (`TRON_<NETWORK>_NODE_URL`), as before.
  */
-export const nodeListSettings = (network: Network) => {
+export const nodeListSettings = (network: Kernel.Network) => {
   const prefix = `TRON_${network.toUpperCase()}_`
   return {
     urls: Setting.declare({
@@ -41,10 +41,10 @@ export const nodeListSettings = (network: Network) => {
 }
 
 /** Whether `network`'s node is configured at all (`TRON_<NETWORK>_NODE_URL` or `TRON_<NETWORK>_NODE_URLS`). */
-export const nodeConfigured = (network: Network): Config.Config<boolean> =>
+export const nodeConfigured = (network: Kernel.Network): Config.Config<boolean> =>
   Config.zipWith(nodeReading(network), nodeListSettings(network).urls, (single, urls) => single.nodeUrlSet || Option.isSome(urls))
 
-export const nodeConfigs = (network: Network): Config.Config<ReadonlyArray<NodeConfig>> => {
+export const nodeConfigs = (network: Kernel.Network): Config.Config<ReadonlyArray<NodeConfig>> => {
   const prefix = `TRON_${network.toUpperCase()}_`
   const list = nodeListSettings(network)
   return Config.all({
@@ -93,24 +93,24 @@ export const nodeLabel = (position: number, node: NodeConfig): string => `${posi
 export const nodeFailoverSettings = {
   maxLagBlocks: Setting.declare({
     name: "TRON_NODE_MAX_LAG_BLOCKS",
-    default: defaultFailoverChainOptions.maxLagBlocks,
+    default: Chain.defaultFailoverChainOptions.maxLagBlocks,
     description: "With several nodes: a node whose head is more than this many blocks behind the best head any node showed is skipped for the cool-down (at least 1)."
   }, (name) => ConfigValue.integer(name, { min: 1 }).pipe(Config.map(BigInt))),
   coolDown: Setting.declare({
     name: "TRON_NODE_COOL_DOWN_MS",
-    default: Duration.decode(defaultFailoverChainOptions.coolDown),
+    default: Duration.decode(Chain.defaultFailoverChainOptions.coolDown),
     description: "With several nodes: how long a node that failed, timed out or lagged is skipped (at least 1)."
   }, (name) => ConfigValue.millis(name, { min: 1 })),
   answerTimeout: Setting.declare({
     name: "TRON_NODE_ANSWER_TIMEOUT_MS",
-    default: Duration.decode(defaultFailoverChainOptions.answerTimeout),
+    default: Duration.decode(Chain.defaultFailoverChainOptions.answerTimeout),
     description: "With several nodes: how long one node may take over one call (its retries included) before the call goes to the next (at least 1). Keep it above `TRON_REQUEST_TIMEOUT_MS` \u00d7 (`TRON_REQUEST_RETRIES` + 1)."
   }, (name) => ConfigValue.millis(name, { min: 1 })),
   crossCheck: Setting.declare({
     name: "TRON_NODE_CROSS_CHECK",
-    default: defaultFailoverChainOptions.crossCheck,
+    default: Chain.defaultFailoverChainOptions.crossCheck,
     description: "With several nodes: `true` reads every block the scanner books from two nodes and uses it only when both agree (hash, parent, USDT transfers); a disagreement holds that block's bookings, is logged and counted ([deployment.md](deployment.md#several-tron-nodes)). Doubles the scanner's node requests."
   }, (name) => ConfigValue.boolean(name))
 }
 
-export const nodeFailoverConfig: Config.Config<FailoverChainOptions> = Config.all(nodeFailoverSettings)
+export const nodeFailoverConfig: Config.Config<Chain.FailoverChainOptions> = Config.all(nodeFailoverSettings)

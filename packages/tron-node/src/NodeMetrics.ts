@@ -1,4 +1,4 @@
-import { counterFamily, histogramFamily } from "@collector/core"
+import { Metrics } from "@collector/core"
 
 /**
  * How a request to a node ended, one attempt at a time (a retried call counts each attempt):
@@ -9,7 +9,7 @@ import { counterFamily, histogramFamily } from "@collector/core"
 export type NodeRequestOutcome = "ok" | "rejected" | "unavailable" | "timeout" | "transport"
 
 /** Node requests by network, API path (`/wallet/getnowblock`, ...) and outcome. */
-export const nodeRequests = counterFamily(
+export const nodeRequests = Metrics.counterFamily(
   "collector_node_requests_total",
   "Requests to TRON nodes, each attempt once, by network, API path and outcome (ok, rejected, unavailable, timeout, transport)",
   ["network", "endpoint", "outcome"]
@@ -19,7 +19,7 @@ export const nodeRequests = counterFamily(
 const bounds = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
 /** Seconds from sending a request to its reply (or failure), by network and API path. */
-export const nodeRequestDuration = histogramFamily(
+export const nodeRequestDuration = Metrics.histogramFamily(
   "collector_node_request_duration_seconds",
   "Seconds a request to a TRON node took, each attempt once, by network and API path",
   bounds,

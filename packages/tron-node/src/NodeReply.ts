@@ -1,4 +1,4 @@
-import { ChainRejected } from "@collector/core"
+import { Chain } from "@collector/core"
 import { Effect, Option, ParseResult, Schema } from "effect"
 import type { NodeBody, NodeClient, NodePath } from "./NodeClient.js"
 import type { NodeReturn } from "./NodeResponses.js"
@@ -47,13 +47,13 @@ export const describeFailure = (failure: NodeFailure): string =>
  * Decodes a reply of `endpoint`: an `{"Error"}` reply or a shape the schema does not accept
  * becomes ChainRejected naming the endpoint, so a log line says which call went wrong.
  */
-export const decodeReply = <A, I>(schema: Schema.Schema<A, I>, endpoint: string) => (json: unknown): Effect.Effect<A, ChainRejected> =>
+export const decodeReply = <A, I>(schema: Schema.Schema<A, I>, endpoint: string) => (json: unknown): Effect.Effect<A, Chain.ChainRejected> =>
   Option.match(errorReply(json), {
-    onSome: (failure) => Effect.fail(new ChainRejected({ reason: `${endpoint}: ${describeFailure(failure)}` })),
+    onSome: (failure) => Effect.fail(new Chain.ChainRejected({ reason: `${endpoint}: ${describeFailure(failure)}` })),
     onNone: () =>
       Schema.decodeUnknown(schema)(json).pipe(
         Effect.mapError((error) =>
-          new ChainRejected({
+          new Chain.ChainRejected({
             reason: `${endpoint} returned an unexpected reply: ${ParseResult.TreeFormatter.formatErrorSync(error)}`
           })
         )

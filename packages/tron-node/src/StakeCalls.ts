@@ -1,11 +1,11 @@
-import { ChainRejected, type EnergyStakeLoan, type OwnStake, type UnsignedTransaction } from "@collector/core"
+import { Chain } from "@collector/core"
 import { TransactionId, TransactionRaw, TronAddress } from "@collector/tron"
 import { Effect, Either, Option } from "effect"
 import type { NodeClient } from "./NodeClient.js"
 import { callNode } from "./NodeReply.js"
 import { CanDelegateReply, DelegatedResourceReply, EnergyStakeReply, StakeBuiltReply, StakeTotalsReply } from "./NodeResponses.js"
 
-const rejected = (reason: string) => new ChainRejected({ reason })
+const rejected = (reason: string) => new Chain.ChainRejected({ reason })
 
 const hex21 = (address: string) =>
   Option.match(TronAddress.isValidTronAddress(address) ? TronAddress.toHex(address) : Option.none(), {
@@ -66,7 +66,7 @@ export const makeStakeCalls = (node: NodeClient) => {
       return reply.delegatedResource.reduce((sum, entry) => sum + entry.frozen_balance_for_energy, 0n)
     })
 
-  const build = (type: LoanContract, path: "/wallet/delegateresource" | "/wallet/undelegateresource") => (loan: EnergyStakeLoan, expiration?: Date) =>
+  const build = (type: LoanContract, path: "/wallet/delegateresource" | "/wallet/undelegateresource") => (loan: Chain.EnergyStakeLoan, expiration?: Date) =>
     Effect.gen(function*() {
       const owner = yield* hex21(loan.owner)
       const receiver = yield* hex21(loan.receiver)
@@ -86,14 +86,14 @@ export const makeStakeCalls = (node: NodeClient) => {
       ) {
         return yield* rejected(`${path}: the built transaction is not the requested loan of ${loan.balance} SUN to ${loan.receiver}`)
       }
-      if (expiration === undefined) return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit: 0n } satisfies UnsignedTransaction
+      if (expiration === undefined) return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit: 0n } satisfies Chain.UnsignedTransaction
       const millis = expiration.getTime()
       if (!Number.isSafeInteger(millis) || millis <= 0) return yield* rejected(`expiration out of range: ${expiration}`)
       const bytes = yield* Either.mapLeft(
         TransactionRaw.encodeRawData({ ...raw, expiration: BigInt(millis) }),
         (error) => rejected(`could not re-encode the loan with a new expiration: ${error.reason}`)
       )
-      return { txid: TransactionId.compute(bytes), rawDataHex: Buffer.from(bytes).toString("hex"), expiration, feeLimit: 0n } satisfies UnsignedTransaction
+      return { txid: TransactionId.compute(bytes), rawDataHex: Buffer.from(bytes).toString("hex"), expiration, feeLimit: 0n } satisfies Chain.UnsignedTransaction
     })
 
   /**
@@ -101,7 +101,7 @@ export const makeStakeCalls = (node: NodeClient) => {
    * the raw data and the decoded contract exactly the ask, so a node cannot get a different
    * amount, resource or owner signed. The proto leaves `resource` out for BANDWIDTH (its 0).
    */
-  const buildOwn = (type: OwnStakeContract) => (stake: OwnStake) =>
+  const buildOwn = (type: OwnStakeContract) => (stake: Chain.OwnStake) =>
     Effect.gen(function*() {
       const { amountField, path } = ownStakeContracts[type]
       const owner = yield* hex21(stake.owner)
@@ -119,7 +119,7 @@ export const makeStakeCalls = (node: NodeClient) => {
       if (value.owner_address.toLowerCase() !== owner || amount !== stake.balance || (value.resource ?? "BANDWIDTH") !== stake.resource) {
         return yield* rejected(`${path}: the built transaction is not the requested ${stake.balance} SUN for ${stake.resource} of ${stake.owner}`)
       }
-      return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit: 0n } satisfies UnsignedTransaction
+      return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit: 0n } satisfies Chain.UnsignedTransaction
     })
 
   return {

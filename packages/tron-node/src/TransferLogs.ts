@@ -1,4 +1,4 @@
-import type { UsdtTransfer } from "@collector/core"
+import type { Chain } from "@collector/core"
 import { Trc20Call } from "@collector/tron"
 import { Either } from "effect"
 import { logAddress } from "./LogAddress.js"
@@ -29,7 +29,7 @@ import { logAddress } from "./LogAddress.js"
 export interface BlockReceipts {
   /** How many receipts the reply lists: none for a block with transactions means "not yet". */
   readonly receiptCount: number
-  readonly transfers: ReadonlyArray<UsdtTransfer>
+  readonly transfers: ReadonlyArray<Chain.UsdtTransfer>
 }
 
 const hashPattern = /^[0-9a-fA-F]{64}$/
@@ -79,7 +79,7 @@ export const usdtTransfers = (
   usdt: { readonly address: string; readonly hex20: string }
 ): Either.Either<BlockReceipts, string> => {
   if (!Array.isArray(entries)) return Either.left("the reply is not a list of receipts")
-  const transfers: Array<UsdtTransfer> = []
+  const transfers: Array<Chain.UsdtTransfer> = []
   for (let i = 0; i < entries.length; i++) {
     const entry: unknown = entries[i]
     if (!isObject(entry)) return Either.left(`receipt ${i} is not an object`)

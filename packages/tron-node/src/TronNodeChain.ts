@@ -1,13 +1,4 @@
-import {
-  BlockNotFound,
-  type BlockRef,
-  type BroadcastOutcome,
-  Chain,
-  ChainRejected,
-  type ChainService,
-  ChainUnavailable,
-  type Network
-} from "@collector/core"
+import { Chain, type Kernel } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import type { HttpClient } from "@effect/platform"
 import { type Config, type ConfigError, Effect, Either, Layer, Option, type Schema } from "effect"
@@ -34,9 +25,9 @@ import { makeUsdtCalls } from "./UsdtCalls.js"
  * (which has no `detail` switch) would ship every transaction of the block.
  */
 
-const rejected = (reason: string) => new ChainRejected({ reason })
+const rejected = (reason: string) => new Chain.ChainRejected({ reason })
 
-const toBlockRef = (reply: BlockReply): BlockRef => ({
+const toBlockRef = (reply: BlockReply): Chain.BlockRef => ({
   number: reply.block_header.raw_data.number,
   hash: reply.blockID.toLowerCase(),
   parentHash: reply.block_header.raw_data.parentHash.toLowerCase(),
@@ -57,7 +48,7 @@ const requiredParameters = [
   "getCreateAccountFee"
 ] as const
 
-export const make = (config: NodeConfig): Effect.Effect<ChainService, never, HttpClient.HttpClient> =>
+export const make = (config: NodeConfig): Effect.Effect<Chain.ChainService, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     // Config from the environment is validated already; this catches a hand-built one at startup.
     if (!TronAddress.isValidTronAddress(config.usdtContract)) {
@@ -82,11 +73,11 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
      * between, the header is the older fork's and the next block's parentHash will not match it,
      * so the scanner notices and rescans. The other order could pair a new header with old logs.
      */
-    const blockTransfers: ChainService["blockTransfers"] = (number) =>
+    const blockTransfers: Chain.ChainService["blockTransfers"] = (number) =>
       Effect.gen(function*() {
         const blockPath = "/wallet/getblock"
         const blockJson = yield* node.post(blockPath, { id_or_num: number.toString(), detail: false })
-        if (isUnknownObject(blockJson)) return yield* new BlockNotFound({ number })
+        if (isUnknownObject(blockJson)) return yield* new Chain.BlockNotFound({ number })
         const block = yield* decodeReply(BlockReply, blockPath)(blockJson)
         if (block.block_header.raw_data.number !== number) {
           return yield* rejected(`${blockPath}: asked for block ${number}, got ${block.block_header.raw_data.number}`)
@@ -100,12 +91,12 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
         const { receiptCount, transfers } = yield* Either.mapLeft(usdtTransfers(entries, number, usdtLog), (reason) => rejected(`${infoPath}: ${reason}`))
         // A node behind a load balancer may serve the header before it has the receipts.
         if (receiptCount === 0 && hasTransactions(block)) {
-          return yield* new ChainUnavailable({ reason: `${infoPath}: no receipts yet for block ${number}, which has transactions` })
+          return yield* new Chain.ChainUnavailable({ reason: `${infoPath}: no receipts yet for block ${number}, which has transactions` })
         }
         return { block: toBlockRef(block), transfers }
       })
 
-    const resources: ChainService["resources"] = (address) =>
+    const resources: Chain.ChainService["resources"] = (address) =>
       Effect.gen(function*() {
         if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
         const reply = yield* call("/wallet/getaccountresource", { address, visible: true }, AccountResourceReply)
@@ -124,7 +115,7 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
      * so the figures are at least that recent. Two calls: the TRX balance and activation from
      * `/walletsolidity/getaccount`, the USDT balance from a constant `balanceOf` call.
      */
-    const balances: ChainService["balances"] = (address, solidified) =>
+    const balances: Chain.ChainService["balances"] = (address, solidified) =>
       Effect.gen(function*() {
         if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
         const accountPath = "/walletsolidity/getaccount"
@@ -142,7 +133,7 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
      * `/walletsolidity/getaccountresource`, so those (energy and bandwidth, which regenerate and
      * are only used to plan) are the head's.
      */
-    const account: ChainService["account"] = (address, solidified) =>
+    const account: Chain.ChainService["account"] = (address, solidified) =>
       Effect.gen(function*() {
         if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
         const atBlock = solidified ?? (yield* latestBlock("/walletsolidity/getblock")).number
@@ -150,7 +141,7 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
         return { ...held, ...figures }
       })
 
-    const parameters: ChainService["parameters"] = Effect.gen(function*() {
+    const parameters: Chain.ChainService["parameters"] = Effect.gen(function*() {
       const path = "/wallet/getchainparameters"
       const reply = yield* call(path, {}, ChainParametersReply)
       const values = new Map(reply.chainParameter.map(({ key, value }) => [key, value]))
@@ -170,22 +161,22 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
      * caller can decide. A transaction whose hex cannot be encoded is Rejected without a call: it
      * cannot have been relayed, and a node would refuse it too.
      */
-    const broadcast: ChainService["broadcast"] = (transaction) =>
+    const broadcast: Chain.ChainService["broadcast"] = (transaction) =>
       Option.match(signedTransactionHex(transaction.rawDataHex, transaction.signatures), {
         onNone: () =>
-          Effect.succeed<BroadcastOutcome>({
+          Effect.succeed<Chain.BroadcastOutcome>({
             _tag: "Rejected",
             code: "MALFORMED_TRANSACTION",
             message: "raw_data and signatures must be even-length hex"
           }),
         onSome: (hex) =>
           node.post("/wallet/broadcasthex", { transaction: hex }, { once: true }).pipe(
-            Effect.catchTag("ChainRejected", (error) => Effect.fail(new ChainUnavailable({ reason: error.reason }))),
+            Effect.catchTag("ChainRejected", (error) => Effect.fail(new Chain.ChainUnavailable({ reason: error.reason }))),
             Effect.flatMap(broadcastOutcome)
           )
       })
 
-    const receipt: ChainService["receipt"] = (txid) =>
+    const receipt: Chain.ChainService["receipt"] = (txid) =>
       Effect.gen(function*() {
         if (!txidPattern.test(txid)) return yield* rejected(`not a transaction id: ${txid}`)
         const path = "/walletsolidity/gettransactioninfobyid"
@@ -212,10 +203,10 @@ export const make = (config: NodeConfig): Effect.Effect<ChainService, never, Htt
   })
 
 /** The Chain of one network's node. */
-export const layer = (config: NodeConfig): Layer.Layer<Chain, never, HttpClient.HttpClient> => Layer.effect(Chain, make(config))
+export const layer = (config: NodeConfig): Layer.Layer<Chain.Chain, never, HttpClient.HttpClient> => Layer.effect(Chain.Chain, make(config))
 
 /** The Chain of `network` with the settings of `config` (by default its TRON_* variables, see `nodeConfig`). */
 export const layerConfig = (
-  network: Network,
+  network: Kernel.Network,
   config: Config.Config<NodeConfig> = nodeConfig(network)
-): Layer.Layer<Chain, ConfigError.ConfigError, HttpClient.HttpClient> => Layer.effect(Chain, Effect.flatMap(config, make))
+): Layer.Layer<Chain.Chain, ConfigError.ConfigError, HttpClient.HttpClient> => Layer.effect(Chain.Chain, Effect.flatMap(config, make))

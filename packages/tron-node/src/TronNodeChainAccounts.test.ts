@@ -1,4 +1,4 @@
-import { ChainRejected } from "@collector/core"
+import { Chain } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { fixture, fixtureText, makeFakeNode } from "./testing/FakeNode.js"
@@ -80,11 +80,11 @@ describe("TronNodeChain accounts and parameters", () => {
       })
       const chain = yield* chainWith()
       expect(yield* chain.account("TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HC").pipe(Effect.flip)).toEqual(
-        new ChainRejected({ reason: "/walletsolidity/getaccount: IllegalArgumentException: Invalid address" })
+        new Chain.ChainRejected({ reason: "/walletsolidity/getaccount: IllegalArgumentException: Invalid address" })
       )
       const before = node.seen.length
       expect(yield* chain.account("TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HX").pipe(Effect.flip)).toEqual(
-        new ChainRejected({ reason: "not a TRON address: TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HX" })
+        new Chain.ChainRejected({ reason: "not a TRON address: TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HX" })
       )
       expect(node.seen.length).toBe(before)
     }))
@@ -105,7 +105,7 @@ describe("TronNodeChain accounts and parameters", () => {
       expect((yield* chain.parameters).activationFee).toBe(1_000_000n)
       reply = { chainParameter: params.slice(1) }
       expect(yield* chain.parameters.pipe(Effect.flip)).toEqual(
-        new ChainRejected({ reason: "/wallet/getchainparameters: missing getEnergyFee" })
+        new Chain.ChainRejected({ reason: "/wallet/getchainparameters: missing getEnergyFee" })
       )
     }))
 })

@@ -1,4 +1,4 @@
-import { BlockNotFound, Chain, ChainRejected, ChainUnavailable } from "@collector/core"
+import { Chain } from "@collector/core"
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
@@ -82,8 +82,8 @@ describe("TronNodeChain blocks", () => {
       node.on("/wallet/getblock", fixtureText("mainnet_getblockbynum_71723395_abridged.json"))
       node.on("/wallet/gettransactioninfobyblocknum", [])
       const error = yield* (yield* chainWith()).blockTransfers(71723395n).pipe(Effect.flip)
-      expect(error).toBeInstanceOf(ChainUnavailable)
-      expect((error as ChainUnavailable).reason).toContain("no receipts yet for block 71723395")
+      expect(error).toBeInstanceOf(Chain.ChainUnavailable)
+      expect((error as Chain.ChainUnavailable).reason).toContain("no receipts yet for block 71723395")
     }))
 
   it.live("returns an empty block (all-zero Merkle root) with no transfers", () =>
@@ -101,12 +101,12 @@ describe("TronNodeChain blocks", () => {
       node.on("/wallet/getblock", (body: { id_or_num: string }) => (body.id_or_num === "999" ? {} : headerOf(5n)))
       node.on("/wallet/gettransactioninfobyblocknum", [{ id: "ab".repeat(32), blockNumber: 7 }])
       const chain = yield* chainWith()
-      expect(yield* chain.blockTransfers(999n).pipe(Effect.flip)).toEqual(new BlockNotFound({ number: 999n }))
+      expect(yield* chain.blockTransfers(999n).pipe(Effect.flip)).toEqual(new Chain.BlockNotFound({ number: 999n }))
       expect(yield* chain.blockTransfers(6n).pipe(Effect.flip)).toEqual(
-        new ChainRejected({ reason: "/wallet/getblock: asked for block 6, got 5" })
+        new Chain.ChainRejected({ reason: "/wallet/getblock: asked for block 6, got 5" })
       )
       const stray = yield* chain.blockTransfers(5n).pipe(Effect.flip)
-      expect((stray as ChainRejected).reason).toContain(`block 5 lists ${"ab".repeat(32)} of block 7`)
+      expect((stray as Chain.ChainRejected).reason).toContain(`block 5 lists ${"ab".repeat(32)} of block 7`)
     }))
 
   it.live("reads the receipts reply losslessly where it matters: amounts beyond 2^53 exact, whatever the fee fields print", () =>
@@ -132,10 +132,10 @@ describe("TronNodeChain blocks", () => {
       node.on("/wallet/gettransactioninfobyblocknum", () => replies[i++])
       const chain = yield* chainWith("main")
       expect(yield* chain.blockTransfers(5n).pipe(Effect.flip)).toEqual(
-        new ChainRejected({ reason: "/wallet/gettransactioninfobyblocknum: NullPointerException: null" })
+        new Chain.ChainRejected({ reason: "/wallet/gettransactioninfobyblocknum: NullPointerException: null" })
       )
       expect(yield* chain.blockTransfers(5n).pipe(Effect.flip)).toEqual(
-        new ChainRejected({ reason: "/wallet/gettransactioninfobyblocknum returned a body that is not JSON: <html>busy</html>" })
+        new Chain.ChainRejected({ reason: "/wallet/gettransactioninfobyblocknum returned a body that is not JSON: <html>busy</html>" })
       )
     }))
 
@@ -158,7 +158,7 @@ describe("TronNodeChain blocks", () => {
         Layer.provide(FetchHttpClient.layer),
         Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(env)))
       )
-      const head = yield* Effect.flatMap(Chain, (chain) => chain.headBlock).pipe(Effect.provide(live))
+      const head = yield* Effect.flatMap(Chain.Chain, (chain) => chain.headBlock).pipe(Effect.provide(live))
       expect(head.number).toBe(66987627n)
       expect(node.seen[0]!.headers.get("TRON-PRO-API-KEY")).toBe("nile-key")
     }))

@@ -1,4 +1,4 @@
-import { ChainUnavailable, type SignedTransaction } from "@collector/core"
+import { Chain } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { HttpResponse } from "msw"
@@ -10,7 +10,7 @@ const server = useFakeNodeServer()
 
 describe("TronNodeChain broadcast and receipts", () => {
   const recorded = fixture("shasta_broadcasttransaction_trc20_transfer.request.json")
-  const signed: SignedTransaction = {
+  const signed: Chain.SignedTransaction = {
     txid: recorded.txID,
     rawDataHex: recorded.raw_data_hex,
     expiration: new Date(recorded.raw_data.expiration),
@@ -59,7 +59,7 @@ describe("TronNodeChain broadcast and receipts", () => {
       let i = 0
       node.on("/wallet/broadcasthex", () => (i++ === 0 ? new HttpResponse("busy", { status: 503 }) : "<html>"))
       const chain = yield* chainWith()
-      expect(yield* chain.broadcast(signed).pipe(Effect.flip)).toEqual(new ChainUnavailable({ reason: "/wallet/broadcasthex: HTTP 503" }))
+      expect(yield* chain.broadcast(signed).pipe(Effect.flip)).toEqual(new Chain.ChainUnavailable({ reason: "/wallet/broadcasthex: HTTP 503" }))
       expect(node.seen).toHaveLength(1)
       expect((yield* chain.broadcast(signed).pipe(Effect.flip))._tag).toBe("ChainUnavailable")
       expect(node.seen).toHaveLength(2)

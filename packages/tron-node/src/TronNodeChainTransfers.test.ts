@@ -1,4 +1,4 @@
-import { ChainRejected } from "@collector/core"
+import { Chain } from "@collector/core"
 import { TransactionId, TransactionRaw } from "@collector/tron"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
@@ -71,7 +71,7 @@ describe("TronNodeChain USDT transfers", () => {
         transaction: { ret: [{ ret: "FAILED" }] }
       })
       expect(yield* (yield* chainWith("nile")).estimateTransferEnergy(nile).pipe(Effect.flip)).toEqual(
-        new ChainRejected({ reason: "/wallet/triggerconstantcontract: FAILED: REVERT opcode executed" })
+        new Chain.ChainRejected({ reason: "/wallet/triggerconstantcontract: FAILED: REVERT opcode executed" })
       )
     }))
 
@@ -103,7 +103,7 @@ describe("TronNodeChain USDT transfers", () => {
       expect(node.seen[0]!.body).toEqual(recordedRequest)
       // Asked for another amount, the same reply is not the requested transfer and is refused.
       const wrong = yield* chain.buildUsdtTransfer({ ...transfer, amount: 2_000_000n, feeLimit: 15_000_000_000n }).pipe(Effect.flip)
-      expect(wrong).toEqual(new ChainRejected({ reason: "/wallet/triggersmartcontract: the built transaction is not the requested transfer" }))
+      expect(wrong).toEqual(new Chain.ChainRejected({ reason: "/wallet/triggersmartcontract: the built transaction is not the requested transfer" }))
       const otherFeeLimit = yield* chain.buildUsdtTransfer({ ...transfer, feeLimit: 30_000_000n }).pipe(Effect.flip)
       expect(otherFeeLimit.reason).toContain("not the requested transfer")
     }))

@@ -1,4 +1,4 @@
-import { type BlockRef, ChainRejected, type UnsignedTransaction } from "@collector/core"
+import { Chain } from "@collector/core"
 import { RefBlock, TransactionId, TransactionRaw, Trc20Call, Trc20TransferTransaction, TronAddress } from "@collector/tron"
 import { Clock, Effect, Either, Option, Ref, type Schema } from "effect"
 import type { NodeClient, NodeBody, NodePath } from "./NodeClient.js"
@@ -23,7 +23,7 @@ const base58 = (address: string): Option.Option<string> =>
 /** An int64 of decoded raw_data (a number, or a bigint beyond 2^53); absent is 0. */
 const int64 = (value: TransactionRaw.Int64 | undefined): bigint => BigInt(value ?? 0)
 
-const rejected = (reason: string) => new ChainRejected({ reason })
+const rejected = (reason: string) => new Chain.ChainRejected({ reason })
 
 /** Fails with ChainRejected naming the value when it is None: inputs are checked before any call. */
 const required = <A>(option: Option.Option<A>, what: () => string) =>
@@ -117,7 +117,7 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
      * the canonical `transfer` call: a 41-prefixed address word, which Trc20Call.decodeTransfer
      * would read as the same recipient, is still not what was asked for.
      */
-    const buildUsdtTransfer = (transfer: Transfer & { readonly feeLimit: bigint; readonly expiration?: Date; readonly reference?: BlockRef }) =>
+    const buildUsdtTransfer = (transfer: Transfer & { readonly feeLimit: bigint; readonly expiration?: Date; readonly reference?: Chain.BlockRef }) =>
       Effect.gen(function*() {
         const { feeLimit } = transfer
         if (feeLimit <= 0n || feeLimit > BigInt(Number.MAX_SAFE_INTEGER)) return yield* rejected(`fee limit out of range: ${feeLimit}`)
@@ -154,7 +154,7 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
         ) {
           return yield* rejected(`${path}: the built transaction is not the requested transfer`)
         }
-        if (transfer.expiration === undefined) return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit } satisfies UnsignedTransaction
+        if (transfer.expiration === undefined) return { txid, rawDataHex, expiration: new Date(Number(raw.expiration)), feeLimit } satisfies Chain.UnsignedTransaction
         return yield* withExpiration(raw, transfer.expiration, feeLimit)
       })
 
@@ -164,7 +164,7 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
      * those encoded from the request itself. A reference block that is no longer on the chain
      * makes the node refuse the broadcast (TAPOS_ERROR), never a different transfer.
      */
-    const buildLocally = (transfer: Transfer & { readonly feeLimit: bigint; readonly expiration: Date; readonly reference: BlockRef }) =>
+    const buildLocally = (transfer: Transfer & { readonly feeLimit: bigint; readonly expiration: Date; readonly reference: Chain.BlockRef }) =>
       Effect.gen(function*() {
         yield* hex21(transfer.from)
         const expiration = transfer.expiration.getTime()
@@ -187,7 +187,7 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
           }),
           (error) => rejected(`cannot build a transfer of ${transfer.amount} to ${transfer.to}: ${error.reason}`)
         )
-        return { ...built, expiration: transfer.expiration, feeLimit: transfer.feeLimit } satisfies UnsignedTransaction
+        return { ...built, expiration: transfer.expiration, feeLimit: transfer.feeLimit } satisfies Chain.UnsignedTransaction
       })
 
     /**
@@ -202,7 +202,7 @@ export const makeUsdtCalls = (node: NodeClient, config: NodeConfig) =>
           (error) => rejected(`could not re-encode the transfer with a new expiration: ${error.reason}`)
         )
         const rawDataHex = Buffer.from(bytes).toString("hex")
-        return { txid: TransactionId.compute(bytes), rawDataHex, expiration, feeLimit } satisfies UnsignedTransaction
+        return { txid: TransactionId.compute(bytes), rawDataHex, expiration, feeLimit } satisfies Chain.UnsignedTransaction
       })
 
     /** Tether's freeze list, read at the head (a freeze matters from the block it lands in). */

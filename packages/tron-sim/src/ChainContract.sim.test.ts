@@ -1,4 +1,4 @@
-import type { BlockRef, Chain } from "@collector/core"
+import type { Chain } from "@collector/core"
 import { defaultNodeConfig, TronNodeChain } from "@collector/tron-node"
 import { chainContractSuite } from "@collector/tron-node/testing"
 import { Effect, Option, type Scope } from "effect"
@@ -30,7 +30,7 @@ const usdtContract = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
 /** The `from` of a minting Transfer log: the zero address. */
 const zeroAddress = "T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb"
 
-const refOf = (block: SimBlock): BlockRef => ({
+const refOf = (block: SimBlock): Chain.BlockRef => ({
   number: block.number,
   hash: block.blockId,
   parentHash: block.parentHash,
@@ -42,7 +42,7 @@ const genesis: Partial<SimConfig> = {
 }
 
 /** A simulator and the production adapter reaching it. */
-type Connect = Effect.Effect<{ readonly sim: { readonly chain: SimChain.SimChain }; readonly adapter: Chain["Type"] }, unknown, Scope.Scope>
+type Connect = Effect.Effect<{ readonly sim: { readonly chain: SimChain.SimChain }; readonly adapter: Chain.Chain["Type"] }, unknown, Scope.Scope>
 
 const overHttp: Connect = Effect.gen(function*() {
   const sim = yield* startSimNode(genesis)

@@ -1,4 +1,4 @@
-import { mainnetFees } from "@collector/core"
+import { Sweeps } from "@collector/core"
 import { Data, Either, Option } from "effect"
 
 /**
@@ -24,7 +24,7 @@ export interface ProviderSettings {
 /** Mid-range mainnet prices (`mainnetFees`): 90 SUN per energy for an hour, activation at its cost on chain. */
 export const defaultProviderSettings: ProviderSettings = {
   pricePerEnergy: 90n,
-  activationCost: mainnetFees.activation,
+  activationCost: Sweeps.mainnetFees.activation,
   activationAmount: 1n,
   durationMs: 3_600_000,
   minimumEnergy: 10_000n,

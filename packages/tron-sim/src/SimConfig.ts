@@ -1,4 +1,4 @@
-import { mainnetFees, type Network } from "@collector/core"
+import { type Kernel, Sweeps } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { Option } from "effect"
 
@@ -63,7 +63,7 @@ export interface GenesisAccount {
 }
 
 export interface SimConfig {
-  readonly network: Network
+  readonly network: Kernel.Network
   /** Base58Check address of the TRC20 USDT contract the simulator runs. */
   readonly usdtContract: string
   /**
@@ -87,7 +87,7 @@ export interface SimConfig {
   readonly genesisAccounts: ReadonlyArray<GenesisAccount>
 }
 
-export const usdtContracts: Record<Network, string> = {
+export const usdtContracts: Record<Kernel.Network, string> = {
   main: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
   nile: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf"
 }
@@ -100,7 +100,7 @@ export const usdtContracts: Record<Network, string> = {
 export const otherTokenContract = "TTjZc785R2A88G71nSv9KYagYw5U7GL6cE"
 
 export const defaultParameters: SimParameters = {
-  energyFee: mainnetFees.energyFee,
+  energyFee: Sweeps.mainnetFees.energyFee,
   transactionFee: 1000n,
   freeNetLimit: 600n,
   createAccountFee: 100_000n,
@@ -114,15 +114,15 @@ export const defaultParameters: SimParameters = {
 }
 
 export const defaultTransferEnergy: TransferEnergy = {
-  toHolder: mainnetFees.transferEnergy,
-  toEmpty: mainnetFees.transferEnergyToEmpty,
+  toHolder: Sweeps.mainnetFees.transferEnergy,
+  toEmpty: Sweeps.mainnetFees.transferEnergyToEmpty,
   toHolderBase: 14_650n,
   toEmptyBase: 29_650n,
   reverted: 9_000n,
   balanceOf: 935n
 }
 
-export const defaultSimConfig = (network: Network = "nile", overrides: Partial<SimConfig> = {}): SimConfig => ({
+export const defaultSimConfig = (network: Kernel.Network = "nile", overrides: Partial<SimConfig> = {}): SimConfig => ({
   network,
   usdtContract: usdtContracts[network],
   otherTokenContract,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { mainnetFees } from "@collector/core"
+import { Sweeps } from "@collector/core"
 import { Effect, Option, TestClock } from "effect"
 import { defaultProviderSettings } from "./ProviderBook.js"
 import { energyLimit } from "./SimAccount.js"
@@ -20,10 +20,10 @@ const rent = (orderNo: string, who: SimWallet, energy = 65_000n, activate = fals
 
 describe("SimEnergyProvider", () => {
   it("charges mainnet prices by default", () => {
-    const { highest, lowest } = mainnetFees.rentalPricePerEnergy
+    const { highest, lowest } = Sweeps.mainnetFees.rentalPricePerEnergy
     expect(defaultProviderSettings.pricePerEnergy).toBeGreaterThanOrEqual(lowest)
     expect(defaultProviderSettings.pricePerEnergy).toBeLessThanOrEqual(highest)
-    expect(defaultProviderSettings.activationCost).toBe(mainnetFees.activation)
+    expect(defaultProviderSettings.activationCost).toBe(Sweeps.mainnetFees.activation)
   })
 
   it.effect("quotes 90 SUN per energy for an hour, and 1.1 TRX to activate an inactive receiver", () =>

@@ -1,11 +1,11 @@
-import { ConfigValue, type Network, Setting } from "@collector/core"
+import { ConfigValue, type Kernel, Setting } from "@collector/core"
 import { Config } from "effect"
 
 /** How a simulated node is served as a process of its own (`npm run devchain`) or in `npm start`. */
 export interface SimServerSettings {
   readonly port: number
   readonly host: string
-  readonly network: Network
+  readonly network: Kernel.Network
   /** A block every this many milliseconds; 0: blocks only on `/sim/mine`. */
   readonly blockMs: number
   /** Seed of its keys (faucet, issuer, provider). */

@@ -1,4 +1,4 @@
-import { Entropy, localKey, SecretBox, walletKeyContext, WalletKeys } from "@collector/core"
+import { Kernel, Secrets, Wallets } from "@collector/core"
 import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Effect, Layer } from "effect"
 import * as TronAddress from "./TronAddress.js"
@@ -10,7 +10,7 @@ const seedLength = secp256k1.lengths.seed ?? 48
  * WalletKeys adapter that generates keys in this process and seals them with the SecretBox
  * before anything else sees them: callers get only the address and the sealed blob.
  */
-export const make = (box: SecretBox["Type"], entropy: Entropy["Type"]): WalletKeys["Type"] => ({
+export const make = (box: Secrets.SecretBox["Type"], entropy: Kernel.Entropy["Type"]): Wallets.WalletKeys["Type"] => ({
   // The wallet's ID is not needed: the sealed key is bound to its address, which names it.
   generate: () => Effect.acquireUseRelease(
     // 48 bytes from the Entropy port (the OS CSPRNG; seeded only in deterministic simulations),
@@ -24,7 +24,7 @@ export const make = (box: SecretBox["Type"], entropy: Entropy["Type"]): WalletKe
     (secretKey) =>
       Effect.suspend(() => {
         const address = TronAddress.fromSecretKey(secretKey)
-        return Effect.map(box.seal(secretKey, walletKeyContext(address)), (sealed) => ({ address, key: localKey(sealed) }))
+        return Effect.map(box.seal(secretKey, Secrets.walletKeyContext(address)), (sealed) => ({ address, key: Wallets.localKey(sealed) }))
       }),
     // Zeroed on every exit (success, defect, interruption) so the plaintext key does not linger
     // in our buffer; SecretBox.seal has finished reading it by the time its effect completes.
@@ -32,7 +32,7 @@ export const make = (box: SecretBox["Type"], entropy: Entropy["Type"]): WalletKe
   )
 })
 
-export const layer: Layer.Layer<WalletKeys, never, SecretBox | Entropy> = Layer.effect(
-  WalletKeys,
-  Effect.map(Effect.all([SecretBox, Entropy]), ([box, entropy]) => make(box, entropy))
+export const layer: Layer.Layer<Wallets.WalletKeys, never, Secrets.SecretBox | Kernel.Entropy> = Layer.effect(
+  Wallets.WalletKeys,
+  Effect.map(Effect.all([Secrets.SecretBox, Kernel.Entropy]), ([box, entropy]) => make(box, entropy))
 )

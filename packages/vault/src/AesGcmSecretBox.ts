@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv } from "node:crypto"
-import { Entropy, type Sealed, type SealContext, SecretBox, SecretBoxError } from "@collector/core"
+import { Kernel, Secrets } from "@collector/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import type { MasterKey } from "./MasterKey.js"
 import { MasterKeyring } from "./MasterKeyring.js"
@@ -44,7 +44,7 @@ const openRaw = (key: MasterKey, body: Uint8Array, aad: Uint8Array): Option.Opti
  * the Entropy port (the OS CSPRNG in every process; a seeded source only in deterministic
  * simulations). Values sealed before places were bound (no header) still open, by key id alone.
  */
-export const make = (keyring: MasterKeyring["Type"], entropy: Entropy["Type"]): SecretBox["Type"] => ({
+export const make = (keyring: MasterKeyring["Type"], entropy: Kernel.Entropy["Type"]): Secrets.SecretBox["Type"] => ({
   seal: (plaintext, context) =>
     Effect.flatMap(entropy.bytes(nonceLength), (nonce) => Effect.sync(() => {
       const key = keyring.current
@@ -60,23 +60,23 @@ export const make = (keyring: MasterKeyring["Type"], entropy: Entropy["Type"]): 
       blob.set(cipher.getAuthTag(), header.length + nonceLength + ciphertext.length)
       return { keyId: key.id, blob }
     })),
-  open: (sealed: Sealed, context: SealContext) =>
+  open: (sealed: Secrets.Sealed, context: Secrets.SealContext) =>
     Effect.gen(function*() {
       const key = keyring.find(sealed.keyId)
       if (Option.isNone(key)) {
-        return yield* new SecretBoxError({
+        return yield* new Secrets.SecretBoxError({
           reason: `no master key with id ${JSON.stringify(sealed.keyId)}: add the key that sealed it to MASTER_KEY_PREVIOUS`
         })
       }
       const { blob } = sealed
       if (blob.length < nonceLength + tagLength) {
-        return yield* new SecretBoxError({ reason: "sealed blob is too short to be an AES-GCM blob" })
+        return yield* new Secrets.SecretBoxError({ reason: "sealed blob is too short to be an AES-GCM blob" })
       }
       const opened = Option.orElse(
         hasHeader(blob) ? openRaw(key.value, blob.subarray(header.length), aadV2(key.value.id, context)) : Option.none(),
         () => openRaw(key.value, blob, aadV1(key.value.id))
       )
-      if (Option.isNone(opened)) return yield* new SecretBoxError({ reason: failedAuthentication })
+      if (Option.isNone(opened)) return yield* new Secrets.SecretBoxError({ reason: failedAuthentication })
       return opened.value
     }),
   isCurrent: (sealed) => sealed.keyId === keyring.current.id && hasHeader(sealed.blob),
@@ -84,7 +84,7 @@ export const make = (keyring: MasterKeyring["Type"], entropy: Entropy["Type"]): 
 })
 
 /** SecretBox backed by the MasterKeyring and the Entropy in context. */
-export const layer: Layer.Layer<SecretBox, never, MasterKeyring | Entropy> = Layer.effect(
-  SecretBox,
-  Effect.map(Effect.all([MasterKeyring, Entropy]), ([keyring, entropy]) => make(keyring, entropy))
+export const layer: Layer.Layer<Secrets.SecretBox, never, MasterKeyring | Kernel.Entropy> = Layer.effect(
+  Secrets.SecretBox,
+  Effect.map(Effect.all([MasterKeyring, Kernel.Entropy]), ([keyring, entropy]) => make(keyring, entropy))
 )

@@ -1,4 +1,4 @@
-import { Entropy } from "@collector/core"
+import { Kernel } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as NodeEntropy from "./NodeEntropy.js"
@@ -6,7 +6,7 @@ import * as NodeEntropy from "./NodeEntropy.js"
 describe("NodeEntropy", () => {
   it.effect("returns the requested number of fresh random bytes", () =>
     Effect.gen(function*() {
-      const entropy = yield* Entropy
+      const entropy = yield* Kernel.Entropy
       const a = yield* entropy.bytes(32)
       const b = yield* entropy.bytes(32)
       expect(a.length).toBe(32)

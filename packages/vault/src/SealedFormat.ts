@@ -1,4 +1,4 @@
-import type { SealContext } from "@collector/core"
+import type { Secrets } from "@collector/core"
 
 /**
  * The sealed value's layouts.
@@ -24,7 +24,7 @@ export const aadV1 = (keyId: string): Buffer => Buffer.from(keyId, "utf8")
  * UTF-8 byte length (4 bytes, big-endian) and bytes. Length prefixes make it unambiguous: no two
  * different places (say row "1/2" of column "a" and row "2" of column "a/1") encode alike.
  */
-export const aadV2 = (keyId: string, context: SealContext): Buffer =>
+export const aadV2 = (keyId: string, context: Secrets.SealContext): Buffer =>
   Buffer.concat([Buffer.from(header), ...[keyId, context.table, context.column, context.row].flatMap((part) => {
     const bytes = Buffer.from(part, "utf8")
     const length = Buffer.alloc(4)

@@ -1,4 +1,4 @@
-import type { MasterKeyMismatch } from "@collector/core"
+import type { Secrets } from "@collector/core"
 import { Data } from "effect"
 
 /** The master keys at hand are not the store's; the message is a process's one start failure line. */
@@ -10,7 +10,7 @@ const ids = (keyIds: ReadonlyArray<string>) => keyIds.map((id) => JSON.stringify
  * The mismatch in one line naming both variables, where the current key came from (`origin`, as
  * the keyring says) and the key id that would open the store; key ids only, never key material.
  */
-export const wrongMasterKey = (mismatch: MasterKeyMismatch, origin: string): WrongMasterKey =>
+export const wrongMasterKey = (mismatch: Secrets.MasterKeyMismatch, origin: string): WrongMasterKey =>
   new WrongMasterKey({
     message: `the master key opens none of the stored sealed values (sealed under key id ${ids(mismatch.sealedUnder)}): ` +
       `the current key (id ${JSON.stringify(mismatch.currentKeyId)}) comes from ${origin}, and MASTER_KEY_PREVIOUS ` +

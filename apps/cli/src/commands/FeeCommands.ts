@@ -1,10 +1,10 @@
-import { type FeeTotals, FeeLedger, type Network, savingPercent, type TenantId, TenantRepository } from "@collector/core"
+import { Fees, type Kernel, Tenants } from "@collector/core"
 import { Console, Effect } from "effect"
 import { UsageError } from "../CliError.js"
 import type { Parsed } from "./TenantCommands.js"
 
 /** `--network` as the operator may write it; both when absent. */
-const networksOf = (value: unknown): Effect.Effect<ReadonlyArray<Network>, UsageError> => {
+const networksOf = (value: unknown): Effect.Effect<ReadonlyArray<Kernel.Network>, UsageError> => {
   if (value === undefined) return Effect.succeed(["nile", "main"])
   if (value === "nile") return Effect.succeed(["nile"])
   if (value === "main" || value === "mainnet") return Effect.succeed(["main"])
@@ -29,7 +29,7 @@ export const trx = (sun: bigint): string => {
 }
 
 /** One network's totals as JSON: amounts as decimal strings (SUN and energy), never JS numbers. */
-const json = (network: Network, t: FeeTotals) => ({
+const json = (network: Kernel.Network, t: Fees.FeeTotals) => ({
   network,
   sweeps: t.entries,
   energy: { own: `${t.energy.own}`, delegated: `${t.energy.delegated}`, rented: `${t.energy.rented}`, burned: `${t.energy.burned}` },
@@ -38,11 +38,11 @@ const json = (network: Network, t: FeeTotals) => ({
   trx_for_lending_sun: `${t.lendingFee}`,
   burn_equivalent_sun: `${t.burnEquivalent}`,
   saving_sun: `${t.saving}`,
-  saving_percent: savingPercent(t)
+  saving_percent: Fees.savingPercent(t)
 })
 
-const table = (network: Network, t: FeeTotals) => {
-  const percent = savingPercent(t)
+const table = (network: Kernel.Network, t: Fees.FeeTotals) => {
+  const percent = Fees.savingPercent(t)
   return [
     `${network}: ${t.entries} sweeps`,
     `  energy own          ${t.energy.own}`,
@@ -71,8 +71,8 @@ export const fees = (parsed: Parsed) =>
     if (until !== undefined && until.getTime() <= since.getTime()) {
       return yield* new UsageError({ message: "--until must be later than --since" })
     }
-    const tenantId = (yield* (yield* TenantRepository).find(reference)).id as TenantId
-    const ledger = yield* FeeLedger
+    const tenantId = (yield* (yield* Tenants.TenantRepository).find(reference)).id as Kernel.TenantId
+    const ledger = yield* Fees.FeeLedger
     const period = until === undefined ? { since } : { since, until }
     const totals = yield* Effect.forEach(networks, (network) => Effect.map(ledger.totals({ tenantId, network }, period), (t) => [network, t] as const))
     if (parsed.values.json === true) {

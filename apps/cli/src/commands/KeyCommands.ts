@@ -1,4 +1,4 @@
-import { maxBatchSize, type ResealProgress, Resealer, type SealedStatus } from "@collector/core"
+import { Secrets } from "@collector/core"
 import { Console, Data, Effect, Option } from "effect"
 import { UsageError } from "../CliError.js"
 import type { Parsed } from "./TenantCommands.js"
@@ -12,12 +12,12 @@ const batchSize = (parsed: Parsed) => {
   const value = parsed.values["batch-size"]
   if (value === undefined) return Effect.succeed(defaultBatchSize)
   const n = typeof value === "string" && /^[1-9][0-9]*$/.test(value.trim()) ? Number(value.trim()) : Number.NaN
-  return Number.isSafeInteger(n) && n <= maxBatchSize
+  return Number.isSafeInteger(n) && n <= Secrets.maxBatchSize
     ? Effect.succeed(n)
-    : Effect.fail(new UsageError({ message: `--batch-size must be a whole number from 1 to ${maxBatchSize}, not "${String(value)}"` }))
+    : Effect.fail(new UsageError({ message: `--batch-size must be a whole number from 1 to ${Secrets.maxBatchSize}, not "${String(value)}"` }))
 }
 
-const progressJson = (p: ResealProgress) => ({
+const progressJson = (p: Secrets.ResealProgress) => ({
   key_id: p.keyId,
   after: p.after === null ? null : `${p.after.column}#${p.after.rowId}`,
   resealed: p.resealed,
@@ -26,7 +26,7 @@ const progressJson = (p: ResealProgress) => ({
   unreadable: p.unreadable
 })
 
-const statusJson = (s: SealedStatus) => ({
+const statusJson = (s: Secrets.SealedStatus) => ({
   current_key_id: s.currentKeyId,
   previous_key_ids: s.previousKeyIds,
   by_key_id: s.counts.map((c) => ({ key_id: c.keyId, count: c.count, current: c.keyId === s.currentKeyId })),
@@ -35,7 +35,7 @@ const statusJson = (s: SealedStatus) => ({
   reseal_in_progress: Option.match(s.progress, { onNone: () => null, onSome: progressJson })
 })
 
-const statusLines = (s: SealedStatus) => [
+const statusLines = (s: Secrets.SealedStatus) => [
   `current master key: ${s.currentKeyId}`,
   ...s.counts.map((c) => `  ${c.keyId}: ${c.count} sealed value${c.count === 1 ? "" : "s"}${c.keyId === s.currentKeyId ? " (current)" : ""}`),
   s.underOtherKeys === 0
@@ -51,7 +51,7 @@ const statusLines = (s: SealedStatus) => [
 
 const status = (parsed: Parsed) =>
   Effect.gen(function*() {
-    const s = yield* (yield* Resealer).status
+    const s = yield* (yield* Secrets.Resealer).status
     yield* Console.log(parsed.values.json === true ? JSON.stringify(statusJson(s)) : statusLines(s).join("\n"))
   })
 
@@ -64,7 +64,7 @@ const reseal = (parsed: Parsed) =>
   Effect.gen(function*() {
     const size = yield* batchSize(parsed)
     const json = parsed.values.json === true
-    const resealer = yield* Resealer
+    const resealer = yield* Secrets.Resealer
     const say = (line: string) => json ? Console.error(line) : Console.log(line)
     const report = yield* resealer.reseal({
       batchSize: size,

@@ -1,4 +1,4 @@
-import type { Network } from "@collector/core"
+import type { Kernel } from "@collector/core"
 import { failoverNodeChain, nodeConfigs, nodeFailoverConfig } from "@collector/tron-node"
 import { FetchHttpClient } from "@effect/platform"
 import { Effect } from "effect"
@@ -9,7 +9,7 @@ import { UsageError } from "../CliError.js"
  * their solidity URLs) failing over by the same settings, so the CLI talks to the nodes the
  * service trusts. A malformed setting is a usage error, exit 2.
  */
-export const networkChain = (network: Network) =>
+export const networkChain = (network: Kernel.Network) =>
   Effect.gen(function*() {
     const nodes = yield* nodeConfigs(network).pipe(Effect.mapError((error) => new UsageError({ message: String(error) })))
     const options = yield* nodeFailoverConfig.pipe(Effect.mapError((error) => new UsageError({ message: String(error) })))

@@ -1,5 +1,5 @@
 import { defaultTokenTtlDays, OperatorAccess } from "@collector/console"
-import type { OperatorCredential } from "@collector/core"
+import type { Operators } from "@collector/core"
 import { Console, Effect } from "effect"
 import { UsageError } from "../CliError.js"
 import type { Parsed } from "./TenantCommands.js"
@@ -15,7 +15,7 @@ const ttlOf = (parsed: Parsed) => {
     : Effect.fail(new UsageError({ message: `--ttl must be a whole number of days from 1 to ${maxTtlDays}, not "${String(value)}"` }))
 }
 
-const describe = (t: OperatorCredential) => ({
+const describe = (t: Operators.OperatorCredential) => ({
   id: t.id,
   created_at: t.createdAt.toISOString(),
   expires_at: t.expiresAt.toISOString(),

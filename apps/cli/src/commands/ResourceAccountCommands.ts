@@ -1,4 +1,4 @@
-import { Entropy, type Network, resourceAccountFor, ResourceAccountExists, ResourceAccounts, SecretBox, type StoredResourceAccount, type TenantId, TenantRepository, WalletId } from "@collector/core"
+import { Delegation, Kernel, Secrets, Tenants } from "@collector/core"
 import { LocalWalletKeys } from "@collector/tron"
 import { Clock, Console, Data, Effect, Option } from "effect"
 import { UsageError } from "../CliError.js"
@@ -11,7 +11,7 @@ class NoResourceAccount extends Data.TaggedError("NoResourceAccount")<{ readonly
 export const networkOf = (parsed: Parsed) => {
   const network = parsed.values.network
   return network === "nile" || network === "main"
-    ? Effect.succeed(network as Network)
+    ? Effect.succeed(network as Kernel.Network)
     : Effect.fail(new UsageError({ message: "--network must be nile or main" }))
 }
 
@@ -20,11 +20,11 @@ export const tenantOf = (parsed: Parsed) =>
     const reference = parsed.values.tenant
     if (reference === undefined) return null
     if (typeof reference !== "string") return yield* new UsageError({ message: "--tenant takes a tenant's ID or name" })
-    return (yield* (yield* TenantRepository).find(reference)).id as TenantId
+    return (yield* (yield* Tenants.TenantRepository).find(reference)).id as Kernel.TenantId
   })
 
 /** What an operator may see of an account: its place, address and key store, never the sealed key. */
-const view = (a: StoredResourceAccount) => ({
+const view = (a: Delegation.StoredResourceAccount) => ({
   network: a.network,
   tenant_id: a.tenantId,
   address: a.address,
@@ -39,7 +39,7 @@ const line = (a: ReturnType<typeof view>) =>
 /** `resource-account list [--json]`: every resource account. */
 const list = (parsed: Parsed) =>
   Effect.gen(function*() {
-    const all = (yield* (yield* ResourceAccounts).list()).map(view)
+    const all = (yield* (yield* Delegation.ResourceAccounts).list()).map(view)
     if (parsed.values.json === true) return yield* Console.log(JSON.stringify(all))
     yield* Console.log(all.length === 0 ? "No resource accounts." : all.map(line).join("\n"))
   })
@@ -49,7 +49,7 @@ const list = (parsed: Parsed) =>
  * None when the node cannot say: the account itself is still shown (with a warning), as the
  * database is what an operator most needs when a node is down.
  */
-const stakeFigures = (network: Network, address: string) =>
+const stakeFigures = (network: Kernel.Network, address: string) =>
   Effect.gen(function*() {
     const chain = yield* networkChain(network)
     const [stake, lendable] = yield* Effect.all([chain.energyStake(address), chain.delegatableEnergyStake(address)], { concurrency: 2 })
@@ -67,7 +67,7 @@ const show = (parsed: Parsed) =>
   Effect.gen(function*() {
     const network = yield* networkOf(parsed)
     const tenantId = yield* tenantOf(parsed)
-    const found = yield* resourceAccountFor(network, tenantId)
+    const found = yield* Delegation.resourceAccountFor(network, tenantId)
     if (Option.isNone(found)) {
       return yield* new NoResourceAccount({ message: `no resource account on ${network}${tenantId === null ? "" : ` for tenant ${tenantId} nor as the network's default`}` })
     }
@@ -83,7 +83,7 @@ const show = (parsed: Parsed) =>
   })
 
 /** The local store seals a key for its address and never reads the wallet ID it is given. */
-const noWallet = WalletId.make("9223372036854775807")
+const noWallet = Kernel.WalletId.make("9223372036854775807")
 
 /**
  * A new key for the account of `network`/`tenantId` in `store`: made here and sealed under the
@@ -91,9 +91,9 @@ const noWallet = WalletId.make("9223372036854775807")
  * label (pkcs11). The label is the account's place, so a second key for one place is refused by
  * the token as well as by the database.
  */
-const generateKey = (store: "local" | "pkcs11", network: Network, tenantId: TenantId | null) =>
+const generateKey = (store: "local" | "pkcs11", network: Kernel.Network, tenantId: Kernel.TenantId | null) =>
   store === "local"
-    ? Effect.flatMap(Effect.all([SecretBox, Entropy]), ([box, entropy]) => LocalWalletKeys.make(box, entropy).generate(noWallet).pipe(Effect.orDie))
+    ? Effect.flatMap(Effect.all([Secrets.SecretBox, Kernel.Entropy]), ([box, entropy]) => LocalWalletKeys.make(box, entropy).generate(noWallet).pipe(Effect.orDie))
     : Effect.scoped(Effect.flatMap(openToken, ({ pkcs11, settings, token }) =>
       pkcs11.Pkcs11WalletKeys.generateLabelled(token, pkcs11.resourceAccountLabel(settings.labelPrefix, network, tenantId))))
 
@@ -110,10 +110,10 @@ const create = (parsed: Parsed) =>
     const tenantId = yield* tenantOf(parsed)
     const store = parsed.values.store ?? "local"
     if (store !== "local" && store !== "pkcs11") return yield* new UsageError({ message: "--store must be local or pkcs11" })
-    const accounts = yield* ResourceAccounts
+    const accounts = yield* Delegation.ResourceAccounts
     // Told before a key is made for nothing; `create` still refuses a second one made meanwhile.
     const existing = yield* accounts.find(network, tenantId)
-    if (Option.isSome(existing)) return yield* new ResourceAccountExists({ existing: existing.value })
+    if (Option.isSome(existing)) return yield* new Delegation.ResourceAccountExists({ existing: existing.value })
     const generated = yield* generateKey(store, network, tenantId)
     const createdAt = new Date(yield* Clock.currentTimeMillis)
     const stored = yield* accounts.create({ network, tenantId, address: generated.address, key: generated.key, createdAt })

@@ -1,4 +1,4 @@
-import { type OwnStake, ResourceAccounts, SecretBox, type Signer, type StakedResource, type WalletKey } from "@collector/core"
+import { type Chain, Delegation, Secrets, type Wallets } from "@collector/core"
 import { LocalSigner } from "@collector/tron"
 import { Console, Data, Effect, Option } from "effect"
 import { UsageError } from "../CliError.js"
@@ -11,7 +11,7 @@ import { parseTrx } from "./TrxAmount.js"
 /** The stake could not be built, signed or broadcast: the node's or the signer's reason, exit 1. */
 class StakeFailed extends Data.TaggedError("StakeFailed")<{ readonly message: string }> {}
 
-const resourceOf = (parsed: Parsed): Effect.Effect<StakedResource, UsageError> => {
+const resourceOf = (parsed: Parsed): Effect.Effect<Chain.StakedResource, UsageError> => {
   const resource = parsed.values.resource ?? "energy"
   return resource === "energy" || resource === "bandwidth"
     ? Effect.succeed(resource === "energy" ? "ENERGY" : "BANDWIDTH")
@@ -25,11 +25,11 @@ const failed = (step: string) => (error: { readonly _tag: string; readonly reaso
  * (local), or the PKCS#11 token of PKCS11_*, which signs inside itself (pkcs11). The token's
  * signer still routes a local key to the local one; only the token's keys need the token opened.
  */
-const signerFor = (key: WalletKey) =>
-  Effect.flatMap(SecretBox, (box) =>
+const signerFor = (key: Wallets.WalletKey) =>
+  Effect.flatMap(Secrets.SecretBox, (box) =>
     key.store === "local"
       ? Effect.succeed(LocalSigner.make(box))
-      : Effect.map(openToken, ({ pkcs11, token }): Signer["Type"] => pkcs11.Pkcs11Signer.make(token, LocalSigner.make(box))))
+      : Effect.map(openToken, ({ pkcs11, token }): Wallets.Signer["Type"] => pkcs11.Pkcs11Signer.make(token, LocalSigner.make(box))))
 
 /**
  * `resource-account stake|unstake --network <n> [--tenant <t>] --trx <TRX> [--resource energy|bandwidth]`:
@@ -44,7 +44,7 @@ const ownStake = (direction: "stake" | "unstake") => (parsed: Parsed) =>
     const tenantId = yield* tenantOf(parsed)
     const balance = yield* parseTrx(parsed.values.trx)
     const resource = yield* resourceOf(parsed)
-    const found = yield* (yield* ResourceAccounts).find(network, tenantId)
+    const found = yield* (yield* Delegation.ResourceAccounts).find(network, tenantId)
     if (Option.isNone(found)) {
       return yield* new StakeFailed({ message: `no resource account on ${network}${tenantId === null ? "" : ` for tenant ${tenantId}`}; make one with resource-account create` })
     }
@@ -52,7 +52,7 @@ const ownStake = (direction: "stake" | "unstake") => (parsed: Parsed) =>
     // The token is opened (and its PIN checked) before anything is built.
     const signer = yield* signerFor(account.key)
     const chain = yield* networkChain(network)
-    const ask: OwnStake = { owner: account.address, balance, resource }
+    const ask: Chain.OwnStake = { owner: account.address, balance, resource }
     const built = yield* (direction === "stake" ? chain.buildStake(ask) : chain.buildUnstake(ask)).pipe(Effect.mapError(failed(`building the ${direction}`)))
     const signature = yield* signer.sign({ address: account.address, key: account.key }, Buffer.from(built.txid, "hex")).pipe(Effect.mapError(failed("signing")))
     const outcome = yield* chain.broadcast({ ...built, signatures: [Buffer.from(signature).toString("hex")] }).pipe(Effect.mapError(failed("broadcasting")))

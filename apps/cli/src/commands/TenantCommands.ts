@@ -1,4 +1,4 @@
-import { type Network, parseNetworkList, TenantAdmin, type TenantWithApps } from "@collector/core"
+import { Kernel, Tenants } from "@collector/core"
 import { Console, Effect, Redacted } from "effect"
 import { UsageError } from "../CliError.js"
 
@@ -17,11 +17,11 @@ const tenantRef = (parsed: Parsed) =>
 
 const network = (parsed: Parsed) =>
   Effect.flatMap(text(parsed, "network"), (value) =>
-    value === "nile" || value === "main" ? Effect.succeed(value as Network) : Effect.fail(new UsageError({ message: `--network must be nile or main, not "${value}"` })))
+    value === "nile" || value === "main" ? Effect.succeed(value as Kernel.Network) : Effect.fail(new UsageError({ message: `--network must be nile or main, not "${value}"` })))
 
 const print = (parsed: Parsed, json: unknown, human: string) => Console.log(parsed.values.json === true ? JSON.stringify(json) : human)
 
-const describeTenant = (t: TenantWithApps) => ({
+const describeTenant = (t: Tenants.TenantWithApps) => ({
   tenant_id: t.id,
   name: t.name,
   status: t.status,
@@ -35,9 +35,9 @@ const describeTenant = (t: TenantWithApps) => ({
 const create = (parsed: Parsed) =>
   Effect.gen(function*() {
     const name = yield* text(parsed, "name")
-    const networks = parseNetworkList(yield* text(parsed, "networks"))
+    const networks = Kernel.parseNetworkList(yield* text(parsed, "networks"))
     if (networks === undefined) return yield* new UsageError({ message: "--networks must be a comma-separated list of nile and main" })
-    const { credentials, tenant } = yield* (yield* TenantAdmin).create(name, networks)
+    const { credentials, tenant } = yield* (yield* Tenants.TenantAdmin).create(name, networks)
     const apps = credentials.map((c) => ({
       network: c.network,
       app_id: c.appId,
@@ -56,7 +56,7 @@ const create = (parsed: Parsed) =>
 
 const list = (parsed: Parsed) =>
   Effect.gen(function*() {
-    const tenants = (yield* (yield* TenantAdmin).list).map(describeTenant)
+    const tenants = (yield* (yield* Tenants.TenantAdmin).list).map(describeTenant)
     yield* print(
       parsed,
       tenants,
@@ -77,20 +77,20 @@ const expire = (parsed: Parsed) =>
     if (when !== null && (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(at) || Number.isNaN(when.getTime()))) {
       return yield* new UsageError({ message: "--at must be an RFC 3339 time with a zone (e.g. 2027-01-01T00:00:00Z) or never" })
     }
-    yield* (yield* TenantAdmin).expire(reference, when)
+    yield* (yield* Tenants.TenantAdmin).expire(reference, when)
     yield* Console.log(when === null ? `Tenant ${reference} no longer expires.` : `Tenant ${reference} expires at ${when.toISOString()}.`)
   })
 
 const setStatus = (verb: "disable" | "enable" | "remove", done: string) => (parsed: Parsed) =>
   Effect.gen(function*() {
     const reference = yield* tenantRef(parsed)
-    yield* (yield* TenantAdmin)[verb](reference)
+    yield* (yield* Tenants.TenantAdmin)[verb](reference)
     yield* Console.log(`Tenant ${reference} ${done}.`)
   })
 
 const rotateSecret = (parsed: Parsed) =>
   Effect.gen(function*() {
-    const rotated = yield* (yield* TenantAdmin).rotateSecret(yield* tenantRef(parsed), yield* network(parsed))
+    const rotated = yield* (yield* Tenants.TenantAdmin).rotateSecret(yield* tenantRef(parsed), yield* network(parsed))
     const secret = Redacted.value(rotated.appSecret)
     yield* print(
       parsed,
@@ -101,7 +101,7 @@ const rotateSecret = (parsed: Parsed) =>
 
 const rotateWebhookKey = (parsed: Parsed) =>
   Effect.gen(function*() {
-    const rotated = yield* (yield* TenantAdmin).rotateWebhookKey(yield* tenantRef(parsed), yield* network(parsed))
+    const rotated = yield* (yield* Tenants.TenantAdmin).rotateWebhookKey(yield* tenantRef(parsed), yield* network(parsed))
     const key = Redacted.value(rotated.webhookKey)
     yield* print(
       parsed,
@@ -115,7 +115,7 @@ const setConfirmation = (parsed: Parsed) =>
     const reference = yield* tenantRef(parsed)
     const net = yield* network(parsed)
     const rule = yield* text(parsed, "rule")
-    yield* (yield* TenantAdmin).setConfirmationRule(reference, net, rule)
+    yield* (yield* Tenants.TenantAdmin).setConfirmationRule(reference, net, rule)
     yield* Console.log(`Tenant ${reference} on ${net} now confirms deposits by ${rule}.`)
   })
 
@@ -128,7 +128,7 @@ const setDepositMinimum = (parsed: Parsed) =>
       return yield* new UsageError({ message: "--amount must be an amount in base units (digits only; 1000000 is 1 USDT) or none" })
     }
     const minimum = amount === "none" ? null : BigInt(amount)
-    yield* (yield* TenantAdmin).setDepositMinimum(reference, net, minimum)
+    yield* (yield* Tenants.TenantAdmin).setDepositMinimum(reference, net, minimum)
     yield* Console.log(
       minimum === null
         ? `Tenant ${reference} on ${net} now follows the network's deposit minimum.`

@@ -1,4 +1,4 @@
-import { sunFromTrx } from "@collector/core"
+import { Chain } from "@collector/core"
 import { Effect, Option } from "effect"
 import { UsageError } from "../CliError.js"
 
@@ -11,7 +11,7 @@ const sunPerTrx = 1_000_000n
  */
 export const parseTrx = (text: unknown): Effect.Effect<bigint, UsageError> => {
   if (typeof text !== "string") return Effect.fail(new UsageError({ message: "--trx takes an amount of TRX, e.g. --trx 1000 or --trx 12.5" }))
-  const sun = sunFromTrx(text.trim())
+  const sun = Chain.sunFromTrx(text.trim())
   if (Option.isNone(sun)) {
     return Effect.fail(new UsageError({ message: `--trx ${text}: a positive amount of TRX with at most 6 decimals (1 SUN = 0.000001 TRX)` }))
   }

@@ -1,14 +1,14 @@
-import { type KeyStoreName, keyStoreNames, type Network, TenantRepository, WalletKeyDirectory } from "@collector/core"
+import { type Kernel, Tenants, Wallets } from "@collector/core"
 import { Console, Effect } from "effect"
 import { UsageError } from "../CliError.js"
 import type { Parsed } from "./TenantCommands.js"
 
-const storeOf = (parsed: Parsed): Effect.Effect<KeyStoreName | undefined, UsageError> => {
+const storeOf = (parsed: Parsed): Effect.Effect<Wallets.KeyStoreName | undefined, UsageError> => {
   const value = parsed.values.store
   if (value === undefined) return Effect.succeed(undefined)
-  return typeof value === "string" && (keyStoreNames as ReadonlyArray<string>).includes(value)
-    ? Effect.succeed(value as KeyStoreName)
-    : Effect.fail(new UsageError({ message: `--store must be one of ${keyStoreNames.join(", ")}, not "${String(value)}"` }))
+  return typeof value === "string" && (Wallets.keyStoreNames as ReadonlyArray<string>).includes(value)
+    ? Effect.succeed(value as Wallets.KeyStoreName)
+    : Effect.fail(new UsageError({ message: `--store must be one of ${Wallets.keyStoreNames.join(", ")}, not "${String(value)}"` }))
 }
 
 /**
@@ -22,11 +22,11 @@ export const wallets = (parsed: Parsed) =>
     const network = parsed.values.network
     if (network !== "nile" && network !== "main") return yield* new UsageError({ message: `--network must be nile or main` })
     const store = yield* storeOf(parsed)
-    const tenant = yield* (yield* TenantRepository).find(reference)
-    const entries = yield* (yield* WalletKeyDirectory).list({ tenantId: tenant.id, network: network as Network }, store)
+    const tenant = yield* (yield* Tenants.TenantRepository).find(reference)
+    const entries = yield* (yield* Wallets.WalletKeyDirectory).list({ tenantId: tenant.id, network: network as Kernel.Network }, store)
     const json = entries.map((e) => ({ wallet_id: e.walletId, address: e.address, custom_id: e.customId, key_store: e.store, key_label: e.label }))
     if (parsed.values.json === true) return yield* Console.log(JSON.stringify(json))
-    const lines = keyStoreNames.flatMap((name) => {
+    const lines = Wallets.keyStoreNames.flatMap((name) => {
       const of = json.filter((e) => e.key_store === name)
       return of.length === 0 ? [] : [`${name} (${of.length}):`, ...of.map((e) => `  ${e.wallet_id}\t${e.address}\t${e.custom_id}${e.key_label === null ? "" : `\t${e.key_label}`}`)]
     })

@@ -1,9 +1,6 @@
 import { WebhookEnvelopeSealer } from "@collector/api"
-import type { Network, TenantId } from "@collector/core"
-import { webhookKeyContext } from "@collector/core"
-import { DeliveryLedger } from "@collector/core"
-import { Dispatcher, OutboxSignal } from "@collector/core"
-import { type DispatcherSettings, defaultDispatcherSettings, roundDeadline } from "@collector/core"
+import { type Kernel, Notifications, Secrets } from "@collector/core"
+
 import { DnsWebhookTargets, HostTableLookup, HttpsDeliveryTransport, type Lookup } from "@collector/outbound"
 import { testCaPem } from "@collector/outbound/testing"
 import { seedEvent as seedOutboxEvent } from "@collector/postgres/testing"
@@ -29,20 +26,20 @@ export interface HarnessOptions {
   readonly allowPrivateTargets?: boolean
   readonly lookup?: Lookup
   readonly responseTimeoutMs?: number
-  readonly settings?: Partial<DispatcherSettings>
+  readonly settings?: Partial<Notifications.DispatcherSettings>
   /** Wraps the Postgres ledger, to count or break its calls. */
-  readonly ledger?: (ledger: DeliveryLedger["Type"]) => DeliveryLedger["Type"]
+  readonly ledger?: (ledger: Notifications.DeliveryLedger["Type"]) => Notifications.DeliveryLedger["Type"]
 }
 
 /** The real dispatcher over the real Postgres ledger, HTTPS transport and DNS checks; needs a SqlClient. */
 export const dispatcherFor = (options: HarnessOptions = {}) => {
   const allowPrivateTargets = options.allowPrivateTargets ?? true
-  return Dispatcher.layer({ ...defaultDispatcherSettings, ...options.settings }).pipe(
+  return Notifications.Dispatcher.layer({ ...Notifications.defaultDispatcherSettings, ...options.settings }).pipe(
     Layer.provide(Layer.mergeAll(
-      OutboxSignal.layer,
+      Notifications.OutboxSignal.layer,
       options.ledger === undefined
         ? PgDeliveryLedger.layer
-        : Layer.effect(DeliveryLedger, Effect.map(DeliveryLedger, options.ledger)).pipe(Layer.provide(PgDeliveryLedger.layer)),
+        : Layer.effect(Notifications.DeliveryLedger, Effect.map(Notifications.DeliveryLedger, options.ledger)).pipe(Layer.provide(PgDeliveryLedger.layer)),
       PgSettingsRepository.layer,
       PgComponentStatus.layer,
       AesGcmSecretBox.layer.pipe(Layer.provide(keyring), Layer.provide(NodeEntropy.layer)),
@@ -56,20 +53,20 @@ export const dispatcherFor = (options: HarnessOptions = {}) => {
 export interface SeededScope {
   readonly tenantId: string
   readonly appId: string
-  readonly network: Network
+  readonly network: Kernel.Network
   /** The app's plaintext webhook key, to open what was delivered. */
   readonly webhookKey: Uint8Array
 }
 
 /** A tenant with one app whose webhook key is sealed under the test master key, and its webhook setting. */
-export const seedScope = (webhook: { readonly url: string; readonly enabled: boolean }, network: Network = "nile") =>
+export const seedScope = (webhook: { readonly url: string; readonly enabled: boolean }, network: Kernel.Network = "nile") =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }), NodeEntropy.make)
     const webhookKey = new Uint8Array(randomBytes(32))
     const [tenant] = yield* sql<{ id: string }>`
       INSERT INTO tenants (name) VALUES (${`hook-${randomBytes(6).toString("hex")}`}) RETURNING id::text`
-    const sealed = yield* box.seal(webhookKey, webhookKeyContext(tenant!.id as TenantId, network))
+    const sealed = yield* box.seal(webhookKey, Secrets.webhookKeyContext(tenant!.id as Kernel.TenantId, network))
     const [app] = yield* sql<{ app_id: string }>`
       INSERT INTO apps (tenant_id, network, secret_key_id, secret_sealed, webhook_key_id, webhook_key_sealed)
       VALUES (${tenant!.id}, ${network}, ${sealed.keyId}, ${Buffer.alloc(16)}, ${sealed.keyId}, ${sealed.blob})
@@ -78,7 +75,7 @@ export const seedScope = (webhook: { readonly url: string; readonly enabled: boo
     return { tenantId: tenant!.id, appId: app!.app_id, network, webhookKey } satisfies SeededScope
   }).pipe(Effect.orDie)
 
-export const setWebhook = (tenantId: string, network: Network, webhook: { readonly url: string; readonly enabled: boolean }) =>
+export const setWebhook = (tenantId: string, network: Kernel.Network, webhook: { readonly url: string; readonly enabled: boolean }) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql`
       INSERT INTO tenant_settings (tenant_id, network, webhook_url, webhook_enabled, webhook_updated_at)
@@ -93,7 +90,7 @@ export const seedEvent = (scope: SeededScope, at: Date) =>
   Effect.gen(function*() {
     const payloadOf = (id: string) =>
       JSON.stringify({ event_id: id, event_type: "sweep.succeeded", network: scope.network, task_id: id, reason: "", amount: "1000000" })
-    const id = yield* seedOutboxEvent(scope, { eventType: "sweep.succeeded", payload: payloadOf, createdAt: at.toISOString(), deadlineAt: roundDeadline(at).toISOString() })
+    const id = yield* seedOutboxEvent(scope, { eventType: "sweep.succeeded", payload: payloadOf, createdAt: at.toISOString(), deadlineAt: Notifications.roundDeadline(at).toISOString() })
     return { id, payload: payloadOf(id) }
   })
 

@@ -1,4 +1,4 @@
-import { defaultEngineSettings, Engine, type EngineSettings } from "@collector/core"
+import { Engine } from "@collector/core"
 import { eagerScannerLoopSettings, eagerSweeperSettings } from "@collector/core/testing"
 import type { EnergyProviderSettings } from "@collector/energy"
 import { TestDatabaseLive } from "@collector/postgres/testing"
@@ -16,8 +16,8 @@ export class Sim extends Context.Tag("test/Sim")<Sim, Effect.Effect.Success<Retu
 export const masterKeyBytes = Buffer.alloc(32, 9)
 
 /** The engine's settings in these tests: short waits, small batches. */
-export const testEngineSettings: EngineSettings = {
-  ...defaultEngineSettings,
+export const testEngineSettings: Engine.EngineSettings = {
+  ...Engine.defaultEngineSettings,
   scanner: { batchBlocks: 10, fetchConcurrency: 4 },
   loop: eagerScannerLoopSettings,
   sweeper: eagerSweeperSettings,
@@ -32,7 +32,7 @@ export const noProvider = (): EnergyProviderSettings => ({ kind: "none", network
  * node adapter, the local signer), over the simulator through HTTP, with the energy provider
  * `provider` gives for the simulator's URL. The engine's ports stay visible to the tests.
  */
-export const engineWorld = (provider: (simUrl: string) => EnergyProviderSettings, settings: EngineSettings = testEngineSettings) =>
+export const engineWorld = (provider: (simUrl: string) => EnergyProviderSettings, settings: Engine.EngineSettings = testEngineSettings) =>
   Layer.unwrapScoped(
     Effect.gen(function*() {
       const sim = yield* startSimNode()
@@ -43,7 +43,7 @@ export const engineWorld = (provider: (simUrl: string) => EnergyProviderSettings
         retries: 0,
         requestsPerSecond: 10_000
       })
-      return Engine.layer("nile", settings).pipe(
+      return Engine.Engine.layer("nile", settings).pipe(
         Layer.provideMerge(WorkerProcess.networkAdapters({ node, energyProvider: provider(sim.url) }, FetchHttpClient.layer)),
         Layer.merge(Layer.succeed(Sim, sim))
       )

@@ -1,4 +1,4 @@
-import { type ConfirmationRule, Engine, type Network, type TenantId, webhookKeyContext } from "@collector/core"
+import { Engine, type Kernel, Secrets, type Settings } from "@collector/core"
 import { wallet } from "@collector/tron-sim/testing"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -23,7 +23,7 @@ export interface SeededWallet {
 let nextKey = 1000
 
 /** A tenant with one app on `network` under `rule`, and `count` wallets with simulator keys. */
-export const seedTenant = (rule: ConfirmationRule, count = 1, network: Network = "nile") =>
+export const seedTenant = (rule: Settings.ConfirmationRule, count = 1, network: Kernel.Network = "nile") =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const [tenant] = yield* sql<{ id: string }>`
@@ -31,7 +31,7 @@ export const seedTenant = (rule: ConfirmationRule, count = 1, network: Network =
     // Sealed for real under the engine's master key: a worker process started over this database
     // checks that its MASTER_KEY opens what is stored before it runs.
     const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(masterKeyBytes) }), NodeEntropy.make)
-    const sealed = yield* box.seal(new Uint8Array(randomBytes(32)), webhookKeyContext(tenant!.id as TenantId, network))
+    const sealed = yield* box.seal(new Uint8Array(randomBytes(32)), Secrets.webhookKeyContext(tenant!.id as Kernel.TenantId, network))
     yield* sql`
       INSERT INTO apps (tenant_id, network, secret_key_id, secret_sealed, webhook_key_id, webhook_key_sealed, confirmation_rule)
       VALUES (${tenant!.id}, ${network}, ${sealed.keyId}, ${Buffer.alloc(16)}, ${sealed.keyId}, ${sealed.blob}, ${rule})`
@@ -49,7 +49,7 @@ export const seedTenant = (rule: ConfirmationRule, count = 1, network: Network =
   }).pipe(Effect.orDie)
 
 /** One scanner pass of the engine. */
-export const pass = () => Effect.flatMap(Engine, (engine) => engine.scanOnce)
+export const pass = () => Effect.flatMap(Engine.Engine, (engine) => engine.scanOnce)
 
 export interface DepositRow {
   readonly id: string

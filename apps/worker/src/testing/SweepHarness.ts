@@ -1,18 +1,4 @@
-import {
-  ComponentStatus,
-  Engine,
-  type Network,
-  type SweepDraft,
-  SweepRepository,
-  type SweepTask,
-  type SweepTaskId,
-  type TenantId,
-  type TenantScope,
-  type WalletId,
-  type WalletKeys,
-  walletKeyContext,
-  webhookKeyContext
-} from "@collector/core"
+import { Engine, type Kernel, Secrets, Sweeps, type Tenants, type Wallets } from "@collector/core"
 import type { EnergyProviderSettings } from "@collector/energy"
 import { sentBy, wallet } from "@collector/tron-sim/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -44,13 +30,13 @@ const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeM
 export const sweepWorld = (provider: (simUrl: string) => EnergyProviderSettings) => engineWorld(provider)
 
 export interface SweepWallet {
-  readonly walletId: WalletId
+  readonly walletId: Kernel.WalletId
   readonly address: string
   /** The simulator key behind the address; -1 for a key made in a PKCS#11 token (no one knows it). */
   readonly index: number
 }
 
-export interface SweepScope extends TenantScope {
+export interface SweepScope extends Tenants.TenantScope {
   readonly wallets: ReadonlyArray<SweepWallet>
   /** The collection address (an external address with a known key). */
   readonly destination: string
@@ -69,14 +55,14 @@ export interface PolicyChanges {
  * its collection address. With `tokenKeys` (a PKCS#11 store), each wallet's key is made in the
  * token instead and its row holds only the label, as `KEY_STORE=pkcs11` makes wallets.
  */
-export const seedScope = (count: number, policy: PolicyChanges = {}, network: Network = "nile", tokenKeys?: WalletKeys["Type"]) =>
+export const seedScope = (count: number, policy: PolicyChanges = {}, network: Kernel.Network = "nile", tokenKeys?: Wallets.WalletKeys["Type"]) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const [tenant] = yield* sql<{ id: string }>`
       INSERT INTO tenants (name) VALUES (${`sweep-${randomBytes(6).toString("hex")}`}) RETURNING id::text`
     // Sealed for real: with token wallets (no sealed wallet key) this is what a worker process's
     // master key check finds it can open.
-    const webhookKey = yield* box.seal(new Uint8Array(randomBytes(32)), webhookKeyContext(tenant!.id as TenantId, network))
+    const webhookKey = yield* box.seal(new Uint8Array(randomBytes(32)), Secrets.webhookKeyContext(tenant!.id as Kernel.TenantId, network))
     yield* sql`
       INSERT INTO apps (tenant_id, network, secret_key_id, secret_sealed, webhook_key_id, webhook_key_sealed)
       VALUES (${tenant!.id}, ${network}, ${webhookKey.keyId}, ${Buffer.alloc(16)}, ${webhookKey.keyId}, ${webhookKey.blob})`
@@ -90,7 +76,7 @@ export const seedScope = (count: number, policy: PolicyChanges = {}, network: Ne
     for (let i = 0; i < count && tokenKeys !== undefined; i++) {
       // As the wallet use case does: the ID first, so that the token labels the key by it.
       const [drawn] = yield* sql<{ id: string }>`SELECT nextval(pg_get_serial_sequence('wallets', 'id'))::text AS id`
-      const generated = yield* Effect.orDie(tokenKeys.generate(drawn!.id as WalletId))
+      const generated = yield* Effect.orDie(tokenKeys.generate(drawn!.id as Kernel.WalletId))
       const label = generated.key.store === "pkcs11" ? generated.key.label : yield* Effect.dieMessage("expected a token key")
       const [row] = yield* sql<{ id: string }>`
         WITH w AS (
@@ -98,28 +84,28 @@ export const seedScope = (count: number, policy: PolicyChanges = {}, network: Ne
           RETURNING id
         ), k AS (INSERT INTO wallet_keys (wallet_id, store, key_label) SELECT id, 'pkcs11', ${label} FROM w)
         SELECT id::text FROM w`
-      wallets.push({ walletId: row!.id as WalletId, address: generated.address, index: -1 })
+      wallets.push({ walletId: row!.id as Kernel.WalletId, address: generated.address, index: -1 })
     }
     for (let i = 0; i < count && tokenKeys === undefined; i++) {
       const index = nextKey++
       const key = wallet(index)
-      const sealed = yield* box.seal(key.secretKey, walletKeyContext(key.address))
+      const sealed = yield* box.seal(key.secretKey, Secrets.walletKeyContext(key.address))
       const [row] = yield* sql<{ id: string }>`
         WITH w AS (
           INSERT INTO wallets (tenant_id, network, address, custom_id) VALUES (${tenant!.id}, ${network}, ${key.address}, ${`w-${index}`})
           RETURNING id
         ), k AS (INSERT INTO wallet_keys (wallet_id, key_id, sealed_key) SELECT id, ${sealed.keyId}, ${sealed.blob} FROM w)
         SELECT id::text FROM w`
-      wallets.push({ walletId: row!.id as WalletId, address: key.address, index })
+      wallets.push({ walletId: row!.id as Kernel.WalletId, address: key.address, index })
     }
-    return { tenantId: tenant!.id as TenantId, network, wallets, destination } satisfies SweepScope
+    return { tenantId: tenant!.id as Kernel.TenantId, network, wallets, destination } satisfies SweepScope
   }).pipe(Effect.orDie)
 
 /** `key` as the tenant's resource account on the scope's network, its key sealed under the harness's master key as a wallet key is. */
 export const seedResourceAccount = (scope: SweepScope, key: { readonly address: string; readonly secretKey: Uint8Array }) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const sealed = yield* box.seal(key.secretKey, walletKeyContext(key.address))
+    const sealed = yield* box.seal(key.secretKey, Secrets.walletKeyContext(key.address))
     yield* sql`
       INSERT INTO resource_accounts (network, tenant_id, address, store, key_id, sealed_key, created_at)
       VALUES (${scope.network}, ${scope.tenantId}, ${key.address}, 'local', ${sealed.keyId}, ${sealed.blob}, now())`
@@ -128,9 +114,9 @@ export const seedResourceAccount = (scope: SweepScope, key: { readonly address: 
 /** A task as the create operation makes it, inserted directly. */
 export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | null = null) =>
   Effect.gen(function*() {
-    const repo = yield* SweepRepository
+    const repo = yield* Sweeps.SweepRepository
     const now = new Date(yield* Clock.currentTimeMillis)
-    const draft: SweepDraft = {
+    const draft: Sweeps.SweepDraft = {
       walletId: w.walletId,
       address: w.address,
       mode: amount === null ? "all" : "fixed",
@@ -145,17 +131,17 @@ export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | n
     return task!
   })
 
-export const taskOf = (scope: SweepScope, id: SweepTaskId) =>
-  Effect.flatMap(SweepRepository, (repo) => repo.find(scope, id)).pipe(Effect.map((view) => Option.getOrThrow(view).task))
+export const taskOf = (scope: SweepScope, id: Sweeps.SweepTaskId) =>
+  Effect.flatMap(Sweeps.SweepRepository, (repo) => repo.find(scope, id)).pipe(Effect.map((view) => Option.getOrThrow(view).task))
 
 /** One sweeper pass of the engine. */
-export const pass = () => Effect.flatMap(Engine, (engine) => engine.sweepOnce)
+export const pass = () => Effect.flatMap(Engine.Engine, (engine) => engine.sweepOnce)
 
 /**
  * Passes and blocks until the task is terminal (or `limit` rounds): each round one pass, then
  * one block, so a broadcast lands and solidifies as on a real chain.
  */
-export const runUntilDone = (scope: SweepScope, id: SweepTaskId, limit = 60) =>
+export const runUntilDone = (scope: SweepScope, id: Sweeps.SweepTaskId, limit = 60) =>
   Effect.gen(function*() {
     const sim = yield* Sim
     const seen: Array<string> = []
@@ -174,6 +160,6 @@ export const runUntilDone = (scope: SweepScope, id: SweepTaskId, limit = 60) =>
 /** Transactions the wallet sent that are on the chain now (its key signed them), in block order. */
 export const sentFrom = (address: string) => Effect.flatMap(Sim, (sim) => sentBy(sim.chain, address))
 
-export const reportOf = Effect.flatMap(ComponentStatus, (status) => status.list("nile"))
+export const reportOf = Effect.flatMap(Engine.ComponentStatus, (status) => status.list("nile"))
 
-export type { SweepTask }
+export type SweepTask = Sweeps.SweepTask

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { DepositRecord } from "@collector/core"
+import { Deposits } from "@collector/core"
 import { Schema } from "effect"
 import { Authenticated } from "../Authenticated.js"
 import { Ok } from "../Envelope.js"
@@ -14,7 +14,7 @@ export const DepositListParams = strict({
 
 export const DepositList = Schema.Struct({
   network: Network,
-  items: Schema.Array(DepositRecord),
+  items: Schema.Array(Deposits.DepositRecord),
   total: Schema.Int,
   page: Schema.Int,
   page_size: Schema.Int
@@ -40,7 +40,7 @@ export class DepositsApi extends HttpApiGroup.make("deposits")
   .add(
     HttpApiEndpoint.get("getDeposit", "/open/v1/deposits/:id")
       .setPath(Schema.Struct({ id: ObjectId }))
-      .addSuccess(Ok(DepositRecord))
+      .addSuccess(Ok(Deposits.DepositRecord))
       .annotate(OpenApi.Summary, "Deposit detail")
       .annotate(
         OpenApi.Description,

@@ -1,3 +1,8 @@
 // What a webhook carries once opened: the core's own schemas of the two bodies, so the server
 // that builds them and the receivers that read them (the SDK) share one definition.
-export { DepositRecord, SweepResultBody } from "@collector/core"
+import { Deposits, Sweeps } from "@collector/core"
+
+export const DepositRecord = Deposits.DepositRecord
+export type DepositRecord = Deposits.DepositRecord
+export const SweepResultBody = Sweeps.SweepResultBody
+export type SweepResultBody = Sweeps.SweepResultBody

@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
-import type { WalletId } from "../Ids.js"
-import type { Network } from "../Network.js"
+import type { WalletId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
 
 /** A wallet whose balances are due for a sync. */
 export interface DueWallet {

@@ -1,4 +1,4 @@
-import type { WalletId } from "../Ids.js"
+import type { WalletId } from "../kernel/Ids.js"
 import type { BalanceReading } from "./BalanceLedger.js"
 
 /**

@@ -1,5 +1,5 @@
 import { Context, Duration, Effect, Either, Metric, Option, Ref } from "effect"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import type { ChainService } from "./Chain.js"
 import { ChainUnavailable } from "./ChainErrors.js"
 import type { BlockRef, Receipt } from "./ChainModel.js"

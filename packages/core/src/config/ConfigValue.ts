@@ -1,5 +1,5 @@
 import { Config, ConfigError, Duration, Either, Option, Redacted } from "effect"
-import { allNetworks, type Network } from "../Network.js"
+import { allNetworks, type Network } from "../kernel/Network.js"
 import * as Setting from "./Setting.js"
 
 /**

@@ -1,5 +1,5 @@
 import { Context, Data, type Effect, type Option } from "effect"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import type { SweepTaskId } from "../sweeps/SweepTask.js"
 import type { EnergyDelegation } from "./EnergyDelegation.js"
 

@@ -1,4 +1,4 @@
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import type { SweepTaskId } from "../sweeps/SweepTask.js"
 
 /**

@@ -1,6 +1,6 @@
 import { Cause, Clock, Context, Effect, Layer, Option } from "effect"
 import { Chain } from "../chain/Chain.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import { SweepRepository } from "../sweeps/SweepRepository.js"
 import { isTerminal } from "../sweeps/SweepTask.js"
 import { reclaimPass } from "./ReclaimPass.js"

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import type { SweepTaskId } from "../sweeps/SweepTask.js"
 import { DelegationLedger } from "./DelegationLedger.js"
 import type { makeStakeLoans, ReclaimOutcome } from "./StakeLoans.js"

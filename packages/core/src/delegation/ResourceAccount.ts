@@ -1,5 +1,5 @@
-import type { Network } from "../Network.js"
-import type { WalletKey } from "../WalletKey.js"
+import type { Network } from "../kernel/Network.js"
+import type { WalletKey } from "../wallets/WalletKey.js"
 
 /**
  * The operator's account that has staked TRX for energy and lends it to sweeps. Its key is

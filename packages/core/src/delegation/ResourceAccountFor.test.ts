@@ -1,9 +1,9 @@
 import { expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { TenantId } from "../Ids.js"
+import type { TenantId } from "../kernel/Ids.js"
 import { MemoryStorage } from "../memory/MemoryStorage.js"
-import type { Network } from "../Network.js"
-import { localKey } from "../WalletKey.js"
+import type { Network } from "../kernel/Network.js"
+import { localKey } from "../wallets/WalletKey.js"
 import { resourceAccountFor } from "./ResourceAccountFor.js"
 import { ResourceAccounts } from "./ResourceAccounts.js"
 

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
-import type { TenantId } from "../Ids.js"
-import type { Network } from "../Network.js"
+import type { TenantId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
 import { ResourceAccounts, type StoredResourceAccount } from "./ResourceAccounts.js"
 
 /** The tenant's own account wins over the network's default; without either there is none. */

@@ -1,6 +1,6 @@
 import { Context, Data, type Effect, type Option } from "effect"
-import type { TenantId } from "../Ids.js"
-import type { Network } from "../Network.js"
+import type { TenantId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
 import type { ResourceAccount } from "./ResourceAccount.js"
 
 /** A resource account as stored: the network's default (`tenantId` null) or one tenant's own. */

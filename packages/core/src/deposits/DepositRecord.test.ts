@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import type { TenantId, WalletId } from "../Ids.js"
+import type { TenantId, WalletId } from "../kernel/Ids.js"
 import type { Deposit, DepositId, EventId } from "./Deposit.js"
 import { DepositRecord, depositRecord } from "./DepositRecord.js"
 

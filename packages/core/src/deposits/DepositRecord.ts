@@ -1,8 +1,8 @@
 import { Schema } from "effect"
-import { Amount } from "../Amount.js"
-import { ConfirmationRule } from "../ConfirmationRule.js"
-import { Network } from "../Network.js"
-import { ObjectId } from "../ObjectId.js"
+import { Amount } from "../kernel/Amount.js"
+import { ConfirmationRule } from "../settings/ConfirmationRule.js"
+import { Network } from "../kernel/Network.js"
+import { ObjectId } from "../kernel/ObjectId.js"
 import type { Deposit } from "./Deposit.js"
 
 /** UTC with exactly six fractional digits and `Z`, as the contract requires for deposit times. */

@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Page } from "../Page.js"
-import type { TenantScope } from "../Scope.js"
+import type { Page } from "../kernel/Page.js"
+import type { TenantScope } from "../tenants/Scope.js"
 import type { Deposit, DepositId } from "./Deposit.js"
 
 export interface DepositQuery {

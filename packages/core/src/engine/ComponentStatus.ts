@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 
 /** What a worker component last said about itself (scanner, balance sync, notifier, sweeper). */
 export interface ComponentReport {

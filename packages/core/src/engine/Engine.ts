@@ -1,6 +1,6 @@
 import { type Config, Context, Effect, Layer, Random } from "effect"
 import { BalanceSync } from "../balances/BalanceSync.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import type { Chain } from "../chain/Chain.js"
 import type { DelegationLedger } from "../delegation/DelegationLedger.js"
 import { bookFees } from "../fees/FeeBooking.js"

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import { type ComponentReport, ComponentStatus } from "./ComponentStatus.js"
 
 const keyOf = (network: Network, component: string) => `${network}/${component}`

@@ -1,5 +1,5 @@
 import { Clock, Effect } from "effect"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 
 /**
  * Logs a node outage as one component sees it, once when it begins and once when it ends, instead

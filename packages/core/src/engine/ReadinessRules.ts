@@ -1,6 +1,6 @@
 import { Either, Option } from "effect"
 import type { ProviderStanding } from "../energy/EnergyProvider.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import type { ComponentReport } from "./ComponentStatus.js"
 
 /** One thing a process needs to do its work, judged: `database`, or per network `node`, `scanner`, `notifier`, `sweeper`. */

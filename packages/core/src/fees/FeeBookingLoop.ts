@@ -1,5 +1,5 @@
 import { Cause, Duration, Effect, Schedule } from "effect"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import { bookFees } from "./FeeBooking.js"
 
 /** Tasks one pass books at most; a backlog is worked off over the following passes. */

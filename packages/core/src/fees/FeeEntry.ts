@@ -1,5 +1,5 @@
-import type { TenantId, WalletId } from "../Ids.js"
-import type { Network } from "../Network.js"
+import type { TenantId, WalletId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
 import type { SweepTaskId } from "../sweeps/SweepTask.js"
 
 /** Where the energy a sweep's transaction used came from. */

@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
-import type { TenantId } from "../Ids.js"
-import type { Network } from "../Network.js"
-import type { TenantScope } from "../Scope.js"
+import type { TenantId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
+import type { TenantScope } from "../tenants/Scope.js"
 import type { SweepTaskId } from "../sweeps/SweepTask.js"
 import type { FeeEntry, FeeTotals } from "./FeeEntry.js"
 

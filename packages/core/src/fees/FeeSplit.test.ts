@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { Receipt } from "../chain/ChainModel.js"
 import type { EnergyDelegation } from "../delegation/EnergyDelegation.js"
 import type { EnergyRental } from "../energy/EnergyRental.js"
-import type { TenantId, WalletId } from "../Ids.js"
+import type { TenantId, WalletId } from "../kernel/Ids.js"
 import type { SweepTask, SweepTaskId } from "../sweeps/SweepTask.js"
 import { feeEntry } from "./FeeSplit.js"
 

@@ -1,6 +1,6 @@
-import type { TenantId } from "../Ids.js"
-import type { Network } from "../Network.js"
-import type { AutomationPolicy } from "../Settings.js"
+import type { TenantId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
+import type { AutomationPolicy } from "../settings/Settings.js"
 import type { TenantSettingsRow } from "./MemoryTables.js"
 
 /** A scope's settings row as its first write creates it: the table's column defaults (migrations 0003, 0008, 0012, 0014). */

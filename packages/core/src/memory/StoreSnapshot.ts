@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { EnergyDelegation } from "../delegation/EnergyDelegation.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import { MemoryDatabase } from "./MemoryDatabase.js"
 import * as MemoryTables from "./MemoryTables.js"
 

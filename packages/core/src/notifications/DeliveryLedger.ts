@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
-import type { TenantId } from "../Ids.js"
-import type { Network } from "../Network.js"
-import type { Sealed } from "../SecretBox.js"
+import type { TenantId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
+import type { Sealed } from "../secrets/SecretBox.js"
 import type { EventType } from "./EventTypes.js"
 
 /** An event this dispatcher holds a claim on, with what a delivery attempt needs. */

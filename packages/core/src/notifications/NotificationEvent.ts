@@ -1,5 +1,5 @@
 import type { EventId } from "../deposits/Deposit.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import type { DeliveryStatus, EventType } from "./EventTypes.js"
 
 /** One notification event as the operations read it: its delivery state and the stored payload. */

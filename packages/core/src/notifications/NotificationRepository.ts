@@ -1,8 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
 import type { EventId } from "../deposits/Deposit.js"
-import type { TenantScope } from "../Scope.js"
+import type { TenantScope } from "../tenants/Scope.js"
 import type { DeliveryAttempt, DeliveryQuery, DeliveryRound } from "./DeliveryRecords.js"
-import type { Page } from "../Page.js"
+import type { Page } from "../kernel/Page.js"
 import type { NotificationEvent, NotificationQuery } from "./NotificationEvent.js"
 
 /** The fields a new delivery round sets on its event; everything else about the event stays. */

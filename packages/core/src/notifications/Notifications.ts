@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { EventId } from "../deposits/Deposit.js"
-import type { TenantScope } from "../Scope.js"
+import type { TenantScope } from "../tenants/Scope.js"
 import type { DeliveryQuery } from "./DeliveryRecords.js"
 import { roundDeadline } from "./DeliverySchedule.js"
 import { EventNotFound } from "./EventNotFound.js"

@@ -1,9 +1,9 @@
 import { Context, type Effect, type Option } from "effect"
-import type { ConfirmationRule } from "../ConfirmationRule.js"
-import type { Network } from "../Network.js"
+import type { ConfirmationRule } from "../settings/ConfirmationRule.js"
+import type { Network } from "../kernel/Network.js"
 import type { DeliveryStatus, EventType } from "../notifications/EventTypes.js"
 import type { SweepStatus } from "../sweeps/SweepTask.js"
-import type { TenantStatus } from "../Tenant.js"
+import type { TenantStatus } from "../tenants/Tenant.js"
 
 export interface ConsoleScanCursor {
   readonly scanned: bigint

@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer } from "effect"
-import { AccessTokenRepository } from "../AccessTokenRepository.js"
-import { IdempotencyStore } from "../Idempotency.js"
+import { AccessTokenRepository } from "../tenants/AccessTokenRepository.js"
+import { IdempotencyStore } from "../idempotency/Idempotency.js"
 import { recordPruningConfig, type RecordPruningSettings } from "./RecordPruningSettings.js"
 
 export interface PrunedCounts {

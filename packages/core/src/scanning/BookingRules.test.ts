@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { Deposit, DepositId, EventId } from "../deposits/Deposit.js"
 import { depositRecord } from "../deposits/DepositRecord.js"
-import type { TenantId, WalletId } from "../Ids.js"
+import type { TenantId, WalletId } from "../kernel/Ids.js"
 import { roundDeadline } from "../notifications/DeliverySchedule.js"
 import { bookingOf, idsNeeded, logState, reversalOf } from "./BookingRules.js"
 import type { ConfirmItem } from "./DepositBook.js"

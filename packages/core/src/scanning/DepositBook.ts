@@ -1,9 +1,9 @@
 import { Context, Data, type Effect } from "effect"
-import type { ConfirmationRule } from "../ConfirmationRule.js"
+import type { ConfirmationRule } from "../settings/ConfirmationRule.js"
 import type { Deposit, DepositId, EventId } from "../deposits/Deposit.js"
 import type { Booking, Reversal } from "./Booking.js"
 import type { PendingTransfer } from "./PendingTransfer.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 
 export interface Confirmation {
   readonly rule: ConfirmationRule

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { Chain } from "../chain/Chain.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import { matchTransfers } from "./MatchTransfers.js"
 import { ScanLedger } from "./ScanLedger.js"
 

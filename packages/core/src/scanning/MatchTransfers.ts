@@ -1,6 +1,6 @@
 import { type Context, Effect, Metric } from "effect"
 import type { BlockTransfers } from "../chain/ChainModel.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import { ignoredTransfer, type IgnoredTransfer } from "./DepositMinimum.js"
 import type { ObservedTransfer, ScanLedger, ScannedBlock, SweepTransaction } from "./ScanLedger.js"
 import { depositsIgnored } from "./ScanMetrics.js"

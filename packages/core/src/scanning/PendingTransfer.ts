@@ -1,6 +1,6 @@
-import type { ConfirmationRule } from "../ConfirmationRule.js"
-import type { TenantId, WalletId } from "../Ids.js"
-import type { Network } from "../Network.js"
+import type { ConfirmationRule } from "../settings/ConfirmationRule.js"
+import type { TenantId, WalletId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
 
 /** A stored transfer not yet booked as a confirmed deposit, with its tenant's rule. */
 export interface PendingTransfer {

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import { ScanLedger } from "./ScanLedger.js"
 
 /** How far above the last scanned block a replacing chain begins, so no old block number is reused soon. */

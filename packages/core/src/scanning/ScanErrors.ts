@@ -1,5 +1,5 @@
 import { Data } from "effect"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 
 /**
  * The chain forked below the oldest block the scanner still keeps: it cannot tell which of its

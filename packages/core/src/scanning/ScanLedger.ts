@@ -1,7 +1,7 @@
 import { Context, Data, type Effect, type Option } from "effect"
 import type { BlockRef, UsdtTransfer } from "../chain/ChainModel.js"
-import type { TenantId, WalletId } from "../Ids.js"
-import type { Network } from "../Network.js"
+import type { TenantId, WalletId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
 
 /** The last block the scanner has stored, and so the one the next block must build on. */
 export interface ScanPosition {

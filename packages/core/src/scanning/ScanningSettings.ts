@@ -1,7 +1,7 @@
 import { Config, Duration, Option } from "effect"
 import * as ConfigValue from "../config/ConfigValue.js"
 import * as Setting from "../config/Setting.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import { defaultScannerLoopSettings, type ScannerLoopSettings } from "./ScannerLoopSettings.js"
 import { defaultScannerSettings, type ScannerSettings } from "./ScannerSettings.js"
 

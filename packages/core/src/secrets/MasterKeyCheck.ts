@@ -1,6 +1,6 @@
 import { Context, Data, Effect, Either, Layer, Option } from "effect"
-import { keyCheckContext } from "../SealContext.js"
-import { SecretBox } from "../SecretBox.js"
+import { keyCheckContext } from "./SealContext.js"
+import { SecretBox } from "./SecretBox.js"
 import { sealContextOf } from "./SealedOwnerContext.js"
 import { SealedValues } from "./SealedValues.js"
 

@@ -1,5 +1,5 @@
 import { Context, Effect, Either, Layer, Option } from "effect"
-import { SecretBox } from "../SecretBox.js"
+import { SecretBox } from "./SecretBox.js"
 import { sealContextOf } from "./SealedOwnerContext.js"
 import { type KeyIdCount, type ResealProgress, type SealedEntry, SealedValues } from "./SealedValues.js"
 

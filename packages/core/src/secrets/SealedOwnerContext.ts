@@ -1,4 +1,4 @@
-import { appSecretContext, keyCheckContext, type SealContext, walletKeyContext, webhookKeyContext } from "../SealContext.js"
+import { appSecretContext, keyCheckContext, type SealContext, walletKeyContext, webhookKeyContext } from "./SealContext.js"
 import type { SealedOwner } from "./SealedValues.js"
 
 /** The place a stored value was sealed for, from what it belongs to. */

@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
-import type { TenantId } from "../Ids.js"
-import type { Network } from "../Network.js"
-import type { Sealed } from "../SecretBox.js"
+import type { TenantId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
+import type { Sealed } from "./SecretBox.js"
 
 /**
  * The columns that hold sealed values, in the order a walk visits them. Each row of such a column

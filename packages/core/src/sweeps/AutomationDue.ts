@@ -1,5 +1,5 @@
-import * as RowRule from "../RowRule.js"
-import { tenantAvailability, type TenantAvailabilityFields } from "../Tenant.js"
+import * as RowRule from "../kernel/RowRule.js"
+import { tenantAvailability, type TenantAvailabilityFields } from "../tenants/Tenant.js"
 
 /**
  * When a scope's automatic sweep round is due, written once: the memory driver evaluates these

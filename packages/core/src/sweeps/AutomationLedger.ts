@@ -1,8 +1,8 @@
 import { Context, type Effect } from "effect"
-import type { WalletId } from "../Ids.js"
-import type { Network } from "../Network.js"
-import type { TenantScope } from "../Scope.js"
-import type { AutomationPolicy } from "../Settings.js"
+import type { WalletId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
+import type { TenantScope } from "../tenants/Scope.js"
+import type { AutomationPolicy } from "../settings/Settings.js"
 
 export interface DueScope {
   readonly scope: TenantScope

@@ -1,4 +1,4 @@
-import { compareIds } from "../Int64Id.js"
+import { compareIds } from "../kernel/Int64Id.js"
 import type { SweepStatus, SweepTask } from "./SweepTask.js"
 
 /**

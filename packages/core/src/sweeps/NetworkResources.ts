@@ -3,7 +3,7 @@ import type { ChainService } from "../chain/Chain.js"
 import { ChainUnavailable } from "../chain/ChainErrors.js"
 import type { EnergyProviderService } from "../energy/EnergyProvider.js"
 import { noEnergyProvider } from "../energy/NoEnergyProvider.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 
 /**
  * Port: the chain and the energy provider of each network, for operations that serve every

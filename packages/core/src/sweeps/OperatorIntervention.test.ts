@@ -3,7 +3,7 @@ import { Effect, Layer, Option, TestClock } from "effect"
 import { MemoryStorage } from "../memory/MemoryStorage.js"
 import * as MemoryStorageFixtures from "../testing/MemoryStorageFixtures.js"
 import { StorageFixtures } from "../testing/StorageFixtures.js"
-import { storedTransaction, sweepDraftFor, sweepTime } from "../testing/SweepTestData.js"
+import { storedTransaction, sweepDraftFor, sweepTime } from "./SweepTestData.js"
 import { intervene } from "./OperatorIntervention.js"
 import { SweepRepository } from "./SweepRepository.js"
 

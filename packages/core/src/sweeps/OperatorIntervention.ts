@@ -1,5 +1,5 @@
 import { Clock, Duration, Effect, Option } from "effect"
-import type { TenantScope } from "../Scope.js"
+import type { TenantScope } from "../tenants/Scope.js"
 import { end, later } from "./SweepStep.js"
 import { sweepOutcome } from "./SweepOutcome.js"
 import { SweepRepository } from "./SweepRepository.js"

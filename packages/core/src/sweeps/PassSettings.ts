@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import type { TenantScope } from "../Scope.js"
-import type { StoredSettings } from "../Settings.js"
-import { SettingsRepository } from "../SettingsRepository.js"
+import type { TenantScope } from "../tenants/Scope.js"
+import type { StoredSettings } from "../settings/Settings.js"
+import { SettingsRepository } from "../settings/SettingsRepository.js"
 
 /**
  * The tenants' settings as one sweeper pass sees them: each scope's read once, however many of its

@@ -1,4 +1,4 @@
-import type { TenantScope } from "../Scope.js"
+import type { TenantScope } from "../tenants/Scope.js"
 import type { SweepDraft } from "./SweepRepository.js"
 import type { SweepTask, SweepTaskId } from "./SweepTask.js"
 

@@ -1,4 +1,4 @@
-import * as RowRule from "../RowRule.js"
+import * as RowRule from "../kernel/RowRule.js"
 import { type SweepStatus, terminalStatuses } from "./SweepTask.js"
 
 /**

@@ -1,6 +1,6 @@
-import type { WalletId } from "../Ids.js"
-import type { CollectionSetting } from "../Settings.js"
-import type { Wallet } from "../Wallet.js"
+import type { WalletId } from "../kernel/Ids.js"
+import type { CollectionSetting } from "../settings/Settings.js"
+import type { Wallet } from "../wallets/Wallet.js"
 import type { SweepItemFailure } from "./SweepErrors.js"
 
 export interface Ineligible {

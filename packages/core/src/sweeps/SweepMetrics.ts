@@ -1,6 +1,6 @@
 import { Effect, Metric } from "effect"
 import { bigintCounterFamily, counterFamily, gaugeFamily } from "../metrics/MetricFamily.js"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import { type SweepStatus, type SweepTask, unfinishedStatuses } from "./SweepTask.js"
 
 /**

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
-import { Amount } from "../Amount.js"
-import { Network } from "../Network.js"
-import { ObjectId } from "../ObjectId.js"
+import { Amount } from "../kernel/Amount.js"
+import { Network } from "../kernel/Network.js"
+import { ObjectId } from "../kernel/ObjectId.js"
 import type { SweepTask, TerminalSweepStatus } from "./SweepTask.js"
 
 /**

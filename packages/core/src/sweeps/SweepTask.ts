@@ -1,6 +1,6 @@
 import type { EventId } from "../deposits/Deposit.js"
-import type { TenantId, WalletId } from "../Ids.js"
-import type { Network } from "../Network.js"
+import type { TenantId, WalletId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
 import type { EnergyRental } from "../energy/EnergyRental.js"
 import type { EnergyPath } from "./EnergyWaterfall.js"
 

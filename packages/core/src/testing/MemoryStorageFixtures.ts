@@ -1,9 +1,9 @@
 import { Clock, Effect, Layer } from "effect"
 import type { DepositId, EventId } from "../deposits/Deposit.js"
-import type { TenantId, WalletId } from "../Ids.js"
-import { compareIds } from "../Int64Id.js"
+import type { TenantId, WalletId } from "../kernel/Ids.js"
+import { compareIds } from "../kernel/Int64Id.js"
 import { MemoryDatabase } from "../memory/MemoryDatabase.js"
-import { localKey } from "../WalletKey.js"
+import { localKey } from "../wallets/WalletKey.js"
 import {
   apps,
   events,

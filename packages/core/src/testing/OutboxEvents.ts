@@ -1,11 +1,11 @@
-import { SettingsRepository } from "../SettingsRepository.js"
+import { SettingsRepository } from "../settings/SettingsRepository.js"
 import { Effect } from "effect"
-import type { Network } from "../Network.js"
+import type { Network } from "../kernel/Network.js"
 import { roundDeadline } from "../notifications/DeliverySchedule.js"
 import type { EventType } from "../notifications/EventTypes.js"
 import type { OutboxEvent } from "../notifications/OutboxEvent.js"
 import { DepositBook } from "../scanning/DepositBook.js"
-import type { TenantScope } from "../Scope.js"
+import type { TenantScope } from "../tenants/Scope.js"
 import { type FixtureScope, type FixtureWebhook, StorageFixtures } from "./StorageFixtures.js"
 
 export interface EventFields {

@@ -1,14 +1,14 @@
 import { Context, type Effect } from "effect"
-import type { ConfirmationRule } from "../ConfirmationRule.js"
+import type { ConfirmationRule } from "../settings/ConfirmationRule.js"
 import type { DepositId, DepositStatus, EventId } from "../deposits/Deposit.js"
-import type { TenantId, WalletId } from "../Ids.js"
-import type { Network } from "../Network.js"
+import type { TenantId, WalletId } from "../kernel/Ids.js"
+import type { Network } from "../kernel/Network.js"
 import type { EventType } from "../notifications/EventTypes.js"
 import type { OutboxEvent } from "../notifications/OutboxEvent.js"
-import type { TenantScope } from "../Scope.js"
+import type { TenantScope } from "../tenants/Scope.js"
 import type { SweepStatus, SweepTaskId } from "../sweeps/SweepTask.js"
-import type { TenantStatus } from "../Tenant.js"
-import type { WalletKey } from "../WalletKey.js"
+import type { TenantStatus } from "../tenants/Tenant.js"
+import type { WalletKey } from "../wallets/WalletKey.js"
 
 export interface FixtureScope extends TenantScope {
   readonly appId: string

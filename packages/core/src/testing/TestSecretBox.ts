@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { SecretBox, SecretBoxError } from "../SecretBox.js"
+import { SecretBox, SecretBoxError } from "../secrets/SecretBox.js"
 
 /**
  * A SecretBox for tests that keeps secrets as they are (sealed under the key ID "test"), so the

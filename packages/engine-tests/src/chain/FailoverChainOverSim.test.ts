@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { adapterFor, startSimNode, wallet } from "@collector/tron-sim/testing"
 import { Duration, Effect, Metric } from "effect"
-import { failoverChain, nodeDisagreements } from "@collector/core"
+import { Chain } from "@collector/core"
 
 const options = { coolDown: Duration.minutes(1), maxLagBlocks: 5n, answerTimeout: Duration.seconds(5), crossCheck: false }
 
@@ -16,7 +16,7 @@ describe("failoverChain over simulated nodes through the production adapter", ()
       const start = (yield* (yield* adapterFor(ahead.url)).headBlock).number
       yield* behind.chain.mine(2)
       yield* ahead.chain.mine(12)
-      const { chain, nodesHealthy } = yield* failoverChain("nile", [
+      const { chain, nodesHealthy } = yield* Chain.failoverChain("nile", [
         { name: "1:down", chain: yield* adapterFor(downUrl) },
         { name: "2:behind", chain: yield* adapterFor(behind.url) },
         { name: "3:ahead", chain: yield* adapterFor(ahead.url) }
@@ -33,7 +33,7 @@ describe("failoverChain over simulated nodes through the production adapter", ()
 
   it.scoped("every node down: ChainUnavailable, naming each node", () =>
     Effect.gen(function*() {
-      const { chain } = yield* failoverChain("nile", [
+      const { chain } = yield* Chain.failoverChain("nile", [
         { name: "1:a", chain: yield* adapterFor(downUrl) },
         { name: "2:b", chain: yield* adapterFor("http://127.0.0.1:7") }
       ], options)
@@ -52,29 +52,29 @@ describe("failoverChain over simulated nodes through the production adapter", ()
       yield* other.chain.mine(3)
       const n = (yield* (yield* adapterFor(node.url)).headBlock).number
       const crossChecked = { ...options, crossCheck: true }
-      const agreeing = yield* failoverChain("nile", [
+      const agreeing = yield* Chain.failoverChain("nile", [
         { name: "1:a", chain: yield* adapterFor(node.url) },
         { name: "2:a-again", chain: yield* adapterFor(node.url) }
       ], crossChecked)
       expect((yield* agreeing.chain.blockTransfers(n)).block.number).toBe(n)
 
-      const forked = yield* failoverChain("nile", [
+      const forked = yield* Chain.failoverChain("nile", [
         { name: "1:a", chain: yield* adapterFor(node.url) },
         { name: "2:b", chain: yield* adapterFor(other.url) }
       ], crossChecked)
-      const countedBefore = (yield* Metric.value(nodeDisagreements("nile"))).count
+      const countedBefore = (yield* Metric.value(Chain.nodeDisagreements("nile"))).count
       const disagreement = yield* Effect.flip(forked.chain.blockTransfers(n))
-      expect((yield* Metric.value(nodeDisagreements("nile"))).count).toBe(countedBefore + 1)
+      expect((yield* Metric.value(Chain.nodeDisagreements("nile"))).count).toBe(countedBefore + 1)
       expect(disagreement._tag).toBe("ChainUnavailable")
       expect("reason" in disagreement ? disagreement.reason : "").toMatch(new RegExp(`^nodes 1:a and 2:b disagree on block ${n}: .+; its bookings wait until they agree$`))
       // Without the check, the first node's reading is answered.
-      const unchecked = yield* failoverChain("nile", [
+      const unchecked = yield* Chain.failoverChain("nile", [
         { name: "1:a", chain: yield* adapterFor(node.url) },
         { name: "2:b", chain: yield* adapterFor(other.url) }
       ], options)
       expect((yield* unchecked.chain.blockTransfers(n)).block.number).toBe(n)
 
-      const alone = yield* failoverChain("nile", [
+      const alone = yield* Chain.failoverChain("nile", [
         { name: "1:a", chain: yield* adapterFor(node.url) },
         { name: "2:down", chain: yield* adapterFor(downUrl) }
       ], crossChecked)

@@ -3,18 +3,7 @@ import { adapterFor, sentBy, startSimNode, wallet } from "@collector/tron-sim/te
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Option } from "effect"
-import {
-  Chain,
-  type ChainService,
-  DelegationLedger,
-  localKey,
-  makeStakeLoans,
-  MemoryStorage,
-  reclaimPass,
-  Signer,
-  type SweepTaskId,
-  walletKeyContext
-} from "@collector/core"
+import { Chain, Delegation, Memory, Secrets, type Sweeps, Wallets } from "@collector/core"
 
 /**
  * Lending the own stake for one task and taking it back, on the simulated node over HTTP through
@@ -27,7 +16,7 @@ const owner = wallet(61)
 const receiver = wallet(62)
 const trx = (n: bigint) => n * 1_000_000n
 const needed = trx(6_429n)
-const taskId = "7001" as SweepTaskId
+const taskId = "7001" as Sweeps.SweepTaskId
 const request = { taskId, receiver: receiver.address, energy: 64_285n }
 
 const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeMake(Buffer.alloc(32, 9)) }), NodeEntropy.make)
@@ -35,18 +24,18 @@ const box = AesGcmSecretBox.make(MasterKeyring.make({ current: MasterKey.unsafeM
 /** A crash right after `call` ran: the process dies with the call's effect done. */
 const crashAfter = <A, E>(effect: Effect.Effect<A, E>) => Effect.zipRight(effect, Effect.dieMessage("crash"))
 
-const world = (stake: bigint, alter: (chain: ChainService) => ChainService = (chain) => chain) =>
+const world = (stake: bigint, alter: (chain: Chain.ChainService) => Chain.ChainService = (chain) => chain) =>
   Effect.gen(function*() {
     const sim = yield* startSimNode({
       genesisAccounts: [{ address: owner.address, trx: trx(5n), stakedForEnergy: stake }, { address: receiver.address, trx: trx(1n), usdt: 5_000_000n }]
     })
     const chain = yield* adapterFor(sim.url)
-    const sealed = yield* box.seal(owner.secretKey, walletKeyContext(owner.address))
-    const account = { network: "nile" as const, address: owner.address, key: localKey(sealed) }
-    const ledger = yield* Effect.provide(DelegationLedger, MemoryStorage)
-    const ports = Layer.mergeAll(Layer.succeed(Chain, chain), Layer.succeed(DelegationLedger, ledger), Layer.succeed(Signer, LocalSigner.make(box)))
-    const altered = Layer.mergeAll(Layer.succeed(Chain, alter(chain)), Layer.succeed(DelegationLedger, ledger), Layer.succeed(Signer, LocalSigner.make(box)))
-    const loans = makeStakeLoans(account)
+    const sealed = yield* box.seal(owner.secretKey, Secrets.walletKeyContext(owner.address))
+    const account = { network: "nile" as const, address: owner.address, key: Wallets.localKey(sealed) }
+    const ledger = yield* Effect.provide(Delegation.DelegationLedger, Memory.MemoryStorage)
+    const ports = Layer.mergeAll(Layer.succeed(Chain.Chain, chain), Layer.succeed(Delegation.DelegationLedger, ledger), Layer.succeed(Wallets.Signer, LocalSigner.make(box)))
+    const altered = Layer.mergeAll(Layer.succeed(Chain.Chain, alter(chain)), Layer.succeed(Delegation.DelegationLedger, ledger), Layer.succeed(Wallets.Signer, LocalSigner.make(box)))
+    const loans = Delegation.makeStakeLoans(account)
     // Receipts are read from the solidified node: 20 blocks make the latest solidified.
     const solidify = sim.chain.mine(20)
     const lent = chain.lentEnergyStake({ owner: owner.address, receiver: receiver.address })
@@ -128,7 +117,7 @@ describe("lending the own stake for a sweep task", () => {
       yield* Effect.provide(w.loans.lend(request, now()), w.ports)
       // The process died here; after the restart the reclaim pass reads what is still lent.
       let finished = false
-      const pass = Effect.provide(reclaimPass(w.loans, "nile", () => Effect.succeed(finished), now(), 10), w.ports)
+      const pass = Effect.provide(Delegation.reclaimPass(w.loans, "nile", () => Effect.succeed(finished), now(), 10), w.ports)
       // While the sweep is not finished its energy stays lent.
       expect(yield* pass).toEqual([])
       expect((yield* w.row).state).toBe("confirmed")
@@ -175,7 +164,7 @@ describe("lending the own stake for a sweep task", () => {
         available: trx(6_428n),
         reason: `the own stake can lend ${trx(6_428n)} SUN, the transfer needs ${needed} SUN staked`
       })
-      expect(yield* Effect.flatMap(Effect.provide(DelegationLedger, w.ports), (ledger) => ledger.find(taskId))).toEqual(Option.none())
+      expect(yield* Effect.flatMap(Effect.provide(Delegation.DelegationLedger, w.ports), (ledger) => ledger.find(taskId))).toEqual(Option.none())
       expect(yield* w.sent).toBe(0)
     }))
 })

@@ -1,7 +1,7 @@
 import { adapterFor, signAndBroadcast, startSimNode, usdtTransfer, wallet } from "@collector/tron-sim/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Metric } from "effect"
-import { bookFees, Chain, DelegationLedger, FeeLedger, MemoryStorage, sweepEnergy, sweepFeeSavings, SweepRepository } from "@collector/core"
+import { Chain, Delegation, Fees, Memory, Sweeps } from "@collector/core"
 import {
   MemoryStorageFixtures,
   StorageFixtures,
@@ -27,7 +27,7 @@ const count = (metric: Metric.Metric.Counter<bigint>) => Effect.map(Metric.value
 const settledTask = (txid: string, address = sender.address) =>
   Effect.gen(function*() {
     const fixtures = yield* StorageFixtures
-    const repo = yield* SweepRepository
+    const repo = yield* Sweeps.SweepRepository
     const scope = yield* fixtures.scope("nile")
     const w = yield* fixtures.wallet(scope, { address })
     const [task] = yield* repo.insert(scope, [sweepDraftFor(w, { destination: recipient.address })], sweepTime(0))
@@ -45,7 +45,7 @@ const world = Effect.gen(function*() {
   const txid = yield* signAndBroadcast(sim.chain, yield* usdtTransfer(sim.chain, sender, recipient.address, 5_000_000n, 30_000_000n), sender)
   // Receipts are read from the solidified node: 20 blocks make the latest solidified.
   yield* sim.chain.mine(20)
-  const storage = yield* Layer.build(MemoryStorageFixtures.layer.pipe(Layer.provideMerge(MemoryStorage)))
+  const storage = yield* Layer.build(MemoryStorageFixtures.layer.pipe(Layer.provideMerge(Memory.MemoryStorage)))
   return { chain, txid: txid as string, storage }
 })
 
@@ -53,21 +53,21 @@ describe("booking fees", () => {
   it.scopedLive("books a settled task once from its receipt, counts it once, and a crash between reading and recording books it on the next pass", () =>
     Effect.gen(function*() {
       const w = yield* world
-      const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(w.storage), Effect.provide(Layer.succeed(Chain, w.chain))) as Effect.Effect<A, E>
+      const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(w.storage), Effect.provide(Layer.succeed(Chain.Chain, w.chain))) as Effect.Effect<A, E>
       const { scope, task } = yield* run(settledTask(w.txid))
-      const burnedBefore = yield* count(sweepEnergy("nile", "burned"))
-      const savedBefore = yield* count(sweepFeeSavings("nile"))
+      const burnedBefore = yield* count(Fees.sweepEnergy("nile", "burned"))
+      const savedBefore = yield* count(Fees.sweepFeeSavings("nile"))
 
       // The process dies after the receipt was read, before the entry is recorded.
-      const crashing = Layer.effect(FeeLedger, Effect.map(FeeLedger, (ledger) => FeeLedger.of({ ...ledger, record: () => Effect.dieMessage("crash") })))
-      const crashed = yield* Effect.exit(run(bookFees("nile", 10).pipe(Effect.provide(crashing))))
+      const crashing = Layer.effect(Fees.FeeLedger, Effect.map(Fees.FeeLedger, (ledger) => Fees.FeeLedger.of({ ...ledger, record: () => Effect.dieMessage("crash") })))
+      const crashed = yield* Effect.exit(run(Fees.bookFees("nile", 10).pipe(Effect.provide(crashing))))
       expect(crashed._tag).toBe("Failure")
-      expect(yield* run(Effect.flatMap(FeeLedger, (l) => l.list(scope, { since: new Date(0) }, 10)))).toEqual([])
+      expect(yield* run(Effect.flatMap(Fees.FeeLedger, (l) => l.list(scope, { since: new Date(0) }, 10)))).toEqual([])
 
       // Restarted: the pass books it; run again, nothing more.
-      expect(yield* run(bookFees("nile", 10))).toBe(1)
-      expect(yield* run(bookFees("nile", 10))).toBe(0)
-      const entries = yield* run(Effect.flatMap(FeeLedger, (l) => l.list(scope, { since: new Date(0) }, 10)))
+      expect(yield* run(Fees.bookFees("nile", 10))).toBe(1)
+      expect(yield* run(Fees.bookFees("nile", 10))).toBe(0)
+      const entries = yield* run(Effect.flatMap(Fees.FeeLedger, (l) => l.list(scope, { since: new Date(0) }, 10)))
       expect(entries.length).toBe(1)
       expect(entries[0]).toMatchObject({
         taskId: task.id,
@@ -82,17 +82,17 @@ describe("booking fees", () => {
         saving: 0n
       })
       // Counted once, by the pass that stored it.
-      expect((yield* count(sweepEnergy("nile", "burned"))) - burnedBefore).toBe(64_285n)
-      expect((yield* count(sweepFeeSavings("nile"))) - savedBefore).toBe(0n)
+      expect((yield* count(Fees.sweepEnergy("nile", "burned"))) - burnedBefore).toBe(64_285n)
+      expect((yield* count(Fees.sweepFeeSavings("nile"))) - savedBefore).toBe(0n)
     }))
 
   it.scopedLive("a task whose stake is still lent waits unbooked without holding back the tasks behind it", () =>
     Effect.gen(function*() {
       const w = yield* world
-      const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(w.storage), Effect.provide(Layer.succeed(Chain, w.chain))) as Effect.Effect<A, E>
+      const run = <A, E>(effect: Effect.Effect<A, E, any>) => effect.pipe(Effect.provide(w.storage), Effect.provide(Layer.succeed(Chain.Chain, w.chain))) as Effect.Effect<A, E>
       // The lower ID: a delegated sweep settled, its delegation not yet reclaimed.
       const lent = yield* run(settledTask("d".repeat(64), wallet(93).address))
-      yield* run(Effect.flatMap(DelegationLedger, (ledger) => ledger.plan({
+      yield* run(Effect.flatMap(Delegation.DelegationLedger, (ledger) => ledger.plan({
         taskId: lent.task.id,
         network: "nile",
         owner: wallet(94).address,
@@ -109,8 +109,8 @@ describe("booking fees", () => {
       })))
       const behind = yield* run(settledTask(w.txid))
       // One task a page: the first page is the waiting task alone, the pass reads on past it.
-      expect(yield* run(bookFees("nile", 1))).toBe(1)
-      const booked = (scope: typeof lent.scope) => run(Effect.flatMap(FeeLedger, (l) => l.list(scope, { since: new Date(0) }, 10)))
+      expect(yield* run(Fees.bookFees("nile", 1))).toBe(1)
+      const booked = (scope: typeof lent.scope) => run(Effect.flatMap(Fees.FeeLedger, (l) => l.list(scope, { since: new Date(0) }, 10)))
       expect((yield* booked(behind.scope)).map((e) => e.taskId)).toEqual([behind.task.id])
       expect(yield* booked(lent.scope)).toEqual([])
     }))

@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { Sim } from "../chain/testing/SimWorld.js"
-import { OutboxSignal, ScannerLoop, TenantRepository } from "@collector/core"
+import { Notifications, Scanning, Tenants } from "@collector/core"
 import { eagerScannerLoopSettings, StorageFixtures } from "@collector/core/testing"
 import { depositsAt, eventsOf, newAddress, pass, pendingOf, scanWorldWith, seedTenant } from "./testing/ScanWorld.js"
 
@@ -14,7 +14,7 @@ layer(scanWorldWith(10_000n), { excludeTestServices: true, timeout: 120_000 })("
       const sim = yield* Sim
       const { scope, wallets: [w] } = yield* seedTenant("block_1")
       const lenient = yield* seedTenant("block_1")
-      yield* (yield* TenantRepository).setDepositMinimum(lenient.scope.tenantId, "nile", 1n)
+      yield* (yield* Tenants.TenantRepository).setDepositMinimum(lenient.scope.tenantId, "nile", 1n)
       const under = yield* sim.chain.mintUsdt(w!.address, 9_999n)
       const at = yield* sim.chain.mintUsdt(w!.address, 10_000n)
       const lenientSmall = yield* sim.chain.mintUsdt(lenient.wallets[0]!.address, 5n)
@@ -36,7 +36,7 @@ layer(scanWorldWith(10_000n), { excludeTestServices: true, timeout: 120_000 })("
       yield* pass()
       yield* Effect.flatMap(StorageFixtures, (fixtures) => fixtures.wallet(scope, { address: late.address }))
       // A new scanner's first pass re-checks the recent blocks, where the dust now goes to a wallet.
-      const fresh = yield* Effect.provide(ScannerLoop, ScannerLoop.layer(eagerScannerLoopSettings).pipe(Layer.provide(OutboxSignal.layer)))
+      const fresh = yield* Effect.provide(Scanning.ScannerLoop, Scanning.ScannerLoop.layer(eagerScannerLoopSettings).pipe(Layer.provide(Notifications.OutboxSignal.layer)))
       yield* fresh.pass("nile")
       yield* fresh.pass("nile")
       expect(yield* pendingOf(scope)).toEqual([])

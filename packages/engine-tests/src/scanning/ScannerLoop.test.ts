@@ -1,16 +1,7 @@
 import { signWith, wallet } from "@collector/tron-sim/testing"
 import { expect, layer } from "@effect/vitest"
 import { Clock, Effect, Fiber, Layer, Metric, Option, Schedule } from "effect"
-import {
-  Chain,
-  ComponentStatus,
-  depositRecord,
-  depositsIgnored,
-  OutboxSignal,
-  ScannerLoop,
-  SweepRepository,
-  TenantRepository
-} from "@collector/core"
+import { Chain, Deposits, Engine, Notifications, Scanning, Sweeps, Tenants } from "@collector/core"
 import { eagerScannerLoopSettings, StorageFixtures } from "@collector/core/testing"
 import { Sim } from "../chain/testing/SimWorld.js"
 import { blockOf, depositsAt, eventsOf, newAddress, pass, pendingOf, ScanWorld, seedTenant, usdt } from "./testing/ScanWorld.js"
@@ -48,22 +39,22 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
         eventType: "deposit.confirmed",
         depositId: deposit!.id,
         revision: 1,
-        payload: JSON.stringify(depositRecord(deposit!))
+        payload: JSON.stringify(Deposits.depositRecord(deposit!))
       }])
       expect(yield* pendingOf(scope)).toEqual([])
-      const reports = yield* Effect.flatMap(ComponentStatus, (status) => status.list("nile"))
+      const reports = yield* Effect.flatMap(Engine.ComponentStatus, (status) => status.list("nile"))
       expect(reports.find((r) => r.component === "scanner")).toMatchObject({ status: "ok", detail: expect.stringContaining("lag 0 blocks") })
     }))
 
   it.effect("running at the head: no pass until the node has a new block; then the block's deposit is booked and the notifier woken", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
-      const signal = yield* OutboxSignal
+      const signal = yield* Notifications.OutboxSignal
       const { wallets: [w] } = yield* seedTenant("block_1")
       yield* pass()
-      const scannerReport = Effect.map(Effect.flatMap(ComponentStatus, (status) => status.list("nile")), (reports) => reports.find((r) => r.component === "scanner")!)
+      const scannerReport = Effect.map(Effect.flatMap(Engine.ComponentStatus, (status) => status.list("nile")), (reports) => reports.find((r) => r.component === "scanner")!)
       const before = yield* scannerReport
-      const running = yield* Effect.fork(Effect.flatMap(ScannerLoop, (loop) => loop.run("nile", "test-run")))
+      const running = yield* Effect.fork(Effect.flatMap(Scanning.ScannerLoop, (loop) => loop.run("nile", "test-run")))
       // The first pass of the run reports (waited for: a loaded machine may take more than a poll
       // for it), then eight polls (50 ms each) find the same head and report nothing.
       const idle = yield* scannerReport.pipe(
@@ -133,7 +124,7 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
         ["deposit.confirmed", first!.id, 3]
       ])
       expect(JSON.parse(events[1]!.payload)).toMatchObject({ status: "reverted", revision: 2, block_hash: first!.blockHash })
-      expect(events[2]!.payload).toBe(JSON.stringify(depositRecord(again!)))
+      expect(events[2]!.payload).toBe(JSON.stringify(Deposits.depositRecord(again!)))
     }))
 
   it.effect("a reorganisation that drops the transfer reverts the deposit: revision 2, a new event", () =>
@@ -156,7 +147,7 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
   it.effect("a 0-value transfer is never a deposit, nor one under the tenant's minimum; both are counted, nothing stored or announced", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
-      const ignored = (reason: string) => Effect.map(Metric.value(depositsIgnored("nile", reason)), (state) => state.count)
+      const ignored = (reason: string) => Effect.map(Metric.value(Scanning.depositsIgnored("nile", reason)), (state) => state.count)
       const [zeroBefore, dustBefore] = [yield* ignored("zero"), yield* ignored("below_minimum")]
       const { scope, wallets: [w] } = yield* seedTenant("block_1")
       const other = yield* seedTenant("block_1")
@@ -167,7 +158,7 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
       // A look-alike sender's 0-value transfer (address poisoning), and a mint of 0.
       const poison = yield* sim.chain.transferUsdt({ from: w!.address, to: other.wallets[0]!.address, amount: 0n })
       const zeroMint = yield* sim.chain.mintUsdt(other.wallets[0]!.address, 0n)
-      yield* (yield* TenantRepository).setDepositMinimum(other.scope.tenantId, "nile", 1_000_000n)
+      yield* (yield* Tenants.TenantRepository).setDepositMinimum(other.scope.tenantId, "nile", 1_000_000n)
       const dust = yield* sim.chain.mintUsdt(other.wallets[0]!.address, 999_999n)
       const enough = yield* sim.chain.mintUsdt(other.wallets[0]!.address, 1_000_000n)
       yield* sim.chain.mine(1)
@@ -179,7 +170,7 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
       expect((yield* ignored("zero")) - zeroBefore).toBe(2)
       expect((yield* ignored("below_minimum")) - dustBefore).toBe(1)
       // Cleared, the tenant follows the network's minimum again (none here): 1 base unit is a deposit.
-      yield* (yield* TenantRepository).setDepositMinimum(other.scope.tenantId, "nile", null)
+      yield* (yield* Tenants.TenantRepository).setDepositMinimum(other.scope.tenantId, "nile", null)
       const small = yield* sim.chain.mintUsdt(other.wallets[0]!.address, 1n)
       yield* sim.chain.mine(1)
       yield* pass()
@@ -190,8 +181,8 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
   it.effect("our own sweep into a wallet of the tenant it swept for is no deposit, only a balance to read again; anyone else's transfer there is", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
-      const chain = yield* Chain
-      const repo = yield* SweepRepository
+      const chain = yield* Chain.Chain
+      const repo = yield* Sweeps.SweepRepository
       const fixtures = yield* StorageFixtures
       const { scope, wallets: [source, collector] } = yield* seedTenant("block_1", 2)
       yield* sim.chain.activate(source!.address, 20_000_000n)
@@ -244,7 +235,7 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
   it.effect("integrity: a wallet added after its transfer's block was scanned gets that transfer booked, once", () =>
     Effect.gen(function*() {
       const sim = yield* Sim
-      const loop = yield* ScannerLoop
+      const loop = yield* Scanning.ScannerLoop
       const { scope } = yield* seedTenant("block_1")
       const late = newAddress()
       const txid = yield* sim.chain.mintUsdt(late.address, usdt(6n))
@@ -259,7 +250,7 @@ layer(ScanWorld, { excludeTestServices: true, timeout: 120_000 })("the scanner l
       yield* loop.pass("nile")
       expect(yield* depositsAt(firstLog(txid))).toEqual([expect.objectContaining({ walletId: w.id, amount: usdt(6n), status: "confirmed", revision: 1 })])
       // Checked again by a new scanner, whose first pass re-checks the recent blocks: already booked, never booked twice.
-      yield* Effect.flatMap(Effect.provide(ScannerLoop, ScannerLoop.layer(eagerScannerLoopSettings).pipe(Layer.provide(OutboxSignal.layer))), (fresh) => fresh.pass("nile"))
+      yield* Effect.flatMap(Effect.provide(Scanning.ScannerLoop, Scanning.ScannerLoop.layer(eagerScannerLoopSettings).pipe(Layer.provide(Notifications.OutboxSignal.layer))), (fresh) => fresh.pass("nile"))
       expect((yield* eventsOf(scope)).map((e) => [e.eventType, e.revision])).toEqual([["deposit.confirmed", 1]])
     }))
 })

@@ -1,7 +1,7 @@
 import { infoOf, sentBy, signAndBroadcast, trxTransfer, wallet } from "@collector/tron-sim/testing"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Exit, Option } from "effect"
-import { bookFees, Chain, DelegationLedger, FeeLedger, ReclaimLoop, SweepRepository, type SweepTaskId } from "@collector/core"
+import { Chain, Delegation, Fees, Sweeps } from "@collector/core"
 import { eagerSweeperSettings, sweepDraftFor } from "@collector/core/testing"
 import { Sim } from "../chain/testing/SimWorld.js"
 import {
@@ -55,13 +55,13 @@ const trxWallet = (w: SweepWallet) =>
     return w
   })
 
-const reclaimOnce = Effect.flatMap(Effect.provide(ReclaimLoop, ReclaimLoop.layer()), (loop) => loop.pass("nile"))
-const rowOf = (id: SweepTaskId) => Effect.flatMap(DelegationLedger, (ledger) => ledger.find(id))
-const lent = (owner: string, receiver: string) => Effect.flatMap(Chain, (chain) => chain.lentEnergyStake({ owner, receiver }))
-const trxOf = (address: string) => Effect.flatMap(Chain, (chain) => Effect.map(chain.account(address), (a) => a.trx))
+const reclaimOnce = Effect.flatMap(Effect.provide(Delegation.ReclaimLoop, Delegation.ReclaimLoop.layer()), (loop) => loop.pass("nile"))
+const rowOf = (id: Sweeps.SweepTaskId) => Effect.flatMap(Delegation.DelegationLedger, (ledger) => ledger.find(id))
+const lent = (owner: string, receiver: string) => Effect.flatMap(Chain.Chain, (chain) => chain.lentEnergyStake({ owner, receiver }))
+const trxOf = (address: string) => Effect.flatMap(Chain.Chain, (chain) => Effect.map(chain.account(address), (a) => a.trx))
 
 /** Reclaim passes with a block between, until the ledger row is reclaimed (or `limit` rounds). */
-const reclaimUntilDone = (id: SweepTaskId, limit = 40) =>
+const reclaimUntilDone = (id: Sweeps.SweepTaskId, limit = 40) =>
   Effect.gen(function*() {
     const sim = yield* Sim
     for (let round = 0; round < limit; round++) {
@@ -116,15 +116,15 @@ layer(sweepWorldWith({ genesisAccounts }), { excludeTestServices: true, timeout:
       const created = yield* createTask(scope, w)
       const { task } = yield* roundsUntilDone(pass())(scope, created.id, 120)
       expect(task.status, task.reason).toBe("succeeded")
-      const entries = Effect.flatMap(FeeLedger, (ledger) => ledger.list(scope, { since: new Date(0) }, 10))
+      const entries = Effect.flatMap(Fees.FeeLedger, (ledger) => ledger.list(scope, { since: new Date(0) }, 10))
       // Settled, its receipt solidified, but the stake still lent: the reclaim's fee is not known yet.
       yield* sim.chain.mine(20)
-      yield* bookFees("nile", 1_000)
+      yield* Fees.bookFees("nile", 1_000)
       expect(yield* entries).toEqual([])
 
       yield* reclaimUntilDone(task.id)
       yield* sim.chain.mine(20)
-      yield* bookFees("nile", 1_000)
+      yield* Fees.bookFees("nile", 1_000)
       const row = Option.getOrThrow(yield* rowOf(task.id))
       // The chain's own record of the fees, read without the service's adapter.
       const lendingFee = (yield* infoOf(sim.chain, row.delegateTxid)).fee + (yield* infoOf(sim.chain, row.reclaimTxid!)).fee
@@ -196,7 +196,7 @@ layer(sweepWorldWith({ genesisAccounts }), { excludeTestServices: true, timeout:
       yield* setResourceAccount(soonScope, poor[3]!)
       const soonWallet = yield* poorWallet(soonScope.wallets[0]!)
       const insertedAt = new Date()
-      const [soon] = yield* Effect.flatMap(SweepRepository, (repo) =>
+      const [soon] = yield* Effect.flatMap(Sweeps.SweepRepository, (repo) =>
         repo.insert(soonScope, [sweepDraftFor(soonWallet, { mode: "all", requestedAmount: null, destination: soonScope.destination, prepareBy: new Date(insertedAt.getTime() + 1_500) })], insertedAt))
       yield* pass()
       expect((yield* taskOf(soonScope, soon!.id)).task).toMatchObject({ status: "pending", stage: "queued" })

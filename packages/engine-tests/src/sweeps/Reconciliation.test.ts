@@ -1,7 +1,7 @@
 import { wallet } from "@collector/tron-sim/testing"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Metric, Option } from "effect"
-import { Chain, MemoryDatabase, MemoryTables, reconcileOutflows, Scanner, ScanLedger, type SweepTaskId, unaccountedOutflows } from "@collector/core"
+import { Chain, Memory, Scanning, Sweeps } from "@collector/core"
 import { Sim } from "../chain/testing/SimWorld.js"
 import { createTask, pass, runUntilDone, seedScope, sentFrom, SweepWorld, type SweepWallet, taskOf, trx, usdt } from "./testing/SweepWorld.js"
 
@@ -23,33 +23,33 @@ const fundedWallet = (w: SweepWallet, amount: bigint) =>
 
 /** Scans the simulated chain up to its head; a first scan starts at the head, before anything the test does. */
 const scan = Effect.gen(function*() {
-  const head = yield* Effect.orDie(Effect.flatMap(Chain, (chain) => chain.headBlock))
-  const scanner = yield* Effect.provide(Scanner, Scanner.layer({ batchBlocks: 20, fetchConcurrency: 2, startBlock: head.number }))
+  const head = yield* Effect.orDie(Effect.flatMap(Chain.Chain, (chain) => chain.headBlock))
+  const scanner = yield* Effect.provide(Scanning.Scanner, Scanning.Scanner.layer({ batchBlocks: 20, fetchConcurrency: 2, startBlock: head.number }))
   return yield* Effect.orDie(scanner.scan("nile", 1000))
 })
 
-const openOutflows = Effect.flatMap(ScanLedger, (ledger) => ledger.openOutflows("nile", 100))
+const openOutflows = Effect.flatMap(Scanning.ScanLedger, (ledger) => ledger.openOutflows("nile", 100))
 
 /** The scanner's cursor goes back `blocks` blocks, as after a lost write or a reorganisation. */
 const rewindBy = (blocks: bigint) =>
   Effect.gen(function*() {
-    const ledger = yield* ScanLedger
+    const ledger = yield* Scanning.ScanLedger
     const cursor = Option.getOrThrow(yield* ledger.cursor("nile"))
     const below = Option.getOrThrow(yield* ledger.storedBlock("nile", cursor.number - blocks))
     yield* Effect.orDie(ledger.rewind("nile", cursor, { number: below.number, hash: below.hash }))
   })
 
 /** The task's stored row as it is now, to be written back later as a failover that lost the writes after it would. */
-const rowOf = (id: SweepTaskId) =>
-  Effect.flatMap(MemoryDatabase, (db) => db.atomically(() => ({ ...db.table(MemoryTables.sweepTasks).get(id)! })))
+const rowOf = (id: Sweeps.SweepTaskId) =>
+  Effect.flatMap(Memory.MemoryDatabase, (db) => db.atomically(() => ({ ...db.table(Memory.MemoryTables.sweepTasks).get(id)! })))
 
 const writeBack = (row: Effect.Effect.Success<ReturnType<typeof rowOf>>) =>
-  Effect.flatMap(MemoryDatabase, (db) => db.atomically(() => db.table(MemoryTables.sweepTasks).put(row.id, row)))
+  Effect.flatMap(Memory.MemoryDatabase, (db) => db.atomically(() => db.table(Memory.MemoryTables.sweepTasks).put(row.id, row)))
 
 /** The reconciliation alone, as a sweeper's pass runs it first (the pass would also step the waiting task). */
-const reconcile = reconcileOutflows("nile", "w1")
+const reconcile = Sweeps.reconcileOutflows("nile", "w1")
 
-const reported = Effect.map(Metric.value(unaccountedOutflows("nile")), (state) => state.count)
+const reported = Effect.map(Metric.value(Sweeps.unaccountedOutflows("nile")), (state) => state.count)
 
 layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("sweep reconciliation by txid", (it) => {
   it.effect("a broadcast sweep whose record is rolled back to pending gets its txid back and succeeds once: one transfer left the wallet", () =>

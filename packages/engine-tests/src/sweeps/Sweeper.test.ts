@@ -2,7 +2,7 @@ import { usdtOf } from "@collector/tron-sim/testing"
 import { TronAddress } from "@collector/tron"
 import { expect, layer } from "@effect/vitest"
 import { Deferred, Duration, Effect, Exit, Fiber, Option, Ref } from "effect"
-import { Chain, ChainUnavailable, SettingsRepository, Signer, Sweeper, SweepRepository } from "@collector/core"
+import { Chain, Settings, Sweeps, Wallets } from "@collector/core"
 import { eagerSweeperSettings, StorageFixtures } from "@collector/core/testing"
 import { Sim } from "../chain/testing/SimWorld.js"
 import {
@@ -121,7 +121,7 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
       // The issuer's addBlackList, through the simulated USDT contract (isBlackListed answers over the node's HTTP API).
       yield* sim.chain.setBlackListed(w.address, true)
       yield* sim.chain.mine(1)
-      expect(yield* (yield* Chain).isBlackListed(w.address)).toBe(true)
+      expect(yield* (yield* Chain.Chain).isBlackListed(w.address)).toBe(true)
       const frozen = yield* createTask(scope, w)
       yield* pass()
       const { task, webhook } = yield* taskOf(scope, frozen.id)
@@ -131,7 +131,7 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
       expect([...(yield* ordersFor(w.address)), ...(yield* sentFrom(w.address))]).toEqual([])
       yield* sim.chain.setBlackListed(w.address, false)
       yield* sim.chain.mine(1)
-      expect(yield* (yield* Chain).isBlackListed(w.address)).toBe(false)
+      expect(yield* (yield* Chain.Chain).isBlackListed(w.address)).toBe(false)
       const again = yield* createTask(scope, w)
       const done = yield* runUntilDone(scope, again.id)
       expect(done.task.status, done.task.reason).toBe("succeeded")
@@ -155,22 +155,22 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
 
   it.effect("a sweep the wallet can pay is prepared and signed in one step, on the preparation's one account reading", () =>
     Effect.gen(function*() {
-      const chain = yield* Chain
+      const chain = yield* Chain.Chain
       const scope = yield* seedScope(1, { rentalAllowed: false })
       const w = yield* trxWallet(scope.wallets[0]!, usdt(4n))
       const created = yield* createTask(scope, w)
       const reads = yield* Ref.make<ReadonlyArray<string>>([])
       const noted = <A, E>(what: string, read: Effect.Effect<A, E>) => Effect.zipRight(Ref.update(reads, (r) => [...r, what]), read)
-      const counted = Chain.of({
+      const counted = Chain.Chain.of({
         ...chain,
         account: (address, solidified) => noted("account", chain.account(address, solidified)),
         balances: (address, solidified) => noted("balances", chain.balances(address, solidified)),
         resources: (address) => noted("resources", chain.resources(address)),
         estimateTransferEnergy: (transfer) => noted("estimate", chain.estimateTransferEnergy(transfer))
       })
-      const repo = yield* SweepRepository
-      const keyed = SweepRepository.of({ ...repo, signingKey: (walletId) => noted("key", repo.signingKey(walletId)) })
-      const counting = pass().pipe(Effect.provideService(Chain, counted), Effect.provideService(SweepRepository, keyed))
+      const repo = yield* Sweeps.SweepRepository
+      const keyed = Sweeps.SweepRepository.of({ ...repo, signingKey: (walletId) => noted("key", repo.signingKey(walletId)) })
+      const counting = pass().pipe(Effect.provideService(Chain.Chain, counted), Effect.provideService(Sweeps.SweepRepository, keyed))
       expect(yield* counting).toMatchObject({ claimed: 1, saved: 1, failed: 0 })
       // One save: the signed transaction, with everything the preparation fixed.
       expect((yield* taskOf(scope, created.id)).task).toMatchObject({ status: "signed", feeSource: "wallet_trx", amount: usdt(4n), version: 1 })
@@ -184,13 +184,13 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
 
   it.effect("a pass reads a tenant's settings once, however many of its tasks it prepares", () =>
     Effect.gen(function*() {
-      const settings = yield* SettingsRepository
+      const settings = yield* Settings.SettingsRepository
       const scope = yield* seedScope(3, { rentalAllowed: false })
       const tasks = []
       for (const w of scope.wallets) tasks.push(yield* createTask(scope, yield* trxWallet(w, usdt(2n))))
       const reads = yield* Ref.make(0)
-      const counted = SettingsRepository.of({ ...settings, get: (s) => Effect.zipRight(Ref.update(reads, (n) => n + 1), settings.get(s)) })
-      expect(yield* Effect.provideService(pass(), SettingsRepository, counted)).toMatchObject({ claimed: 3, saved: 3, failed: 0 })
+      const counted = Settings.SettingsRepository.of({ ...settings, get: (s) => Effect.zipRight(Ref.update(reads, (n) => n + 1), settings.get(s)) })
+      expect(yield* Effect.provideService(pass(), Settings.SettingsRepository, counted)).toMatchObject({ claimed: 3, saved: 3, failed: 0 })
       expect(yield* Ref.get(reads)).toBe(1)
       // Finished, so the file's later passes claim none of them.
       for (const task of tasks) expect((yield* runUntilDone(scope, task.id)).task.status).toBe("succeeded")
@@ -198,20 +198,20 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
 
   it.effect("a step whose node call fails is retried on the next pass from the state it was in", () =>
     Effect.gen(function*() {
-      const chain = yield* Chain
+      const chain = yield* Chain.Chain
       const scope = yield* seedScope(1, { rentalAllowed: false })
       const w = yield* trxWallet(scope.wallets[0]!, usdt(5n))
       const created = yield* createTask(scope, w)
       // Building the transfer fails once: nothing is signed, and the preparation is not saved
       // either (it is signed in the same step): the task waits in `queued`.
       const builds = yield* Ref.make(0)
-      const flaky = Chain.of({
+      const flaky = Chain.Chain.of({
         ...chain,
         buildUsdtTransfer: (transfer) =>
           Effect.flatMap(Ref.getAndUpdate(builds, (n) => n + 1), (n) =>
-            n === 0 ? Effect.fail(new ChainUnavailable({ reason: "connection reset" })) : chain.buildUsdtTransfer(transfer))
+            n === 0 ? Effect.fail(new Chain.ChainUnavailable({ reason: "connection reset" })) : chain.buildUsdtTransfer(transfer))
       })
-      const flakyPass = Effect.provideService(pass(), Chain, flaky)
+      const flakyPass = Effect.provideService(pass(), Chain.Chain, flaky)
       expect(yield* flakyPass).toMatchObject({ claimed: 1, saved: 1, failed: 1 })
       expect((yield* taskOf(scope, created.id)).task).toMatchObject({ status: "pending", stage: "queued", transaction: null, version: 1 })
       const { task, seen } = yield* roundsUntilDone(flakyPass)(scope, created.id)
@@ -222,17 +222,17 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
 
   it.effect("a broadcast whose answer is lost: the task is unknown, then settled from its receipt; the transaction is sent once", () =>
     Effect.gen(function*() {
-      const chain = yield* Chain
+      const chain = yield* Chain.Chain
       const scope = yield* seedScope(1, { rentalAllowed: false })
       const w = yield* trxWallet(scope.wallets[0]!, usdt(5n))
       const created = yield* createTask(scope, w)
       // The node takes the transaction, and the connection drops before its answer.
-      const answerLost = Chain.of({
+      const answerLost = Chain.Chain.of({
         ...chain,
         broadcast: (transaction) =>
-          Effect.zipRight(chain.broadcast(transaction), Effect.fail(new ChainUnavailable({ reason: "socket hang up" })))
+          Effect.zipRight(chain.broadcast(transaction), Effect.fail(new Chain.ChainUnavailable({ reason: "socket hang up" })))
       })
-      const { task, seen } = yield* roundsUntilDone(Effect.provideService(pass(), Chain, answerLost))(scope, created.id)
+      const { task, seen } = yield* roundsUntilDone(Effect.provideService(pass(), Chain.Chain, answerLost))(scope, created.id)
       expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
       expect(seen).toContain("unknown/ready")
       expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
@@ -240,19 +240,19 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
 
   it.effect("another worker takes the task while a slow step runs: the slow step's save is refused, the task goes on once", () =>
     Effect.gen(function*() {
-      const chain = yield* Chain
+      const chain = yield* Chain.Chain
       const scope = yield* seedScope(1, { rentalAllowed: true })
       const w = yield* rentalWallet(scope.wallets[0]!)
       const created = yield* createTask(scope, w)
       // The slow worker's lease runs out at once; its preparation waits until the other worker has saved.
       const entered = yield* Deferred.make<void>()
       const gate = yield* Deferred.make<void>()
-      const slow = Chain.of({
+      const slow = Chain.Chain.of({
         ...chain,
         account: (address, solidified) =>
           Deferred.succeed(entered, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(chain.account(address, solidified)))
       })
-      const slowPass = yield* Effect.fork(Effect.provideService(pass("w-slow", { ...eagerSweeperSettings, leaseTtl: Duration.zero }), Chain, slow))
+      const slowPass = yield* Effect.fork(Effect.provideService(pass("w-slow", { ...eagerSweeperSettings, leaseTtl: Duration.zero }), Chain.Chain, slow))
       yield* Deferred.await(entered)
       expect(yield* pass("w-fast")).toMatchObject({ claimed: 1, saved: 1, lost: 0 })
       const taken = (yield* taskOf(scope, created.id)).task
@@ -268,18 +268,18 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
 
   it.effect("a sweeper that dies between two steps: a new one resumes from storage with no second order, signature or transaction", () =>
     Effect.gen(function*() {
-      const signer = yield* Signer
+      const signer = yield* Wallets.Signer
       const points = ["after:pending/renting", "after:pending/waiting_energy", "after:ready/ready", "after:signed/ready", "after:broadcast/ready"]
       const scope = yield* seedScope(points.length, { rentalAllowed: true })
       const signatures = yield* Ref.make(new Map<string, number>())
-      const counting = Signer.of({
+      const counting = Wallets.Signer.of({
         sign: (wallet, hash) =>
           Effect.tap(signer.sign(wallet, hash), () => Ref.update(signatures, (m) => new Map(m).set(wallet.address, (m.get(wallet.address) ?? 0) + 1)))
       })
       for (const [i, point] of points.entries()) {
         const w = yield* rentalWallet(scope.wallets[i]!)
         const created = yield* createTask(scope, w)
-        const dying = Effect.provideService(pass(`dying-${i}`, eagerSweeperSettings, (at) => (at === point ? Effect.dieMessage(`died at ${at}`) : Effect.void)), Signer, counting)
+        const dying = Effect.provideService(pass(`dying-${i}`, eagerSweeperSettings, (at) => (at === point ? Effect.dieMessage(`died at ${at}`) : Effect.void)), Wallets.Signer, counting)
         const sim = yield* Sim
         let died = false
         for (let round = 0; round < 60 && !died; round++) {
@@ -287,7 +287,7 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
           if (!died) yield* sim.chain.mine(1)
         }
         expect(died, point).toBe(true)
-        const { task, seen } = yield* roundsUntilDone(Effect.provideService(pass(`next-${i}`), Signer, counting))(scope, created.id)
+        const { task, seen } = yield* roundsUntilDone(Effect.provideService(pass(`next-${i}`), Wallets.Signer, counting))(scope, created.id)
         expect(task.status, `${point}: ${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
         expect((yield* ordersFor(w.address)).length, point).toBe(1)
         expect((yield* Ref.get(signatures)).get(w.address), point).toBe(1)
@@ -302,7 +302,7 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
       const scope = yield* seedScope(1, { rentalAllowed: false })
       const w = yield* trxWallet(scope.wallets[0]!, usdt(2n))
       const created = yield* createTask(scope, w)
-      const running = yield* Effect.fork(Effect.flatMap(Effect.provide(Sweeper, Sweeper.layer(eagerSweeperSettings)), (sweeper) => sweeper.run("nile", "w-run")))
+      const running = yield* Effect.fork(Effect.flatMap(Effect.provide(Sweeps.Sweeper, Sweeps.Sweeper.layer(eagerSweeperSettings)), (sweeper) => sweeper.run("nile", "w-run")))
       let status = "pending"
       for (let round = 0; round < 100 && status !== "succeeded"; round++) {
         yield* sim.chain.mine(1)

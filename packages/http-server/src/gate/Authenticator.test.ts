@@ -5,7 +5,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { canonicalString, type CanonicalStringInput, sign } from "@collector/api"
-import { AccessTokenRepository, type AppId, TenantAdmin } from "@collector/core"
+import { type Kernel, Tenants } from "@collector/core"
 import { Effect, Either, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { expectOk } from "../testing/Assertions.js"
@@ -81,11 +81,11 @@ layer(AuthenticatorTestLive(), { excludeTestServices: true })("Authenticator", (
   it.effect("rejects an expired token", () =>
     Effect.gen(function*() {
       const { app } = yield* provisionTenant()
-      const tokens = yield* AccessTokenRepository
+      const tokens = yield* Tenants.AccessTokenRepository
       const expired = randomBytes(32).toString("base64url")
       const live = randomBytes(32).toString("base64url")
-      yield* tokens.insert(hashToken(expired), app.appId as AppId, new Date(Date.now() - 1000))
-      yield* tokens.insert(hashToken(live), app.appId as AppId, new Date(Date.now() + 60_000))
+      yield* tokens.insert(hashToken(expired), app.appId as Kernel.AppId, new Date(Date.now() - 1000))
+      yield* tokens.insert(hashToken(live), app.appId as Kernel.AppId, new Date(Date.now() + 60_000))
       expect(yield* authenticate(app, { token: expired })).toEqual(Either.left(401))
       expect(yield* authenticate(app, { token: live })).toEqual(Either.right(expect.anything()))
     }))
@@ -105,7 +105,7 @@ layer(AuthenticatorTestLive(), { excludeTestServices: true })("Authenticator", (
 
   it.effect("revokes an app's tokens when its secret is rotated", () =>
     Effect.gen(function*() {
-      const admin = yield* TenantAdmin
+      const admin = yield* Tenants.TenantAdmin
       const tenant = yield* provisionTenant(["nile", "main"])
       const old = tenant.apps[0]!
       const oldToken = yield* issueToken(old)
@@ -151,7 +151,7 @@ layer(AuthenticatorTestLive(), { excludeTestServices: true })("Authenticator", (
 
   it.effect("answers 403 for an unavailable tenant only once the signature and token are valid", () =>
     Effect.gen(function*() {
-      const admin = yield* TenantAdmin
+      const admin = yield* Tenants.TenantAdmin
       const { app, id } = yield* provisionTenant()
       const token = yield* issueToken(app)
       yield* admin.disable(id)

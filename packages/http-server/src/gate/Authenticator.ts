@@ -1,14 +1,5 @@
 import { type CurrentApp, canonicalString, verifySignature } from "@collector/api"
-import {
-  AccessTokenRepository,
-  type AppId,
-  appSecretContext,
-  isCanonicalPositiveInt64,
-  isTenantAvailable,
-  SecretBox,
-  type StoredCredential,
-  TenantRepository
-} from "@collector/core"
+import { Kernel, Secrets, Tenants } from "@collector/core"
 import { Clock, Context, Data, Duration, Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
 import type { AuthKind } from "./RouteTable.js"
@@ -30,7 +21,7 @@ export interface SignedRequest {
 }
 
 interface ResolvedCredential {
-  readonly stored: StoredCredential
+  readonly stored: Tenants.StoredCredential
   readonly secret: string
 }
 
@@ -40,9 +31,9 @@ const decoder = new TextDecoder()
 const canonicalTimestamp = /^(0|[1-9][0-9]{0,15})$/
 
 const make = Effect.gen(function*() {
-  const tenants = yield* TenantRepository
-  const tokens = yield* AccessTokenRepository
-  const box = yield* SecretBox
+  const tenants = yield* Tenants.TenantRepository
+  const tokens = yield* Tenants.AccessTokenRepository
+  const box = yield* Secrets.SecretBox
   const settings = yield* Gate
   const ttl = Duration.toMillis(settings.credentialCacheTtl)
   // An unknown app ID is remembered longer: guessed IDs then cost one look-up each, not one a request.
@@ -54,11 +45,11 @@ const make = Effect.gen(function*() {
   const bound = 100_000
 
   const lookup = (appId: string) =>
-    tenants.credential(appId as AppId).pipe(
+    tenants.credential(appId as Kernel.AppId).pipe(
       Effect.flatMap(Option.match({
         onNone: () => Effect.succeedNone,
         onSome: (stored) =>
-          box.open(stored.secret, appSecretContext(stored.tenantId, stored.network)).pipe(
+          box.open(stored.secret, Secrets.appSecretContext(stored.tenantId, stored.network)).pipe(
             Effect.map((bytes) => Option.some({ stored, secret: decoder.decode(bytes) })),
             // A secret sealed under an unknown master key cannot authenticate anyone.
             Effect.catchAll((error) => Effect.as(Effect.logError("cannot open an app secret", error.reason), Option.none()))
@@ -98,7 +89,7 @@ const make = Effect.gen(function*() {
 
   /** The checks of the headers alone: the app ID's and timestamp's form and the time window. */
   const headersPass = (appId: string, timestamp: string, now: number) =>
-    isCanonicalPositiveInt64(appId) && canonicalTimestamp.test(timestamp) &&
+    Kernel.isCanonicalPositiveInt64(appId) && canonicalTimestamp.test(timestamp) &&
     Math.abs(Number(timestamp) - Math.floor(now / 1000)) <= settings.timestampWindowSeconds
 
   /** Whether the app ID names a credential that can authenticate (from memory when seen lately). */
@@ -128,7 +119,7 @@ const make = Effect.gen(function*() {
         }
       }
       const stored = credential.value.stored
-      if (!isTenantAvailable({ status: stored.tenantStatus, expiresAt: stored.tenantExpiresAt }, new Date(now))) {
+      if (!Tenants.isTenantAvailable({ status: stored.tenantStatus, expiresAt: stored.tenantExpiresAt }, new Date(now))) {
         return yield* Effect.fail(new AuthRejected({ status: 403 }))
       }
       return { appId: stored.appId, tenantId: stored.tenantId, network: stored.network } satisfies CurrentApp["Type"]

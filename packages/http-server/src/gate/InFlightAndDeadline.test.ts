@@ -1,4 +1,4 @@
-import { NetworkResources, unconfiguredNetworkResources } from "@collector/core"
+import { Sweeps } from "@collector/core"
 import { adapterFor } from "@collector/tron-sim/testing"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer } from "effect"
@@ -23,7 +23,7 @@ const logLineOf = (traceId: string | undefined) =>
  * handler, holding a tenant's in-flight slot until the request deadline.
  */
 const SilentNode = Layer.scoped(
-  NetworkResources,
+  Sweeps.NetworkResources,
   Effect.gen(function*() {
     const sockets = new Set<Socket>()
     const server = createServer((socket) => {
@@ -38,7 +38,7 @@ const SilentNode = Layer.scoped(
       })
     )
     const chain = yield* adapterFor(`http://127.0.0.1:${(server.address() as { port: number }).port}`, { requestTimeout: Duration.seconds(60) })
-    return { ...unconfiguredNetworkResources, chain: () => Effect.succeed(chain) }
+    return { ...Sweeps.unconfiguredNetworkResources, chain: () => Effect.succeed(chain) }
   })
 )
 

@@ -1,4 +1,4 @@
-import { counterFamily, histogramFamily, noExtraLabels } from "@collector/core"
+import { Metrics } from "@collector/core"
 import type { Route } from "./RouteTable.js"
 
 /**
@@ -7,7 +7,7 @@ import type { Route } from "./RouteTable.js"
  * paths cannot grow the label set: a path no operation has is `unmatched` (404, or 405 for a
  * known path asked with another method).
  */
-export const httpRequests = counterFamily(
+export const httpRequests = Metrics.counterFamily(
   "collector_http_requests_total",
   "API requests answered, by route template (method and path) and HTTP status",
   ["route", "status"]
@@ -17,7 +17,7 @@ export const httpRequests = counterFamily(
 const bounds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
 /** Seconds from the request's arrival at the gate to its answer, by route template. */
-export const httpRequestDuration = histogramFamily(
+export const httpRequestDuration = Metrics.histogramFamily(
   "collector_http_request_duration_seconds",
   "Seconds from a request's arrival at the gate to its answer, by route template",
   bounds,
@@ -46,7 +46,7 @@ export const makeRequestMetrics = () => {
       counter = httpRequests(route === null ? "unmatched" : `${route.method} ${route.path}`, String(status))
       entry.statuses.set(status, counter)
     }
-    counter.unsafeUpdate(1, noExtraLabels)
-    entry.duration.unsafeUpdate(seconds, noExtraLabels)
+    counter.unsafeUpdate(1, Metrics.noExtraLabels)
+    entry.duration.unsafeUpdate(seconds, Metrics.noExtraLabels)
   }
 }

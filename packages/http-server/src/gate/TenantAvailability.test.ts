@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { TenantAdmin } from "@collector/core"
+import { Tenants } from "@collector/core"
 import { Effect } from "effect"
 import { expectError, expectOk } from "../testing/Assertions.js"
 import type { Credentials, RawResponse } from "../testing/RawClient.js"
@@ -19,7 +19,7 @@ const expectUnavailable = (res: RawResponse) => {
 layer(TestServerLive(), { excludeTestServices: true })("tenant availability", (it) => {
   it.effect("a disabled tenant gets 403 TENANT_UNAVAILABLE within a second, and 200 again once enabled", () =>
     Effect.gen(function*() {
-      const admin = yield* TenantAdmin
+      const admin = yield* Tenants.TenantAdmin
       const tenant = yield* provisionTenant(["nile", "main"])
       expectOk(yield* token(tenant.app))
       yield* admin.disable(tenant.id)
@@ -33,7 +33,7 @@ layer(TestServerLive(), { excludeTestServices: true })("tenant availability", (i
 
   it.effect("403 is only for a caller who proved it holds the secret; others still get 401", () =>
     Effect.gen(function*() {
-      const admin = yield* TenantAdmin
+      const admin = yield* Tenants.TenantAdmin
       const { app, id } = yield* provisionTenant()
       yield* admin.disable(id)
       expectUnavailable(yield* within1s(app, 403))
@@ -45,7 +45,7 @@ layer(TestServerLive(), { excludeTestServices: true })("tenant availability", (i
 
   it.effect("disabling one tenant leaves the others alone", () =>
     Effect.gen(function*() {
-      const admin = yield* TenantAdmin
+      const admin = yield* Tenants.TenantAdmin
       const a = yield* provisionTenant()
       const b = yield* provisionTenant()
       yield* admin.disable(a.id)
@@ -55,7 +55,7 @@ layer(TestServerLive(), { excludeTestServices: true })("tenant availability", (i
 
   it.effect("an expiry in the past is 403; one in the future, or none, is 200", () =>
     Effect.gen(function*() {
-      const admin = yield* TenantAdmin
+      const admin = yield* Tenants.TenantAdmin
       const { app, id } = yield* provisionTenant()
       yield* admin.expire(id, new Date(Date.now() + 24 * 3600 * 1000))
       expectOk(yield* token(app))
@@ -69,7 +69,7 @@ layer(TestServerLive(), { excludeTestServices: true })("tenant availability", (i
 
   it.effect("a tenant expiring shortly is refused from that moment on", () =>
     Effect.gen(function*() {
-      const admin = yield* TenantAdmin
+      const admin = yield* Tenants.TenantAdmin
       const { app, id } = yield* provisionTenant()
       yield* admin.expire(id, new Date(Date.now() + 1500))
       yield* Effect.sleep("700 millis")
@@ -80,7 +80,7 @@ layer(TestServerLive(), { excludeTestServices: true })("tenant availability", (i
 
   it.effect("a deleted tenant gets 403 TENANT_UNAVAILABLE", () =>
     Effect.gen(function*() {
-      const admin = yield* TenantAdmin
+      const admin = yield* Tenants.TenantAdmin
       const tenant = yield* provisionTenant(["nile", "main"])
       expectOk(yield* token(tenant.app))
       yield* admin.remove(tenant.id)

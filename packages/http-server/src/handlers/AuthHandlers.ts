@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp } from "@collector/api"
-import { AccessTokenRepository, Entropy } from "@collector/core"
+import { Kernel, Tenants } from "@collector/core"
 import { Clock, Effect, Encoding } from "effect"
 import { hashToken } from "../gate/Authenticator.js"
 
@@ -8,8 +8,8 @@ const tokenLifetimeSeconds = 7200
 
 export const AuthHandlers = HttpApiBuilder.group(ContractApi, "auth", (handlers) =>
   Effect.gen(function*() {
-    const tokens = yield* AccessTokenRepository
-    const entropy = yield* Entropy
+    const tokens = yield* Tenants.AccessTokenRepository
+    const entropy = yield* Kernel.Entropy
     return handlers.handle("issueToken", () =>
       Effect.gen(function*() {
         const app = yield* CurrentApp

@@ -1,16 +1,16 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp } from "@collector/api"
-import { ComponentStatus, DepositRepository, StorageProbe, Sweeps, Wallets } from "@collector/core"
+import { Deposits, Engine, Storage, Sweeps, Wallets } from "@collector/core"
 import { Clock, Effect } from "effect"
 import { workerEntries } from "./EngineEntries.js"
 
 export const DashboardHandlers = HttpApiBuilder.group(ContractApi, "dashboard", (handlers) =>
   Effect.gen(function*() {
-    const wallets = yield* Wallets
-    const deposits = yield* DepositRepository
-    const sweeps = yield* Sweeps
-    const board = yield* ComponentStatus
-    const probe = yield* StorageProbe
+    const wallets = yield* Wallets.Wallets
+    const deposits = yield* Deposits.DepositRepository
+    const sweeps = yield* Sweeps.Sweeps
+    const board = yield* Engine.ComponentStatus
+    const probe = yield* Storage.StorageProbe
     return handlers.handle("getDashboard", () =>
       Effect.gen(function*() {
         const app = yield* CurrentApp

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { type DepositId, depositRecord, type TenantId } from "@collector/core"
+import { Deposits, type Kernel } from "@collector/core"
 import { PgDepositRepository } from "@collector/postgres"
 import { seedDeposit } from "@collector/postgres/testing"
 import { Effect, Option } from "effect"
@@ -29,8 +29,8 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       })
       // The notification payload is core's depositRecord of the stored deposit: the same bytes.
       const repo = yield* PgDepositRepository.make
-      const stored = yield* repo.find({ tenantId: tenant.id as TenantId, network: "nile" }, seeded.id as DepositId)
-      const payload = JSON.stringify(depositRecord(Option.getOrThrow(stored)))
+      const stored = yield* repo.find({ tenantId: tenant.id as Kernel.TenantId, network: "nile" }, seeded.id as Deposits.DepositId)
+      const payload = JSON.stringify(Deposits.depositRecord(Option.getOrThrow(stored)))
       expect(res.text).toBe(`{"code":0,"message":"","data":${payload}}`)
       const listed = yield* client.get(depositsTarget())
       expect(listed.text).toBe(`{"code":0,"message":"","data":{"network":"nile","items":[${payload}],"total":1,"page":1,"page_size":20}}`)

@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp, parseDepositListQuery } from "@collector/api"
-import { type DepositId, DepositNotFound, depositRecord, DepositRepository } from "@collector/core"
+import { Deposits } from "@collector/core"
 import { Effect, Either, Option } from "effect"
 import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
 
@@ -11,7 +11,7 @@ import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
  */
 export const DepositHandlers = HttpApiBuilder.group(ContractApi, "deposits", (handlers) =>
   Effect.gen(function*() {
-    const deposits = yield* DepositRepository
+    const deposits = yield* Deposits.DepositRepository
     return handlers
       .handle("listDeposits", ({ urlParams }) =>
         Effect.gen(function*() {
@@ -21,7 +21,7 @@ export const DepositHandlers = HttpApiBuilder.group(ContractApi, "deposits", (ha
           const page = yield* deposits.list(app, parsed.right)
           return {
             network: app.network,
-            items: page.items.map((deposit) => depositRecord(deposit)),
+            items: page.items.map((deposit) => Deposits.depositRecord(deposit)),
             total: page.total,
             page: parsed.right.page,
             page_size: parsed.right.pageSize
@@ -30,8 +30,8 @@ export const DepositHandlers = HttpApiBuilder.group(ContractApi, "deposits", (ha
       .handle("getDeposit", ({ path }) =>
         Effect.gen(function*() {
           const app = yield* CurrentApp
-          const found = yield* deposits.find(app, path.id as DepositId)
-          if (Option.isNone(found)) return yield* new DepositNotFound({ depositId: path.id })
-          return depositRecord(found.value)
+          const found = yield* deposits.find(app, path.id as Deposits.DepositId)
+          if (Option.isNone(found)) return yield* new Deposits.DepositNotFound({ depositId: path.id })
+          return Deposits.depositRecord(found.value)
         }).pipe(toEnvelope))
   }))

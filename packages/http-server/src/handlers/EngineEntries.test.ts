@@ -1,9 +1,9 @@
 import { expect, it } from "@effect/vitest"
-import type { ComponentReport } from "@collector/core"
+import type { Engine } from "@collector/core"
 import { Effect, TestClock } from "effect"
 import { workerEntries } from "./EngineEntries.js"
 
-const report = (component: string, status: string, detail: string, at: number): ComponentReport => ({
+const report = (component: string, status: string, detail: string, at: number): Engine.ComponentReport => ({
   component, network: "nile", status, detail, updatedAt: new Date(at)
 })
 

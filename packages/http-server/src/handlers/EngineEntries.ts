@@ -1,4 +1,4 @@
-import { type ComponentReport, tenantHealth } from "@collector/core"
+import { Engine } from "@collector/core"
 import { Clock, Effect } from "effect"
 
 export interface EngineEntry {
@@ -17,7 +17,7 @@ export const staleAfterMillis = 60_000
  * `stopped` when no worker ever reported. A tenant reads these, so the detail is the fixed reason
  * of the state (`TenantHealth.ts`), never the component's own words: those are the operator's.
  */
-export const workerEntries = (reports: ReadonlyArray<ComponentReport>) =>
+export const workerEntries = (reports: ReadonlyArray<Engine.ComponentReport>) =>
   Effect.map(Clock.currentTimeMillis, (now): ReadonlyArray<EngineEntry> => {
     if (reports.length === 0) {
       return [{ component: "worker", status: "stopped", detail: "no worker has reported for this network", updated_at: new Date(now).toISOString() }]
@@ -25,6 +25,6 @@ export const workerEntries = (reports: ReadonlyArray<ComponentReport>) =>
     return reports.map((report) => {
       const updatedAt = report.updatedAt.toISOString()
       const age = now - report.updatedAt.getTime()
-      return { component: report.component, ...tenantHealth(age <= staleAfterMillis ? report.status : "stale"), updated_at: updatedAt }
+      return { component: report.component, ...Engine.tenantHealth(age <= staleAfterMillis ? report.status : "stale"), updated_at: updatedAt }
     })
   })

@@ -1,5 +1,5 @@
 import { paramsDigest } from "@collector/api"
-import { type IdempotencyKey, idempotent } from "@collector/core"
+import { Idempotency } from "@collector/core"
 import { Effect, FiberRef, type Schema } from "effect"
 import { currentBody } from "../gate/RequestContext.js"
 
@@ -8,10 +8,10 @@ import { currentBody } from "../gate/RequestContext.js"
  * as the gate parsed it, without request_id, keys sorted.
  */
 export const idempotentWrite = <A, AI, B, BI, E, R>(
-  key: Omit<IdempotencyKey, "requestId"> & { readonly requestId: string },
+  key: Omit<Idempotency.IdempotencyKey, "requestId"> & { readonly requestId: string },
   schemas: { readonly success: Schema.Schema<A, AI>; readonly rejection: Schema.Schema<B, BI> },
   work: Effect.Effect<A, B | E, R>
-) => Effect.flatMap(FiberRef.get(currentBody), (body) => idempotent(key, paramsDigest(body), schemas, work))
+) => Effect.flatMap(FiberRef.get(currentBody), (body) => Idempotency.idempotent(key, paramsDigest(body), schemas, work))
 
 /** The wrapper a write handler runs its work in (`idempotentWrite`); a parameter only so that a simulated slip can leave it out. */
 export type IdempotentWrapper = typeof idempotentWrite

@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Addresses, Automation, ContractApi, CurrentApp, Webhook } from "@collector/api"
-import { SettingsService } from "@collector/core"
+import { Settings } from "@collector/core"
 import { Effect, Schema } from "effect"
 import { toEnvelope } from "../ErrorMapping.js"
 import { idempotentWrite } from "./Idempotent.js"
@@ -12,7 +12,7 @@ const nothingSaved = Schema.Never
 
 export const SettingsHandlers = HttpApiBuilder.group(ContractApi, "settings", (handlers) =>
   Effect.gen(function*() {
-    const settings = yield* SettingsService
+    const settings = yield* Settings.SettingsService
     return handlers
       .handle("getAddresses", () =>
         Effect.gen(function*() {

@@ -1,14 +1,14 @@
 import type { Addresses, Automation } from "@collector/api"
-import type { AutomationPolicy, CollectionSetting, Network } from "@collector/core"
+import type { Kernel, Settings } from "@collector/core"
 
-export const presentAddresses = (network: Network, c: CollectionSetting): typeof Addresses.Type => ({
+export const presentAddresses = (network: Kernel.Network, c: Settings.CollectionSetting): typeof Addresses.Type => ({
   network,
   collection_address: c.address,
   collection_wallet_id: c.walletId,
   updated_at: c.updatedAt?.toISOString() ?? null
 })
 
-export const presentAutomation = (network: Network, p: AutomationPolicy): typeof Automation.Type => ({
+export const presentAutomation = (network: Kernel.Network, p: Settings.AutomationPolicy): typeof Automation.Type => ({
   network,
   enabled: p.enabled,
   threshold: p.threshold.toString(),

@@ -1,4 +1,4 @@
-import { NetworkResources, unconfiguredNetworkResources } from "@collector/core"
+import { Sweeps } from "@collector/core"
 import { SimEnergyProvider } from "@collector/energy"
 import type { SimHttp } from "@collector/tron-sim"
 import { adapterFor, startSimNode } from "@collector/tron-sim/testing"
@@ -22,13 +22,13 @@ class Sim extends Context.Tag("SweepEstimateSim")<Sim, SimHttp.SimServer>() {}
 const SimLive = Layer.scoped(Sim, startSimNode())
 
 const SimResources = Layer.effect(
-  NetworkResources,
+  Sweeps.NetworkResources,
   Effect.gen(function*() {
     const sim = yield* Sim
     const chain = yield* adapterFor(sim.url)
     const provider = yield* SimEnergyProvider.make(SimEnergyProvider.defaultSimProviderConfig(sim.url)).pipe(Effect.provide(FetchHttpClient.layer))
     return {
-      chain: (network) => (network === "nile" ? Effect.succeed(chain) : unconfiguredNetworkResources.chain(network)),
+      chain: (network) => (network === "nile" ? Effect.succeed(chain) : Sweeps.unconfiguredNetworkResources.chain(network)),
       energyProvider: () => Effect.succeed(provider)
     }
   })

@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
 import { ContractApi, CurrentApp, parseSweepListQuery, parseSweepRequest, SweepCreateResult } from "@collector/api"
-import { Sweeps, type SweepTaskId } from "@collector/core"
+import { Sweeps } from "@collector/core"
 import { Clock, Effect, Either, Schema } from "effect"
 import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
 import { idempotentWrite } from "./Idempotent.js"
@@ -11,7 +11,7 @@ const nothingRejected = Schema.Never
 
 export const SweepHandlers = HttpApiBuilder.group(ContractApi, "sweeps", (handlers) =>
   Effect.gen(function*() {
-    const sweeps = yield* Sweeps
+    const sweeps = yield* Sweeps.Sweeps
     return handlers
       .handle("createSweeps", ({ payload }) =>
         Effect.gen(function*() {
@@ -44,7 +44,7 @@ export const SweepHandlers = HttpApiBuilder.group(ContractApi, "sweeps", (handle
       .handle("getSweep", ({ path }) =>
         Effect.gen(function*() {
           const app = yield* CurrentApp
-          return presentView(yield* sweeps.get(app, path.id as SweepTaskId))
+          return presentView(yield* sweeps.get(app, path.id as Sweeps.SweepTaskId))
         }).pipe(toEnvelope))
       .handle("estimateSweeps", ({ payload }) =>
         Effect.gen(function*() {

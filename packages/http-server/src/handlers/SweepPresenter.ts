@@ -1,18 +1,18 @@
 import type { SweepCreateResult, SweepEstimate as WireEstimate, SweepTask as WireTask, SweepWebhook } from "@collector/api"
-import type { EnergyRental, Network, NotificationEvent, SweepBatch, SweepEstimate, SweepTask, SweepView } from "@collector/core"
+import type { Energy, Kernel, Notifications, Sweeps } from "@collector/core"
 import { presentDeliveryState } from "./WebhookPresenter.js"
 
 const time = (date: Date) => date.toISOString()
 const timeOrNull = (date: Date | null) => (date === null ? null : date.toISOString())
 const textOrNull = (n: bigint | null) => (n === null ? null : n.toString())
 
-const presentWebhook = (event: NotificationEvent): typeof SweepWebhook.Type => ({
+const presentWebhook = (event: Notifications.NotificationEvent): typeof SweepWebhook.Type => ({
   ...presentDeliveryState(event),
   // The event of a sweep task is always one of its terminal sweep.* events.
   event_type: event.eventType as typeof SweepWebhook.Type["event_type"]
 })
 
-const presentRental = (rental: EnergyRental) => ({
+const presentRental = (rental: Energy.EnergyRental) => ({
   order_id: rental.orderId,
   quantity: rental.quantity.toString(),
   estimated_cost: rental.estimatedCost.toString(),
@@ -23,7 +23,7 @@ const presentRental = (rental: EnergyRental) => ({
 })
 
 /** The 24-member sweep detail object, in the contract's order. */
-export const presentSweep = (task: SweepTask, webhook: NotificationEvent | null): typeof WireTask.Type => ({
+export const presentSweep = (task: Sweeps.SweepTask, webhook: Notifications.NotificationEvent | null): typeof WireTask.Type => ({
   network: task.network,
   id: task.id,
   wallet_id: task.walletId,
@@ -53,9 +53,9 @@ export const presentSweep = (task: SweepTask, webhook: NotificationEvent | null)
   fee_reason: task.feeReason
 })
 
-export const presentView = (view: SweepView) => presentSweep(view.task, view.webhook)
+export const presentView = (view: Sweeps.SweepView) => presentSweep(view.task, view.webhook)
 
-export const presentBatch = (network: Network, batch: SweepBatch): typeof SweepCreateResult.Type => ({
+export const presentBatch = (network: Kernel.Network, batch: Sweeps.SweepBatch): typeof SweepCreateResult.Type => ({
   network,
   items: batch.items.map((item) =>
     item.ok
@@ -66,7 +66,7 @@ export const presentBatch = (network: Network, batch: SweepBatch): typeof SweepC
   failed: batch.failed
 })
 
-export const presentEstimate = (network: Network, estimate: SweepEstimate): typeof WireEstimate.Type => ({
+export const presentEstimate = (network: Kernel.Network, estimate: Sweeps.SweepEstimate): typeof WireEstimate.Type => ({
   network,
   items: estimate.items.map((item) => ({
     wallet_id: item.walletId,

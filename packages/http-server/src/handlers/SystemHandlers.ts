@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { apiError, ContractApi, contractDocument } from "@collector/api"
-import { StorageProbe } from "@collector/core"
+import { Storage } from "@collector/core"
 import { Effect, FiberRef } from "effect"
 import { currentTraceId } from "../gate/RequestContext.js"
 
@@ -8,7 +8,7 @@ const version = "6.0.0"
 
 export const SystemHandlers = HttpApiBuilder.group(ContractApi, "system", (handlers) =>
   Effect.gen(function*() {
-    const probe = yield* StorageProbe
+    const probe = yield* Storage.StorageProbe
     const document = JSON.stringify(contractDocument())
     return handlers
       .handle("health", () =>

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { walletKeyContext } from "@collector/core"
+import { Secrets } from "@collector/core"
 import { expect, layer } from "@effect/vitest"
 import { AesGcmSecretBox, MasterKeyring, NodeEntropy } from "@collector/vault"
 import { Effect } from "effect"
@@ -169,7 +169,7 @@ layer(TestServerLive({ rateBurst: 1000, ratePerSecond: 1000 }), { excludeTestSer
       expect(rows.length).toBe(5)
       const haystack = [...texts, ...(yield* CapturedLogs).lines].join("\n").toLowerCase()
       for (const row of rows) {
-        const key = yield* box.open({ keyId: row.key_id, blob: row.sealed_key }, walletKeyContext(row.address))
+        const key = yield* box.open({ keyId: row.key_id, blob: row.sealed_key }, Secrets.walletKeyContext(row.address))
         const hex = Buffer.from(key).toString("hex")
         expect(haystack).not.toContain(hex)
         expect(haystack).not.toContain(Buffer.from(key).toString("base64").toLowerCase())

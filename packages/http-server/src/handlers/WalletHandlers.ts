@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp, parseWalletFilters, parseWalletListQuery, WalletIdentity as WireIdentity, WalletList } from "@collector/api"
-import { CustomIdTaken, type WalletId, Wallets } from "@collector/core"
+import { type Kernel, Wallets } from "@collector/core"
 import { Effect, Either } from "effect"
 import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
 import { type IdempotentWrapper, idempotentWrite } from "./Idempotent.js"
@@ -13,14 +13,14 @@ import { presentIdentity, presentPreview, presentWallet } from "./WalletPresente
  */
 export const walletHandlers = (write: IdempotentWrapper) => HttpApiBuilder.group(ContractApi, "wallets", (handlers) =>
   Effect.gen(function*() {
-    const wallets = yield* Wallets
+    const wallets = yield* Wallets.Wallets
     return handlers
       .handle("createWallet", ({ payload }) =>
         Effect.gen(function*() {
           const app = yield* CurrentApp
           return yield* write(
             { tenantId: app.tenantId, network: app.network, operation: "wallets.create", requestId: payload.request_id },
-            { success: WireIdentity, rejection: CustomIdTaken },
+            { success: WireIdentity, rejection: Wallets.CustomIdTaken },
             Effect.map(wallets.create(app, payload.custom_id), presentIdentity)
           )
         }).pipe(toEnvelope))
@@ -50,7 +50,7 @@ export const walletHandlers = (write: IdempotentWrapper) => HttpApiBuilder.group
       .handle("previewWallets", ({ payload }) =>
         Effect.gen(function*() {
           const app = yield* CurrentApp
-          const { notFound, wallets: found } = yield* wallets.preview(app, payload.wallet_ids as ReadonlyArray<WalletId>)
+          const { notFound, wallets: found } = yield* wallets.preview(app, payload.wallet_ids as ReadonlyArray<Kernel.WalletId>)
           return {
             network: app.network,
             items: found.map(presentPreview),
@@ -60,7 +60,7 @@ export const walletHandlers = (write: IdempotentWrapper) => HttpApiBuilder.group
       .handle("getWallet", ({ path }) =>
         Effect.gen(function*() {
           const app = yield* CurrentApp
-          return presentWallet(yield* wallets.get(app, path.id as WalletId))
+          return presentWallet(yield* wallets.get(app, path.id as Kernel.WalletId))
         }).pipe(toEnvelope))
   }))
 

@@ -1,14 +1,14 @@
 import type { PreviewItem, WalletIdentity as WireIdentity, WalletItem as WireItem } from "@collector/api"
-import { unavailableReason, type Wallet, type WalletIdentity } from "@collector/core"
+import { Wallets } from "@collector/core"
 
 /** Balances are null until the first sync, whatever the columns hold. */
-const balances = (w: Wallet) => ({
+const balances = (w: Wallets.Wallet) => ({
   balance_usdt: w.balanceBlock === 0n ? null : w.balanceUsdt?.toString() ?? null,
   balance_trx: w.balanceBlock === 0n ? null : w.balanceTrx?.toString() ?? null,
   balance_block: w.balanceBlock.toString()
 })
 
-export const presentIdentity = (w: WalletIdentity): typeof WireIdentity.Type => ({
+export const presentIdentity = (w: Wallets.WalletIdentity): typeof WireIdentity.Type => ({
   id: w.id,
   address: w.address,
   custom_id: w.customId,
@@ -17,7 +17,7 @@ export const presentIdentity = (w: WalletIdentity): typeof WireIdentity.Type => 
   network: w.network
 })
 
-export const presentWallet = (w: Wallet): typeof WireItem.Type => ({
+export const presentWallet = (w: Wallets.Wallet): typeof WireItem.Type => ({
   id: w.id,
   address: w.address,
   custom_id: w.customId,
@@ -31,8 +31,8 @@ export const presentWallet = (w: Wallet): typeof WireItem.Type => ({
   created_at: w.createdAt.toISOString()
 })
 
-export const presentPreview = (w: Wallet): typeof PreviewItem.Type => {
-  const reason = unavailableReason(w)
+export const presentPreview = (w: Wallets.Wallet): typeof PreviewItem.Type => {
+  const reason = Wallets.unavailableReason(w)
   return {
     id: w.id,
     address: w.address,

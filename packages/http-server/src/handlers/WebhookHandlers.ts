@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { ContractApi, CurrentApp, NotificationEventDetail, parseDeliveryQuery, parseWebhookListQuery } from "@collector/api"
-import { type EventId, Notifications } from "@collector/core"
+import { type Deposits, Notifications } from "@collector/core"
 import { Effect, Either, FiberRef, Schema } from "effect"
 import { invalidArgument, toEnvelope } from "../ErrorMapping.js"
 import { currentBody } from "../gate/RequestContext.js"
@@ -20,7 +20,7 @@ const withPathInDigest = (id: string) => <A, E, R>(effect: Effect.Effect<A, E, R
 
 export const WebhookHandlers = HttpApiBuilder.group(ContractApi, "webhooks", (handlers) =>
   Effect.gen(function*() {
-    const notifications = yield* Notifications
+    const notifications = yield* Notifications.Notifications
     return handlers
       .handle("listEvents", ({ urlParams }) =>
         Effect.gen(function*() {
@@ -33,14 +33,14 @@ export const WebhookHandlers = HttpApiBuilder.group(ContractApi, "webhooks", (ha
       .handle("getEvent", ({ path }) =>
         Effect.gen(function*() {
           const app = yield* CurrentApp
-          return presentEvent(yield* notifications.find(app, path.id as EventId))
+          return presentEvent(yield* notifications.find(app, path.id as Deposits.EventId))
         }).pipe(toEnvelope))
       .handle("listRounds", ({ path, urlParams }) =>
         Effect.gen(function*() {
           const app = yield* CurrentApp
           const parsed = parseDeliveryQuery(urlParams)
           if (Either.isLeft(parsed)) return yield* invalidArgument(parsed.left)
-          const page = yield* notifications.rounds(app, path.id as EventId, parsed.right)
+          const page = yield* notifications.rounds(app, path.id as Deposits.EventId, parsed.right)
           return {
             network: app.network, event_id: path.id, items: page.items.map(presentRound), total: page.total,
             page: parsed.right.page, page_size: parsed.right.pageSize
@@ -51,7 +51,7 @@ export const WebhookHandlers = HttpApiBuilder.group(ContractApi, "webhooks", (ha
           const app = yield* CurrentApp
           const parsed = parseDeliveryQuery(urlParams)
           if (Either.isLeft(parsed)) return yield* invalidArgument(parsed.left)
-          const page = yield* notifications.attempts(app, path.id as EventId, parsed.right)
+          const page = yield* notifications.attempts(app, path.id as Deposits.EventId, parsed.right)
           return {
             network: app.network, event_id: path.id, items: page.items.map(presentAttempt), total: page.total,
             page: parsed.right.page, page_size: parsed.right.pageSize
@@ -63,7 +63,7 @@ export const WebhookHandlers = HttpApiBuilder.group(ContractApi, "webhooks", (ha
           return yield* idempotentWrite(
             { tenantId: app.tenantId, network: app.network, operation: "webhooks.redeliver", requestId: payload.request_id },
             { success: NotificationEventDetail, rejection: nothingSaved },
-            Effect.map(notifications.redeliver(app, path.id as EventId), presentEvent)
+            Effect.map(notifications.redeliver(app, path.id as Deposits.EventId), presentEvent)
           ).pipe(withPathInDigest(path.id))
         }).pipe(toEnvelope))
   }))

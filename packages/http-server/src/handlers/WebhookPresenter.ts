@@ -1,5 +1,5 @@
 import type { DeliveryAttemptItem, DeliveryRoundItem, NotificationEventDetail } from "@collector/api"
-import type { DeliveryAttempt, DeliveryRound, NotificationEvent } from "@collector/core"
+import type { Notifications } from "@collector/core"
 
 const time = (date: Date) => date.toISOString()
 const timeOrNull = (date: Date | null) => (date === null ? null : date.toISOString())
@@ -9,7 +9,7 @@ const timeOrNull = (date: Date | null) => (date === null ? null : date.toISOStri
  * delivery encrypted (string IDs and amounts, so JSON.parse loses no digits).
  */
 /** An event's delivery state, as the notification detail and a sweep task's webhook summary show it. */
-export const presentDeliveryState = (event: NotificationEvent) => ({
+export const presentDeliveryState = (event: Notifications.NotificationEvent) => ({
   network: event.network,
   id: event.id,
   event_type: event.eventType,
@@ -23,12 +23,12 @@ export const presentDeliveryState = (event: NotificationEvent) => ({
   delivered_at: timeOrNull(event.deliveredAt)
 })
 
-export const presentEvent = (event: NotificationEvent): typeof NotificationEventDetail.Type => ({
+export const presentEvent = (event: Notifications.NotificationEvent): typeof NotificationEventDetail.Type => ({
   ...presentDeliveryState(event),
   payload: JSON.parse(event.payload)
 })
 
-export const presentRound = (round: DeliveryRound): typeof DeliveryRoundItem.Type => ({
+export const presentRound = (round: Notifications.DeliveryRound): typeof DeliveryRoundItem.Type => ({
   round: round.round,
   url: round.url,
   started_at: time(round.startedAt),
@@ -38,7 +38,7 @@ export const presentRound = (round: DeliveryRound): typeof DeliveryRoundItem.Typ
   reason: round.reason
 })
 
-export const presentAttempt = (attempt: DeliveryAttempt): typeof DeliveryAttemptItem.Type => ({
+export const presentAttempt = (attempt: Notifications.DeliveryAttempt): typeof DeliveryAttemptItem.Type => ({
   round: attempt.round,
   attempt: attempt.attempt,
   url: attempt.url,

@@ -1,4 +1,4 @@
-import { TenantAdmin } from "@collector/core"
+import { Tenants } from "@collector/core"
 import { Duration, Effect, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { type Credentials, type RawResponse, send, signedHeaders } from "./RawClient.js"
@@ -21,7 +21,7 @@ export interface TestTenant {
 /** Creates a tenant with a unique name through the operator's TenantAdmin. */
 export const provisionTenant = (networks: ReadonlyArray<"nile" | "main"> = ["nile"]) =>
   Effect.gen(function*() {
-    const admin = yield* TenantAdmin
+    const admin = yield* Tenants.TenantAdmin
     const name = `tenant-${randomBytes(6).toString("hex")}`
     const created = yield* Effect.orDie(admin.create(name, networks))
     const apps = created.credentials.map((c): TestApp => ({

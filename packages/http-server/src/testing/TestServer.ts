@@ -1,5 +1,5 @@
 import { HttpServer } from "@effect/platform"
-import { NetworkResources, SweepSettings, TenantAdmin, TenantLimits, type TenantLimitsShape, unconfiguredNetworkResources, type WalletKeys } from "@collector/core"
+import { Sweeps, Tenants, type Wallets } from "@collector/core"
 import { PgStorage } from "@collector/postgres"
 import { TestDatabaseLive } from "@collector/postgres/testing"
 import { AesGcmSecretBox, MasterKey, MasterKeyring, NodeEntropy } from "@collector/vault"
@@ -25,10 +25,10 @@ export class ServerUrl extends Context.Tag("ServerUrl")<ServerUrl, string>() {}
 export const TestServerLive = (
   settings: Partial<GateSettings> = {},
   options: {
-    readonly networkResources?: Layer.Layer<NetworkResources, ConfigError.ConfigError>
-    readonly tenantLimits?: Partial<TenantLimitsShape>
+    readonly networkResources?: Layer.Layer<Sweeps.NetworkResources, ConfigError.ConfigError>
+    readonly tenantLimits?: Partial<Tenants.TenantLimitsShape>
     /** Where new wallets' keys are made; local (sealed in the database) by default. */
-    readonly walletKeys?: Layer.Layer<WalletKeys>
+    readonly walletKeys?: Layer.Layer<Wallets.WalletKeys>
   } = {}
 ) => {
   const lines: Array<string> = []
@@ -37,8 +37,8 @@ export const TestServerLive = (
     TestDatabaseLive,
     MasterKeyring.layer({ current: MasterKey.unsafeMake(randomBytes(32)) }),
     Gate.layer(settings),
-    SweepSettings.layer(),
-    TenantLimits.layer(options.tenantLimits),
+    Sweeps.SweepSettings.layer(),
+    Tenants.TenantLimits.layer(options.tenantLimits),
     NodeEntropy.layer
   )
   const Url = Layer.effect(
@@ -51,11 +51,11 @@ export const TestServerLive = (
     options.walletKeys ?? LocalWalletKeys.layer,
     AccessLog.to((line) => void lines.push(line)),
     DnsWebhookTargets.layer({ lookup: testResolver }),
-    options.networkResources ?? Layer.succeed(NetworkResources, unconfiguredNetworkResources)
+    options.networkResources ?? Layer.succeed(Sweeps.NetworkResources, Sweeps.unconfiguredNetworkResources)
   ).pipe(Layer.provideMerge(AesGcmSecretBox.layer), Layer.provideMerge(NodeEntropy.layer))
   return Layer.mergeAll(
     Url.pipe(Layer.provide(ApiServerLive({ port: 0, host: "127.0.0.1" }))),
-    TenantAdmin.layer,
+    Tenants.TenantAdmin.layer,
     Layer.succeed(CapturedLogs, { lines })
   ).pipe(Layer.provide(Adapters), Layer.provideMerge(Shared), Layer.provide(capture))
 }

@@ -1,8 +1,8 @@
 import { type FixtureAutomationSettings, StorageFixtures } from "@collector/core/testing"
-import type { DepositId, EventId, EventType, SweepTaskId, TenantId, WalletId } from "@collector/core"
+import { type Deposits, type Kernel, type Notifications, type Sweeps, Wallets } from "@collector/core"
 import { SqlClient, SqlError } from "@effect/sql"
-import { localKey } from "@collector/core"
-import { Effect, Layer } from "effect"
+
+import { type Context, Effect, Layer } from "effect"
 import * as WalletKeyRow from "../WalletKeyRow.js"
 import { seedDeposit } from "./SeedDeposits.js"
 import { insertEvents } from "../EventOutbox.js"
@@ -29,7 +29,7 @@ const settingsColumns = (fields: FixtureAutomationSettings): Record<string, unkn
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined))
 }
 
-export const make = Effect.gen(function*() {
+export const make: Effect.Effect<Context.Tag.Service<typeof StorageFixtures>, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   return StorageFixtures.of({
     scope: (network, options) =>
@@ -41,7 +41,7 @@ export const make = Effect.gen(function*() {
           VALUES (${tenant!.id}, ${network}, ${fixtureKey.keyId}, ${fixtureKey.blob}, ${fixtureKey.keyId}, ${fixtureKey.blob},
                   ${options?.confirmationRule ?? "solidified"})
           RETURNING app_id::text AS app_id`
-        return { tenantId: tenant!.id as TenantId, network, appId: app!.app_id }
+        return { tenantId: tenant!.id as Kernel.TenantId, network, appId: app!.app_id }
       })).pipe(Effect.orDie),
     wallet: (scope, fields) =>
       sql.withTransaction(Effect.gen(function*() {
@@ -55,7 +55,7 @@ export const make = Effect.gen(function*() {
           VALUES (${id}, ${scope.tenantId}, ${scope.network}, ${address}, ${customId},
                   ${synced ? (fields?.balanceUsdt ?? 0n).toString() : null}, ${synced ? (fields?.balanceTrx ?? 0n).toString() : null},
                   ${(fields?.balanceBlock ?? 0n).toString()}, ${fields?.balanceStaleFrom?.toString() ?? null}, ${fields?.createdAt ?? new Date()})`
-        const key = WalletKeyRow.toColumns(fields?.key ?? localKey(fixtureKey))
+        const key = WalletKeyRow.toColumns(fields?.key ?? Wallets.localKey(fixtureKey))
         yield* sql`
           INSERT INTO wallet_keys (wallet_id, store, key_id, sealed_key, key_label)
           VALUES (${id}, ${key.store}, ${key.keyId}, ${key.sealedKey}, ${key.keyLabel})`
@@ -70,7 +70,7 @@ export const make = Effect.gen(function*() {
             ON CONFLICT (tenant_id, network, shard) DO UPDATE SET
               usdt = wallet_balance_totals.usdt + EXCLUDED.usdt, trx = wallet_balance_totals.trx + EXCLUDED.trx`
         }
-        return { id: id as WalletId, address, customId }
+        return { id: id as Kernel.WalletId, address, customId }
       })).pipe(Effect.orDie),
     walletCollected: (wallet, collectedUsdt, lastCollectedAt) =>
       sql`UPDATE wallets SET collected_usdt = ${collectedUsdt.toString()}, last_collected_at = ${lastCollectedAt} WHERE id = ${wallet}`.pipe(
@@ -88,7 +88,7 @@ export const make = Effect.gen(function*() {
         createdAt: fields.createdAt?.toISOString()
       }).pipe(
         Effect.provideService(SqlClient.SqlClient, sql),
-        Effect.map((seeded) => ({ id: seeded.id as DepositId, eventId: seeded.eventId as EventId, txid: seeded.txid }))
+        Effect.map((seeded) => ({ id: seeded.id as Deposits.DepositId, eventId: seeded.eventId as Deposits.EventId, txid: seeded.txid }))
       ),
     markBalanceStale: (walletId, block) =>
       sql`UPDATE wallets SET balance_stale_from = greatest(coalesce(balance_stale_from, 0), ${block.toString()}) WHERE id = ${walletId}`.pipe(
@@ -120,7 +120,7 @@ export const make = Effect.gen(function*() {
             logIndex: row.log_index,
             blockNumber: BigInt(row.block_number),
             blockHash: row.block_hash,
-            walletId: row.wallet_id as WalletId,
+            walletId: row.wallet_id as Kernel.WalletId,
             amount: BigInt(row.amount),
             booked: row.booked
           }))
@@ -157,7 +157,7 @@ export const make = Effect.gen(function*() {
                   ${txid}, ${signed}, ${signed === null ? null : "0b"}, ${signed === null ? null : new Date()}, ${signed === null ? null : "1"},
                   now(), now(), now(), now())
           RETURNING id::text AS id`
-        return row!.id as SweepTaskId
+        return row!.id as Sweeps.SweepTaskId
       }).pipe(Effect.orDie),
     event: (event) => insertEvents(sql, [event]).pipe(Effect.orDie),
     sweptWalletBooks: (walletId) =>
@@ -174,7 +174,7 @@ export const make = Effect.gen(function*() {
         )
       ),
     scopeEvents: (scope) =>
-      sql<{ id: string; event_type: EventType; deposit_id: string | null; revision: number | null; payload: string }>`
+      sql<{ id: string; event_type: Notifications.EventType; deposit_id: string | null; revision: number | null; payload: string }>`
         SELECT id::text AS id, event_type, deposit_id::text AS deposit_id, revision, payload FROM events
         WHERE tenant_id = ${scope.tenantId} AND network = ${scope.network} ORDER BY events.id`.pipe(
         Effect.orDie,

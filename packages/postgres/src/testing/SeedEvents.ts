@@ -1,4 +1,4 @@
-import type { EventId, TenantId } from "@collector/core"
+import type { Deposits, Kernel } from "@collector/core"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { insertEvents } from "../EventOutbox.js"
@@ -55,8 +55,8 @@ export const seedEvent = (scope: EventScope, seed: EventSeed = {}) =>
       const createdAt = seed.createdAt ?? "2026-02-01T00:00:00.000Z"
       const network = scope.network
       yield* insertEvents(sql, [{
-        id: id as EventId,
-        tenantId: scope.tenantId as TenantId,
+        id: id as Deposits.EventId,
+        tenantId: scope.tenantId as Kernel.TenantId,
         network,
         eventType,
         deposit: null,

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { TenantAdmin } from "@collector/core"
+import { Tenants } from "@collector/core"
 import { ServerUrl, TestServerLive } from "@collector/http-server/testing"
 import { Effect, Redacted } from "effect"
 import { createServer, type Server } from "node:http"
@@ -16,7 +16,7 @@ import {
 // The Promise client against the real API server over PostgreSQL: what a plain JS caller sees.
 const newTenant = (name: string) =>
   Effect.gen(function*() {
-    const admin = yield* TenantAdmin
+    const admin = yield* Tenants.TenantAdmin
     const { credentials } = yield* admin.create(name, ["nile", "main"])
     const baseUrl = yield* ServerUrl
     const clientFor = (network: "nile" | "main") => {

@@ -1,5 +1,5 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Chain, EnergyProvider, type Network, NetworkResources } from "@collector/core"
+import { Chain, Energy, type Kernel, Sweeps } from "@collector/core"
 import { AccessLog, apiLayerWith, Gate, type HandlerOverrides } from "@collector/http-server"
 import { Effect, Layer } from "effect"
 import type { SimulatedNetwork } from "../SimulatedNetwork.js"
@@ -9,12 +9,12 @@ import { TenantClient } from "./TenantClient.js"
 /** Each network's node and provider adapters, as the API's sweep estimate reaches them by network. */
 const resourcesOf = (networks: ReadonlyArray<SimulatedNetwork>) =>
   Effect.gen(function*() {
-    const found = new Map<Network, { readonly chain: Chain["Type"]; readonly provider: EnergyProvider["Type"] }>()
+    const found = new Map<Kernel.Network, { readonly chain: Chain.Chain["Type"]; readonly provider: Energy.EnergyProvider["Type"] }>()
     for (const network of networks) {
-      const [chain, provider] = yield* Effect.all([Chain, EnergyProvider]).pipe(Effect.provide(network.adapters))
+      const [chain, provider] = yield* Effect.all([Chain.Chain, Energy.EnergyProvider]).pipe(Effect.provide(network.adapters))
       found.set(network.network, { chain, provider })
     }
-    return NetworkResources.of({
+    return Sweeps.NetworkResources.of({
       chain: (network) => Effect.succeed(found.get(network)!.chain),
       energyProvider: (network) => Effect.succeed(found.get(network)!.provider)
     })
@@ -34,7 +34,7 @@ export const make = (networks: ReadonlyArray<SimulatedNetwork>, overrides: Handl
     const api = apiLayerWith(overrides).pipe(
       Layer.provide(server.layer),
       Layer.provide(NodeHttpServer.layerContext),
-      Layer.provide(Layer.succeed(NetworkResources, resources)),
+      Layer.provide(Layer.succeed(Sweeps.NetworkResources, resources)),
       Layer.provide(Gate.layer()),
       Layer.provide(AccessLog.to(() => {}))
     )

@@ -1,4 +1,4 @@
-import { defaultNodeHealthOptions } from "@collector/core"
+import { Chain } from "@collector/core"
 import { Effect } from "effect"
 import type { Dice } from "../Dice.js"
 import type { NodeFault, SimulatedNode } from "../SimulatedNode.js"
@@ -40,7 +40,7 @@ export class NodeSetFaults {
         node.fault = undefined
       }
     }
-    const maxLag = Number(defaultNodeHealthOptions.maxLagBlocks)
+    const maxLag = Number(Chain.defaultNodeHealthOptions.maxLagBlocks)
     if (this.dice.chance(faultRates.nodeLagging)) {
       // Half of them a little past the limit, half far behind (a node resyncing): past a sweep's
       // expiry and its margin, so its receipts miss transactions the others have solidified.

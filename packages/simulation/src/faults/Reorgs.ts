@@ -1,4 +1,4 @@
-import { allConfirmationRules } from "@collector/core"
+import { Settings } from "@collector/core"
 import { Effect } from "effect"
 import type { Dice } from "../Dice.js"
 import type { SimulatedNetwork } from "../SimulatedNetwork.js"
@@ -13,7 +13,7 @@ const ownerOf = (tx: { readonly raw: { readonly contract: ReadonlyArray<{ readon
   return (value?.owner_address ?? "").toLowerCase()
 }
 
-const deepestBlockRule = Math.max(...allConfirmationRules.flatMap((rule) => (rule.startsWith("block_") ? [Number(rule.slice("block_".length))] : [])))
+const deepestBlockRule = Math.max(...Settings.allConfirmationRules.flatMap((rule) => (rule.startsWith("block_") ? [Number(rule.slice("block_".length))] : [])))
 
 /**
  * Reorganisations of one network, of any depth short of solidification (the simulator's own

@@ -1,4 +1,4 @@
-import { DepositRepository, type MemoryTables, Sweeps, type TenantScope, Wallets, type WalletSummary } from "@collector/core"
+import { Deposits, type Memory, Sweeps, type Tenants, Wallets } from "@collector/core"
 import { Effect } from "effect"
 import type { Snapshot } from "../Snapshot.js"
 import { sweepsOf } from "../SimulatedNetwork.js"
@@ -8,7 +8,7 @@ import type { WorldParts } from "../WorldParts.js"
 const terminal: ReadonlySet<string> = new Set(["succeeded", "failed", "cancelled"])
 
 /** The figures of one scope's dashboard, as its handler reads them. */
-export interface DashboardFigures extends WalletSummary {
+export interface DashboardFigures extends Wallets.WalletSummary {
   readonly depositUsdt: bigint
   readonly pendingTasks: number
 }
@@ -16,7 +16,7 @@ export interface DashboardFigures extends WalletSummary {
 const sum = <A>(rows: ReadonlyArray<A>, amount: (row: A) => bigint | null) => rows.reduce((total, row) => total + (amount(row) ?? 0n), 0n)
 
 /** What the records of the scope say each figure is: its wallets, the confirmed deposits, the succeeded and unfinished tasks. */
-export const recordedFigures = (snapshot: Snapshot, scope: TenantScope): DashboardFigures => {
+export const recordedFigures = (snapshot: Snapshot, scope: Tenants.TenantScope): DashboardFigures => {
   const inScope = (row: { readonly tenantId: string; readonly network: string }) => row.tenantId === scope.tenantId && row.network === scope.network
   const wallets = snapshot.wallets.filter(inScope)
   const tasks = snapshot.sweepTasks.filter(inScope)
@@ -32,7 +32,7 @@ export const recordedFigures = (snapshot: Snapshot, scope: TenantScope): Dashboa
 }
 
 /** Each figure the dashboard shows that is not what the records say. */
-export const dashboardDisagreements = (snapshot: Snapshot, app: MemoryTables.AppRow, shown: DashboardFigures): ReadonlyArray<string> => {
+export const dashboardDisagreements = (snapshot: Snapshot, app: Memory.MemoryTables.AppRow, shown: DashboardFigures): ReadonlyArray<string> => {
   const recorded = recordedFigures(snapshot, app)
   return (Object.keys(recorded) as Array<keyof DashboardFigures>)
     .filter((figure) => shown[figure] !== recorded[figure])
@@ -45,13 +45,13 @@ export const dashboardDisagreements = (snapshot: Snapshot, app: MemoryTables.App
  */
 export const dashboardAgrees = (world: WorldParts, snapshot: Snapshot) =>
   Effect.gen(function*() {
-    const wallets = yield* Wallets
-    const deposits = yield* DepositRepository
+    const wallets = yield* Wallets.Wallets
+    const deposits = yield* Deposits.DepositRepository
     const violations: Array<string> = []
     for (const network of world.networks) {
-      const sweeps = yield* Effect.provide(Sweeps, sweepsOf(network))
+      const sweeps = yield* Effect.provide(Sweeps.Sweeps, sweepsOf(network))
       for (const app of snapshot.apps.filter((a) => a.network === network.network)) {
-        const scope: TenantScope = { tenantId: app.tenantId, network: app.network }
+        const scope: Tenants.TenantScope = { tenantId: app.tenantId, network: app.network }
         const shown = yield* Effect.all({
           summary: wallets.summary(scope),
           depositUsdt: deposits.confirmedTotal(scope),

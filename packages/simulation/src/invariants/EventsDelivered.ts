@@ -1,4 +1,4 @@
-import { MemoryTables } from "@collector/core"
+import { Memory } from "@collector/core"
 import type { ReceivedWebhook } from "../Receiver.js"
 import type { Snapshot } from "../Snapshot.js"
 
@@ -8,10 +8,10 @@ import type { Snapshot } from "../Snapshot.js"
  */
 export const eventsDelivered = (snapshot: Snapshot, received: ReadonlyArray<ReceivedWebhook>): ReadonlyArray<string> => {
   const violations: Array<string> = []
-  const rounds = new Map(snapshot.deliveryRounds.map((r) => [MemoryTables.keyOf(r.eventId, r.round), r]))
+  const rounds = new Map(snapshot.deliveryRounds.map((r) => [Memory.MemoryTables.keyOf(r.eventId, r.round), r]))
   const acknowledged = new Set(received.filter((r) => r.answer === "ack").map((r) => r.eventId))
   for (const event of snapshot.events) {
-    const round = rounds.get(MemoryTables.keyOf(event.id, event.currentRound))
+    const round = rounds.get(Memory.MemoryTables.keyOf(event.id, event.currentRound))
     const figures = `event ${event.id} (${event.eventType}) ${event.status} after ${event.attempts} attempts in round ${event.currentRound}` +
       (round === undefined ? "" : `, round ${round.outcome ?? "open"}${round.reason === "" ? "" : `: ${round.reason}`}`)
     if (event.status === "delivered") {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { MemoryTables, sweepEvent, type TerminalSweepStatus } from "@collector/core"
+import { Memory, Notifications, type Sweeps } from "@collector/core"
 import { storedTransaction } from "@collector/core/testing"
 import { ChangeFeed } from "../ChangeFeed.js"
 import { DepositHistory } from "../DepositHistory.js"
@@ -31,26 +31,26 @@ const chain = (transfers: ChainFacts["transfers"], failed: ReadonlyArray<string>
   return { network: "nile", transfers, inclusions }
 }
 
-const depositWrites = (...rows: ReadonlyArray<MemoryTables.DepositRow | null>) => {
+const depositWrites = (...rows: ReadonlyArray<Memory.MemoryTables.DepositRow | null>) => {
   const feed = new ChangeFeed()
   const history = new DepositHistory(feed)
-  for (const row of rows) feed.publish({ table: MemoryTables.deposits.name, key: row?.id ?? "1", row: row ?? undefined })
+  for (const row of rows) feed.publish({ table: Memory.MemoryTables.deposits.name, key: row?.id ?? "1", row: row ?? undefined })
   return history
 }
 
-const taskWrites = (...rows: ReadonlyArray<MemoryTables.SweepTaskRow>) => {
+const taskWrites = (...rows: ReadonlyArray<Memory.MemoryTables.SweepTaskRow>) => {
   const feed = new ChangeFeed()
   const history = new TaskHistory(feed)
-  for (const row of rows) feed.publish({ table: MemoryTables.sweepTasks.name, key: row.id, row })
+  for (const row of rows) feed.publish({ table: Memory.MemoryTables.sweepTasks.name, key: row.id, row })
   return history
 }
 
-const terminalEvent = (task: MemoryTables.SweepTaskRow): MemoryTables.EventRow => {
-  const event = sweepEvent({ ...task, status: task.status as TerminalSweepStatus })
+const terminalEvent = (task: Memory.MemoryTables.SweepTaskRow): Memory.MemoryTables.EventRow => {
+  const event = Notifications.sweepEvent({ ...task, status: task.status as Sweeps.TerminalSweepStatus })
   return { ...depositEventRow(depositRow("9", 1)), id: event.id, eventType: event.eventType, depositId: null, revision: null, payload: event.payload }
 }
 
-const received = (event: MemoryTables.EventRow, over: Partial<ReceivedWebhook> = {}): ReceivedWebhook => ({
+const received = (event: Memory.MemoryTables.EventRow, over: Partial<ReceivedWebhook> = {}): ReceivedWebhook => ({
   appId: "1000001",
   url: "https://hooks.simulated.test/hooks/tenant-1/nile/v1",
   eventId: event.id,
@@ -78,7 +78,7 @@ describe("depositEventsMatchRevisions", () => {
   const history = depositWrites(first, reverted)
   // The log of deposit 1 on the chain: 5 USDT from TStranger to TWallet1 in block 100 (b100).
   const chainLogs = new Map([[logKey("nile", "tx-1", 0), transfer("tx-1", "TStranger", "TWallet1", 5_000_000n)]])
-  const snapshotWith = (events: ReadonlyArray<MemoryTables.EventRow>) => ({ ...emptySnapshot, wallets: [wallet], deposits: [reverted], events })
+  const snapshotWith = (events: ReadonlyArray<Memory.MemoryTables.EventRow>) => ({ ...emptySnapshot, wallets: [wallet], deposits: [reverted], events })
 
   it("accepts each revision's event carrying that revision's record, member by member as the chain and the store say", () => {
     expect(depositEventsMatchRevisions(snapshotWith([depositEventRow(first), depositEventRow(reverted)]), history, chainLogs)).toEqual([])
@@ -121,7 +121,7 @@ describe("depositEventsMatchRevisions", () => {
 
 describe("eventsDelivered", () => {
   const event = depositEventRow(depositRow("1", 1))
-  const round = (over: Partial<MemoryTables.DeliveryRoundRow>): MemoryTables.DeliveryRoundRow => ({
+  const round = (over: Partial<Memory.MemoryTables.DeliveryRoundRow>): Memory.MemoryTables.DeliveryRoundRow => ({
     id: "1",
     eventId: event.id,
     round: 1,
@@ -293,7 +293,7 @@ describe("oneRentalPerTask", () => {
 })
 
 describe("dashboardDisagreements", () => {
-  const app = { tenantId: wallet.tenantId, network: "nile" } as MemoryTables.AppRow
+  const app = { tenantId: wallet.tenantId, network: "nile" } as Memory.MemoryTables.AppRow
   const snapshot = {
     ...emptySnapshot,
     wallets: [{ ...wallet, balanceUsdt: 3n, balanceBlock: 120n, collectedUsdt: 7n }, other],

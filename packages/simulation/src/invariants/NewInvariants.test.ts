@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { ConfirmationRule, MemoryTables, TenantId } from "@collector/core"
+import type { Kernel, Memory, Settings } from "@collector/core"
 import type { ReceivedWebhook } from "../Receiver.js"
 import { collection, depositEventRow, depositRow, emptySnapshot, taskRow, tenantId, transfer, walletRow } from "../testing/Rows.js"
 import type { LedgerScope } from "../workload/WorkloadLedger.js"
@@ -12,14 +12,14 @@ import type { ChainFacts } from "./SweepsOnChain.js"
 // The invariants of issue 30 on hand-built rows: quiet on a consistent state, and reporting, with
 // its figures, each defect put into it. Expected figures are written out from the inputs.
 
-const otherTenant = "2" as TenantId
+const otherTenant = "2" as Kernel.TenantId
 const scopes: ReadonlyArray<LedgerScope> = [
   { tenantId, network: "nile", tenantName: "tenant-1", appId: "1000001", rule: "block_6" },
   { tenantId: otherTenant, network: "nile", tenantName: "tenant-2", appId: "1000002", rule: "solidified" }
 ]
 const ledger = {
-  scope: (t: TenantId, n: string) => scopes.find((s) => s.tenantId === t && s.network === n),
-  collectionAddressOf: (t: TenantId) => (t === tenantId ? collection : t === otherTenant ? "TCollection2" : undefined),
+  scope: (t: Kernel.TenantId, n: string) => scopes.find((s) => s.tenantId === t && s.network === n),
+  collectionAddressOf: (t: Kernel.TenantId) => (t === tenantId ? collection : t === otherTenant ? "TCollection2" : undefined),
   collectionAddresses: [
     { tenantId, network: "nile" as const, address: collection },
     { tenantId: otherTenant, network: "nile" as const, address: "TCollection2" }
@@ -27,7 +27,7 @@ const ledger = {
 }
 
 describe("bookingTime", () => {
-  const booked = (rule: ConfirmationRule, confirmations: number | null, head: bigint, solidified: bigint, over: Partial<MemoryTables.DepositRow> = {}) => ({
+  const booked = (rule: Settings.ConfirmationRule, confirmations: number | null, head: bigint, solidified: bigint, over: Partial<Memory.MemoryTables.DepositRow> = {}) => ({
     row: depositRow("1", 1, { confirmationType: rule, confirmations, ...over }),
     head,
     solidified
@@ -138,7 +138,7 @@ describe("sweepDestination", () => {
         { tenantId: otherTenant, network: "nile" as const, address: "TWallet2" }
       ]
     }
-    const third = walletRow("3", "TWallet3", { tenantId: "3" as TenantId })
+    const third = walletRow("3", "TWallet3", { tenantId: "3" as Kernel.TenantId })
     const also = walletRow("4", "TWallet4", { tenantId: otherTenant })
     const snapshot = {
       ...emptySnapshot,

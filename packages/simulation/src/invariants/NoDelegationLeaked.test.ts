@@ -1,12 +1,12 @@
-import type { EnergyDelegation, SweepTaskId } from "@collector/core"
+import type { Delegation, Sweeps } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { emptySnapshot } from "../testing/Rows.js"
 import { noDelegationLeaked } from "./NoDelegationLeaked.js"
 
 const owner = "TOwner1"
 const at = new Date(Date.UTC(2026, 5, 1))
-const row = (taskId: string, receiver: string, txid: string, state: EnergyDelegation["state"] = "reclaimed"): EnergyDelegation => ({
-  taskId: taskId as SweepTaskId,
+const row = (taskId: string, receiver: string, txid: string, state: Delegation.EnergyDelegation["state"] = "reclaimed"): Delegation.EnergyDelegation => ({
+  taskId: taskId as Sweeps.SweepTaskId,
   network: "nile",
   owner,
   receiver,

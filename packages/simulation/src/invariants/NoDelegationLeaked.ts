@@ -1,4 +1,4 @@
-import type { Network } from "@collector/core"
+import type { Kernel } from "@collector/core"
 import type { DelegationFacts } from "../CanonicalDelegations.js"
 import type { Snapshot } from "../Snapshot.js"
 
@@ -8,7 +8,7 @@ import type { Snapshot } from "../Snapshot.js"
  * chain holds no more delegations from it to a wallet than tasks of that wallet the ledger lent
  * to (so no task was lent twice), each of them a transaction the ledger recorded.
  */
-export const noDelegationLeaked = (snapshot: Snapshot, network: Network, owner: string, chain: DelegationFacts): ReadonlyArray<string> => {
+export const noDelegationLeaked = (snapshot: Snapshot, network: Kernel.Network, owner: string, chain: DelegationFacts): ReadonlyArray<string> => {
   const violations: Array<string> = []
   for (const { receiver, sun } of chain.outstanding) {
     violations.push(`${network}: the resource account ${owner} still delegates ${sun} SUN of energy stake to ${receiver} after settling`)

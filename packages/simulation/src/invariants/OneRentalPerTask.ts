@@ -1,4 +1,4 @@
-import type { Network } from "@collector/core"
+import type { Kernel } from "@collector/core"
 import type { Snapshot } from "../Snapshot.js"
 
 /** One order in a provider's own book: our order number, the address it delegates to, and which provider's book (`sim` unless named). */
@@ -16,7 +16,7 @@ export interface BookedOrder {
  * moved to a second provider after the first took it). The match is by what the task stored, never by recomputing the
  * core's numbering.
  */
-export const oneRentalPerTask = (snapshot: Snapshot, network: Network, orders: ReadonlyArray<BookedOrder>): ReadonlyArray<string> => {
+export const oneRentalPerTask = (snapshot: Snapshot, network: Kernel.Network, orders: ReadonlyArray<BookedOrder>): ReadonlyArray<string> => {
   const violations: Array<string> = []
   const storedBy = new Map<string, Array<Snapshot["sweepTasks"][number]>>()
   for (const task of snapshot.sweepTasks) {

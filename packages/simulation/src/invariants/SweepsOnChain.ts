@@ -1,11 +1,11 @@
-import type { Network } from "@collector/core"
+import type { Kernel } from "@collector/core"
 import type { Inclusion } from "../CanonicalInclusions.js"
 import type { CanonicalTransfer } from "../CanonicalTransfers.js"
 import type { Snapshot } from "../Snapshot.js"
 
 /** What the chain of one network shows, as the sweep invariants read it. */
 export interface ChainFacts {
-  readonly network: Network
+  readonly network: Kernel.Network
   readonly transfers: ReadonlyArray<CanonicalTransfer>
   readonly inclusions: ReadonlyMap<string, ReadonlyArray<Inclusion>>
 }

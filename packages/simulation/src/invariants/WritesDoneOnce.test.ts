@@ -1,10 +1,10 @@
-import type { TenantId } from "@collector/core"
+import type { Kernel } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { emptySnapshot, taskRow, tenantId, walletRow } from "../testing/Rows.js"
 import type { SentWrite } from "../workload/WorkloadLedger.js"
 import { writesDoneOnce } from "./WritesDoneOnce.js"
 
-const scope = { tenantId: tenantId as TenantId, network: "nile" as const }
+const scope = { tenantId: tenantId as Kernel.TenantId, network: "nile" as const }
 
 const walletAnswer = (id: string, customId: string, address: string) =>
   `200 ${JSON.stringify({ code: 0, message: "", data: { id, address, custom_id: customId, chain: "TRON", created_at: "2026-06-01T00:00:00.000Z", network: "nile" } })}`

@@ -1,4 +1,4 @@
-import { SettingsRepository } from "@collector/core"
+import { Settings } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 /**
@@ -7,10 +7,10 @@ import { Effect, Layer } from "effect"
  * network gets that one's collection address, and its sweeps go there.
  */
 export const layer = Layer.effect(
-  SettingsRepository,
-  Effect.map(SettingsRepository, (real) => {
+  Settings.SettingsRepository,
+  Effect.map(Settings.SettingsRepository, (real) => {
     const cache = new Map<string, { readonly address: string; readonly walletId: null }>()
-    return SettingsRepository.of({
+    return Settings.SettingsRepository.of({
       ...real,
       get: (scope) =>
         Effect.map(real.get(scope), (stored) => {

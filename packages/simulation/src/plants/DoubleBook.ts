@@ -1,4 +1,4 @@
-import { type Booking, DepositBook, depositEvent } from "@collector/core"
+import { Notifications, Scanning } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 /**
@@ -7,10 +7,10 @@ import { Effect, Layer } from "effect"
  * index on the log would let happen).
  */
 export const layer = Layer.effect(
-  DepositBook,
-  Effect.map(DepositBook, (real) => {
+  Scanning.DepositBook,
+  Effect.map(Scanning.DepositBook, (real) => {
     let planted = false
-    return DepositBook.of({
+    return Scanning.DepositBook.of({
       ...real,
       book: (network, bookings) =>
         Effect.suspend(() => {
@@ -18,7 +18,7 @@ export const layer = Layer.effect(
           if (target === undefined || target._tag !== "Confirm") return real.book(network, bookings)
           return Effect.flatMap(real.reserveIds({ deposits: 1, events: 1 }), ({ deposits, events }) => {
             const deposit = { ...target.deposit, id: deposits[0]!, eventId: events[0]! }
-            const copy: Booking = { ...target, deposit, event: depositEvent(deposit, target.at) }
+            const copy: Scanning.Booking = { ...target, deposit, event: Notifications.depositEvent(deposit, target.at) }
             return Effect.tap(real.book(network, [...bookings, copy]), () => Effect.sync(() => (planted = true)))
           })
         })

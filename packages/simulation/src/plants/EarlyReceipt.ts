@@ -1,4 +1,4 @@
-import type { Receipt, ReceiptResult } from "@collector/core"
+import type { Chain } from "@collector/core"
 import { Effect, Option } from "effect"
 import type { AdapterPlant } from "./AdapterPlant.js"
 
@@ -13,7 +13,7 @@ export const plant: AdapterPlant = ({ chain, provider, sim }) => ({
     ...chain,
     receipt: (txid) =>
       Effect.flatMap(chain.receipt(txid), (solid) =>
-        Option.isSome(solid) ? Effect.succeed(solid) : Effect.map(sim.state, (state): Option.Option<Receipt> => {
+        Option.isSome(solid) ? Effect.succeed(solid) : Effect.map(sim.state, (state): Option.Option<Chain.Receipt> => {
           for (const block of state.blocks) {
             const found = block.transactions.find(({ tx }) => tx.txid === txid)
             if (found === undefined) continue
@@ -22,7 +22,7 @@ export const plant: AdapterPlant = ({ chain, provider, sim }) => ({
               txid,
               blockNumber: block.number,
               blockTime: new Date(block.timestamp),
-              result: info.contractRet as ReceiptResult,
+              result: info.contractRet as Chain.ReceiptResult,
               fee: info.fee,
               energyFee: info.receipt.energyFee,
               energyUsage: info.receipt.energyUsageTotal,

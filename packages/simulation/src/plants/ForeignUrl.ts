@@ -1,4 +1,4 @@
-import { DeliveryLedger } from "@collector/core"
+import { Notifications } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 /**
@@ -7,9 +7,9 @@ import { Effect, Layer } from "effect"
  * variable across the loop instead of read per event); the round stored is right.
  */
 export const layer = Layer.effect(
-  DeliveryLedger,
-  Effect.map(DeliveryLedger, (real) =>
-    DeliveryLedger.of({
+  Notifications.DeliveryLedger,
+  Effect.map(Notifications.DeliveryLedger, (real) =>
+    Notifications.DeliveryLedger.of({
       ...real,
       claimDue: (request) =>
         Effect.map(real.claimDue(request), (events) => {

@@ -1,4 +1,4 @@
-import { DepositBook, MemoryDatabase, MemoryTables } from "@collector/core"
+import { Memory, Scanning } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 /**
@@ -7,12 +7,12 @@ import { Effect, Layer } from "effect"
  * lost by the store would leave it).
  */
 export const layer = Layer.effect(
-  DepositBook,
+  Scanning.DepositBook,
   Effect.gen(function*() {
-    const real = yield* DepositBook
-    const db = yield* MemoryDatabase
+    const real = yield* Scanning.DepositBook
+    const db = yield* Memory.MemoryDatabase
     let planted = false
-    return DepositBook.of({
+    return Scanning.DepositBook.of({
       ...real,
       book: (network, bookings) =>
         Effect.suspend(() => {
@@ -21,7 +21,7 @@ export const layer = Layer.effect(
           return db.transaction(Effect.zipRight(
             real.book(network, bookings),
             Effect.sync(() => {
-              db.table(MemoryTables.events).delete(target.event.id)
+              db.table(Memory.MemoryTables.events).delete(target.event.id)
               planted = true
             })
           ))

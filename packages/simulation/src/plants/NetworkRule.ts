@@ -1,4 +1,4 @@
-import { DepositBook } from "@collector/core"
+import { Scanning } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 /**
@@ -7,9 +7,9 @@ import { Effect, Layer } from "effect"
  * so a tenant's deposits are booked under another tenant's rule, earlier than its own allows.
  */
 export const layer = Layer.effect(
-  DepositBook,
-  Effect.map(DepositBook, (real) =>
-    DepositBook.of({
+  Scanning.DepositBook,
+  Effect.map(Scanning.DepositBook, (real) =>
+    Scanning.DepositBook.of({
       ...real,
       pending: (network) =>
         Effect.map(real.pending(network), (logs) => {

@@ -1,4 +1,4 @@
-import type { UsdtTransfer } from "@collector/core"
+import type { Chain } from "@collector/core"
 import { Effect } from "effect"
 import { canonicalTokenTransfers } from "../CanonicalTransfers.js"
 import type { AdapterPlant } from "./AdapterPlant.js"
@@ -9,7 +9,7 @@ import type { AdapterPlant } from "./AdapterPlant.js"
  * differ only in which of them a tired filter would let pass.
  */
 export const lettingOtherTokensThrough = (
-  letThrough: (transfer: UsdtTransfer, usdtTxids: ReadonlySet<string>) => boolean
+  letThrough: (transfer: Chain.UsdtTransfer, usdtTxids: ReadonlySet<string>) => boolean
 ): AdapterPlant =>
 ({ chain, provider, sim }) => ({
   provider,

@@ -1,4 +1,4 @@
-import { DelegationLedger, type SweepTaskId } from "@collector/core"
+import { Delegation, type Sweeps } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 /**
@@ -7,10 +7,10 @@ import { Effect, Layer } from "effect"
  * state filter would), so the stake lent to that finished task is never taken back.
  */
 export const layer = Layer.effect(
-  DelegationLedger,
-  Effect.map(DelegationLedger, (real) => {
-    let forgotten: SweepTaskId | undefined
-    return DelegationLedger.of({
+  Delegation.DelegationLedger,
+  Effect.map(Delegation.DelegationLedger, (real) => {
+    let forgotten: Sweeps.SweepTaskId | undefined
+    return Delegation.DelegationLedger.of({
       ...real,
       open: (network, limit) =>
         Effect.map(real.open(network, limit), (rows) => {

@@ -1,4 +1,4 @@
-import { MemoryDatabase, MemoryTables, type SweepTask, SweepRepository } from "@collector/core"
+import { Memory, Sweeps } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 /**
@@ -7,23 +7,23 @@ import { Effect, Layer } from "effect"
  * the sweeper signs it again, and the store takes whatever transaction the task is then saved
  * with (as one without the trigger that refuses to replace a stored transaction would).
  */
-const holdsTransaction: ReadonlyArray<SweepTask["status"]> = ["signed", "broadcast", "unknown"]
+const holdsTransaction: ReadonlyArray<Sweeps.SweepTask["status"]> = ["signed", "broadcast", "unknown"]
 
 export const layer = Layer.effect(
-  SweepRepository,
+  Sweeps.SweepRepository,
   Effect.gen(function*() {
-    const real = yield* SweepRepository
-    const db = yield* MemoryDatabase
-    const rows = db.table(MemoryTables.sweepTasks)
+    const real = yield* Sweeps.SweepRepository
+    const db = yield* Memory.MemoryDatabase
+    const rows = db.table(Memory.MemoryTables.sweepTasks)
     let target: { readonly id: string; readonly txid: string } | undefined
-    const forget = (task: SweepTask): SweepTask => {
+    const forget = (task: Sweeps.SweepTask): Sweeps.SweepTask => {
       if (!holdsTransaction.includes(task.status) || task.transaction === null) return task
       target ??= { id: task.id, txid: task.transaction.txid }
       if (task.id !== target.id || task.transaction.txid !== target.txid) return task
       return { ...task, status: "ready", transaction: null }
     }
     /** Writes the task's transaction over the stored one, unguarded; the real write then finds nothing replaced. */
-    const unguarded = <A>(task: SweepTask, write: Effect.Effect<A>): Effect.Effect<A> =>
+    const unguarded = <A>(task: Sweeps.SweepTask, write: Effect.Effect<A>): Effect.Effect<A> =>
       task.id !== target?.id
         ? write
         : db.transaction(Effect.zipRight(
@@ -33,7 +33,7 @@ export const layer = Layer.effect(
           }),
           write
         ))
-    return SweepRepository.of({
+    return Sweeps.SweepRepository.of({
       ...real,
       claim: (network, worker, now, until, limit) => Effect.map(real.claim(network, worker, now, until, limit), (tasks) => tasks.map(forget)),
       save: (task, worker) => unguarded(task, real.save(task, worker)),

@@ -1,4 +1,4 @@
-import { DepositBook } from "@collector/core"
+import { Scanning } from "@collector/core"
 import { Effect, Layer } from "effect"
 
 /**
@@ -6,6 +6,6 @@ import { Effect, Layer } from "effect"
  * reorganisation dropped, so every reorganised log is left confirmed.
  */
 export const layer = Layer.effect(
-  DepositBook,
-  Effect.map(DepositBook, (real) => DepositBook.of({ ...real, orphaned: () => Effect.succeed([]) }))
+  Scanning.DepositBook,
+  Effect.map(Scanning.DepositBook, (real) => Scanning.DepositBook.of({ ...real, orphaned: () => Effect.succeed([]) }))
 )

@@ -1,12 +1,4 @@
-import {
-  type DepositId,
-  depositEvent,
-  type EventId,
-  MemoryTables,
-  type SweepTaskId,
-  type TenantId,
-  type WalletId
-} from "@collector/core"
+import { type Deposits, type Kernel, Memory, Notifications, type Sweeps } from "@collector/core"
 import { storedTransaction } from "@collector/core/testing"
 import type { CanonicalTransfer } from "../CanonicalTransfers.js"
 import type { Snapshot } from "../Snapshot.js"
@@ -18,7 +10,7 @@ import type { Snapshot } from "../Snapshot.js"
 
 export const at = (seconds: number) => new Date(Date.UTC(2026, 5, 1) + seconds * 1000)
 
-export const tenantId = "1" as TenantId
+export const tenantId = "1" as Kernel.TenantId
 export const collection = "TCollection"
 
 export const emptySnapshot: Snapshot = {
@@ -37,8 +29,8 @@ export const emptySnapshot: Snapshot = {
   delegations: []
 }
 
-export const walletRow = (id: string, address: string, over: Partial<MemoryTables.WalletRow> = {}): MemoryTables.WalletRow => ({
-  id: id as WalletId,
+export const walletRow = (id: string, address: string, over: Partial<Memory.MemoryTables.WalletRow> = {}): Memory.MemoryTables.WalletRow => ({
+  id: id as Kernel.WalletId,
   tenantId,
   network: "nile",
   address,
@@ -54,7 +46,7 @@ export const walletRow = (id: string, address: string, over: Partial<MemoryTable
   ...over
 })
 
-export const settingsRow = (over: Partial<MemoryTables.TenantSettingsRow> = {}): MemoryTables.TenantSettingsRow => ({
+export const settingsRow = (over: Partial<Memory.MemoryTables.TenantSettingsRow> = {}): Memory.MemoryTables.TenantSettingsRow => ({
   tenantId,
   network: "nile",
   collectionAddress: collection,
@@ -78,12 +70,12 @@ export const settingsRow = (over: Partial<MemoryTables.TenantSettingsRow> = {}):
 /** A task that swept `amount` from `wallet` to the collection address with transaction `txid`. */
 export const taskRow = (
   id: string,
-  wallet: MemoryTables.WalletRow,
+  wallet: Memory.MemoryTables.WalletRow,
   amount: bigint,
   txid: string | null,
-  over: Partial<MemoryTables.SweepTaskRow> = {}
-): MemoryTables.SweepTaskRow => ({
-  id: id as SweepTaskId,
+  over: Partial<Memory.MemoryTables.SweepTaskRow> = {}
+): Memory.MemoryTables.SweepTaskRow => ({
+  id: id as Sweeps.SweepTaskId,
   tenantId,
   network: "nile",
   walletId: wallet.id,
@@ -118,13 +110,13 @@ export const taskRow = (
   ...over
 })
 
-export const depositRow = (id: string, revision: number, over: Partial<MemoryTables.DepositRow> = {}): MemoryTables.DepositRow => ({
-  id: id as DepositId,
-  eventId: `${id}0${revision}` as EventId,
+export const depositRow = (id: string, revision: number, over: Partial<Memory.MemoryTables.DepositRow> = {}): Memory.MemoryTables.DepositRow => ({
+  id: id as Deposits.DepositId,
+  eventId: `${id}0${revision}` as Deposits.EventId,
   tenantId,
   network: "nile",
   status: "confirmed",
-  walletId: "1" as WalletId,
+  walletId: "1" as Kernel.WalletId,
   customId: "w-1",
   address: "TWallet1",
   source: "TStranger",
@@ -144,8 +136,8 @@ export const depositRow = (id: string, revision: number, over: Partial<MemoryTab
 })
 
 /** The event a deposit revision stores, delivered. */
-export const depositEventRow = (deposit: MemoryTables.DepositRow, over: Partial<MemoryTables.EventRow> = {}): MemoryTables.EventRow => {
-  const event = depositEvent(deposit, deposit.updatedAt)
+export const depositEventRow = (deposit: Memory.MemoryTables.DepositRow, over: Partial<Memory.MemoryTables.EventRow> = {}): Memory.MemoryTables.EventRow => {
+  const event = Notifications.depositEvent(deposit, deposit.updatedAt)
   return {
     id: event.id,
     tenantId: event.tenantId,

@@ -1,4 +1,4 @@
-import type { Network, TenantId } from "@collector/core"
+import type { Kernel } from "@collector/core"
 import { TronAddress } from "@collector/tron"
 import { sha256 } from "@noble/hashes/sha2.js"
 import type { Dice } from "../Dice.js"
@@ -8,7 +8,7 @@ import type { Dice } from "../Dice.js"
  * the workload owns (its key is derived from the run's seed), one per scope (tenants' wallets
  * come from the service's own key generation).
  */
-export const collectionAddressFor = (seed: string, tenantId: TenantId, network: Network): string =>
+export const collectionAddressFor = (seed: string, tenantId: Kernel.TenantId, network: Kernel.Network): string =>
   TronAddress.fromSecretKey(sha256(new TextEncoder().encode(`${seed}/collection/${tenantId}/${network}`)))
 
 /**

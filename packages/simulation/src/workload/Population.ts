@@ -1,14 +1,14 @@
-import type { Network, TenantId, TenantScope, WalletId } from "@collector/core"
+import type { Kernel, Tenants } from "@collector/core"
 import type { CollectionKind } from "./CollectionAddresses.js"
 
 /** How the workload paid for a wallet's sweeps: its own TRX, energy delegated to it, or nothing. */
 export type WalletFunding = "none" | "trx" | "energy"
 
 export interface SimWallet {
-  readonly id: WalletId
+  readonly id: Kernel.WalletId
   readonly address: string
   readonly customId: string
-  readonly scope: TenantScope
+  readonly scope: Tenants.TenantScope
   funding: WalletFunding
   /** USDT the workload sent it, each with the head block when it was sent (a reorganisation may have undone some). */
   readonly mints: Array<{ readonly amount: bigint; readonly afterBlock: bigint }>
@@ -22,7 +22,7 @@ export const solidUsdt = (wallet: SimWallet, head: bigint): bigint =>
   wallet.mints.filter((m) => m.afterBlock + 1n + solidifyDepth <= head).reduce((sum, m) => sum + m.amount, 0n)
 
 export interface SimScope {
-  readonly scope: TenantScope
+  readonly scope: Tenants.TenantScope
   readonly appId: string
   /** The app's secret, which the tenant signs its API requests with. */
   readonly appSecret: string
@@ -37,7 +37,7 @@ export interface SimScope {
 }
 
 export interface SimTenant {
-  readonly id: TenantId
+  readonly id: Kernel.TenantId
   readonly name: string
   readonly scopes: ReadonlyArray<SimScope>
 }
@@ -54,11 +54,11 @@ export class Population {
     return this.scopes.flatMap((s) => s.wallets)
   }
 
-  walletsOn(network: Network): ReadonlyArray<SimWallet> {
+  walletsOn(network: Kernel.Network): ReadonlyArray<SimWallet> {
     return this.wallets.filter((w) => w.scope.network === network)
   }
 
-  nameOf(tenantId: TenantId): string {
+  nameOf(tenantId: Kernel.TenantId): string {
     return this.tenants.find((t) => t.id === tenantId)?.name ?? tenantId
   }
 }

@@ -1,4 +1,4 @@
-import { allConfirmationRules, type Network, TenantAdmin, type TenantScope, type WalletId } from "@collector/core"
+import { type Kernel, Settings, Tenants } from "@collector/core"
 import { Effect, Redacted } from "effect"
 import { receiverHost } from "../ReceiverTargets.js"
 import { configureAutomation, setCollectionAddress } from "./Automation.js"
@@ -18,15 +18,15 @@ export const webhookUrl = (tenantName: string, scope: SimScope) =>
 export const createTenant = (workload: Workload) =>
   Effect.gen(function*() {
     const { dice, population, world } = workload
-    const admin = yield* TenantAdmin
-    const networks = dice.pick<ReadonlyArray<Network>>([["nile"], ["main"], ["nile", "main"]])
+    const admin = yield* Tenants.TenantAdmin
+    const networks = dice.pick<ReadonlyArray<Kernel.Network>>([["nile"], ["main"], ["nile", "main"]])
     const name = `tenant-${population.tenants.length + 1}`
     const created = yield* admin.create(name, networks).pipe(Effect.orDie)
     const scopes: Array<SimScope> = []
     for (const credential of created.credentials) {
-      const scope: TenantScope = { tenantId: created.tenant.id, network: credential.network }
+      const scope: Tenants.TenantScope = { tenantId: created.tenant.id, network: credential.network }
       world.receiver.registerKey(credential.appId, Redacted.value(credential.webhookKey))
-      const rule = dice.pick(allConfirmationRules)
+      const rule = dice.pick(Settings.allConfirmationRules)
       yield* admin.setConfirmationRule(created.tenant.id, credential.network, rule).pipe(Effect.orDie)
       world.ledger.recordScope({ tenantId: created.tenant.id, network: credential.network, tenantName: name, appId: credential.appId, rule })
       const simScope: SimScope = {
@@ -76,6 +76,6 @@ export const createWallet = (workload: Workload, scope: SimScope) =>
     })
     if (answer.status !== 200) return
     const created = answer.data as { readonly id: string; readonly address: string }
-    scope.wallets.push({ id: created.id as WalletId, address: created.address, customId, scope: scope.scope, funding: "none", mints: [] })
+    scope.wallets.push({ id: created.id as Kernel.WalletId, address: created.address, customId, scope: scope.scope, funding: "none", mints: [] })
     workload.trace.record(`wallet ${scope.scope.tenantId}/${scope.scope.network} ${customId} ${created.address}`)
   })

@@ -1,4 +1,4 @@
-import type { ConfirmationRule, Network, TenantId, TenantScope } from "@collector/core"
+import type { Kernel, Settings, Tenants } from "@collector/core"
 
 /** How a repeated idempotent request was sent: again later, with other parameters, or twice at once. */
 export type ReplayKind = "replay" | "conflict" | "concurrent"
@@ -22,25 +22,25 @@ export const conflictAnswer = "409 IDEMPOTENCY_CONFLICT"
 /** A write the workload sent through the API, with its first answer (status and body without trace_id). */
 export interface SentWrite {
   readonly operation: string
-  readonly scope: TenantScope
+  readonly scope: Tenants.TenantScope
   readonly requestId: string
   /** The body without request_id. */
   readonly body: Record<string, unknown>
   readonly answer: string
 }
 
-const scopeKey = (tenantId: TenantId, network: Network) => `${tenantId}/${network}`
+const scopeKey = (tenantId: Kernel.TenantId, network: Kernel.Network) => `${tenantId}/${network}`
 
 /** What the workload was handed and chose for one (tenant, network) when it created the tenant. */
 export interface LedgerScope {
-  readonly tenantId: TenantId
-  readonly network: Network
+  readonly tenantId: Kernel.TenantId
+  readonly network: Kernel.Network
   /** The tenant's name, which every webhook URL the workload sets for it names (`webhookUrl`). */
   readonly tenantName: string
   /** The app the operator handed over for this scope. */
   readonly appId: string
   /** The confirmation rule the workload set for this scope. */
-  readonly rule: ConfirmationRule
+  readonly rule: Settings.ConfirmationRule
 }
 
 /**
@@ -58,7 +58,7 @@ export class WorkloadLedger {
     this.scopeOf.set(scopeKey(scope.tenantId, scope.network), scope)
   }
 
-  scope(tenantId: TenantId, network: Network): LedgerScope | undefined {
+  scope(tenantId: Kernel.TenantId, network: Kernel.Network): LedgerScope | undefined {
     return this.scopeOf.get(scopeKey(tenantId, network))
   }
 
@@ -67,18 +67,18 @@ export class WorkloadLedger {
     return [...this.scopeOf.values()]
   }
 
-  setCollectionAddress(tenantId: TenantId, network: Network, address: string): void {
+  setCollectionAddress(tenantId: Kernel.TenantId, network: Kernel.Network, address: string): void {
     this.collection.set(scopeKey(tenantId, network), address)
   }
 
-  collectionAddressOf(tenantId: TenantId, network: Network): string | undefined {
+  collectionAddressOf(tenantId: Kernel.TenantId, network: Kernel.Network): string | undefined {
     return this.collection.get(scopeKey(tenantId, network))
   }
 
   /** Every collection address the workload set, with its scope, in the order they were set. */
-  get collectionAddresses(): ReadonlyArray<{ readonly tenantId: TenantId; readonly network: Network; readonly address: string }> {
+  get collectionAddresses(): ReadonlyArray<{ readonly tenantId: Kernel.TenantId; readonly network: Kernel.Network; readonly address: string }> {
     return [...this.collection].map(([key, address]) => {
-      const [tenantId, network] = key.split("/") as [TenantId, Network]
+      const [tenantId, network] = key.split("/") as [Kernel.TenantId, Kernel.Network]
       return { tenantId, network, address }
     })
   }

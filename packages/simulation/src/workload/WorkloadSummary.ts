@@ -1,15 +1,15 @@
-import type { MemoryTables } from "@collector/core"
+import type { Memory } from "@collector/core"
 import type { Snapshot } from "../Snapshot.js"
 import type { WorldParts } from "../WorldParts.js"
 
 /** How a task paid for its energy, as the service recorded it; `unpayable` when it found no way. */
-export const feePathOf = (task: MemoryTables.SweepTaskRow): string =>
+export const feePathOf = (task: Memory.MemoryTables.SweepTaskRow): string =>
   task.feeSource === "rental"
     ? task.rental !== null && task.rental.activationCost > 0n ? "rental+activation" : "rental"
     : task.feeSource ?? (task.status === "failed" && task.reason.includes("not allowed") ? "unpayable" : "none")
 
 /** Whose wallet a task's destination is: `own-wallet`, `other-tenant`, or undefined for an address outside every wallet. */
-const destinationKind = (task: MemoryTables.SweepTaskRow, snapshot: Snapshot): string | undefined => {
+const destinationKind = (task: Memory.MemoryTables.SweepTaskRow, snapshot: Snapshot): string | undefined => {
   const wallet = snapshot.wallets.find((w) => w.network === task.network && w.address === task.destination)
   return wallet === undefined ? undefined : wallet.tenantId === task.tenantId ? "own-wallet" : "other-tenant"
 }

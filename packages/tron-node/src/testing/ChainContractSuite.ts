@@ -1,12 +1,4 @@
-import {
-  type AccountState,
-  BlockNotFound,
-  type BlockRef,
-  type ChainParameters,
-  type ChainService,
-  type Receipt,
-  type UsdtTransfer
-} from "@collector/core"
+import { Chain } from "@collector/core"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, type Scope } from "effect"
 
@@ -20,9 +12,9 @@ import { Effect, Option, type Scope } from "effect"
 
 /** A block the backend holds, and what the adapter must read from it. */
 export interface ContractBlock {
-  readonly ref: BlockRef
+  readonly ref: Chain.BlockRef
   /** Every USDT Transfer of the block, in receipt order then log order. */
-  readonly transfers: ReadonlyArray<UsdtTransfer>
+  readonly transfers: ReadonlyArray<Chain.UsdtTransfer>
   /** A transaction of the block with at least two USDT Transfer logs, where the backend has one. */
   readonly severalLogsTxid?: string
   /** A successful transaction of the block whose Transfer log comes from another token. */
@@ -32,19 +24,19 @@ export interface ContractBlock {
 }
 
 export interface ContractFacts {
-  readonly head: BlockRef
-  readonly solidified: BlockRef
+  readonly head: Chain.BlockRef
+  readonly solidified: Chain.BlockRef
   readonly block: ContractBlock
   /** A block number the backend does not have (`{}`). */
   readonly missingBlock: bigint
   /** An account at the solidified block; java-tron omits its zero fields, which must read as 0. */
-  readonly account: AccountState
+  readonly account: Chain.AccountState
   /** A valid address the chain does not know (`{}`). */
   readonly unknownAccount: string
-  readonly receipt: Receipt
+  readonly receipt: Chain.Receipt
   /** A well-formed txid the backend does not know (`{}`). */
   readonly unknownTxid: string
-  readonly parameters: ChainParameters
+  readonly parameters: Chain.ChainParameters
   /** A transfer the backend refuses to estimate with an HTTP-200 error reply, and the adapter's reason. */
   readonly refusedEstimate: {
     readonly transfer: { readonly from: string; readonly to: string; readonly amount: bigint }
@@ -53,7 +45,7 @@ export interface ContractFacts {
 }
 
 export interface ContractBackend {
-  readonly chain: ChainService
+  readonly chain: Chain.ChainService
   readonly facts: ContractFacts
   /** Produces `count` blocks on the backend. */
   readonly mine?: (count: number) => Effect.Effect<void>
@@ -144,7 +136,7 @@ export const chainContractSuite = (harness: ContractHarness) => {
 
     test([], "says BlockNotFound for a block the node does not have ({})", ({ chain, facts }) =>
       Effect.gen(function*() {
-        expect(yield* chain.blockTransfers(facts.missingBlock).pipe(Effect.flip)).toEqual(new BlockNotFound({ number: facts.missingBlock }))
+        expect(yield* chain.blockTransfers(facts.missingBlock).pipe(Effect.flip)).toEqual(new Chain.BlockNotFound({ number: facts.missingBlock }))
       }))
 
     test([], "reads an account at the solidified block, omitted zero fields as 0", ({ chain, facts }) =>
@@ -209,7 +201,7 @@ export const chainContractSuite = (harness: ContractHarness) => {
         expect(middle.parentHash).toBe(before.hash)
         expect(after.parentHash).toBe(middle.hash)
         expect((yield* chain.solidifiedBlock).number).toBe(solidBefore.number + 2n)
-        expect(yield* chain.blockTransfers(after.number + 1n).pipe(Effect.flip)).toEqual(new BlockNotFound({ number: after.number + 1n }))
+        expect(yield* chain.blockTransfers(after.number + 1n).pipe(Effect.flip)).toEqual(new Chain.BlockNotFound({ number: after.number + 1n }))
       }))
 
     test(["mine", "transfer"], "sees a new USDT transfer in the block that includes it", ({ chain, facts, mine, transfer }) =>

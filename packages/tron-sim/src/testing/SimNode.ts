@@ -1,4 +1,4 @@
-import type { SignedTransaction, UnsignedTransaction } from "@collector/core"
+import type { Chain } from "@collector/core"
 import { TronSignature } from "@collector/tron"
 import { defaultNodeConfig, type NodeConfig, TronNodeChain } from "@collector/tron-node"
 import { FetchHttpClient } from "@effect/platform"
@@ -28,7 +28,7 @@ export const adapterFor = (url: string, overrides: Partial<NodeConfig> = {}) =>
   })).pipe(Effect.provide(FetchHttpClient.layer))
 
 /** Signs an adapter-built transaction the way the service's signer does: over the txid. */
-export const signWith = (transaction: UnsignedTransaction, by: SimWallet): SignedTransaction => ({
+export const signWith = (transaction: Chain.UnsignedTransaction, by: SimWallet): Chain.SignedTransaction => ({
   ...transaction,
   signatures: [Buffer.from(TronSignature.sign(by.secretKey, new Uint8Array(Buffer.from(transaction.txid, "hex")))).toString("hex")]
 })

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { ChainService } from "../../chain/Chain.js"
-import type { TenantId, WalletId } from "../../Ids.js"
+import type { TenantId, WalletId } from "../../kernel/Ids.js"
 import type { SweepTask, SweepTaskId } from "../SweepTask.js"
 
 /**

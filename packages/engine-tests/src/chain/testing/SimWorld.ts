@@ -2,7 +2,7 @@ import { SimEnergyProvider } from "@collector/energy"
 import { adapterFor, startSimNode } from "@collector/tron-sim/testing"
 import { FetchHttpClient } from "@effect/platform"
 import { Context, Duration, Effect, Layer } from "effect"
-import { Chain, EnergyProvider } from "@collector/core"
+import { Chain, Energy } from "@collector/core"
 
 /*
  * Test support of the tests of core's loops here (never exported): the simulated TRON node over
@@ -19,11 +19,11 @@ export const SimWorld = Layer.unwrapScoped(Effect.suspend(() => simWorldWith({})
 export const simWorldWith = (overrides: Parameters<typeof startSimNode>[0]) =>
   Effect.gen(function*() {
     const sim = yield* startSimNode(overrides)
-    const chain = Layer.effect(Chain, adapterFor(sim.url, { requestsPerSecond: 10_000 }))
+    const chain = Layer.effect(Chain.Chain, adapterFor(sim.url, { requestsPerSecond: 10_000 }))
     const provider = SimEnergyProvider.layer(SimEnergyProvider.defaultSimProviderConfig(sim.url, { requestTimeout: Duration.seconds(2) })).pipe(
       Layer.provide(FetchHttpClient.layer)
     )
     return Layer.mergeAll(chain, provider, Layer.succeed(Sim, sim))
   })
 
-export type SimWorldPorts = Sim | Chain | EnergyProvider
+export type SimWorldPorts = Sim | Chain.Chain | Energy.EnergyProvider

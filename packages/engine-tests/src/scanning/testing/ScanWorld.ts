@@ -1,16 +1,5 @@
 import { wallet } from "@collector/tron-sim/testing"
-import {
-  type ConfirmationRule,
-  Confirmations,
-  DepositBook,
-  IntegrityCheck,
-  type Network,
-  OutboxSignal,
-  Scanner,
-  ScannerLoop,
-  type TenantScope,
-  type WalletId
-} from "@collector/core"
+import { type Kernel, Notifications, Scanning, type Settings, type Tenants } from "@collector/core"
 import { eagerScannerLoopSettings, MemoryTestStorage, StorageFixtures } from "@collector/core/testing"
 import { Effect, Layer, Option } from "effect"
 import { Sim, SimWorld } from "../../chain/testing/SimWorld.js"
@@ -28,12 +17,12 @@ const fetchConcurrency = 4
 
 /** The scanner's world with the network's deposit minimum set to `depositMinimum`. */
 export const scanWorldWith = (depositMinimum: bigint) =>
-  ScannerLoop.layer(eagerScannerLoopSettings).pipe(
+  Scanning.ScannerLoop.layer(eagerScannerLoopSettings).pipe(
     Layer.provideMerge(Layer.mergeAll(
-      Scanner.layer({ batchBlocks: 10, fetchConcurrency, depositMinimum }),
-      Confirmations.layer,
-      IntegrityCheck.layer(fetchConcurrency, depositMinimum),
-      OutboxSignal.layer
+      Scanning.Scanner.layer({ batchBlocks: 10, fetchConcurrency, depositMinimum }),
+      Scanning.Confirmations.layer,
+      Scanning.IntegrityCheck.layer(fetchConcurrency, depositMinimum),
+      Notifications.OutboxSignal.layer
     )),
     Layer.provideMerge(SimWorld),
     Layer.provideMerge(storage)
@@ -44,7 +33,7 @@ export const ScanWorld = scanWorldWith(0n)
 export const usdt = (whole: bigint) => whole * 1_000_000n
 
 export interface ScanWallet {
-  readonly id: WalletId
+  readonly id: Kernel.WalletId
   readonly address: string
   readonly customId: string
   /** The simulator key behind the address, to send from it. */
@@ -61,7 +50,7 @@ export const newAddress = () => {
 }
 
 /** A tenant scope on nile under `rule` with `count` wallets at simulator addresses. */
-export const seedTenant = (rule: ConfirmationRule, count = 1) =>
+export const seedTenant = (rule: Settings.ConfirmationRule, count = 1) =>
   Effect.gen(function*() {
     const fixtures = yield* StorageFixtures
     const scope = yield* fixtures.scope("nile", { confirmationRule: rule })
@@ -71,7 +60,7 @@ export const seedTenant = (rule: ConfirmationRule, count = 1) =>
   })
 
 /** A wallet of the scope at a new simulator address. */
-export const addWallet = (scope: TenantScope) =>
+export const addWallet = (scope: Tenants.TenantScope) =>
   Effect.gen(function*() {
     const { index, address } = newAddress()
     const stored = yield* Effect.flatMap(StorageFixtures, (fixtures) => fixtures.wallet(scope, { address }))
@@ -79,18 +68,18 @@ export const addWallet = (scope: TenantScope) =>
   })
 
 /** One scanner pass, as the worker's loop makes it while holding the lease (no periodic integrity check). */
-export const pass = (network: Network = "nile") =>
-  Effect.flatMap(ScannerLoop, (loop) => loop.pass(network))
+export const pass = (network: Kernel.Network = "nile") =>
+  Effect.flatMap(Scanning.ScannerLoop, (loop) => loop.pass(network))
 
 /** The deposits of the transfers, as stored now (none for a transfer not booked). */
 export const depositsAt = (logs: ReadonlyArray<{ readonly txid: string; readonly logIndex: number }>) =>
-  Effect.flatMap(DepositBook, (book) => book.depositsOf("nile", logs))
+  Effect.flatMap(Scanning.DepositBook, (book) => book.depositsOf("nile", logs))
 
-export const eventsOf = (scope: TenantScope) => Effect.flatMap(StorageFixtures, (fixtures) => fixtures.scopeEvents(scope))
+export const eventsOf = (scope: Tenants.TenantScope) => Effect.flatMap(StorageFixtures, (fixtures) => fixtures.scopeEvents(scope))
 
 /** The stored transfers of the scope that wait for their confirmations. */
-export const pendingOf = (scope: TenantScope) =>
-  Effect.map(Effect.flatMap(DepositBook, (book) => book.pending(scope.network)), (logs) => logs.filter((l) => l.tenantId === scope.tenantId))
+export const pendingOf = (scope: Tenants.TenantScope) =>
+  Effect.map(Effect.flatMap(Scanning.DepositBook, (book) => book.pending(scope.network)), (logs) => logs.filter((l) => l.tenantId === scope.tenantId))
 
 export const blockOf = (txid: string) =>
   Effect.flatMap(Sim, (sim) =>

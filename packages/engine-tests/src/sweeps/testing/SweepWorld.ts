@@ -1,19 +1,4 @@
-import {
-  type Checkpoint,
-  ComponentStatus,
-  defaultAutomationPolicy,
-  localKey,
-  ResourceAccounts,
-  SettingsRepository,
-  Sweeper,
-  type SweeperSettings,
-  SweepRepository,
-  type SweepTask,
-  type SweepTaskId,
-  type TenantScope,
-  type WalletId,
-  walletKeyContext
-} from "@collector/core"
+import { Delegation, Engine, type Kernel, Secrets, Settings, Sweeps, type Tenants, Wallets } from "@collector/core"
 import { eagerSweeperSettings, MemoryTestStorage, StorageFixtures, sweepDraftFor } from "@collector/core/testing"
 import { LocalSigner } from "@collector/tron"
 import { sentBy, type startSimNode, wallet } from "@collector/tron-sim/testing"
@@ -44,26 +29,26 @@ export const sweepWorldWith = (overrides: Parameters<typeof startSimNode>[0]) =>
   Layer.unwrapScoped(simWorldWith(overrides)).pipe(Layer.provideMerge(signer), Layer.provideMerge(storage))
 
 /** Seals a simulator key as the resource account's is stored (like a wallet key) and sets it for the tenant on nile. */
-export const setResourceAccount = (scope: TenantScope, index: number) =>
+export const setResourceAccount = (scope: Tenants.TenantScope, index: number) =>
   Effect.gen(function*() {
     const key = wallet(index)
-    const sealed = yield* box.seal(key.secretKey, walletKeyContext(key.address))
+    const sealed = yield* box.seal(key.secretKey, Secrets.walletKeyContext(key.address))
     const now = new Date(yield* Clock.currentTimeMillis)
-    return yield* Effect.flatMap(ResourceAccounts, (accounts) =>
-      accounts.create({ network: "nile", tenantId: scope.tenantId, address: key.address, key: localKey(sealed), createdAt: now })).pipe(Effect.orDie)
+    return yield* Effect.flatMap(Delegation.ResourceAccounts, (accounts) =>
+      accounts.create({ network: "nile", tenantId: scope.tenantId, address: key.address, key: Wallets.localKey(sealed), createdAt: now })).pipe(Effect.orDie)
   })
 
 export const usdt = (whole: bigint) => whole * 1_000_000n
 export const trx = (whole: bigint) => whole * 1_000_000n
 
 export interface SweepWallet {
-  readonly id: WalletId
+  readonly id: Kernel.WalletId
   readonly address: string
   /** The simulator key behind the address. */
   readonly index: number
 }
 
-export interface SweepScope extends TenantScope {
+export interface SweepScope extends Tenants.TenantScope {
   readonly wallets: ReadonlyArray<SweepWallet>
   /** The collection address: an address the chain has never seen. */
   readonly destination: string
@@ -77,14 +62,14 @@ export const seedScope = (count: number, policy: { readonly rentalAllowed: boole
   Effect.gen(function*() {
     const fixtures = yield* StorageFixtures
     const scope = yield* fixtures.scope("nile")
-    yield* Effect.flatMap(SettingsRepository, (settings) =>
-      settings.setAutomation(scope, { ...defaultAutomationPolicy, rentalAllowed: policy.rentalAllowed }))
+    yield* Effect.flatMap(Settings.SettingsRepository, (settings) =>
+      settings.setAutomation(scope, { ...Settings.defaultAutomationPolicy, rentalAllowed: policy.rentalAllowed }))
     const wallets: Array<SweepWallet> = []
     for (let i = 0; i < count; i++) {
       const index = nextKey++
       const key = wallet(index)
-      const sealed = yield* box.seal(key.secretKey, walletKeyContext(key.address))
-      const stored = yield* fixtures.wallet(scope, { address: key.address, key: localKey(sealed) })
+      const sealed = yield* box.seal(key.secretKey, Secrets.walletKeyContext(key.address))
+      const stored = yield* fixtures.wallet(scope, { address: key.address, key: Wallets.localKey(sealed) })
       wallets.push({ id: stored.id, address: key.address, index })
     }
     return { ...scope, wallets, destination: wallet(nextKey++).address } satisfies SweepScope
@@ -93,7 +78,7 @@ export const seedScope = (count: number, policy: { readonly rentalAllowed: boole
 /** A task as the create operation makes it (all, or a fixed amount), due now. */
 export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | null = null) =>
   Effect.gen(function*() {
-    const repo = yield* SweepRepository
+    const repo = yield* Sweeps.SweepRepository
     const now = new Date(yield* Clock.currentTimeMillis)
     const [task] = yield* repo.insert(scope, [sweepDraftFor(w, {
       mode: amount === null ? "all" : "fixed",
@@ -104,20 +89,20 @@ export const createTask = (scope: SweepScope, w: SweepWallet, amount: bigint | n
     return task!
   })
 
-export const taskOf = (scope: TenantScope, id: SweepTaskId) =>
-  Effect.flatMap(SweepRepository, (repo) => repo.find(scope, id)).pipe(Effect.map((view) => Option.getOrThrow(view)))
+export const taskOf = (scope: Tenants.TenantScope, id: Sweeps.SweepTaskId) =>
+  Effect.flatMap(Sweeps.SweepRepository, (repo) => repo.find(scope, id)).pipe(Effect.map((view) => Option.getOrThrow(view)))
 
 /** One pass of a new sweeper of `worker`. */
-export const pass = (worker = "w1", settings: SweeperSettings = eagerSweeperSettings, checkpoint?: Checkpoint) =>
-  Effect.flatMap(Effect.provide(Sweeper, Sweeper.layer(settings, checkpoint)), (sweeper) => sweeper.pass("nile", worker))
+export const pass = (worker = "w1", settings: Sweeps.SweeperSettings = eagerSweeperSettings, checkpoint?: Engine.Checkpoint) =>
+  Effect.flatMap(Effect.provide(Sweeps.Sweeper, Sweeps.Sweeper.layer(settings, checkpoint)), (sweeper) => sweeper.pass("nile", worker))
 
-const terminal = (task: SweepTask) => task.status === "succeeded" || task.status === "failed" || task.status === "cancelled"
+const terminal = (task: Sweeps.SweepTask) => task.status === "succeeded" || task.status === "failed" || task.status === "cancelled"
 
 /**
  * Rounds of one `step` (a pass) and one block until the task is terminal (or `limit` rounds), so
  * a broadcast lands and solidifies as on a real chain; with every state the task went through.
  */
-export const roundsUntilDone = <E, R>(step: Effect.Effect<unknown, E, R>) => (scope: TenantScope, id: SweepTaskId, limit = 60) =>
+export const roundsUntilDone = <E, R>(step: Effect.Effect<unknown, E, R>) => (scope: Tenants.TenantScope, id: Sweeps.SweepTaskId, limit = 60) =>
   Effect.gen(function*() {
     const sim = yield* Sim
     const seen: Array<string> = []
@@ -141,5 +126,5 @@ export const sentFrom = (address: string) => Effect.flatMap(Sim, (sim) => sentBy
 export const ordersFor = (address: string) =>
   Effect.flatMap(Sim, (sim) => Effect.map(sim.provider.orders, (orders) => orders.filter((o) => o.order.receiver === address)))
 
-export const sweeperReport = Effect.flatMap(ComponentStatus, (status) =>
+export const sweeperReport = Effect.flatMap(Engine.ComponentStatus, (status) =>
   Effect.map(status.list("nile"), (reports) => reports.find((r) => r.component === "sweeper")))

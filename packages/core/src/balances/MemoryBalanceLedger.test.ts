@@ -1,0 +1,4 @@
+import { balanceLedgerContract } from "./BalanceLedgerContract.js"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
+
+balanceLedgerContract("memory", MemoryTestStorage)

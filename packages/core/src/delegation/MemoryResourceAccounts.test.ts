@@ -1,0 +1,4 @@
+import { resourceAccountsContract } from "./ResourceAccountsContract.js"
+import { MemoryStorage } from "../memory/MemoryStorage.js"
+
+resourceAccountsContract("memory", MemoryStorage)

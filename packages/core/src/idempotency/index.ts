@@ -1,0 +1,3 @@
+export * from "./Idempotency.js"
+export * from "./Idempotent.js"
+export * as MemoryIdempotencyStore from "./MemoryIdempotencyStore.js"

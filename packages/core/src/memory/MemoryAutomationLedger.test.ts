@@ -1,4 +1,0 @@
-import { automationLedgerContract } from "../testing/AutomationLedgerContract.js"
-import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
-
-automationLedgerContract("memory", MemoryTestStorage)

@@ -1,4 +1,0 @@
-import { consoleQueriesContract } from "../testing/ConsoleQueriesContract.js"
-import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
-
-consoleQueriesContract("memory", MemoryTestStorage)

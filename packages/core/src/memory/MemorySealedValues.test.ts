@@ -1,4 +1,0 @@
-import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
-import { sealedValuesContract } from "../testing/SealedValuesContract.js"
-
-sealedValuesContract("memory", MemoryTestStorage)

@@ -1,4 +1,0 @@
-import { storageProbeContract } from "../testing/StorageProbeContract.js"
-import { MemoryStorage } from "./MemoryStorage.js"
-
-storageProbeContract("memory", MemoryStorage)

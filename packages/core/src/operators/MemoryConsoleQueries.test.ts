@@ -1,0 +1,4 @@
+import { consoleQueriesContract } from "./ConsoleQueriesContract.js"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
+
+consoleQueriesContract("memory", MemoryTestStorage)

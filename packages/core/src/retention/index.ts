@@ -1,0 +1,2 @@
+export * from "./RecordPruning.js"
+export * from "./RecordPruningSettings.js"

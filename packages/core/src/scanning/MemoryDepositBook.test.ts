@@ -1,0 +1,4 @@
+import { depositBookContract } from "./DepositBookContract.js"
+import { MemoryTestStorage } from "../testing/MemoryTestStorage.js"
+
+depositBookContract("memory", MemoryTestStorage)

@@ -1,0 +1,6 @@
+export * from "./ConfirmationRule.js"
+export * from "./Settings.js"
+export * from "./SettingsErrors.js"
+export * from "./SettingsRepository.js"
+export * from "./SettingsService.js"
+export * as MemorySettingsRepository from "./MemorySettingsRepository.js"
