@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
-import { join, relative, resolve } from "node:path"
+import { dirname, join, relative, resolve } from "node:path"
 import ts from "typescript"
 import { version } from "@collector/launch"
 
@@ -59,6 +59,26 @@ const importsOf = (file: string) =>
 /** Whether a file loads a package when it is loaded itself (a value import, not a type or a dynamic one). */
 const staticallyImports = (text: string, name: string) =>
   new RegExp(`^\\s*(import|export)\\s+(?!type\\b)[^;]*?from\\s+"${name}(/[^"]*)?"`, "m").test(text) || new RegExp(`^\\s*import\\s+"${name}"`, "m").test(text)
+
+/** Relative imports a file makes that load another file with it (not `import type`). */
+const relativeValueImports = (file: string) => {
+  const text = readFileSync(file, "utf8")
+  return [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^;]*?from\s+"(\.{1,2}\/[^"]+)\.js"/gm)]
+    .map((match) => resolve(dirname(file), `${match[1]}.ts`))
+    .filter((path) => existsSync(path))
+}
+
+/** The files loading the entries loads. */
+const closure = (entries: ReadonlyArray<string>): ReadonlySet<string> => {
+  const seen = new Set<string>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const next of relativeValueImports(file)) visit(next)
+  }
+  for (const entry of entries) if (existsSync(entry)) visit(entry)
+  return seen
+}
 
 const effectPackages = (manifest: Manifest) =>
   Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => name === "effect" || name.startsWith("@effect/"))
@@ -126,8 +146,15 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
       const external = /const external = (\[[^\]]*\])/.exec(readFileSync(join(dir, "scripts/bundle.mjs"), "utf8"))?.[1]
       return expect(JSON.parse(external ?? "[]").sort()).toEqual(Object.keys(manifest.dependencies ?? {}).sort())
     }
+    // A contract suite sits beside its port and imports vitest: it is loaded through a testing
+    // entry only, which the main entry must never reach.
+    const main = closure([join(src, "index.ts")])
+    const testingEntries = Object.entries(manifest.exports)
+      .filter(([path]) => path !== "." && path !== "./package.json")
+      .map(([, conditions]) => join(dir, (conditions as Record<string, string>)["@collector/source"] ?? ""))
+    const testingOnly = closure(testingEntries)
     const undeclared = shipped(src).flatMap((file) => {
-      const allowed = file.startsWith(testingEntry) ? declared : required
+      const allowed = (file.startsWith(testingEntry) || testingOnly.has(file)) && !main.has(file) ? declared : required
       const text = readFileSync(file, "utf8")
       return importsOf(file)
         .filter((name) => name !== manifest.name && !allowed.includes(name))
