@@ -105,7 +105,13 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
   })
 
   it("exports each entry as types and import of the build, and its source under @collector/source", () => {
-    const entries = Object.entries(manifest.exports ?? {}).filter(([path]) => path !== "./package.json")
+    // `./*`: each feature folder's barrel as an entry of its own (the core's namespaces), so that
+    // declaration files can name a type of a namespace their source never imported.
+    const featureEntry = manifest.exports?.["./*"]
+    if (featureEntry !== undefined) {
+      expect(featureEntry).toEqual({ "@collector/source": "./src/*/index.ts", types: "./dist/*/index.d.ts", import: "./dist/*/index.js" })
+    }
+    const entries = Object.entries(manifest.exports ?? {}).filter(([path]) => path !== "./package.json" && path !== "./*")
     const main = existsSync(join(testingEntry, "index.ts")) ? [".", "./testing"] : ["."]
     expect(entries.map(([path]) => path).slice(0, main.length)).toEqual(main)
     // Further entries are test helpers that must load outside vitest (a SoftHSM2 token for a
