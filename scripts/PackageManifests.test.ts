@@ -155,7 +155,7 @@ describe.each(packages)("$manifest.name", ({ dir, manifest }) => {
     // A contract suite sits beside its port and imports vitest: it is loaded through a testing
     // entry only, which the main entry must never reach.
     const main = closure([join(src, "index.ts")])
-    const testingEntries = Object.entries(manifest.exports)
+    const testingEntries = Object.entries(manifest.exports ?? {})
       .filter(([path]) => path !== "." && path !== "./package.json")
       .map(([, conditions]) => join(dir, (conditions as Record<string, string>)["@collector/source"] ?? ""))
     const testingOnly = closure(testingEntries)
