@@ -111,7 +111,12 @@ layer(TestDatabaseLive, { timeout: 120_000, excludeTestServices: true })("Dispat
       const created = Date.now()
       const fastEvent = yield* seedEvent(fast, new Date())
       while ((yield* eventRow(fastEvent.id)).status !== "delivered") {
-        if (Date.now() - created > 20_000) throw new Error("the fast tenant's event waited behind the slow tenant")
+        if (Date.now() - created > 20_000) {
+          const row = yield* eventRow(fastEvent.id)
+          const sql = yield* SqlClient.SqlClient
+          const attempts = yield* sql`SELECT attempt, started_at, sent_at, ended_at, error FROM delivery_attempts WHERE event_id = ${fastEvent.id}`.pipe(Effect.orDie)
+          throw new Error(`the fast tenant's event waited behind the slow tenant: ${JSON.stringify({ row, attempts, fastReceived: receiver.receivedAt("/fast").length, slowReceived: receiver.receivedAt("/slow").length })}`)
+        }
         yield* Effect.sleep("20 millis")
       }
       const sql = yield* SqlClient.SqlClient
