@@ -3,7 +3,6 @@ import { type Kernel, Sweeps, Tenants } from "@collector/core"
 import { type Context, Effect, Layer } from "effect"
 import { automationOf, type SettingsRow, settingsColumns } from "./PgSettingsRepository.js"
 import { render } from "./RowRuleSql.js"
-import { terminalSql } from "./SweepRows.js"
 
 type DueRow = SettingsRow & { readonly tenant_id: string }
 
@@ -19,7 +18,6 @@ const tenantColumns = { status: "t.status", expiresAt: "t.expires_at" } as const
 
 export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.AutomationLedger>, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const terminal = sql.unsafe(terminalSql)
   // Only `due.tenant_id` shares a name with the settings row, so the rest need no alias.
   const settings = sql.unsafe(settingsColumns)
   return Sweeps.AutomationLedger.of({
@@ -52,8 +50,11 @@ export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.AutomationLed
     candidates: (scope, threshold, limit) =>
       sql<{ id: string }>`
         SELECT w.id::text AS id FROM wallets w
-        WHERE w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network} AND w.balance_usdt >= ${threshold.toString()}
-          AND NOT EXISTS (SELECT 1 FROM sweep_tasks t WHERE t.wallet_id = w.id AND t.status NOT IN ${terminal} OFFSET 0)
+        WHERE w.tenant_id = ${scope.tenantId} AND w.network = ${scope.network}
+          AND ${render(sql, Sweeps.AutomationDue.automationCandidate, { balanceUsdt: "w.balance_usdt" }, { threshold })}
+          AND NOT EXISTS (
+            SELECT 1 FROM sweep_tasks t
+            WHERE t.wallet_id = w.id AND ${render(sql, Sweeps.AutomationDue.taskStillCollecting, { status: "t.status" }, {})} OFFSET 0)
           AND NOT EXISTS (
             SELECT 1 FROM tenant_settings s
             WHERE s.tenant_id = w.tenant_id AND s.network = w.network AND s.collection_wallet_id = w.id)

@@ -2,6 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { Balances, type Kernel } from "@collector/core"
 import { Clock, Effect, Layer } from "effect"
 import { integerArray } from "./PgArrays.js"
+import { render } from "./RowRuleSql.js"
+
+// The column core's staleness rules (BalanceStaleness) read.
+const staleMark = { balanceStaleFrom: "balance_stale_from" }
 
 /**
  * Two ordered index scans, each stopping after `limit` rows: the stale range of
@@ -14,11 +18,11 @@ export const dueStatement = (sql: SqlClient.SqlClient, network: Kernel.Network, 
   sql<{ id: string; address: string }>`
     SELECT due.id::text AS id, due.address FROM (
       (SELECT id, address, 0 AS part, balance_stale_from AS stale_from, NULL::timestamptz AS synced_at FROM wallets
-        WHERE network = ${network} AND balance_stale_from IS NOT NULL AND balance_stale_from <= ${solidified}
+        WHERE network = ${network} AND ${render(sql, Balances.BalanceStaleness.staleJumpsRotation, staleMark, { solidified })}
         ORDER BY balance_stale_from, id LIMIT ${limit})
       UNION ALL
       (SELECT id, address, 1, NULL::bigint, balance_synced_at FROM wallets
-        WHERE network = ${network} AND (balance_stale_from IS NULL OR balance_stale_from > ${solidified})
+        WHERE network = ${network} AND ${render(sql, Balances.BalanceStaleness.staleWaitsInRotation, staleMark, { solidified })}
         ORDER BY balance_synced_at NULLS FIRST, id LIMIT ${limit})
     ) due
     ORDER BY due.part, due.stale_from, due.synced_at NULLS FIRST, due.id LIMIT ${limit}`
@@ -76,7 +80,9 @@ export const make = Effect.gen(function*() {
               balance_trx = r.trx,
               balance_block = r.at_block,
               balance_synced_at = ${now},
-              balance_stale_from = CASE WHEN w.balance_stale_from <= r.at_block THEN NULL ELSE w.balance_stale_from END
+              balance_stale_from = CASE
+                WHEN ${render(sql, Balances.BalanceStaleness.readingClearsMark, { balanceStaleFrom: "w.balance_stale_from" }, { atBlock: sql`r.at_block` })} THEN NULL
+                ELSE w.balance_stale_from END
             FROM r JOIN old ON old.id = r.id
             WHERE w.id = r.id
             RETURNING w.id, old.tenant_id, r.usdt - coalesce(old.balance_usdt, 0) AS usdt, r.trx - coalesce(old.balance_trx, 0) AS trx

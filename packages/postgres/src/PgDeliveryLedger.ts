@@ -58,6 +58,7 @@ class ClaimLost extends Data.TaggedError("ClaimLost") {}
 const eventColumns: Columns<Notifications.DeliveryRules.EventClaimFields> = { status: "status", nextAttempt: "next_attempt", claimedUntil: "claimed_until" }
 const roundColumns: Columns<Notifications.DeliveryRules.RoundFields> = { roundUrl: "e.round_url", attempts: "e.attempts", deadlineAt: "e.deadline_at" }
 const webhookColumns: Columns<Notifications.DeliveryRules.WebhookFields> = { webhookEnabled: "s.webhook_enabled", webhookUrl: "s.webhook_url" }
+const holdColumns: Columns<Notifications.DeliveryRules.ClaimHoldFields> = { currentRound: "current_round", claimedBy: "claimed_by", attempts: "attempts" }
 const attemptColumns: Columns<Notifications.DeliveryRules.RoundAttemptFields> = { attempt: "o.attempt", endedAt: "o.ended_at", eventAttempts: "e.attempts" }
 
 const statusOf = (next: Notifications.NextStep) => next._tag === "Delivered" ? "delivered" : next._tag === "Retry" ? "pending" : "failed"
@@ -68,6 +69,10 @@ export const make = Effect.gen(function*() {
   const isOpen = (columns: Columns<Notifications.DeliveryRules.EventClaimFields>) => render(sql, Notifications.DeliveryRules.eventOpen, columns, {})
   const isDue = (now: Date) => render(sql, Notifications.DeliveryRules.eventDue, eventsE, { now })
   const isClaimable = (now: Date) => render(sql, Notifications.DeliveryRules.eventClaimable, eventsE, { now })
+  const claimHeldBy = (claim: Notifications.Claim) =>
+    render(sql, Notifications.DeliveryRules.claimHeld, holdColumns, { round: claim.round, holder: claim.holder })
+  // A batch's rows (`input AS i`) each name their claim and attempt.
+  const inputHeld = render(sql, Notifications.DeliveryRules.attemptHeld, aliased("e", holdColumns), { round: sql`i.round`, holder: sql`i.holder`, attempt: sql`i.attempt` })
 
   const guarded = <A>(effect: Effect.Effect<A, ClaimLost | SqlError.SqlError>) =>
     sql.withTransaction(effect).pipe(
@@ -223,7 +228,7 @@ export const make = Effect.gen(function*() {
       attempts.length === 0 ? Effect.succeed([]) : sql<{ event_id: string }>`
         WITH input AS (${heldInput(attempts)}), held AS (
           SELECT e.id FROM events e JOIN input i ON i.event_id = e.id
-          WHERE e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt
+          WHERE ${inputHeld}
             AND ${render(sql, Notifications.DeliveryRules.leaseHeld, { claimedUntil: "e.claimed_until" }, { now: at })}
           FOR SHARE OF e
         )
@@ -246,7 +251,7 @@ export const make = Effect.gen(function*() {
         WITH input AS (${heldInput(attempts)}), moved AS (
           UPDATE events e SET attempts = e.attempts - 1, status = 'pending', claimed_by = NULL, claimed_until = NULL
           FROM input i
-          WHERE e.id = i.event_id AND e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt
+          WHERE e.id = i.event_id AND ${inputHeld}
             AND EXISTS (
               SELECT 1 FROM delivery_attempts a
               WHERE a.event_id = i.event_id AND a.round = i.round AND a.attempt = i.attempt AND a.ended_at IS NULL AND a.sent_at IS NULL)
@@ -266,7 +271,7 @@ export const make = Effect.gen(function*() {
         yield* ensure(yield* sql`
           UPDATE events SET round_url = '', round_started_at = ${round.at}, deadline_at = ${round.deadlineAt},
                  status = 'failed', next_attempt = NULL, last_error = ${round.reason}, claimed_by = NULL, claimed_until = NULL
-          WHERE id = ${claim.eventId} AND current_round = ${claim.round} AND claimed_by = ${claim.holder} AND round_url IS NULL
+          WHERE id = ${claim.eventId} AND ${claimHeldBy(claim)} AND round_url IS NULL
           RETURNING id`)
         yield* sql`
           INSERT INTO delivery_rounds (event_id, round, url, started_at, deadline_at, ended_at, outcome, reason)
@@ -278,7 +283,7 @@ export const make = Effect.gen(function*() {
       guarded(Effect.gen(function*() {
         yield* ensure(yield* sql`
           UPDATE events SET status = 'failed', next_attempt = NULL, last_error = ${reason}, claimed_by = NULL, claimed_until = NULL
-          WHERE id = ${claim.eventId} AND current_round = ${claim.round} AND claimed_by = ${claim.holder}
+          WHERE id = ${claim.eventId} AND ${claimHeldBy(claim)}
           RETURNING id`)
         yield* sql`
           UPDATE delivery_rounds SET ended_at = ${at}, outcome = 'failed', reason = ${reason}
@@ -298,7 +303,7 @@ export const make = Effect.gen(function*() {
                  delivered_at = CASE WHEN i.delivered THEN i.ended_at ELSE e.delivered_at END,
                  claimed_by = NULL, claimed_until = NULL
           FROM input i
-          WHERE e.id = i.event_id AND e.current_round = i.round AND e.claimed_by = i.holder AND e.attempts = i.attempt
+          WHERE e.id = i.event_id AND ${inputHeld}
             AND EXISTS (
               SELECT 1 FROM delivery_attempts a
               WHERE a.event_id = i.event_id AND a.round = i.round AND a.attempt = i.attempt AND a.ended_at IS NULL)

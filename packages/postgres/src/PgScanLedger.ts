@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { type Chain, type Kernel, Scanning } from "@collector/core"
 import { Effect, Layer, Option } from "effect"
 import { integerArray, textArray } from "./PgArrays.js"
+import { render } from "./RowRuleSql.js"
 
 // The partial index sweep_tasks_txid serves it only because `txid <> ''` is repeated here.
 export const sweepsAmongStatement = (sql: SqlClient.SqlClient, network: Kernel.Network, txids: ReadonlyArray<string>) =>
@@ -277,7 +278,8 @@ export const make = Effect.gen(function*() {
       sql<{ held: boolean }>`
         WITH claimed AS (
           UPDATE scan_cursors SET lease_holder = ${holder}, lease_expires_at = now() + make_interval(secs => ${ttlMillis / 1000})
-          WHERE network = ${network} AND (lease_holder = ${holder} OR lease_expires_at < now())
+          WHERE network = ${network}
+            AND ${render(sql, Scanning.ScanLease.scanLeaseTakable, { leaseHolder: "lease_holder", leaseExpiresAt: "lease_expires_at" }, { holder, now: sql`now()` })}
           RETURNING 1
         )
         SELECT EXISTS (SELECT 1 FROM claimed) OR NOT EXISTS (SELECT 1 FROM scan_cursors WHERE network = ${network}) AS held`.pipe(Effect.orDie, Effect.map(([row]) => row?.held === true)),

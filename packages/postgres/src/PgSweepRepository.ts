@@ -56,7 +56,7 @@ export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.SweepReposito
   const casUpdate = (task: Sweeps.SweepTask, worker: string) =>
     sql<{ wallet_id: string }>`
       UPDATE sweep_tasks t SET ${sql.update(mutableColumns(task))}, version = t.version + 1, claimed_by = NULL, claimed_until = NULL
-      WHERE t.id = ${task.id} AND t.version = ${task.version} AND t.claimed_by = ${worker}
+      WHERE t.id = ${task.id} AND ${render(sql, Sweeps.SweepClaimable.sweepHeldBy, { version: "t.version", claimedBy: "t.claimed_by" }, { version: task.version, holder: worker })}
       RETURNING t.wallet_id::text AS wallet_id`
 
   /**

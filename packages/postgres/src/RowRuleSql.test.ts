@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Idempotency, Kernel, Notifications, Sweeps, Tenants } from "@collector/core"
+import { Balances, Idempotency, Kernel, Notifications, Scanning, Sweeps, Tenants } from "@collector/core"
 import { expect, layer } from "@effect/vitest"
 import { Effect, FastCheck as fc } from "effect"
 import { type Columns, render } from "./RowRuleSql.js"
@@ -35,12 +35,26 @@ interface WideRow {
   readonly nextStepAt: Date
   readonly outcome: string
   readonly createdAt: Date
+  readonly leaseHolder: string
+  readonly leaseExpiresAt: Date | null
+  readonly version: number
+  readonly claimedBy: string | null
+  readonly currentRound: number
+  readonly balanceUsdt: bigint | null
+  readonly balanceStaleFrom: bigint | null
 }
 
 interface WideParams {
   readonly now: Date
   readonly maxAttempts: number
   readonly before: Date
+  readonly holder: string
+  readonly version: number
+  readonly threshold: bigint
+  readonly solidified: bigint
+  readonly atBlock: bigint
+  readonly round: number
+  readonly attempt: number
 }
 
 // One column per field, named as the field is in snake case; the rules read them as `r.<column>`.
@@ -65,7 +79,14 @@ const sqlTypes: { readonly [K in keyof WideRow]: string } = {
   automationRoundClaimedUntil: "timestamptz",
   nextStepAt: "timestamptz",
   outcome: "text",
-  createdAt: "timestamptz"
+  createdAt: "timestamptz",
+  leaseHolder: "text",
+  leaseExpiresAt: "timestamptz",
+  version: "int",
+  claimedBy: "text",
+  currentRound: "int",
+  balanceUsdt: "numeric",
+  balanceStaleFrom: "bigint"
 }
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 const columns = Object.fromEntries(Object.keys(sqlTypes).map((key) => [key, `r.${snake(key)}`])) as Columns<WideRow>
@@ -99,7 +120,14 @@ const wideRow = fc.record({
   automationRoundClaimedUntil: nullableTime,
   nextStepAt: time,
   outcome: fc.constantFrom("running", "Succeeded", "Rejected"),
-  createdAt: time
+  createdAt: time,
+  leaseHolder: fc.constantFrom("", "engine-a", "engine-b"),
+  leaseExpiresAt: nullableTime,
+  version: fc.integer({ min: 0, max: 2 }),
+  claimedBy: fc.constantFrom(null, "engine-a", "engine-b"),
+  currentRound: fc.integer({ min: 1, max: 2 }),
+  balanceUsdt: fc.constantFrom(null, 0n, 999_999n, 1_000_000n, 1_000_001n, 2n ** 70n),
+  balanceStaleFrom: fc.constantFrom(null, 99n, 100n, 101n)
 })
 
 const rows: ReadonlyArray<WideRow> = fc.sample(wideRow, { seed: 20261129, numRuns: 2_000 }).map((row, id) => ({ ...row, id }))
@@ -116,21 +144,33 @@ const rules: ReadonlyArray<readonly [string, Kernel.RowRule.Rule<WideRow, WidePa
   ["DeliveryRules.roundGoesOn", asWide(Notifications.DeliveryRules.roundGoesOn)],
   ["DeliveryRules.webhookConfigured", asWide(Notifications.DeliveryRules.webhookConfigured)],
   ["DeliveryRules.attemptBlocksStart", asWide(Notifications.DeliveryRules.attemptBlocksStart)],
+  ["DeliveryRules.claimHeld", asWide(Notifications.DeliveryRules.claimHeld)],
+  ["DeliveryRules.attemptHeld", asWide(Notifications.DeliveryRules.attemptHeld)],
   ["tenantAvailability", asWide(Tenants.tenantAvailability)],
   ["AutomationDue.automationDue", asWide(Sweeps.AutomationDue.automationDue)],
   ["SweepClaimable.sweepClaimable", asWide(Sweeps.SweepClaimable.sweepClaimable)],
   ["SweepClaimable.sweepUnclaimed", asWide(Sweeps.SweepClaimable.sweepUnclaimed)],
   ["accessTokenExpired", asWide(Tenants.accessTokenExpired)],
-  ["idempotencyPrunable", asWide(Idempotency.idempotencyPrunable)]
+  ["idempotencyPrunable", asWide(Idempotency.idempotencyPrunable)],
+  ["ScanLease.scanLeaseTakable", asWide(Scanning.ScanLease.scanLeaseTakable)],
+  ["SweepClaimable.sweepHeldBy", asWide(Sweeps.SweepClaimable.sweepHeldBy)],
+  ["AutomationDue.automationCandidate", asWide(Sweeps.AutomationDue.automationCandidate)],
+  ["AutomationDue.taskStillCollecting", asWide(Sweeps.AutomationDue.taskStillCollecting)],
+  ["BalanceStaleness.staleJumpsRotation", asWide(Balances.BalanceStaleness.staleJumpsRotation)],
+  ["BalanceStaleness.staleWaitsInRotation", asWide(Balances.BalanceStaleness.staleWaitsInRotation)],
+  ["BalanceStaleness.readingClearsMark", asWide(Balances.BalanceStaleness.readingClearsMark)]
 ]
 
-const paramSets: ReadonlyArray<WideParams> = [{ now, maxAttempts: 3, before: now }, { now: around[1]!, maxAttempts: 1, before: around[4]! }]
+const paramSets: ReadonlyArray<WideParams> = [
+  { now, maxAttempts: 3, before: now, holder: "engine-a", version: 1, threshold: 1_000_000n, solidified: 100n, atBlock: 100n, round: 1, attempt: 2 },
+  { now: around[1]!, maxAttempts: 1, before: around[4]!, holder: "engine-b", version: 0, threshold: 1n, solidified: 99n, atBlock: 101n, round: 2, attempt: 0 }
+]
 
 layer(TestDatabaseLive)("RowRuleSql", (it) => {
   it.effect("renders each core rule into SQL that keeps exactly the rows RowRule.holds accepts", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const json = JSON.stringify(rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [snake(key), value]))))
+      const json = JSON.stringify(rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [snake(key), typeof value === "bigint" ? value.toString() : value]))))
       for (const [name, rule] of rules) {
         for (const params of paramSets) {
           const found = yield* sql<{ id: number }>`

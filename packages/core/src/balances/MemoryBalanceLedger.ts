@@ -1,6 +1,8 @@
 import { Clock, Effect, Layer } from "effect"
 import { BalanceLedger, type BalanceReading } from "./BalanceLedger.js"
 import { newestReadings } from "./NewestReadings.js"
+import { readingClearsMark, staleJumpsRotation, staleWaitsInRotation } from "./BalanceStaleness.js"
+import * as RowRule from "../kernel/RowRule.js"
 import { MemoryDatabase } from "../memory/MemoryDatabase.js"
 import { type WalletRow, wallets } from "../memory/MemoryTables.js"
 import { compare, compareDatesNullsFirst, compareIds } from "../memory/Ordering.js"
@@ -21,7 +23,7 @@ const synced = (wallet: WalletRow, reading: BalanceReading, at: Date): WalletRow
     balanceBlock: reading.atBlock,
     balanceSyncedAt: at,
     // Only a reading at or above the mark's block can have seen what marked the wallet.
-    balanceStaleFrom: wallet.balanceStaleFrom !== null && wallet.balanceStaleFrom <= reading.atBlock ? null : wallet.balanceStaleFrom
+    balanceStaleFrom: RowRule.holds(readingClearsMark, wallet, { atBlock: reading.atBlock }) ? null : wallet.balanceStaleFrom
   }
 }
 
@@ -32,9 +34,9 @@ export const make = Effect.gen(function*() {
     due: (network, limit, solidified) =>
       db.atomically(() => {
         const inNetwork = rows.filter((w) => w.network === network)
-        const jumps = (w: WalletRow) => w.balanceStaleFrom !== null && w.balanceStaleFrom <= solidified
-        const stale = inNetwork.filter(jumps).sort((a, b) => compare(a.balanceStaleFrom!, b.balanceStaleFrom!) || compareIds(a.id, b.id))
-        const rotation = inNetwork.filter((w) => !jumps(w))
+        const stale = inNetwork.filter((w) => RowRule.holds(staleJumpsRotation, w, { solidified }))
+          .sort((a, b) => compare(a.balanceStaleFrom!, b.balanceStaleFrom!) || compareIds(a.id, b.id))
+        const rotation = inNetwork.filter((w) => RowRule.holds(staleWaitsInRotation, w, { solidified }))
           .sort((a, b) => compareDatesNullsFirst(a.balanceSyncedAt, b.balanceSyncedAt) || compareIds(a.id, b.id))
         return [...stale, ...rotation].slice(0, limit).map((w) => ({ id: w.id, address: w.address }))
       }),

@@ -99,3 +99,33 @@ export const attemptBlocksStart: RowRule.Rule<RoundAttemptFields, unknown> = Row
   RowRule.isNull(RowRule.field<RoundAttemptFields>("endedAt")),
   RowRule.compare(RowRule.field<RoundAttemptFields>("attempt"), ">", RowRule.field<RoundAttemptFields>("eventAttempts"))
 )
+
+/** The fields of an event its claim's holder checks before each write. */
+export interface ClaimHoldFields {
+  readonly currentRound: number
+  readonly claimedBy: string | null
+  readonly attempts: number
+}
+
+export interface HeldClaim {
+  readonly round: number
+  readonly holder: string
+}
+
+export interface HeldAttemptRef extends HeldClaim {
+  readonly attempt: number
+}
+
+const holdField = RowRule.field<ClaimHoldFields>
+
+/** The event is still in the claim's round and `holder` still holds it: the holder may end the round. */
+export const claimHeld: RowRule.Rule<ClaimHoldFields, HeldClaim> = RowRule.all<ClaimHoldFields, HeldClaim>(
+  RowRule.compare(holdField("currentRound"), "=", RowRule.param<HeldClaim>("round")),
+  RowRule.compare(holdField("claimedBy"), "=", RowRule.param<HeldClaim>("holder"))
+)
+
+/** Held, and still at the attempt's count: the write of that attempt (its mark, withdrawal or outcome) may go on. */
+export const attemptHeld: RowRule.Rule<ClaimHoldFields, HeldAttemptRef> = RowRule.all<ClaimHoldFields, HeldAttemptRef>(
+  claimHeld,
+  RowRule.compare(holdField("attempts"), "=", RowRule.param<HeldAttemptRef>("attempt"))
+)

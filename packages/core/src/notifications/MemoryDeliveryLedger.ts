@@ -8,7 +8,7 @@ import {
   type HeldAttempt,
   type NextStep
 } from "./DeliveryLedger.js"
-import { attemptBlocksStart, eventClaimable, eventDue, eventOpen, leaseHeld, roundGoesOn, webhookConfigured } from "./DeliveryRules.js"
+import { attemptBlocksStart, attemptHeld, claimHeld, eventClaimable, eventDue, eventOpen, leaseHeld, roundGoesOn, webhookConfigured } from "./DeliveryRules.js"
 import * as RowRule from "../kernel/RowRule.js"
 import { MemoryDatabase } from "../memory/MemoryDatabase.js"
 import { checkedAttempt, checkedEvent, maxAttemptNumber } from "../memory/MemoryEventChecks.js"
@@ -34,7 +34,7 @@ const statusOf = (next: NextStep) => next._tag === "Delivered" ? "delivered" : n
 
 /** Under its claim (holder and round) at the attempt count `attempt`: the write of a held attempt may go on. */
 const holds = (row: EventRow | undefined, { attempt, claim }: HeldAttempt): row is EventRow =>
-  row !== undefined && row.currentRound === claim.round && row.claimedBy === claim.holder && row.attempts === attempt
+  row !== undefined && RowRule.holds(attemptHeld, row, { round: claim.round, holder: claim.holder, attempt })
 
 export const make = Effect.gen(function*() {
   const db = yield* MemoryDatabase
@@ -205,7 +205,7 @@ export const make = Effect.gen(function*() {
     failNewRound: (claim, round) =>
       db.atomically(() => {
         const row = table.get(claim.eventId)
-        if (row === undefined || row.currentRound !== claim.round || row.claimedBy !== claim.holder || row.roundUrl !== null) return
+        if (row === undefined || !RowRule.holds(claimHeld, row, claim) || row.roundUrl !== null) return
         updateEvent(row.id, (e) => ({
           ...e,
           roundUrl: "",
@@ -235,7 +235,7 @@ export const make = Effect.gen(function*() {
     endRound: (claim, at, reason) =>
       db.atomically(() => {
         const row = table.get(claim.eventId)
-        if (row === undefined || row.currentRound !== claim.round || row.claimedBy !== claim.holder) return
+        if (row === undefined || !RowRule.holds(claimHeld, row, claim)) return
         updateEvent(row.id, (e) => ({ ...e, status: "failed", nextAttempt: null, lastError: reason, claimedBy: null, claimedUntil: null }))
         const key = keyOf(row.id, claim.round)
         const open = rounds.get(key)

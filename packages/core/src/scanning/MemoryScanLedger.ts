@@ -4,6 +4,8 @@ import type { WalletId } from "../kernel/Ids.js"
 import type { Network } from "../kernel/Network.js"
 import { CursorMoved, type ObservedTransfer, ScanLedger, type ScanPosition, type StoredOutflow } from "./ScanLedger.js"
 import { MemoryDatabase } from "../memory/MemoryDatabase.js"
+import * as RowRule from "../kernel/RowRule.js"
+import { scanLeaseTakable } from "./ScanLease.js"
 import {
   apps,
   deposits,
@@ -290,8 +292,7 @@ export const make = Effect.gen(function*() {
         db.atomically(() => {
           const cursor = cursors.get(network)
           if (cursor === undefined) return true
-          const expired = cursor.leaseExpiresAt === null || cursor.leaseExpiresAt.getTime() < at.getTime()
-          if (cursor.leaseHolder !== holder && !expired) return false
+          if (!RowRule.holds(scanLeaseTakable, cursor, { holder, now: at })) return false
           cursors.put(network, { ...cursor, leaseHolder: holder, leaseExpiresAt: new Date(at.getTime() + ttlMillis) })
           return true
         })),

@@ -1,5 +1,6 @@
 import * as RowRule from "../kernel/RowRule.js"
 import { tenantAvailability, type TenantAvailabilityFields } from "../tenants/Tenant.js"
+import { type SweepStatus, terminalStatuses } from "./SweepTask.js"
 
 /**
  * When a scope's automatic sweep round is due, written once: the memory driver evaluates these
@@ -40,3 +41,30 @@ export const automationDue: RowRule.Rule<AutomationDueFields, DueTime> = RowRule
 /** The scope's round is claimable: due by its settings, and its tenant is served (tenantAvailability). */
 export const isAutomationDue = (settings: AutomationDueFields, tenant: TenantAvailabilityFields, at: Date): boolean =>
   RowRule.holds(automationDue, settings, { now: at }) && RowRule.holds(tenantAvailability, tenant, { now: at })
+
+/** The balance of a wallet of the scope, as last synced (null before its first reading). */
+export interface CandidateWalletFields {
+  readonly balanceUsdt: bigint | null
+}
+
+export interface CandidateThreshold {
+  readonly threshold: bigint
+}
+
+/** Holds at least the scope's threshold: the wallet may be swept by the round. */
+export const automationCandidate: RowRule.Rule<CandidateWalletFields, CandidateThreshold> = RowRule.compare(
+  RowRule.field<CandidateWalletFields>("balanceUsdt"),
+  ">=",
+  RowRule.param<CandidateThreshold>("threshold")
+)
+
+/** The status of a sweep task of the wallet. */
+export interface WalletTaskFields {
+  readonly status: SweepStatus
+}
+
+/** A task of the wallet not yet ended keeps the wallet out of the round: it is being collected. */
+export const taskStillCollecting: RowRule.Rule<WalletTaskFields, unknown> = RowRule.noneOf(
+  RowRule.field<WalletTaskFields>("status"),
+  terminalStatuses
+)

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { AutomationLedger } from "./AutomationLedger.js"
-import { isAutomationDue } from "./AutomationDue.js"
-import { isTerminal } from "./SweepTask.js"
+import { automationCandidate, isAutomationDue, taskStillCollecting } from "./AutomationDue.js"
+import * as RowRule from "../kernel/RowRule.js"
 import { MemoryDatabase } from "../memory/MemoryDatabase.js"
 import { storedPolicy } from "../memory/SettingsRows.js"
 import { keyOf, sweepTasks, type TenantSettingsRow, tenants, tenantSettings, wallets } from "../memory/MemoryTables.js"
@@ -41,10 +41,10 @@ export const make = Effect.gen(function*() {
       db.atomically(() => {
         const collectionWallet = settings.get(keyOf(scope.tenantId, scope.network))?.collectionWalletId ?? null
         const tasks = db.table(sweepTasks)
-        const collecting = (walletId: string) => tasks.find((t) => t.walletId === walletId && !isTerminal(t.status)) !== undefined
+        const collecting = (walletId: string) => tasks.find((t) => t.walletId === walletId && RowRule.holds(taskStillCollecting, t, {})) !== undefined
         return db.table(wallets)
           .filter((w) =>
-            w.tenantId === scope.tenantId && w.network === scope.network && w.balanceUsdt !== null && w.balanceUsdt >= threshold &&
+            w.tenantId === scope.tenantId && w.network === scope.network && RowRule.holds(automationCandidate, w, { threshold }) &&
             w.id !== collectionWallet && !collecting(w.id)
           )
           .sort((a, b) => compare(b.balanceUsdt!, a.balanceUsdt!) || compareIds(b.id, a.id))

@@ -3,7 +3,7 @@ import { compareIds } from "../kernel/Int64Id.js"
 import type { TenantScope } from "../tenants/Scope.js"
 import * as RowRule from "../kernel/RowRule.js"
 import { byClaimOrder } from "./ClaimOrder.js"
-import { sweepClaimable, sweepUnclaimed } from "./SweepClaimable.js"
+import { sweepClaimable, sweepHeldBy, sweepUnclaimed } from "./SweepClaimable.js"
 import { queuedTask } from "./QueuedTask.js"
 import { type SweepQuery, SweepRepository, type SweepView } from "./SweepRepository.js"
 import { isTerminal, type SweepStatus, type SweepTask, type SweepTaskId } from "./SweepTask.js"
@@ -83,7 +83,7 @@ export const make = Effect.gen(function*() {
   /** The compare-and-set of every step: the stored version is the task's and `worker` holds the claim. */
   const casUpdate = (task: SweepTask, worker: string): SweepTaskRow | null => {
     const row = tasks.get(task.id)
-    if (row === undefined || row.version !== task.version || row.claimedBy !== worker) return null
+    if (row === undefined || !RowRule.holds(sweepHeldBy, row, { version: task.version, holder: worker })) return null
     const next = stepped(row, task)
     write(next)
     return next

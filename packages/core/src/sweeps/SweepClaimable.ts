@@ -29,3 +29,23 @@ export const sweepClaimable: RowRule.Rule<SweepClaimFields, ClaimTime> = RowRule
   RowRule.compare(RowRule.field<SweepClaimFields>("nextStepAt"), "<=", RowRule.param<ClaimTime>("now")),
   sweepUnclaimed
 )
+
+/** The fields of a stored task its holder's write checks. */
+export interface SweepHoldFields {
+  readonly version: number
+  readonly claimedBy: string | null
+}
+
+export interface HeldTask {
+  readonly version: number
+  readonly holder: string
+}
+
+/**
+ * A step's compare-and-set: the stored task is the version the step read and `holder` still holds
+ * its claim (a claim taken over, or a step saved by someone else meanwhile, loses the write).
+ */
+export const sweepHeldBy: RowRule.Rule<SweepHoldFields, HeldTask> = RowRule.all<SweepHoldFields, HeldTask>(
+  RowRule.compare(RowRule.field<SweepHoldFields>("version"), "=", RowRule.param<HeldTask>("version")),
+  RowRule.compare(RowRule.field<SweepHoldFields>("claimedBy"), "=", RowRule.param<HeldTask>("holder"))
+)
