@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Fiber, Layer, TestClock } from "effect"
+import { Cause, Effect, Fiber, Layer, Metric, TestClock } from "effect"
+import { databaseWaiting } from "./DatabaseWaitMetrics.js"
 import { apiComponent, DatabaseWaits } from "./DatabaseWaits.js"
 import { loopRestartDelay, restarting } from "./Restarting.js"
 
@@ -28,8 +29,11 @@ describe("DatabaseWaits", () => {
       expect(yield* current).toEqual([
         { component: "sweeper", network: "nile", since: new Date(at(10)), reason: "Failed to execute statement: connect ECONNREFUSED 127.0.0.1:5432" }
       ])
+      const gauge = Effect.map(Metric.value(databaseWaiting("sweeper", "nile")), (state) => state.value)
+      expect(yield* gauge).toBe(1)
       expect(yield* watched(Effect.succeed(3))).toBe(3)
       expect(yield* current).toEqual([])
+      expect(yield* gauge).toBe(0)
     }).pipe(Effect.provide(waitsLayer)))
 
   it.effect("a failure that is not the database (a bug, a node) records nothing, nor does an interruption", () =>
