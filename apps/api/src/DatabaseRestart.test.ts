@@ -21,7 +21,12 @@ const stopped = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
-it.live("while PostgreSQL restarts under a running API, tenants get a 503 envelope with Retry-After, then service again", () =>
+const readiness = async (operatorPort: number) => {
+  const response = await fetch(`http://127.0.0.1:${operatorPort}/readyz`)
+  return { status: response.status, body: await response.json() as { not_ready: ReadonlyArray<{ component: string; network?: string; reason: string }> } }
+}
+
+it.live("while PostgreSQL restarts under a running API, tenants get a 503 envelope with Retry-After and /readyz names the API waiting, then service again", () =>
   Effect.promise(async () => {
     const directory = resolve(repositoryRoot, ".data", `db-restart-${process.pid}`)
     rmSync(directory, { recursive: true, force: true })
@@ -35,7 +40,8 @@ it.live("while PostgreSQL restarts under a running API, tenants get a 503 envelo
     let database = await startDatabase()
     const env = { DATABASE_URL: database.url, MASTER_KEY: Buffer.alloc(32, 7).toString("base64"), DATA_DIR: directory + "-data" }
     const port = await freePort()
-    const api = startTs("apps/api/src/main.ts", { ...env, PORT: String(port) })
+    const operatorPort = await freePort()
+    const api = startTs("apps/api/src/main.ts", { ...env, PORT: String(port), OPERATOR_PORT: String(operatorPort) })
     try {
       await waitForHttp(`http://127.0.0.1:${port}/healthz`)
       const created = await runTs("apps/cli/src/main.ts", env, ["tenant", "create", "--name", "acme", "--networks", "nile", "--json"])
@@ -43,6 +49,7 @@ it.live("while PostgreSQL restarts under a running API, tenants get a 503 envelo
       const app = JSON.parse(created.stdout).apps[0]
       const base = `http://127.0.0.1:${port}`
       expect((await requestToken(base, app.app_id, app.app_secret)).status).toBe(200)
+      const stoppedAt = new Date().toISOString()
       await database.stop()
       const during = await requestToken(base, app.app_id, app.app_secret)
       const body = await during.json()
@@ -52,9 +59,20 @@ it.live("while PostgreSQL restarts under a running API, tenants get a 503 envelo
         code: "SERVICE_UNAVAILABLE"
       })
       expect(body.trace_id).toBeTypeOf("string")
+      const waiting = await readiness(operatorPort)
+      expect(waiting.status).toBe(503)
+      const apiWait = waiting.body.not_ready.find((check) => check.component === "api")
+      expect(apiWait, JSON.stringify(waiting.body)).toBeDefined()
+      expect(apiWait!.network).toBeUndefined()
+      const [, since] = /^waiting for the database since (\S+): \S/.exec(apiWait!.reason) ?? []
+      expect(since, apiWait!.reason).toBeDefined()
+      // Since the request that met the database stopped.
+      expect(since! >= stoppedAt && since! <= new Date().toISOString(), `${since} after ${stoppedAt}`).toBe(true)
       database = await startDatabase()
       // The pool reconnects by itself.
       expect((await requestToken(base, app.app_id, app.app_secret)).status).toBe(200)
+      const ready = await readiness(operatorPort)
+      expect({ status: ready.status, notReady: ready.body.not_ready }).toEqual({ status: 200, notReady: [] })
     } finally {
       await stopped(api)
       await database.stop()

@@ -2,13 +2,15 @@ import { Cause, Clock, type Config, Context, Duration, Effect, Either, Layer, Op
 import { Chain } from "../chain/Chain.js"
 import { ChainRejected } from "../chain/ChainErrors.js"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
+import { DatabaseWaits } from "../engine/DatabaseWaits.js"
+import { engineComponents } from "../engine/EngineComponents.js"
 import { makeOutageLog } from "../engine/OutageLog.js"
 import type { Network } from "../kernel/Network.js"
 import { type BalanceBatch, batchDetail } from "./BalanceBatch.js"
 import { BalanceLedger, type BalanceReading } from "./BalanceLedger.js"
 import { balanceSyncConfig, type BalanceSyncSettings, defaultBalanceSyncSettings } from "./BalanceSyncSettings.js"
 
-export const balanceSyncComponent = "balance_sync"
+export const balanceSyncComponent = engineComponents.balanceSync
 
 const describe = (error: { readonly _tag: string; readonly reason?: string }) =>
   error.reason === undefined ? error._tag : `${error._tag}: ${error.reason}`
@@ -91,6 +93,7 @@ const make = (config: BalanceSyncSettings) => Effect.gen(function*() {
         Effect.gen(function*() {
           const started = yield* Clock.currentTimeMillis
           const outcome = yield* syncBatch(network).pipe(
+            DatabaseWaits.watching(balanceSyncComponent, network),
             Effect.map((batch) => ({ slots: batch.picked, failed: Option.isSome(batch.error) })),
             // The database (or the heartbeat board) failing must not end the loop either.
             Effect.catchAllCause((cause) =>

@@ -1,5 +1,7 @@
 import { Cause, Clock, Context, Effect, Layer, Option } from "effect"
 import { Chain } from "../chain/Chain.js"
+import { DatabaseWaits } from "../engine/DatabaseWaits.js"
+import { engineComponents } from "../engine/EngineComponents.js"
 import type { Network } from "../kernel/Network.js"
 import { SweepRepository } from "../sweeps/SweepRepository.js"
 import { isTerminal } from "../sweeps/SweepTask.js"
@@ -45,6 +47,7 @@ const make = (settings: ReclaimSettings) =>
     const run = (network: Network) =>
       Effect.forever(
         pass(network).pipe(
+          DatabaseWaits.watching(engineComponents.reclaim, network),
           Effect.catchAllCause((cause) => Effect.logError("reclaim pass failed; retried on the next pass", Cause.pretty(cause))),
           Effect.zipRight(Effect.sleep(settings.interval))
         )

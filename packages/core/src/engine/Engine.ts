@@ -8,6 +8,7 @@ import type { FeeLedger } from "../fees/FeeLedger.js"
 import type { SweepRepository } from "../sweeps/SweepRepository.js"
 import { feeBookingBatch, feeBookingLoop } from "../fees/FeeBookingLoop.js"
 import { Dispatcher } from "../notifications/Dispatcher.js"
+import { engineComponents } from "./EngineComponents.js"
 import { restarting } from "./Restarting.js"
 import { OutboxSignal } from "../notifications/OutboxSignal.js"
 import { Confirmations } from "../scanning/Confirmations.js"
@@ -63,13 +64,15 @@ const make = (network: Network, processName: string) =>
      * claims with SKIP LOCKED and leases.
      */
     const run = Effect.all([
-      restarting("scanner", scanner.run(network, holder)).pipe(Effect.annotateLogs({ component: "scanner" })),
-      restarting("balance sync", balances.run(network)).pipe(Effect.annotateLogs({ component: "balance_sync" })),
-      restarting("sweeper", sweeper.run(network, holder)).pipe(Effect.annotateLogs({ component: "sweeper" })),
-      restarting("reclaim", reclaim.run(network)).pipe(Effect.annotateLogs({ component: "reclaim" })),
-      restarting("automation", automation.run(network)).pipe(Effect.annotateLogs({ component: "automation" })),
-      restarting("notifier", dispatcher.run(network, holder)),
-      restarting("fee booking", feeBookingLoop(network).pipe(Effect.provide(feePorts))).pipe(Effect.annotateLogs({ component: "fee_booking" }))
+      restarting(engineComponents.scanner, network, scanner.run(network, holder)).pipe(Effect.annotateLogs({ component: engineComponents.scanner })),
+      restarting(engineComponents.balanceSync, network, balances.run(network)).pipe(Effect.annotateLogs({ component: engineComponents.balanceSync })),
+      restarting(engineComponents.sweeper, network, sweeper.run(network, holder)).pipe(Effect.annotateLogs({ component: engineComponents.sweeper })),
+      restarting(engineComponents.reclaim, network, reclaim.run(network)).pipe(Effect.annotateLogs({ component: engineComponents.reclaim })),
+      restarting(engineComponents.automation, network, automation.run(network)).pipe(Effect.annotateLogs({ component: engineComponents.automation })),
+      restarting(engineComponents.notifier, network, dispatcher.run(network, holder)),
+      restarting(engineComponents.feeBooking, network, feeBookingLoop(network).pipe(Effect.provide(feePorts))).pipe(
+        Effect.annotateLogs({ component: engineComponents.feeBooking })
+      )
     ], { concurrency: "unbounded", discard: true }).pipe(Effect.zipRight(Effect.never), Effect.annotateLogs({ network }))
 
     return {

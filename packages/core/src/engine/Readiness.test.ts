@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Layer, Option, TestClock } from "effect"
+import { Cause, Duration, Effect, Layer, Option, TestClock } from "effect"
 import type { ChainService } from "../chain/Chain.js"
 import { ChainUnavailable } from "../chain/ChainErrors.js"
 import { ScanLedger } from "../scanning/ScanLedger.js"
 import { StorageProbe, StorageUnreachable } from "../storage/StorageProbe.js"
 import { ComponentStatus, type ComponentReport } from "./ComponentStatus.js"
+import { apiComponent, DatabaseWaits } from "./DatabaseWaits.js"
 import { Heartbeats } from "./Heartbeats.js"
 import { Readiness } from "./Readiness.js"
 import { defaultReadinessSettings } from "./ReadinessSettings.js"
@@ -90,4 +91,53 @@ describe("Readiness", () => {
       )
       expect(failing(down)).toEqual(["database: unreachable: Error: connection refused"])
     }))
+
+  describe("while the database is out of reach", () => {
+    const lost = () => Object.assign(new Error("Connection terminated unexpectedly"), { code: "57P01" })
+    const waitsLayer = Layer.fresh(DatabaseWaits.layer((error) => (error as { code?: unknown }).code === "57P01"))
+    let databaseUp = false
+    const switched = world({ cursor: 100n, ping: Effect.suspend(() => (databaseUp ? Effect.void : Effect.fail(new StorageUnreachable({ cause: new Error("connection refused") })))) })
+    const notReady = (report: { readonly checks: ReadonlyArray<{ readonly component: string; readonly network?: string; readonly ready: boolean; readonly detail: string }> }) =>
+      report.checks.filter((c) => !c.ready).map(({ component, detail, network }) => ({ component, network, detail }))
+
+    it.effect("engines: each loop that waits for the database is named, with since when and what it met", () =>
+      Effect.gen(function*() {
+        databaseUp = false
+        yield* beat("notifier")
+        yield* beat("sweeper")
+        yield* TestClock.adjust("7 seconds")
+        yield* Effect.exit(DatabaseWaits.watching("sweeper", "nile")(Effect.die(lost())))
+        yield* Effect.exit(DatabaseWaits.watching("fee_booking", "nile")(Effect.die(lost())))
+        const report = yield* check([{ network: "nile", chain: chainAt(Effect.succeed(105n)) }])
+        expect(report.ready).toBe(false)
+        expect(notReady(report).filter((c) => c.component !== "database")).toEqual([
+          { component: "sweeper", network: "nile", detail: "waiting for the database since 1970-01-01T00:00:07.000Z: Connection terminated unexpectedly" },
+          { component: "fee_booking", network: "nile", detail: "waiting for the database since 1970-01-01T00:00:07.000Z: Connection terminated unexpectedly" }
+        ])
+        // The database is back and each loop's next pass reaches it: ready again.
+        yield* DatabaseWaits.watching("sweeper", "nile")(Effect.void)
+        yield* DatabaseWaits.watching("fee_booking", "nile")(Effect.void)
+        databaseUp = true
+        const after = yield* check([{ network: "nile", chain: chainAt(Effect.succeed(105n)) }])
+        expect(failing(after)).toEqual([])
+      }).pipe(Effect.provide(switched), Effect.provide(waitsLayer)))
+
+    it.effect("storage: the API that answered 503 is named until the database answers its probe again", () =>
+      Effect.gen(function*() {
+        const apiCheck = Effect.flatMap(Readiness, (r) => r.check).pipe(Effect.provide(Readiness.storage(settings)))
+        databaseUp = false
+        yield* TestClock.adjust("3 seconds")
+        yield* Effect.flatMap(DatabaseWaits, (waits) => waits.failed(apiComponent, undefined, Cause.die(lost())))
+        const down = yield* apiCheck
+        expect(notReady(down)).toEqual([
+          { component: "database", network: undefined, detail: "unreachable: Error: connection refused" },
+          { component: "api", network: undefined, detail: "waiting for the database since 1970-01-01T00:00:03.000Z: Connection terminated unexpectedly" }
+        ])
+        // No request need come (a balancer keeps an unready API out): the probe's answer ends the wait.
+        databaseUp = true
+        const back = yield* apiCheck
+        expect(back.ready).toBe(true)
+        expect(yield* Effect.flatMap(DatabaseWaits, (waits) => waits.current)).toEqual([])
+      }).pipe(Effect.provide(switched), Effect.provide(waitsLayer)))
+  })
 })

@@ -3,9 +3,10 @@ import type { ChainService } from "../chain/Chain.js"
 import type { Network } from "../kernel/Network.js"
 import { ScanLedger } from "../scanning/ScanLedger.js"
 import { StorageProbe } from "../storage/StorageProbe.js"
+import { apiComponent, DatabaseWaits } from "./DatabaseWaits.js"
 import { Heartbeats } from "./Heartbeats.js"
 import type { ProviderStanding } from "../energy/EnergyProvider.js"
-import { databaseCheck, heartbeatCheck, nodeCheck, providersCheck, type ReadinessCheck, readinessOf, type ReadinessReport, scanLagCheck } from "./ReadinessRules.js"
+import { databaseCheck, databaseWaitCheck, heartbeatCheck, nodeCheck, providersCheck, type ReadinessCheck, readinessOf, type ReadinessReport, scanLagCheck } from "./ReadinessRules.js"
 import { defaultReadinessSettings, type ReadinessSettings } from "./ReadinessSettings.js"
 
 /** A network an engine of this process serves, with the node it reads. */
@@ -39,8 +40,14 @@ const databaseAnswer = (settings: ReadinessSettings) =>
     const started = yield* Clock.currentTimeMillis
     const answer = yield* within(settings)(probe.ping, (error) => `unreachable: ${String(error.cause)}`)
     const finished = yield* Clock.currentTimeMillis
+    // The API has no passes of its own to find the database back: were its wait to end only with
+    // a request, a balancer that takes an unready API out would keep it out for good.
+    if (Either.isRight(answer)) yield* (yield* DatabaseWaits).answered(apiComponent, undefined)
     return Either.map(answer, () => finished - started)
   })
+
+/** Every component of this process that waits for the database, read after the database's own check. */
+const waitChecks = Effect.flatMap(DatabaseWaits, (waits) => waits.current).pipe(Effect.map((waits) => waits.map(databaseWaitCheck)))
 
 const networkChecks = (settings: ReadinessSettings, { chain, network, nodes, providers }: ReadinessNetwork) =>
   Effect.gen(function*() {
@@ -68,7 +75,8 @@ const networkChecks = (settings: ReadinessSettings, { chain, network, nodes, pro
  */
 export class Readiness extends Context.Tag("@collector/core/Readiness")<Readiness, { readonly check: Effect.Effect<ReadinessReport> }>() {
   /**
-   * A process without an engine (the API): ready when the store answers. The nodes are not
+   * A process without an engine (the API): ready when the store answers and the API does not
+   * wait for it (`DatabaseWaits`: requests met it out of reach; its answering ends that). The nodes are not
    * checked: only the sweep estimate reads one, and it reports a node's failure itself, while
    * every other operation works without a node.
    */
@@ -76,13 +84,16 @@ export class Readiness extends Context.Tag("@collector/core/Readiness")<Readines
     Layer.effect(
       Readiness,
       Effect.map(Effect.context<StorageProbe>(), (context) => ({
-        check: Effect.map(databaseAnswer(settings), (answer) => readinessOf([databaseCheck(answer)])).pipe(Effect.provide(context))
+        check: Effect.flatMap(databaseAnswer(settings), (answer) => Effect.map(waitChecks, (waiting) => readinessOf([databaseCheck(answer), ...waiting]))).pipe(
+          Effect.provide(context)
+        )
       }))
     )
 
   /**
    * A process running engines: ready when the store answers and, for each network, its node
-   * answers, the stored scan is at most `maxScanLagBlocks` behind the node's head, and this
+   * answers, the stored scan is at most `maxScanLagBlocks` behind the node's head, no component
+   * waits for the store (`DatabaseWaits`: each loop's next pass that reaches it ends its wait), and this
    * process's notifier and sweeper reported within `maxHeartbeatAge` (from `Heartbeats`, which
    * the engines' board must record to: `Heartbeats.recording`).
    */
@@ -97,7 +108,7 @@ export class Readiness extends Context.Tag("@collector/core/Readiness")<Readines
           database: databaseAnswer(settings),
           networks: Effect.forEach(networks, (network) => networkChecks(settings, network), { concurrency: "unbounded" })
         }, { concurrency: "unbounded" }).pipe(
-          Effect.map(({ database, networks }) => readinessOf([databaseCheck(database), ...networks.flat()])),
+          Effect.flatMap(({ database, networks }) => Effect.map(waitChecks, (waiting) => readinessOf([databaseCheck(database), ...waiting, ...networks.flat()]))),
           Effect.provide(context)
         )
       }))

@@ -2,8 +2,12 @@ import { Either, Option } from "effect"
 import type { ProviderStanding } from "../energy/EnergyProvider.js"
 import type { Network } from "../kernel/Network.js"
 import type { ComponentReport } from "./ComponentStatus.js"
+import type { DatabaseWait } from "./DatabaseWaits.js"
 
-/** One thing a process needs to do its work, judged: `database`, or per network `node`, `scanner`, `notifier`, `sweeper`. */
+/**
+ * One thing a process needs to do its work, judged: `database`, or per network `node`, `scanner`,
+ * `notifier`, `sweeper`; and each component waiting for the database (`databaseWaitCheck`).
+ */
 export interface ReadinessCheck {
   readonly component: string
   /** Absent for what the process has once (the database). */
@@ -29,6 +33,17 @@ export const databaseCheck = (answer: Either.Either<number, string>): ReadinessC
     onLeft: (reason) => ({ component: "database", ready: false, detail: reason }),
     onRight: (millis) => ({ component: "database", ready: true, detail: `answered in ${millis} ms` })
   })
+
+/**
+ * A component that waits for the database is not ready, whatever else is seen of it: it names
+ * itself and since when, where the database check alone would say only that the store is away.
+ */
+export const databaseWaitCheck = ({ component, network, reason, since }: DatabaseWait): ReadinessCheck => ({
+  component,
+  ...(network === undefined ? {} : { network }),
+  ready: false,
+  detail: `waiting for the database since ${since.toISOString()}: ${reason}`
+})
 
 /** The node answered with its head block (`Right`), or did not (`Left`: why). */
 export const nodeCheck = (

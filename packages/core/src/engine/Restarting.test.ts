@@ -8,7 +8,7 @@ describe("restarting", () => {
       let starts = 0
       // Fails on its first start (a storage error outside its own handling), then runs for good.
       const loop = Effect.suspend(() => (++starts === 1 ? Effect.fail("connection lost") : Effect.never))
-      const fiber = yield* Effect.fork(restarting("scanner", loop))
+      const fiber = yield* Effect.fork(restarting("scanner", "nile", loop))
       yield* TestClock.adjust(0)
       expect(starts).toBe(1)
       yield* TestClock.adjust(loopRestartDelay)
@@ -20,7 +20,7 @@ describe("restarting", () => {
   it.effect("an interruption ends it: the worker is stopping", () =>
     Effect.gen(function*() {
       let starts = 0
-      const exit = yield* Effect.exit(restarting("sweeper", Effect.suspend(() => (++starts, Effect.interrupt))))
+      const exit = yield* Effect.exit(restarting("sweeper", "nile", Effect.suspend(() => (++starts, Effect.interrupt))))
       expect(Exit.isInterrupted(exit)).toBe(true)
       expect(starts).toBe(1)
     }))

@@ -1,4 +1,6 @@
 import { Cause, Duration, Effect, Schedule } from "effect"
+import { DatabaseWaits } from "../engine/DatabaseWaits.js"
+import { engineComponents } from "../engine/EngineComponents.js"
 import type { Network } from "../kernel/Network.js"
 import { bookFees } from "./FeeBooking.js"
 
@@ -12,6 +14,7 @@ export const feeBookingBatch = 100
  */
 export const feeBookingLoop = (network: Network, interval: Duration.DurationInput = Duration.seconds(30)) =>
   bookFees(network, feeBookingBatch).pipe(
+    DatabaseWaits.watching(engineComponents.feeBooking, network),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.logWarning("fee booking pass failed", Cause.pretty(cause))
     ),

@@ -1,5 +1,7 @@
 import { Cause, Clock, Context, Duration, Effect, Either, FiberSet, Layer, Metric, Queue, Random, type Scope } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
+import { DatabaseWaits } from "../engine/DatabaseWaits.js"
+import { engineComponents } from "../engine/EngineComponents.js"
 import { noExtraLabels } from "../metrics/MetricFamily.js"
 import { noCheckpoint } from "../engine/Checkpoint.js"
 import type { TenantId } from "../kernel/Ids.js"
@@ -160,6 +162,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
     const marks = yield* makeMarkWriter
 
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+    const watched = (network: Network) => DatabaseWaits.watching(engineComponents.notifier, network)
     const checkpoint = settings.checkpoint ?? noCheckpoint
 
     /** Attempts that will never finish, closed at once as failed with `error`, written directly. */
@@ -452,7 +455,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
         const state = ageSeconds > 60 ? "degraded" : "ok"
         const detail = backlog.due === 0 ? "no events due" : `${backlog.due} events due, oldest due ${ageSeconds} s ago`
         yield* status.report({ component: "notifier", network, status: state, detail, updatedAt: at })
-      }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("notifier status not reported", cause)))
+      }).pipe(watched(network), Effect.catchAllCause((cause) => Effect.logWarning("notifier status not reported", cause)))
 
     const run = (network: Network, holder: string): Effect.Effect<never> =>
       Effect.scoped(Effect.gen(function*() {
@@ -489,7 +492,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
           const { events, settling } = yield* claimAndLaunch(network, holder, room, held, (tenant, attempts, deliver) => {
             take(tenant, attempts)
             return FiberSet.run(fibers, deliver(freeFor(tenant)))
-          })
+          }).pipe(watched(network))
           if (settling.length > 0) {
             for (const { tenant } of settling) take(tenant, 1)
             yield* FiberSet.run(fibers, Effect.forEach(settling, ({ tenant, work }) => Effect.ensuring(work, Effect.sync(() => freeFor(tenant)(1))), { concurrency: "unbounded", discard: true }))

@@ -1,6 +1,8 @@
 import { Cause, Clock, Context, Duration, Effect, Layer, Metric, Option } from "effect"
 import { Chain } from "../chain/Chain.js"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
+import { DatabaseWaits } from "../engine/DatabaseWaits.js"
+import { engineComponents } from "../engine/EngineComponents.js"
 import { makeOutageLog } from "../engine/OutageLog.js"
 import type { Network } from "../kernel/Network.js"
 import { OutboxSignal } from "../notifications/OutboxSignal.js"
@@ -28,6 +30,7 @@ const make = (settings: ScannerLoopSettings) =>
     const status = yield* ComponentStatus
     const outbox = yield* OutboxSignal
     const outages = makeOutageLog("scanner")
+    const watched = (network: Network) => DatabaseWaits.watching(engineComponents.scanner, network)
 
     const report = (network: Network, state: string, detail: string) =>
       Clock.currentTimeMillis.pipe(
@@ -120,12 +123,13 @@ const make = (settings: ScannerLoopSettings) =>
         yield* stateOf(network)
         const ttl = Duration.toMillis(settings.leaseTtl)
         while (true) {
-          const held = yield* ledger.claimLease(network, holder, ttl)
+          const held = yield* ledger.claimLease(network, holder, ttl).pipe(watched(network))
           if (!held) {
             yield* Effect.sleep(Duration.millis(ttl / 3))
             continue
           }
           const atHead = yield* passProgress(network).pipe(
+            watched(network),
             Effect.map((progress) => reachedHead(progress) ? Option.some(progress.tip.head) : Option.none()),
             Effect.catchTags({
               // Another worker got there first; its work stands and ours was not written.

@@ -1,5 +1,7 @@
 import { Cause, Clock, Context, Duration, Effect, Layer } from "effect"
 import { type Checkpoint, noCheckpoint } from "../engine/Checkpoint.js"
+import { DatabaseWaits } from "../engine/DatabaseWaits.js"
+import { engineComponents } from "../engine/EngineComponents.js"
 import type { WalletId } from "../kernel/Ids.js"
 import type { Network } from "../kernel/Network.js"
 import { AutomationLedger, type DueScope } from "./AutomationLedger.js"
@@ -91,6 +93,7 @@ const make = (settings: AutomationSettings, checkpoint: Checkpoint) =>
 
     const run = (network: Network) => Effect.forever(
       tick(network).pipe(
+        DatabaseWaits.watching(engineComponents.automation, network),
         Effect.catchAllCause((cause) => Effect.logError("automation tick failed", cause)),
         Effect.zipRight(Effect.sleep(settings.tickInterval))
       )

@@ -2,6 +2,8 @@ import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Option } from "ef
 import { Chain } from "../chain/Chain.js"
 import { type Checkpoint, noCheckpoint } from "../engine/Checkpoint.js"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
+import { DatabaseWaits } from "../engine/DatabaseWaits.js"
+import { engineComponents } from "../engine/EngineComponents.js"
 import { makeOutageLog } from "../engine/OutageLog.js"
 import type { ChainView } from "./ChainView.js"
 import { checkHistory } from "./HistoryCheck.js"
@@ -154,6 +156,7 @@ const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
       let lastReport = 0
       while (true) {
         const summary = yield* pass(network, holder).pipe(
+          DatabaseWaits.watching(engineComponents.sweeper, network),
           Effect.catchAllCause((cause) =>
             Effect.as(Effect.zipRight(Effect.logError("sweeper pass failed", cause), report(network, "degraded", Cause.pretty(cause).split("\n")[0] ?? "")), null)
           )

@@ -1,6 +1,7 @@
 import { HttpApiBuilder, type HttpServerResponse } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { apiError, ContractApi } from "@collector/api"
+import { Engine } from "@collector/core"
 import { Cause, Effect, FiberRef, Option } from "effect"
 import { databaseRetryAfterSeconds, isDatabaseUnavailable } from "../DatabaseUnavailable.js"
 import { errorResponse } from "./ErrorResponse.js"
@@ -39,6 +40,7 @@ export const ContractErrorsLive = HttpApiBuilder.middleware(
         // The database restarting is not a bug: a 503 to retry, with the cause logged as a warning.
         if (Cause.defects(cause).pipe((defects) => [...defects].some(isDatabaseUnavailable))) {
           yield* Effect.logWarning("database unavailable", cause).pipe(Effect.annotateLogs("trace_id", traceId))
+          yield* Effect.flatMap(Engine.DatabaseWaits, (waits) => waits.failed(Engine.apiComponent, undefined, cause))
           return errorResponse("SERVICE_UNAVAILABLE", "service unavailable: the database is not reachable, retry later", traceId, {
             "retry-after": String(databaseRetryAfterSeconds)
           })

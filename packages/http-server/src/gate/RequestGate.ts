@@ -1,6 +1,7 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { databaseRetryAfterSeconds, isDatabaseUnavailable } from "../DatabaseUnavailable.js"
 import { parseCanonicalQuery, parseStrictJsonBody } from "@collector/api"
+import { Engine } from "@collector/core"
 import { Cause, Clock, Context, Duration, Effect, Exit, FiberRef, Layer, LogLevel, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { AccessLog } from "./AccessLog.js"
@@ -23,6 +24,7 @@ const make = Effect.gen(function*() {
   const settings = yield* Gate
   const authenticator = yield* Authenticator
   const accessLog = yield* AccessLog
+  const databaseWaits = yield* Engine.DatabaseWaits
   const rateLimit = makeRateLimiter(settings.ratePerSecond, settings.rateBurst)
   const addresses = makeAddressBudget({
     inFlightPerAddress: settings.unauthenticatedPerAddress,
@@ -198,6 +200,8 @@ const make = Effect.gen(function*() {
         yield* (unavailable ? Effect.logWarning("request failed: the database is unreachable", exit.cause) : Effect.logError("request failed", exit.cause)).pipe(
           Effect.annotateLogs("trace_id", traceId)
         )
+        // The API waits for the database from here until it answers again (readiness names it).
+        if (unavailable) yield* databaseWaits.failed(Engine.apiComponent, undefined, exit.cause)
       }
       const response = Exit.match(exit, {
         onSuccess: Option.getOrElse(() => errorResponse("REQUEST_TIMEOUT", "request deadline exceeded", traceId)),
