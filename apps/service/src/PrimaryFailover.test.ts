@@ -101,10 +101,9 @@ describe.skipIf(!streamingPairAvailable)("the service through a PostgreSQL prima
         SWEEP_SETTLE_MS: "300",
         SWEEP_RENTAL_POLL_MS: "300",
         SWEEP_IDLE_MS: "200",
-        // A sweeper pass or a notifier claim that failed with the primary keeps its claim until
-        // the lease runs out (the release would have to be written to the dead server), so work
-        // claimed at the kill waits that long after the promotion: the shortest the settings allow
-        // here, the defaults (60 s each) in production (docs/deployment.md).
+        // Work claimed at the kill is handed back once the promoted standby answers
+        // (docs/deployment.md); the leases stay as short as the settings allow here, as they were
+        // when it waited for them, until a run with the defaults (60 s each) shows it need not.
         SWEEP_LEASE_TTL_MS: "15000",
         NOTIFIER_CLAIM_LEASE_MS: "16000",
         // The simulated node and the test's own polling are far from the production budgets.

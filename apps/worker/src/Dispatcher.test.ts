@@ -327,9 +327,9 @@ layer(TestDatabaseLive, { timeout: 120_000 })("Dispatcher over Postgres and HTTP
       )
       expect(Exit.isFailure(yield* Effect.exit(dead))).toBe(true)
       expect(yield* attemptRows(unsent.id)).toMatchObject([{ attempt: 1, ended_at: null }])
-      // The other one got as far as its POST.
+      // The other one got as far as its POST (under the name of the dead dispatcher's first claim).
       const ledger = yield* Notifications.DeliveryLedger
-      expect(yield* ledger.markSending([{ claim: { holder: "dead-worker", eventId: sent.id, round: 1 }, attempt: 1 }], start)).toEqual([sent.id])
+      expect(yield* ledger.markSending([{ claim: { holder: "dead-worker#1", eventId: sent.id, round: 1 }, attempt: 1 }], start)).toEqual([sent.id])
       // Both are taken over once the claim runs out.
       yield* TestClock.adjust(Duration.sum(Notifications.defaultDispatcherSettings.claimLease, Duration.seconds(1)))
       expect(yield* dispatchOnce()).toBe(2)

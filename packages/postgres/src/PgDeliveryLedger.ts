@@ -332,6 +332,16 @@ export const make = Effect.gen(function*() {
         Effect.asVoid
       ),
 
+    // Through events_claimed: only claimed events are read.
+    handBack: (network, holders) =>
+      holders.length === 0 ? Effect.succeed([]) : sql<{ id: string }>`
+        UPDATE events e SET claimed_by = NULL, claimed_until = NULL
+        WHERE e.network = ${network} AND e.claimed_until IS NOT NULL AND e.claimed_by = ANY(${holders}::text[])
+        RETURNING e.id::text AS id`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map((row) => row.id))
+      ),
+
     // Per tenant through events_open_by_tenant, reading only the due part of each tenant's range:
     // open events that are due later (retries hours ahead) are not read.
     backlog: (network, now) =>

@@ -191,6 +191,16 @@ export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.SweepReposito
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSweepTask))
       ),
 
+    // Reads the unfinished tasks of the network (the due index), as the claim does.
+    handBack: (network, workers) =>
+      workers.length === 0 ? Effect.succeed([]) : sql<{ id: Sweeps.SweepTaskId }>`
+        UPDATE sweep_tasks t SET claimed_by = NULL, claimed_until = NULL
+        WHERE t.network = ${network} AND t.status NOT IN ${terminal} AND t.claimed_by = ANY(${workers}::text[])
+        RETURNING t.id::text AS id`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map((row) => row.id))
+      ),
+
     save: (task, worker) =>
       Sweeps.isTerminal(task.status)
         ? Effect.dieMessage(`sweep task ${task.id}: the terminal status ${task.status} is written by finish, not save`)

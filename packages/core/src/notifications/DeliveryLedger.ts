@@ -149,6 +149,14 @@ export class DeliveryLedger extends Context.Tag("@collector/core/DeliveryLedger"
     readonly finishAttempts: (finishes: ReadonlyArray<AttemptFinish>) => Effect.Effect<void>
     /** Gives the events back without changing them. */
     readonly release: (claims: ReadonlyArray<Claim>) => Effect.Effect<void>
+    /**
+     * Gives back, without changing them, the network's events still claimed under one of
+     * `holders`, and returns their IDs: for claims whose work was abandoned when a statement
+     * failed (a claim whose reply was lost included). A dispatcher names each claim apart and
+     * never reuses a name, so nothing else holds an event under one. An open attempt stays open,
+     * for the next claim to settle.
+     */
+    readonly handBack: (network: Network, holders: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
     readonly backlog: (network: Network, now: Date) => Effect.Effect<Backlog>
   }
 >() {}

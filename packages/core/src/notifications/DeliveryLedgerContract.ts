@@ -443,6 +443,32 @@ export const deliveryLedgerContract = <E>(name: string, storage: Layer.Layer<Por
         expect((yield* claimed("b", at(2))).get(event.id)).toMatchObject({ started: null, openAttempt: { attempt: 1, startedAt: at(1), sent: false } })
       }))
 
+    test("handBack gives back, unchanged, what the named claims still hold on the network; other claims and networks keep theirs", () =>
+      Effect.gen(function*() {
+        const ledger = yield* DeliveryLedger
+        const scope = yield* enabledScope
+        const main = yield* webhookScope("main", { url, enabled: true })
+        const [lost, done] = yield* Effect.forEach([0, 0], (s) => outboxEvent(scope, at(s)))
+        const onMain = yield* outboxEvent(main, at(0))
+        // A claim whose reply never came: its events are held for 60 s, one attempt each started.
+        const gone = yield* claimed("gone#1", at(1))
+        yield* claimed("gone#1", at(1), { network: "main" })
+        yield* finished("gone#1", gone.get(done!.id)!, at(2), { _tag: "Delivered" })
+        const live = yield* outboxEvent(scope, at(3))
+        expect([...(yield* claimed("live#2", at(3))).keys()]).toEqual([live.id])
+        const before = yield* stateOf(scope, lost!.id)
+        expect(yield* ledger.handBack("nile", ["gone#1", "never#9"])).toEqual([lost!.id])
+        expect(yield* ledger.handBack("nile", [])).toEqual([])
+        expect(yield* stateOf(scope, lost!.id)).toEqual(before)
+        // Claimable at once, well inside the old lease, with its attempt still open to settle.
+        const next = yield* claimed("next#3", at(4))
+        expect([...next.keys()]).toEqual([lost!.id])
+        expect(next.get(lost!.id)).toMatchObject({ started: null, openAttempt: { attempt: 1, startedAt: at(1), sent: false } })
+        // The other network's event stays claimed until handed back there.
+        expect((yield* claimed("other", at(4), { network: "main" })).size).toBe(0)
+        expect(yield* ledger.handBack("main", ["gone#1"])).toEqual([onMain.id])
+      }))
+
     test("backlog: the network's open events due by now, claimed or not, and the oldest due time", () =>
       Effect.gen(function*() {
         const ledger = yield* DeliveryLedger

@@ -1,6 +1,6 @@
 import { SettingsRepository } from "../settings/SettingsRepository.js"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Exit, Fiber, Layer, Random, TestClock } from "effect"
+import { Context, Duration, Effect, Exit, Fiber, Layer, Random, Ref, TestClock } from "effect"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
 import { MemoryStorage } from "../memory/MemoryStorage.js"
 import type { EventId } from "../deposits/Deposit.js"
@@ -71,6 +71,60 @@ const test = (title: string, body: () => Effect.Effect<void, unknown, Layer.Laye
   it.effect(title, () => Effect.zipRight(TestClock.setTime(start.getTime()), body()).pipe(Effect.provide(world(options))))
 
 const opened = (body: string) => TestEnvelopeSealer.openTestEnvelope(body)
+
+/**
+ * Where the database is: answering (`up`), going away as the next attempts are marked sending
+ * (`atMark`: the mark is not stored), as the next claim commits (`claimReplyLost`: the claim is
+ * stored, its reply never arrives), or gone (`down`).
+ */
+type DatabaseState = "up" | "atMark" | "claimReplyLost" | "down"
+
+/** The ledger in context over a database that goes away as `state` says: a statement dies as a lost connection does. */
+const flakyLedger = Effect.gen(function*() {
+  const ledger = yield* DeliveryLedger
+  const state = yield* Ref.make<DatabaseState>("up")
+  const lost = Effect.dieMessage("Connection terminated unexpectedly")
+  const goDown = Effect.zipRight(Ref.set(state, "down"), lost)
+  const statement = <A>(run: Effect.Effect<A>) => Effect.flatMap(Ref.get(state), (db) => (db === "down" ? lost : run))
+  const flaky = DeliveryLedger.of({
+    claimDue: (request) =>
+      statement(Effect.flatMap(ledger.claimDue(request), (events) => Effect.flatMap(Ref.get(state), (db) => (db === "claimReplyLost" ? goDown : Effect.succeed(events))))),
+    markSending: (attempts, at) => Effect.flatMap(Ref.get(state), (db) => (db === "atMark" ? goDown : statement(ledger.markSending(attempts, at)))),
+    withdrawAttempts: (attempts) => statement(ledger.withdrawAttempts(attempts)),
+    failNewRound: (claim, round) => statement(ledger.failNewRound(claim, round)),
+    endRound: (claim, at, reason) => statement(ledger.endRound(claim, at, reason)),
+    finishAttempts: (finishes) => statement(ledger.finishAttempts(finishes)),
+    release: (claims) => statement(ledger.release(claims)),
+    handBack: (network, holders) => statement(ledger.handBack(network, holders)),
+    backlog: (network, now) => statement(ledger.backlog(network, now))
+  })
+  return { ledger: flaky, state }
+})
+
+/**
+ * One dispatcher (as an engine keeps one, 60 s claim lease) whose pass meets an outage as
+ * `outage` says and whose next passes, from a second later when the database answers again, go
+ * on: the event as they leave it, its attempts, and the requests the receiver got.
+ */
+const afterOutage = (outage: DatabaseState) =>
+  Effect.scoped(Effect.gen(function*() {
+    const transport = yield* TestDeliveryTransport
+    const { scope, event } = yield* scopeWithEvent(hookUrl("/outage"))
+    const { ledger, state } = yield* flakyLedger
+    const built = yield* Layer.build(Dispatcher.layer({ claimLease: Duration.seconds(60) }).pipe(
+      Layer.provide(OutboxSignal.layer),
+      Layer.provide(Layer.succeed(DeliveryLedger, ledger))
+    ))
+    const dispatcher = Context.get(built, Dispatcher)
+    yield* Ref.set(state, outage)
+    yield* Effect.exit(dispatcher.dispatchOnce("nile", holder))
+    expect(transport.received()).toEqual([])
+    yield* TestClock.adjust("1 second")
+    yield* Ref.set(state, "up")
+    // The first pass takes the event handed back and withdraws its attempt that was never sent; the next one sends it.
+    for (let pass = 0; pass < 3 && (yield* eventOf(scope, event.id)).status !== "delivered"; pass++) yield* dispatcher.dispatchOnce("nile", holder)
+    return { event: yield* eventOf(scope, event.id), attempts: yield* attemptsOf(scope, event.id), received: transport.received().length }
+  }))
 
 describe("Dispatcher on the memory storage", () => {
   test("claims, seals and POSTs to the checked addresses; a 200 with code 0 is delivered", () =>
@@ -354,8 +408,8 @@ describe("Dispatcher on the memory storage", () => {
       const death = (point: string) => point === "delivery:claimed" ? Effect.die("power cut") : Effect.void
       expect(Exit.isFailure(yield* Effect.exit(dispatchOnce({ checkpoint: death }, "nile", "dead-worker")))).toBe(true)
       expect(yield* attemptsOf(unsent.scope, unsent.event.id)).toMatchObject([{ attempt: 1, endedAt: null }])
-      // The other one got as far as its POST.
-      const mark = [{ claim: { holder: "dead-worker", eventId: sent.event.id, round: 1 }, attempt: 1 }]
+      // The other one got as far as its POST (under the name of the dead dispatcher's first claim).
+      const mark = [{ claim: { holder: "dead-worker#1", eventId: sent.event.id, round: 1 }, attempt: 1 }]
       expect(yield* ledger.markSending(mark, start)).toEqual([sent.event.id])
       // Both are taken over once the claim runs out.
       yield* TestClock.adjust(Duration.sum(defaultDispatcherSettings.claimLease, Duration.seconds(1)))
@@ -370,6 +424,24 @@ describe("Dispatcher on the memory storage", () => {
       expect(transport.receivedAt(hookUrl("/unsent"))).toHaveLength(1)
       expect(yield* eventOf(unsent.scope, unsent.event.id)).toMatchObject({ status: "delivered", attempts: 1 })
       expect((yield* attemptsOf(sent.scope, sent.event.id)).map((a) => [a.attempt, a.outcome])).toEqual([[2, "delivered"], [1, "failed"]])
+    }))
+
+  test("the database goes away as an attempt is marked sending: once it answers, the same dispatcher hands the event back and delivers it, long before the claim lease ends", () =>
+    Effect.gen(function*() {
+      const { event, attempts, received } = yield* afterOutage("atMark")
+      expect(event).toMatchObject({ status: "delivered", attempts: 1 })
+      expect(event.deliveredAt!.getTime() - start.getTime()).toBeLessThan(6_000)
+      expect(attempts).toMatchObject([{ attempt: 1, outcome: "delivered" }])
+      expect(received).toBe(1)
+    }))
+
+  test("a claim whose reply was lost: once the database answers, the same dispatcher hands its event back and delivers it, long before the claim lease ends", () =>
+    Effect.gen(function*() {
+      const { event, attempts, received } = yield* afterOutage("claimReplyLost")
+      expect(event).toMatchObject({ status: "delivered", attempts: 1 })
+      expect(event.deliveredAt!.getTime() - start.getTime()).toBeLessThan(6_000)
+      expect(attempts).toMatchObject([{ attempt: 1, outcome: "delivered" }])
+      expect(received).toBe(1)
     }))
 
   test("run: delivers what is due, finds what falls due at its next poll, reports the backlog; stopped, it withdraws the attempts not yet sent", () =>

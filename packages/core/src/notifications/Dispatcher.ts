@@ -1,4 +1,5 @@
 import { Cause, Clock, Context, Duration, Effect, Either, FiberSet, Layer, Metric, Queue, Random, type Scope } from "effect"
+import { makeClaimNames } from "../engine/ClaimNames.js"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
 import { DatabaseWaits } from "../engine/DatabaseWaits.js"
 import { engineComponents } from "../engine/EngineComponents.js"
@@ -164,6 +165,21 @@ const make = (settings: DispatcherSettings): Effect.Effect<
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
     const watched = (network: Network) => DatabaseWaits.watching(engineComponents.notifier, network)
     const checkpoint = settings.checkpoint ?? noCheckpoint
+    // Shared by `run` and every `dispatchOnce` of this dispatcher: each claim under a name of its own.
+    const claimNames = makeClaimNames()
+    /**
+     * Claims of events whose work ended with their attempts neither closed nor withdrawn, since
+     * the statement doing so failed: nothing of this dispatcher acts on them any more (no outcome
+     * of theirs is queued), so they are given back as soon as the database answers.
+     */
+    const leftClaims: Array<Claim> = []
+    const leave = (claims: ReadonlyArray<Claim>) => Effect.sync(() => leftClaims.push(...claims))
+    /**
+     * Only attempts this dispatcher never marked sending: it never sent them, so nothing of them
+     * is in flight. One whose request may still be on its way is left to its lease, so that no
+     * other attempt of its event starts meanwhile.
+     */
+    const leaveUnsent = (attempts: ReadonlyArray<LeftAttempt>) => leave(attempts.filter(({ sent }) => !sent).map(({ attempt }) => attempt.claim))
 
     /** Attempts that will never finish, closed at once as failed with `error`, written directly. */
     const closeNow = (attempts: ReadonlyArray<LeftAttempt>, error: string) =>
@@ -193,7 +209,10 @@ const make = (settings: DispatcherSettings): Effect.Effect<
      */
     const stopAttempts = (attempts: ReadonlyArray<LeftAttempt>) =>
       Effect.flatMap(withdrawUnsent(attempts), (counted) => closeNow(counted, interruptedError)).pipe(
-        Effect.catchAllCause((cause) => Effect.logError("interrupted attempts not written; the claim lease will settle them", cause))
+        Effect.catchAllCause((cause) =>
+          Effect.logError("interrupted attempts not written; those never sent are handed back once the database answers", cause).pipe(
+            Effect.zipRight(leaveUnsent(attempts))
+          ))
       )
 
     /**
@@ -204,7 +223,10 @@ const make = (settings: DispatcherSettings): Effect.Effect<
     const closeFaulted = (attempts: ReadonlyArray<LeftAttempt>, cause: unknown) =>
       Effect.logError("delivery failed unexpectedly; its attempts are closed as failed", cause).pipe(
         Effect.zipRight(closeNow(attempts, workerFaultError)),
-        Effect.catchAllCause((cause) => Effect.logError("faulted attempts not closed; the claim lease will settle them", cause))
+        Effect.catchAllCause((cause) =>
+          Effect.logError("faulted attempts not closed; those never sent are handed back once the database answers", cause).pipe(
+            Effect.zipRight(leaveUnsent(attempts))
+          ))
       )
 
     /**
@@ -366,6 +388,23 @@ const make = (settings: DispatcherSettings): Effect.Effect<
     }
 
     /**
+     * What this dispatcher left claimed when statements failed, given back once the database
+     * answers (here, before its next claim), for this claim or any dispatcher's to take up: their
+     * lease would otherwise keep them waiting (NOTIFIER_CLAIM_LEASE_MS) for nothing. An attempt
+     * left open is settled by the claim that takes its event (withdrawn when never marked sending).
+     */
+    const handBack = (network: Network) =>
+      Effect.gen(function*() {
+        yield* claimNames.handBack(network, (names) =>
+          Effect.tap(ledger.handBack(network, names), (ids) =>
+            ids.length === 0 ? Effect.void : Effect.logWarning(`${ids.length} events of abandoned claims handed back`)))
+        if (leftClaims.length === 0) return
+        const claims = leftClaims.splice(0)
+        yield* ledger.release(claims).pipe(Effect.onError(() => Effect.sync(() => leftClaims.unshift(...claims))))
+        yield* Effect.logWarning(`${claims.length} events whose attempts could not be closed handed back`)
+      })
+
+    /**
      * Claims due events, which records the start of each one's next attempt that can go on, and
      * hands the started attempts, grouped by scope and URL, to `launch`, which must fork their
      * delivery; the claim and the launches cannot be interrupted in between, so every attempt
@@ -380,23 +419,26 @@ const make = (settings: DispatcherSettings): Effect.Effect<
       launch: (tenant: TenantId, attempts: number, deliver: (free: (slots: number) => void) => Effect.Effect<void>) => Effect.Effect<unknown>
     ) =>
       Effect.uninterruptible(Effect.gen(function*() {
+        yield* handBack(network)
         const at = yield* now
+        const claimer = claimNames.next(holder)
+        // Failed, it may still have been stored (its reply lost): what it claimed is handed back.
         const events = yield* ledger.claimDue({
           network,
           now: at,
-          holder,
+          holder: claimer,
           leaseUntil: new Date(at.getTime() + Duration.toMillis(settings.claimLease)),
           limit,
           perTenant: settings.perTenant,
           held: new Map(held),
           maxAttempts: maxAttemptsPerRound,
           roundDeadline: roundDeadline(at)
-        })
+        }).pipe(claimNames.abandonOnFailure(network, claimer))
         if (events.some((event) => event.started !== null)) yield* checkpoint("delivery:claimed")
         const settling: Array<{ readonly tenant: TenantId; readonly work: Effect.Effect<void> }> = []
         const groups = new Map<string, Array<StartedAttempt>>()
         for (const event of events) {
-          const claim = claimOf(holder, event)
+          const claim = claimOf(claimer, event)
           const started = event.started
           if (started !== null) {
             // One app credential per scope, so one key per group.
@@ -411,7 +453,7 @@ const make = (settings: DispatcherSettings): Effect.Effect<
                   ? Effect.failCause(cause)
                   : Effect.logError("delivery failed unexpectedly", cause).pipe(
                     Effect.zipRight(ledger.release([claim])),
-                    Effect.catchAllCause(() => Effect.void)
+                    Effect.catchAllCause(() => leave([claim]))
                   )
               ),
               Effect.annotateLogs({ event_id: event.eventId, round: event.round })

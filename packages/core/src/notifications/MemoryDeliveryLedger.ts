@@ -304,6 +304,14 @@ export const make = Effect.gen(function*() {
         }
       }),
 
+    handBack: (network, holders) =>
+      db.atomically(() =>
+        table.filter((row) => row.network === network && row.claimedBy !== null && holders.includes(row.claimedBy)).map((row) => {
+          updateEvent(row.id, (e) => ({ ...e, claimedBy: null, claimedUntil: null }))
+          return row.id
+        })
+      ),
+
     // Every open event due by `now`, claimed or not.
     backlog: (network, now) =>
       db.atomically(() => {

@@ -159,6 +159,15 @@ export const make = Effect.gen(function*() {
         return Option.some(toTask(row))
       }),
 
+    handBack: (network, workers) =>
+      db.atomically(() =>
+        tasks.filter((row) => row.network === network && !isTerminal(row.status) && row.claimedBy !== null && workers.includes(row.claimedBy))
+          .map((row) => {
+            write({ ...row, claimedBy: null, claimedUntil: null })
+            return row.id
+          })
+      ),
+
     save: (task, worker) =>
       isTerminal(task.status)
         ? Effect.dieMessage(`sweep task ${task.id}: the terminal status ${task.status} is written by finish, not save`)

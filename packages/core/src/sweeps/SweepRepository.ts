@@ -79,6 +79,14 @@ export class SweepRepository extends Context.Tag("@collector/core/SweepRepositor
       until: Date
     ) => Effect.Effect<Option.Option<SweepTask>>
     /**
+     * Gives back every unfinished task of the network still claimed under one of `workers`, as
+     * it is (due when it was, its version unchanged), and returns their IDs. For the claims of a
+     * sweeper whose work was abandoned when a statement failed: it names each claim apart and
+     * never reuses a name, so nothing else holds a task under one (a task saved since, or claimed
+     * by another, is not touched), and a save of the abandoned work arriving later is refused.
+     */
+    readonly handBack: (network: Network, workers: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SweepTaskId>>
+    /**
      * Saves a non-terminal step: succeeds only while `worker` holds the claim and the stored
      * version is `task.version`; stores version + 1 and releases the claim. False when lost.
      */

@@ -284,6 +284,41 @@ export const sweepRepositoryContract = <E>(name: string, storage: Layer.Layer<Po
         expect(Option.map(yield* repo.claimOne(scope, held.id, ["pending"], "op", at(100_001), at(100_100)), (t) => t.id)).toEqual(Option.some(held.id))
       }))
 
+    it.effect("handBack: frees what the named claims still hold on the network, as stored; a task saved since, another claim's and another network's stay; the old claim's late save is refused", () =>
+      Effect.gen(function*() {
+        const repo = yield* SweepRepository
+        yield* parkOthers("nile")
+        yield* parkOthers("main")
+        const scope = yield* newScope()
+        const mainScope = yield* newScope("main")
+        const [a, b, c] = yield* Effect.forEach(["a", "b", "c"], () => addWallet(scope))
+        const ta = yield* insertOne(scope, a!)
+        const tb = yield* insertOne(scope, b!)
+        const tm = yield* insertOne(mainScope, yield* addWallet(mainScope))
+        // The abandoned claim: both tasks under a 60 s lease; one step of it was saved before the failure.
+        const held = yield* repo.claim("nile", "gone#1", at(10), at(60_010), 10)
+        expect(held.map((t) => t.id).sort()).toEqual([ta.id, tb.id].sort())
+        expect((yield* repo.claim("main", "gone#1", at(10), at(60_010), 10)).map((t) => t.id)).toEqual([tm.id])
+        expect(yield* repo.save({ ...tb, stage: "waiting_bandwidth", nextStepAt: at(5_000) }, "gone#1")).toBe(true)
+        // Live work of another claim of the same holder.
+        const tc = yield* insertOne(scope, c!, at(5))
+        expect((yield* repo.claim("nile", "live#2", at(20), at(60_020), 10)).map((t) => t.id)).toEqual([tc.id])
+        expect(yield* repo.handBack("nile", ["gone#1", "never#9"])).toEqual([ta.id])
+        // As it was stored (version included), and claimable at once, well inside the old lease.
+        expect(yield* stored(scope, ta)).toEqual(ta)
+        expect((yield* repo.claim("nile", "next#3", at(30), at(60_030), 10)).map((t) => t.id)).toEqual([ta.id])
+        // The abandoned work's save arriving late is refused; the new claim's goes through.
+        expect(yield* repo.save({ ...ta, stage: "waiting_bandwidth" }, "gone#1")).toBe(false)
+        expect(yield* repo.save({ ...ta, stage: "waiting_bandwidth" }, "next#3")).toBe(true)
+        // The other claim kept its task.
+        expect(yield* repo.save({ ...tc, stage: "waiting_bandwidth" }, "live#2")).toBe(true)
+        // Another network's task under the name stays claimed until handed back there.
+        expect(yield* repo.claim("main", "other", at(30), at(60_030), 10)).toEqual([])
+        expect(yield* repo.handBack("main", ["gone#1"])).toEqual([tm.id])
+        expect((yield* repo.claim("main", "other", at(30), at(60_030), 10)).map((t) => t.id)).toEqual([tm.id])
+        expect(yield* repo.handBack("nile", [])).toEqual([])
+      }))
+
     it.effect("statusOf: the status of a task of the network whatever its tenant; none for another network or an unknown ID", () =>
       Effect.gen(function*() {
         const repo = yield* SweepRepository

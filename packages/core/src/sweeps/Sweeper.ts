@@ -1,6 +1,7 @@
 import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Option } from "effect"
 import { Chain } from "../chain/Chain.js"
 import { type Checkpoint, noCheckpoint } from "../engine/Checkpoint.js"
+import { makeClaimNames } from "../engine/ClaimNames.js"
 import { ComponentStatus } from "../engine/ComponentStatus.js"
 import { DatabaseWaits } from "../engine/DatabaseWaits.js"
 import { engineComponents } from "../engine/EngineComponents.js"
@@ -38,8 +39,9 @@ export interface PassSummary {
 
 /**
  * The sweeper: claims due tasks of a network, takes one step on each, and saves every step in its
- * own transaction under the claim (`holder` names the claimer). A step that fails (node or
- * provider down) leaves the task as it was, to be looked at again after the retry interval. The
+ * own transaction under the claim (named after `holder`, one name per claim). A step that fails
+ * (node or provider down) leaves the task as it was, to be looked at again after the retry
+ * interval; a claim whose statements failed is handed back once the database answers. The
  * Chain in context must be the node of the network it is called with: one Sweeper per network.
  */
 const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
@@ -52,6 +54,8 @@ const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
     const status = yield* ComponentStatus
     const chain = yield* Chain
     const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof stepOf>>>()
+    // Shared by the run loop and every `pass` of this sweeper: each claim under a name of its own.
+    const claimNames = makeClaimNames()
 
     const write = (result: StepResult, holder: string) =>
       result._tag === "Finish"
@@ -96,33 +100,48 @@ const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
     const release = (tasks: ReadonlyArray<SweepTask>, now: Date, holder: string) =>
       Effect.forEach(tasks, (task) => Effect.map(save(later(task, now, settings.retryInterval), holder), (saved) => ({ saved, failed: true })))
 
-    /** One claim of due tasks, stepped concurrently, with one read of the chain's state for all of them. */
     /**
      * Transfers out of our wallets that no task holds, first: a task whose signed record was lost
      * gets its txid back before this pass could prepare it again and sign a second transfer.
      */
-    const reconcile = (network: Network, holder: string) =>
-      Option.isNone(ledger) ? Effect.void : reconcileOutflows(network, holder).pipe(
+    const reconcile = (network: Network, holder: string) => {
+      if (Option.isNone(ledger)) return Effect.void
+      const claimer = claimNames.next(holder)
+      return reconcileOutflows(network, claimer).pipe(
         Effect.provideService(ScanLedger, ledger.value),
         Effect.provideService(SweepRepository, repo),
+        claimNames.abandonOnFailure(network, claimer),
         Effect.catchAllCause((cause) => Effect.logWarning("sweep reconciliation failed, retrying next pass", cause))
       )
+    }
 
-    const pass = (network: Network, holder: string) => Effect.gen(function*() {
-      yield* reconcile(network, holder)
+    /**
+     * Tasks that earlier claims of this sweeper left claimed when a statement failed, given back
+     * as soon as the database answers, to be taken up by this pass or any other sweeper's: their
+     * lease would otherwise keep them waiting (SWEEP_LEASE_TTL_MS) for nothing.
+     */
+    const handBack = (network: Network) =>
+      claimNames.handBack(network, (names) =>
+        Effect.tap(repo.handBack(network, names), (ids) =>
+          ids.length === 0
+            ? Effect.void
+            : Effect.logWarning(`${ids.length} sweep tasks of abandoned claims handed back`).pipe(Effect.annotateLogs({ task_ids: ids.join(",") }))))
+
+    /** One claim of due tasks, stepped concurrently, with one read of the chain's state for all of them. */
+    const claimAndStep = (network: Network, claimer: string) => Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
       const until = new Date(now.getTime() + Duration.toMillis(settings.leaseTtl))
-      const tasks = yield* repo.claim(network, holder, now, until, settings.batchSize)
+      const tasks = yield* repo.claim(network, claimer, now, until, settings.batchSize)
       const view = tasks.length === 0 ? undefined : yield* Effect.either(chainView)
       const outcomes = view === undefined
         ? []
         : view._tag === "Left"
-        ? yield* Effect.zipRight(outages.failed(network, `${view.left.reason} (claimed tasks wait)`), release(tasks, now, holder))
+        ? yield* Effect.zipRight(outages.failed(network, `${view.left.reason} (claimed tasks wait)`), release(tasks, now, claimer))
         : yield* Effect.zipRight(
           outages.reached(network),
           Effect.flatMap(Effect.provide(passSettings, context), (settingsOfPass) => {
             const passContext = Context.add(context, SettingsRepository, settingsOfPass)
-            return Effect.forEach(tasks, (task) => stepOne(task, now, view.right, holder, passContext), { concurrency: settings.concurrency })
+            return Effect.forEach(tasks, (task) => stepOne(task, now, view.right, claimer, passContext), { concurrency: settings.concurrency })
           })
         )
       return {
@@ -131,6 +150,14 @@ const make = (settings: SweeperSettings, checkpoint: Checkpoint) =>
         lost: outcomes.filter((o) => !o.saved).length,
         failed: outcomes.filter((o) => o.failed).length
       } satisfies PassSummary
+    })
+
+    /** The abandoned claims handed back, the outflows reconciled, then one claim of due tasks. */
+    const pass = (network: Network, holder: string) => Effect.gen(function*() {
+      yield* handBack(network)
+      yield* reconcile(network, holder)
+      const claimer = claimNames.next(holder)
+      return yield* claimAndStep(network, claimer).pipe(claimNames.abandonOnFailure(network, claimer))
     })
 
     const report = (network: Network, state: string, detail: string) =>

@@ -98,6 +98,7 @@ const ports = (world: World, drafts: Ref.Ref<ReadonlyArray<SweepDraft>>) => {
       find: () => Effect.succeed(Option.none()),
       unfinishedCount: () => Effect.succeed(7),
       unfinishedByStatus: unused,
+      handBack: unused,
       statusOf: unused,
       claim: unused,
       claimOne: unused,

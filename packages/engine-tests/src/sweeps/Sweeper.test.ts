@@ -1,10 +1,11 @@
 import { usdtOf } from "@collector/tron-sim/testing"
 import { TronAddress } from "@collector/tron"
 import { expect, layer } from "@effect/vitest"
-import { Deferred, Duration, Effect, Exit, Fiber, Option, Ref } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, Fiber, Option, Ref, TestClock, TestContext } from "effect"
 import { Chain, Settings, Sweeps, Wallets } from "@collector/core"
 import { eagerSweeperSettings, StorageFixtures } from "@collector/core/testing"
 import { Sim } from "../chain/testing/SimWorld.js"
+import { type DatabaseState, flakySweepRepository } from "./testing/FlakySweepRepository.js"
 import {
   createTask,
   ordersFor,
@@ -45,6 +46,37 @@ const trxWallet = (w: SweepWallet, amount: bigint) =>
 const usdtAt = (address: string) => Effect.flatMap(Sim, (sim) => usdtOf(sim.chain, Option.getOrThrow(TronAddress.toHex(address))))
 
 const booksOf = (w: SweepWallet) => Effect.flatMap(StorageFixtures, (fixtures) => fixtures.sweptWalletBooks(w.id))
+
+/** On a test clock set to the real time (the simulated chain's blocks carry it): what passes is what the test moves. */
+const onTestClock = <A, E, R>(body: Effect.Effect<A, E, R>) =>
+  Effect.provide(Effect.zipRight(Effect.flatMap(Effect.sync(() => Date.now()), TestClock.setTime), body), TestContext.TestContext)
+
+/**
+ * One sweeper (as an engine keeps one) over a database that goes away as `outage` says during a
+ * pass of a trx-paid sweep, and answers again a second later: how long after the failed pass the
+ * task was stepped again, by the same sweeper's next pass, while the 60 s lease still ran.
+ */
+const afterOutage = (outage: DatabaseState) =>
+  onTestClock(Effect.gen(function*() {
+    const scope = yield* seedScope(1, { rentalAllowed: false })
+    const w = yield* trxWallet(scope.wallets[0]!, usdt(3n))
+    const created = yield* createTask(scope, w)
+    const { repo, state } = yield* flakySweepRepository
+    const settings = { ...eagerSweeperSettings, leaseTtl: Duration.seconds(60) }
+    const sweeper = yield* Effect.provide(Sweeps.Sweeper, Sweeps.Sweeper.layer(settings)).pipe(Effect.provideService(Sweeps.SweepRepository, repo))
+    yield* Ref.set(state, outage)
+    const failedAt = yield* Clock.currentTimeMillis
+    expect(Exit.isFailure(yield* Effect.exit(sweeper.pass("nile", "w-outage")))).toBe(true)
+    // Nothing of the abandoned step was stored; the claim still holds the task.
+    expect((yield* taskOf(scope, created.id)).task).toEqual(created)
+    yield* TestClock.adjust("1 second")
+    yield* Ref.set(state, "up")
+    const summary = yield* sweeper.pass("nile", "w-outage")
+    const steppedAfter = (yield* Clock.currentTimeMillis) - failedAt
+    const stepped = (yield* taskOf(scope, created.id)).task
+    const { task, seen } = yield* roundsUntilDone(sweeper.pass("nile", "w-outage"))(scope, created.id)
+    return { summary, steppedAfter, stepped, task, seen, sent: yield* sentFrom(w.address) }
+  }))
 
 layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper and its steps on the simulated node", (it) => {
   it.effect("a rented sweep of an activated wallet to an empty collection address: one order, one transaction, one event, the wallet's collected total", () =>
@@ -295,6 +327,27 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
         expect((yield* booksOf(w)).collectedUsdt, point).toBe(usdt(30n))
       }
     }), { timeout: 300_000 })
+
+  it.effect("the database goes away after the claim: once it answers, the same sweeper hands the task back and steps it, long before the lease ends", () =>
+    Effect.gen(function*() {
+      const { summary, steppedAfter, stepped, task, seen, sent } = yield* afterOutage("afterClaim")
+      expect(summary).toMatchObject({ claimed: 1, saved: 1, failed: 0 })
+      expect(stepped).toMatchObject({ status: "signed", version: 1 })
+      expect(steppedAfter).toBeLessThan(6_000)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      // One transaction went out: the stored one.
+      expect(sent).toEqual([task.transaction!.txid])
+    }))
+
+  it.effect("a claim whose reply was lost: once the database answers, the claimed task is handed back and stepped, long before the lease ends", () =>
+    Effect.gen(function*() {
+      const { summary, steppedAfter, stepped, task, seen, sent } = yield* afterOutage("claimReplyLost")
+      expect(summary).toMatchObject({ claimed: 1, saved: 1, failed: 0 })
+      expect(stepped).toMatchObject({ status: "signed", version: 1 })
+      expect(steppedAfter).toBeLessThan(6_000)
+      expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(sent).toEqual([task.transaction!.txid])
+    }))
 
   it.effect("run: passes on its own until interrupted, and says so on the component board", () =>
     Effect.gen(function*() {
