@@ -1,4 +1,4 @@
-import { replayCommand, type RunOptions, type RunResult, runMany, summarize, summaryLine, defaultRunOptions } from "@collector/simulation"
+import { coverageLine, replayCommand, type RunOptions, type RunResult, runMany, summarize, summaryLine, defaultRunOptions } from "@collector/simulation"
 import { Effect } from "effect"
 import { ArgumentError, type Arguments, parseArguments } from "./Arguments.js"
 import { childVariable, serveParent } from "./ChildRuns.js"
@@ -28,6 +28,8 @@ const simulate = (args: Arguments) =>
     const summary = args.jobs > 1
       ? summarize(args.seed, args.runs, yield* Effect.promise(() => runInChildren(args.seed, args.runs, args.jobs, options, report)))
       : yield* runMany(args.seed, args.runs, options, (result) => Effect.sync(() => report(result)))
+    // Which statements of the money steps lost their connection, before the summary line that ends every invocation.
+    if (args.storage === "postgres") for (const step of summary.connectionCuts) console.log(coverageLine(step))
     console.log(summaryLine(summary))
     const found = summary.violations > 0
     return found === args.expectViolations ? 0 : 1

@@ -1,4 +1,5 @@
 export * from "./ApiServer.js"
+export { isDatabaseUnavailable } from "./DatabaseUnavailable.js"
 export * from "./gate/AccessLog.js"
 export * from "./gate/GateSettings.js"
 export * from "./gate/RequestMetrics.js"

@@ -19,7 +19,8 @@ export { midRoundCut } from "./faults/PowerCuts.js"
  * The faults of a run, drawn from its dice (a stream per fault and network, so one never shifts
  * another's draws) at the rates of `faultRates`, while the workload runs: reorganisations, node
  * outages, slow and lost replies, single nodes of a network's set lagging, forked or down, lost, delayed and expiring broadcasts, the energy provider's
- * failures, the receivers' failures and outages, and workers' power cuts. `heal` ends them all
+ * failures, the receivers' failures and outages, and workers' power cuts (on PostgreSQL the store
+ * loses its connection too: `ConnectionCuts`, drawn from this dice's stream). `heal` ends them all
  * before the service is left to settle. Each fault is recorded in the trace.
  */
 export class Faults {

@@ -1,3 +1,4 @@
+import type { CutPlan } from "./faults/ConnectionCuts.js"
 import type { PlantName } from "./Plants.js"
 import type { StorageKind } from "./RunStorage.js"
 
@@ -10,6 +11,11 @@ export interface RunOptions {
   readonly storage?: StorageKind
   /** The administrative URL of the PostgreSQL server that holds each postgres run's database. */
   readonly databaseServer?: string
+  /**
+   * On PostgreSQL, which money steps lose their connection: each at its drawn rate (the
+   * default), or every run of one step (`{ forced }`, for a test that hits each of its statements).
+   */
+  readonly connectionCuts?: CutPlan
   /** The service's own logs (info and above), off by default. */
   readonly logs?: boolean
 }

@@ -1,6 +1,7 @@
 import { bytesToHex } from "@noble/hashes/utils.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { Effect } from "effect"
+import { cutCoverage, type StepCoverage } from "./CutCoverage.js"
 import type { PlantName } from "./Plants.js"
 import type { RunOptions } from "./RunOptions.js"
 import type { StorageKind } from "./RunStorage.js"
@@ -14,6 +15,8 @@ export interface Summary {
   /** One hash over the runs' traces, in seed order (whoever ran them, in whatever order). */
   readonly trace: string
   readonly failed: ReadonlyArray<RunResult>
+  /** On PostgreSQL: the statement positions of each money step the runs' connection cuts hit. */
+  readonly connectionCuts: ReadonlyArray<StepCoverage>
 }
 
 /** The runs' results summed up in seed order: the same seeds give the same summary however many processes ran them. */
@@ -28,7 +31,8 @@ export const summarize = (first: number, runs: number, results: Iterable<RunResu
     last: first + runs - 1,
     violations: ordered.reduce((sum, result) => sum + result.violations.length, 0),
     trace: bytesToHex(hash.digest()),
-    failed: ordered.filter((result) => result.violations.length > 0)
+    failed: ordered.filter((result) => result.violations.length > 0),
+    connectionCuts: cutCoverage(ordered.map((result) => result.workload))
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Engine } from "@collector/core"
+import { isDatabaseUnavailable } from "@collector/http-server"
 import { Cause, Clock, Duration, Effect, Exit, Fiber } from "effect"
 import type { Dice } from "./Dice.js"
 import { midRoundCut } from "./faults/PowerCuts.js"
@@ -23,6 +24,16 @@ const passOf = (engine: Engine.Engine["Type"], name: PassName): Effect.Effect<un
     : name === "automate"
     ? engine.automateOnce
     : engine.notifyOnce
+
+/**
+ * Whether a pass died only of a lost database connection (on PostgreSQL, a connection cut): the
+ * storage ports' failures are defects, and the engine's loops start a pass again after them as
+ * after any failure (`restarting`); what the pass left half done is what the invariants judge.
+ */
+const lostDatabase = (cause: Cause.Cause<unknown>) => {
+  const defects = [...Cause.defects(cause)]
+  return defects.length > 0 && defects.every(isDatabaseUnavailable)
+}
 
 /** How long the clock may run while passes wait on it (a held node reply, a slow receiver) before the round gives up on them. */
 const roundLimit = Duration.minutes(2)
@@ -155,7 +166,8 @@ export class Scheduler {
           yield* Fiber.interrupt(fiber)
           this.trace.record(`abandoned ${label}`)
         } else if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause) && Cause.isDie(exit.cause)) {
-          this.defect(`${label} died: ${Cause.pretty(exit.cause).split("\n")[0]}`)
+          if (lostDatabase(exit.cause)) this.trace.record(`lost database ${label}`)
+          else this.defect(`${label} died: ${Cause.pretty(exit.cause).split("\n")[0]}`)
         }
       }
       yield* this.takeDownCrashed

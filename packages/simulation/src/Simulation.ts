@@ -15,6 +15,7 @@ import { recordSnapshot } from "./SnapshotTrace.js"
 import { Trace } from "./Trace.js"
 import { VirtualTime } from "./VirtualTime.js"
 import * as World from "./World.js"
+import { PathCounts } from "./workload/PathCounts.js"
 import { workloadSummary } from "./workload/WorkloadSummary.js"
 
 export const defaultRunOptions: RunOptions = { ticks: 30 }
@@ -63,16 +64,18 @@ export const runOne = (seed: number, options: RunOptions = defaultRunOptions) =>
     let faults: Faults | undefined
     const receiver = new Receiver((request) => faults!.receiverAnswer(request))
 
-    const storage = World.storageOf(options, trace)
+    const faultDice = dice.stream("faults")
+    const paths = new PathCounts()
+    const storage = World.storageOf(options, trace, faultDice, paths)
     const time = new VirtualTime(startTime, storage.pendingWork)
     const program = Effect.gen(function*() {
-      const world = yield* World.parts(id, receiver, options.plant)
+      const world = yield* World.parts(id, receiver, options.plant, paths)
       if (history.complete) {
         const chains = new Map(world.networks.map(({ network, sim }) => [network, sim.chain.state] as const))
         // The chain is read at the moment the store reports a commit (its state is a plain reference).
         history.chainAtCommit = new ChainAtCommit(trace.feed, (network) => Effect.runSync(chains.get(network)!))
       }
-      faults = new Faults(world, dice.stream("faults"), trace)
+      faults = new Faults(world, faultDice, trace)
       const crashAt = faults.crashAt
       const scheduler = new Scheduler(world, time, dice.stream("schedule"), trace, World.simulationEngineSettings, crashAt, (d) => defects.push(d))
       const operator = new Operator(world, dice.stream("workload"), trace, (d) => defects.push(d))

@@ -7,6 +7,8 @@ import { Duration, Effect, Layer } from "effect"
 import * as SimulatedApi from "./api/SimulatedApi.js"
 import { type PlantName, plantAdapters, plantHandlers } from "./Plants.js"
 import type { Receiver } from "./Receiver.js"
+import type { Dice } from "./Dice.js"
+import { ConnectionCuts } from "./faults/ConnectionCuts.js"
 import { postgresStorage } from "./PgRunStorage.js"
 import { memoryStorage, type RunStorage } from "./RunStorage.js"
 import type { RunOptions } from "./RunOptions.js"
@@ -57,12 +59,15 @@ export const storageRefusal = (options: RunOptions): string | undefined =>
 
 /**
  * The store `options` ask for: memory (with the plant, if any), or a fresh database on the
- * PostgreSQL server they name.
+ * PostgreSQL server they name, whose connection is cut in money steps as `faults` (the run's
+ * fault dice) draw; the memory store draws nothing from them.
  */
-export const storageOf = (options: RunOptions, trace: Trace): RunStorage => {
+export const storageOf = (options: RunOptions, trace: Trace, faults: Dice, paths: PathCounts): RunStorage => {
   const refusal = storageRefusal(options)
   if (refusal !== undefined) throw new Error(refusal)
-  return options.storage === "postgres" ? postgresStorage(options.databaseServer!) : memoryStorage(trace, options.plant)
+  if (options.storage !== "postgres") return memoryStorage(trace, options.plant)
+  const cuts = new ConnectionCuts(faults.stream("connection-cuts"), trace, paths, options.connectionCuts)
+  return postgresStorage(options.databaseServer!, cuts)
 }
 
 /**
@@ -93,10 +98,9 @@ export const services = (
 }
 
 /** The networks on their simulators, two workers, the tenants' receivers and the API they call. */
-export const parts = (seed: string, receiver: Receiver, plant?: PlantName) =>
+export const parts = (seed: string, receiver: Receiver, plant?: PlantName, paths = new PathCounts()) =>
   Effect.gen(function*() {
     const planted = plant === undefined ? undefined : plantAdapters(plant)
-    const paths = new PathCounts()
     const networks = yield* Effect.forEach(worldNetworks, (network) => SimulatedNetwork.make(network, seed, paths, planted))
     const api = yield* SimulatedApi.make(networks, plantHandlers(plant))
     return { seed, networks, workers: [new Worker("A"), new Worker("B")], receiver, ledger: new WorkloadLedger(), api, paths } satisfies WorldParts

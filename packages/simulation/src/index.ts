@@ -1,3 +1,5 @@
+export { coverageLine, cutCoverage, type StepCoverage } from "./CutCoverage.js"
+export { type CutPlan, type MoneyStep, moneyStepNames } from "./faults/ConnectionCuts.js"
 export * from "./Plants.js"
 export * from "./RunOptions.js"
 export * from "./RunStorage.js"

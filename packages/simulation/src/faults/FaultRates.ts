@@ -52,7 +52,16 @@ export const faultRates = {
   /** A power cut of a live worker between rounds, per tick. */
   powerCut: 0.03,
   /** A power cut of a live worker at a random moment while its passes run, per worker per round. */
-  midRoundCut: 0.03
+  midRoundCut: 0.03,
+  /**
+   * On PostgreSQL only: the connection cut at one statement of a money-moving step
+   * (`ConnectionCuts.ts`), per run of the step, the n-th run of a step in a run with chance
+   * `connectionCuts / n`, at most `connectionCutMost`: a step a run makes hundreds of times (the
+   * sweeper's claim, the scanner's block store) is cut about as often as one it makes a few
+   * times (a finish, a reversal), about 2 ln n times a run.
+   */
+  connectionCuts: 2,
+  connectionCutMost: 0.5
 } as const
 
 export type FaultRate = keyof typeof faultRates
