@@ -43,10 +43,15 @@ export const sweepBody = (id: string, eventType: SeedEventType, network: string)
   }
 }
 
-/** Inserts one event row as the worker and the dispatcher would have left it; returns its ID. */
+/**
+ * Inserts one event row as the worker and the dispatcher would have left it; returns its ID. The
+ * insert and the delivery state are one transaction: a dispatcher running beside the test must
+ * never claim the row between them (the state written second would wipe its claim and leave its
+ * started attempt orphaned, as a flaky test once showed).
+ */
 export const seedEvent = (scope: EventScope, seed: EventSeed = {}) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.gen(function*() {
+    sql.withTransaction(Effect.gen(function*() {
       const id = seed.id ?? (yield* sql<{ id: string }>`SELECT nextval('task_event_id_seq')::text AS id`)[0]!.id
       const eventType = seed.eventType ?? "sweep.succeeded"
       const given = typeof seed.payload === "function" ? seed.payload(id) : seed.payload
@@ -75,7 +80,7 @@ export const seedEvent = (scope: EventScope, seed: EventSeed = {}) =>
           deposit_id = ${seed.depositId ?? null}, revision = ${seed.revision ?? null}
         WHERE id = ${id}`
       return id
-    })).pipe(Effect.orDie)
+    }))).pipe(Effect.orDie)
 
 export interface RoundSeed {
   readonly round: number
