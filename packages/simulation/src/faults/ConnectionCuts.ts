@@ -31,10 +31,13 @@ export type MoneyStep = (typeof moneyStepNames)[number]
 export type CutPhase = "before" | "after"
 
 /**
- * Which steps' statements are cut: `drawn` (every step at its rate of `faultRates`, the default),
- * or `{ forced }` (every run of that step, no other).
+ * Which steps' statements are cut: `none` (the default), `drawn` (every step at its rate of
+ * `faultRates`, through `RunOptions.connectionCuts`), or `{ forced }` (every run of
+ * that step, no other). Drawn cuts are not the default: a seed with them did not replay to the
+ * same trace in a CI run on a loaded machine (seed 3), so they are not yet part of what a seed's
+ * trace promises.
  */
-export type CutPlan = "drawn" | { readonly forced: MoneyStep }
+export type CutPlan = "none" | "drawn" | { readonly forced: MoneyStep }
 
 /** One run of a money step: the statements it sent so far and where, if anywhere, its connection is cut. */
 export interface StepRun {
@@ -64,7 +67,7 @@ export class ConnectionCuts {
   private readonly mostStatements = new Map<MoneyStep, number>()
   private readonly runs = new Map<MoneyStep, number>()
 
-  constructor(private readonly dice: Dice, private readonly trace: Trace, private readonly paths: PathCounts, private readonly plan: CutPlan = "drawn") {}
+  constructor(private readonly dice: Dice, private readonly trace: Trace, private readonly paths: PathCounts, private readonly plan: CutPlan = "none") {}
 
   /** `effect` as one run of `kind`: its statements are counted, and its connection is cut where the dice said. */
   readonly within = <A, E, R>(kind: MoneyStep, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -89,6 +92,7 @@ export class ConnectionCuts {
   }
 
   private rate(kind: MoneyStep): number {
+    if (this.plan === "none") return 0
     if (this.plan !== "drawn") return this.plan.forced === kind ? 1 : 0
     const run = (this.runs.get(kind) ?? 0) + 1
     this.runs.set(kind, run)
