@@ -1,11 +1,11 @@
 import { expect, it } from "@effect/vitest"
-import { acquireEmbeddedDatabase } from "@collector/postgres"
 import { canonicalString, sign } from "@collector/api"
-import { Effect, Exit, Redacted, Scope } from "effect"
-import type { ChildProcess } from "node:child_process"
+import { Effect } from "effect"
 import { rmSync } from "node:fs"
 import { resolve } from "node:path"
 import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
+import { stopped } from "../../../test-support/ChildExit.js"
+import { startDatabase } from "../../../test-support/RestartableDatabase.js"
 
 const requestToken = (baseUrl: string, appId: string, secret: string) => {
   const path = "/open/v1/auth/token"
@@ -13,13 +13,6 @@ const requestToken = (baseUrl: string, appId: string, secret: string) => {
   const canonical = canonicalString({ method: "POST", path, appId, timestamp, accessToken: "", canonicalQuery: "", body: new Uint8Array() })
   return fetch(`${baseUrl}${path}`, { method: "POST", headers: { "x-app-id": appId, "x-timestamp": timestamp, "x-sign": sign(secret, canonical) } })
 }
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null) return done()
-    child.once("exit", () => done())
-    child.kill("SIGTERM")
-  })
 
 const readiness = async (operatorPort: number) => {
   const response = await fetch(`http://127.0.0.1:${operatorPort}/readyz`)
@@ -32,12 +25,7 @@ it.live("while PostgreSQL restarts under a running API, tenants get a 503 envelo
     rmSync(directory, { recursive: true, force: true })
     const pgPort = await freePort()
     // The test owns this server, so it can stop and start it under the API.
-    const startDatabase = async () => {
-      const scope = Effect.runSync(Scope.make())
-      const url = await Effect.runPromise(Scope.extend(acquireEmbeddedDatabase({ directory, port: pgPort, persistent: true }), scope))
-      return { url: Redacted.value(url), stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
-    }
-    let database = await startDatabase()
+    let database = await startDatabase(directory, pgPort)
     const env = { DATABASE_URL: database.url, MASTER_KEY: Buffer.alloc(32, 7).toString("base64"), DATA_DIR: directory + "-data" }
     const port = await freePort()
     const operatorPort = await freePort()
@@ -68,7 +56,7 @@ it.live("while PostgreSQL restarts under a running API, tenants get a 503 envelo
       expect(since, apiWait!.reason).toBeDefined()
       // Since the request that met the database stopped.
       expect(since! >= stoppedAt && since! <= new Date().toISOString(), `${since} after ${stoppedAt}`).toBe(true)
-      database = await startDatabase()
+      database = await startDatabase(directory, pgPort)
       // The pool reconnects by itself.
       expect((await requestToken(base, app.app_id, app.app_secret)).status).toBe(200)
       const ready = await readiness(operatorPort)

@@ -5,6 +5,7 @@ import { Effect, Redacted } from "effect"
 import type { ChildProcess } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
 import { freePort, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
+import { stopped } from "../../../test-support/ChildExit.js"
 
 /** A master key as an operator makes one, and its id as the docs define it (first 16 hex of SHA-256). */
 const newKey = () => {
@@ -18,13 +19,6 @@ const requestToken = (baseUrl: string, appId: string, secret: string) => {
   const canonical = canonicalString({ method: "POST", path, appId, timestamp, accessToken: "", canonicalQuery: "", body: new Uint8Array() })
   return fetch(`${baseUrl}${path}`, { method: "POST", headers: { "x-app-id": appId, "x-timestamp": timestamp, "x-sign": sign(secret, canonical) } })
 }
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null) return done()
-    child.once("exit", () => done())
-    child.kill("SIGTERM")
-  })
 
 const outputOf = (child: ChildProcess) => {
   let text = ""

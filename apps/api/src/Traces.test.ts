@@ -2,11 +2,11 @@ import { canonicalString, sign } from "@collector/api"
 import { freshDatabaseUrl } from "@collector/postgres/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
-import type { ChildProcess } from "node:child_process"
 import { rmSync } from "node:fs"
 import { resolve } from "node:path"
 import { type ReceivedSpan, startOtlpReceiver } from "../../../test-support/OtlpReceiver.js"
 import { freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
+import { stopped } from "../../../test-support/ChildExit.js"
 
 /** Every OTEL_* variable our processes read, unset: the developer's own must not leak into a test. */
 const noOtel = {
@@ -30,13 +30,6 @@ const requestToken = (baseUrl: string, appId: string, secret: string) => {
   const canonical = canonicalString({ method: "POST", path: tokenPath, appId, timestamp, accessToken: "", canonicalQuery: "", body: new Uint8Array() })
   return fetch(`${baseUrl}${tokenPath}`, { method: "POST", headers: { "x-app-id": appId, "x-timestamp": timestamp, "x-sign": sign(secret, canonical) } })
 }
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null) return done()
-    child.once("exit", () => done())
-    child.kill("SIGTERM")
-  })
 
 /** An API process on a fresh database with a tenant made by the CLI; `otel` is its tracing. */
 const apiWith = (otel: Record<string, string | undefined>) =>

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { canonicalString, sign } from "@collector/api"
 import { Effect } from "effect"
-import type { ChildProcess } from "node:child_process"
 import { rmSync, statSync } from "node:fs"
 import { createServer } from "node:net"
 import { resolve } from "node:path"
 import { answers, freePort, repositoryRoot, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
+import { stopped } from "../../../test-support/ChildExit.js"
 
 const requestToken = async (baseUrl: string, appId: string, secret: string) => {
   const path = "/open/v1/auth/token"
@@ -13,13 +13,6 @@ const requestToken = async (baseUrl: string, appId: string, secret: string) => {
   const canonical = canonicalString({ method: "POST", path, appId, timestamp, accessToken: "", canonicalQuery: "", body: new Uint8Array() })
   return fetch(`${baseUrl}${path}`, { method: "POST", headers: { "x-app-id": appId, "x-timestamp": timestamp, "x-sign": sign(secret, canonical) } })
 }
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null) return done()
-    child.once("exit", () => done())
-    child.kill("SIGTERM")
-  })
 
 describe("service start", () => {
   it.live("on embedded defaults: starts its own PostgreSQL, shares it with the CLI, and keeps data across restarts", () =>

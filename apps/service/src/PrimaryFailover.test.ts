@@ -7,13 +7,13 @@ import { defaultSimConfig, SimHttp } from "@collector/tron-sim"
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option, Redacted } from "effect"
-import type { ChildProcess } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, openSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { eventually } from "../../../test-support/Eventually.js"
 import { freePort, runTs, startTs, waitForHttp } from "../../../test-support/Processes.js"
+import { stopped } from "../../../test-support/ChildExit.js"
 
 // The whole service through a PostgreSQL failover (issue 37): a primary with a synchronous
 // streaming standby, an API and a worker process on a two-host DATABASE_URL, the simulated chain
@@ -51,13 +51,6 @@ interface Delivery {
   readonly payload: { readonly txid?: string; readonly id?: string; readonly address?: string }
   readonly at: number
 }
-
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done()
-    child.once("exit", () => done())
-    child.kill("SIGTERM")
-  })
 
 /** The 20-byte account of a Base58Check address, as it appears in a Transfer log's topics. */
 const account = (address: string) => Option.getOrThrow(TronAddress.toHex(address)).slice(2).toLowerCase()

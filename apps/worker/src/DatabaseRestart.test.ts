@@ -1,10 +1,10 @@
-import { acquireEmbeddedDatabase } from "@collector/postgres"
 import { expect, it } from "@effect/vitest"
-import { Effect, Exit, Redacted, Scope } from "effect"
-import type { ChildProcess } from "node:child_process"
+import { Effect } from "effect"
 import { rmSync } from "node:fs"
 import { resolve } from "node:path"
 import { freePort, repositoryRoot, startTs, waitForHttp } from "../../../test-support/Processes.js"
+import { stopped } from "../../../test-support/ChildExit.js"
+import { startDatabase } from "../../../test-support/RestartableDatabase.js"
 
 type NotReady = ReadonlyArray<{ readonly component: string; readonly network?: string; readonly reason: string }>
 
@@ -23,25 +23,13 @@ const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeout
   }
 }
 
-const stopped = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null) return done()
-    child.once("exit", () => done())
-    child.kill("SIGTERM")
-  })
-
 it.live("while PostgreSQL restarts under a running worker, /readyz names each loop waiting for it, and none once it is back", () =>
   Effect.promise(async () => {
     const directory = resolve(repositoryRoot, ".data", `worker-db-restart-${process.pid}`)
     rmSync(directory, { recursive: true, force: true })
     const pgPort = await freePort()
     // The test owns this server, so it can stop and start it under the worker.
-    const startDatabase = async () => {
-      const scope = Effect.runSync(Scope.make())
-      const url = await Effect.runPromise(Scope.extend(acquireEmbeddedDatabase({ directory, port: pgPort, persistent: true }), scope))
-      return { url: Redacted.value(url), stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
-    }
-    let database = await startDatabase()
+    let database = await startDatabase(directory, pgPort)
     const operatorPort = await freePort()
     const worker = startTs("apps/worker/src/main.ts", {
       DATABASE_URL: database.url,
@@ -59,7 +47,7 @@ it.live("while PostgreSQL restarts under a running worker, /readyz names each lo
       const during = await until(() => notReady(operatorPort), (checks) => ["scanner", "sweeper", "notifier"].every((c) => waitingFor(checks).includes(`${c}/nile`)))
       expect(waitingFor(during), JSON.stringify(during)).toEqual(expect.arrayContaining(["scanner/nile", "sweeper/nile", "notifier/nile"]))
       expect(new Set(waitingFor(during)).size).toBe(waitingFor(during).length)
-      database = await startDatabase()
+      database = await startDatabase(directory, pgPort)
       const after = await until(() => notReady(operatorPort), (checks) => waitingFor(checks).length === 0, 90_000)
       expect(waitingFor(after), JSON.stringify(after)).toEqual([])
     } finally {

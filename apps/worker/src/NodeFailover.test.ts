@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import type { ChildProcess } from "node:child_process"
 import { createServer } from "node:net"
 import { startTs } from "../../../test-support/Processes.js"
+import { stopped } from "../../../test-support/ChildExit.js"
 import { masterKeyBytes } from "./testing/EngineWorld.js"
 import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld.js"
 import { seedTenant, Sim } from "./testing/ScanHarness.js"
@@ -17,13 +17,6 @@ const closedPort = Effect.async<number>((resume) => {
     server.close(() => resume(Effect.succeed(port)))
   })
 })
-
-const stopped = (child: ChildProcess) =>
-  Effect.async<void>((resume) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
-    child.once("exit", () => resume(Effect.void))
-    child.kill("SIGTERM")
-  })
 
 const depositsOf = (tenantId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -63,7 +56,7 @@ layer(ProcessWorld, { excludeTestServices: true, timeout: 180_000 })("a worker w
         SCAN_POLL_MS: "50",
         SCAN_FAILURE_BACKOFF_MS: "50",
         LOG_LEVEL: "WARN"
-      })), stopped)
+      })), (child) => Effect.promise(() => stopped(child)))
       const txid = yield* sim.chain.mintUsdt(wallets[0]!.address, 2_500_000n).pipe(Effect.orDie)
       yield* sim.chain.mine(1).pipe(Effect.orDie)
       const deposits = yield* waitFor(depositsOf(wallets[0]!.tenantId), (rows) => rows.length >= 1)
