@@ -12,8 +12,15 @@ describe("the simulator's command line", () => {
       jobs: 3,
       verbose: true,
       logs: true,
-      expectViolations: true
+      expectViolations: true,
+      connectionCuts: "none"
     })
+  })
+
+  it("cuts PostgreSQL's connections at drawn statements, or at every run of one money step", () => {
+    expect(parseArguments(["--storage", "postgres", "--connection-cuts", "drawn"]).connectionCuts).toBe("drawn")
+    expect(parseArguments(["--storage", "postgres", "--connection-cuts", "deposit.book"]).connectionCuts).toEqual({ forced: "deposit.book" })
+    expect(parseArguments(["--storage", "postgres"]).connectionCuts).toBe("none")
   })
 
   it("defaults to one run of seed 1 on the memory store", () => {
@@ -29,6 +36,8 @@ describe("the simulator's command line", () => {
     [["--plant", "nonsense"], /--plant takes one of .*resign/],
     [["--storage", "disk"], /--storage takes one of memory, postgres, not 'disk'/],
     [["--plant", "resign", "--storage", "postgres"], /memory only/],
+    [["--connection-cuts", "drawn"], /--connection-cuts needs --storage postgres/],
+    [["--storage", "postgres", "--connection-cuts", "deposit.steal"], /--connection-cuts takes one of sweep.claim, .*, not 'deposit.steal'/],
     [["7"], /unexpected argument '7'/]
   ])("refuses %j with one line", (argv, message) => {
     expect(() => parseArguments(argv)).toThrow(ArgumentError)

@@ -1,4 +1,4 @@
-import { type PlantName, plantNames, type StorageKind, storageKinds } from "@collector/simulation"
+import { type CutPlan, moneyStepNames, type PlantName, plantNames, type StorageKind, storageKinds } from "@collector/simulation"
 import { availableParallelism } from "node:os"
 
 export interface Arguments {
@@ -13,10 +13,12 @@ export interface Arguments {
   readonly logs: boolean
   /** Succeed only when violations were found (a plant's check: its defect must be caught). */
   readonly expectViolations: boolean
+  /** On PostgreSQL, which money steps lose their connection (`none`, `drawn`, or one step's name: every run of it). */
+  readonly connectionCuts: CutPlan
 }
 
 export const usage =
-  "usage: npm run simulate -- [--seed S] [--runs N] [--plant NAME] [--storage memory|postgres] [--jobs J] [--verbose] [--logs] [--expect-violations]"
+  "usage: npm run simulate -- [--seed S] [--runs N] [--plant NAME] [--storage memory|postgres] [--connection-cuts none|drawn|STEP] [--jobs J] [--verbose] [--logs] [--expect-violations]"
 
 /** A command line that cannot be run: the one line that says why. */
 export class ArgumentError extends Error {}
@@ -44,7 +46,7 @@ const oneOf = <A extends string>(flag: string, text: string, allowed: ReadonlyAr
 export const parseArguments = (argv: ReadonlyArray<string>): Arguments => {
   const values = new Map<string, string>()
   const switches = new Set<string>()
-  const valued = ["seed", "runs", "plant", "storage", "jobs"]
+  const valued = ["seed", "runs", "plant", "storage", "connection-cuts", "jobs"]
   const flags = ["verbose", "logs", "expect-violations"]
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!
@@ -62,6 +64,10 @@ export const parseArguments = (argv: ReadonlyArray<string>): Arguments => {
   if (values.has("plant") && values.get("storage") === "postgres") {
     throw new ArgumentError(`the plants wrap the memory store: --plant runs on --storage memory only`)
   }
+  const cuts = values.get("connection-cuts") ?? "none"
+  if (cuts !== "none" && values.get("storage") !== "postgres") {
+    throw new ArgumentError(`a connection cut is PostgreSQL's: --connection-cuts needs --storage postgres`)
+  }
   const runs = count("runs", values.get("runs") ?? "1", 1)
   const jobs = values.has("jobs") ? count("jobs", values.get("jobs")!, 1) : availableParallelism()
   return {
@@ -72,6 +78,7 @@ export const parseArguments = (argv: ReadonlyArray<string>): Arguments => {
     jobs: Math.min(jobs, runs),
     verbose: switches.has("verbose"),
     logs: switches.has("logs"),
-    expectViolations: switches.has("expect-violations")
+    expectViolations: switches.has("expect-violations"),
+    connectionCuts: cuts === "none" || cuts === "drawn" ? cuts : { forced: oneOf("connection-cuts", cuts, moneyStepNames) }
   }
 }

@@ -12,7 +12,7 @@ const reporter = (args: Arguments) => (result: RunResult) => {
   if (result.violations.length === 0) return
   if (!args.verbose) console.log(`seed ${result.seed}: ${result.violations.length} violations`)
   for (const violation of result.violations) console.log(`  ${violation}`)
-  console.log(`  replay: ${replayCommand(result.seed, args.plant, args.storage)}`)
+  console.log(`  replay: ${replayCommand(result.seed, args.plant, args.storage, args.connectionCuts)}`)
 }
 
 const simulate = (args: Arguments) =>
@@ -22,6 +22,7 @@ const simulate = (args: Arguments) =>
       ...(args.plant === undefined ? {} : { plant: args.plant }),
       storage: args.storage,
       logs: args.logs,
+      connectionCuts: args.connectionCuts,
       ...(args.storage === "postgres" ? { databaseServer: yield* databaseServer } : {})
     }
     const report = reporter(args)

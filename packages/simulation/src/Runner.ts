@@ -2,6 +2,7 @@ import { bytesToHex } from "@noble/hashes/utils.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { Effect } from "effect"
 import { cutCoverage, type StepCoverage } from "./CutCoverage.js"
+import type { CutPlan } from "./faults/ConnectionCuts.js"
 import type { PlantName } from "./Plants.js"
 import type { RunOptions } from "./RunOptions.js"
 import type { StorageKind } from "./RunStorage.js"
@@ -41,11 +42,12 @@ export const summaryLine = (summary: Summary) =>
   `simulate: ${summary.runs} runs, seeds ${summary.first}..${summary.last}, ${summary.violations} violations, trace ${summary.trace}`
 
 /** The command that runs `seed` alone, as it ran here. */
-export const replayCommand = (seed: number, plant: PlantName | undefined, storage: StorageKind) =>
+export const replayCommand = (seed: number, plant: PlantName | undefined, storage: StorageKind, cuts: CutPlan = "none") =>
   [
     `npm run simulate -- --seed ${seed} --runs 1`,
     ...(plant === undefined ? [] : [`--plant ${plant}`]),
-    ...(storage === "memory" ? [] : [`--storage ${storage}`])
+    ...(storage === "memory" ? [] : [`--storage ${storage}`]),
+    ...(cuts === "none" ? [] : [`--connection-cuts ${typeof cuts === "string" ? cuts : cuts.forced}`])
   ].join(" ")
 
 /** Runs seeds `first` to `first + runs - 1` one after the other, reporting each as it ends. */
