@@ -94,11 +94,8 @@ describe.skipIf(!streamingPairAvailable)("the service through a PostgreSQL prima
         SWEEP_SETTLE_MS: "300",
         SWEEP_RENTAL_POLL_MS: "300",
         SWEEP_IDLE_MS: "200",
-        // Work claimed at the kill is handed back once the promoted standby answers
-        // (docs/deployment.md); the leases stay as short as the settings allow here, as they were
-        // when it waited for them, until a run with the defaults (60 s each) shows it need not.
-        SWEEP_LEASE_TTL_MS: "15000",
-        NOTIFIER_CLAIM_LEASE_MS: "16000",
+        // No lease is shortened: work claimed at the kill is handed back once the promoted standby
+        // answers (docs/deployment.md), so nothing waits for the default 60 s leases to run out.
         // The simulated node and the test's own polling are far from the production budgets.
         TRON_REQUESTS_PER_SECOND: "500",
         BALANCE_SYNC_WALLETS_PER_SECOND: "50",
