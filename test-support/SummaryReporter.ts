@@ -1,6 +1,13 @@
 import type { Reporter, TestModule } from "vitest/node"
+import { relative } from "node:path"
 
-/** Prints the plain `N passed, N failed, N skipped` closing line that CI reads. */
+/** How many of the slowest files the run lists: where CI's time goes, for trimming it. */
+const slowestShown = 15
+
+/**
+ * Prints the slowest test files with their durations, then the plain `N passed, N failed, N skipped`
+ * closing line that CI reads.
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
     let passed = 0
@@ -14,6 +21,13 @@ export default class SummaryReporter implements Reporter {
         else skipped++
       }
       if (module.state() === "failed" && module.children.size === 0) failed++
+    }
+    const slowest = modules
+      .map((module) => ({ file: relative(process.cwd(), module.moduleId), seconds: module.diagnostic().duration / 1000 }))
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, slowestShown)
+    if (slowest.length > 1) {
+      process.stdout.write(`\nslowest test files:\n${slowest.map(({ file, seconds }) => `  ${seconds.toFixed(1).padStart(7)} s  ${file}`).join("\n")}\n`)
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`)
   }
