@@ -63,7 +63,8 @@ export const make = (config: NodeConfig): Effect.Effect<Chain.ChainService, neve
 
     const latestBlock = (path: NodePath) =>
       node.post(path, { detail: false }).pipe(
-        Effect.filterOrFail((json) => !isUnknownObject(json), () => rejected(`${path}: the node has no block yet`)),
+        // A node with no block (starting, resyncing) cannot serve; another node may: unavailable, not a refusal.
+        Effect.filterOrFail((json) => !isUnknownObject(json), () => new Chain.ChainUnavailable({ reason: `${path}: the node has no block yet` })),
         Effect.flatMap(decodeReply(BlockReply, path)),
         Effect.map(toBlockRef)
       )

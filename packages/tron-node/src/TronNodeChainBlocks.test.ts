@@ -29,6 +29,19 @@ describe("TronNodeChain blocks", () => {
       ])
     }))
 
+  it.live("a node with no block yet (an empty reply) is unavailable, so a node list moves on to the next node", () =>
+    Effect.gen(function*() {
+      const node = makeFakeNode(server)
+      node.on("/wallet/getblock", {})
+      node.on("/walletsolidity/getblock", {})
+      const chain = yield* chainWith("nile")
+      for (const read of [chain.headBlock, chain.solidifiedBlock]) {
+        const failure = yield* Effect.flip(read)
+        expect(failure).toBeInstanceOf(Chain.ChainUnavailable)
+        expect((failure as Chain.ChainUnavailable).reason).toMatch(/the node has no block yet/)
+      }
+    }))
+
   it.live("takes a block's USDT transfers from exactly two calls: header, then receipts", () =>
     Effect.gen(function*() {
       const node = makeFakeNode(server)
