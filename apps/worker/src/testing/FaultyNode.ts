@@ -37,8 +37,10 @@ const bodyOf = (request: IncomingMessage) =>
  */
 export const startFaultyNode = (upstream: string, mode: NodeFaultMode) =>
   Effect.acquireRelease(
-    Effect.async<{ readonly url: string; readonly requests: () => number; readonly server: ReturnType<typeof createServer> }>((resume) => {
+    Effect.async<{ readonly url: string; readonly requests: () => number; readonly faulty: () => number; readonly server: ReturnType<typeof createServer> }>((resume) => {
       let requests = 0
+      // Answers the fault changed (a block withheld or forked, receipts withheld).
+      let faulty = 0
       const forward = async (path: string, body: unknown) =>
         (await fetch(`${upstream}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).text()
       // Parsed only where a block's header is read or rewritten (small numbers); everything else passes as the node's own text.
@@ -50,12 +52,16 @@ export const startFaultyNode = (upstream: string, mode: NodeFaultMode) =>
 
       /** The block the faulty node serves at `number` (undefined: it has none). */
       const blockAt = async (number: bigint, detail: unknown): Promise<BlockJson | undefined> => {
-        if (mode._tag === "lagging" && number > (await head()) - mode.blocks) return undefined
+        if (mode._tag === "lagging" && number > (await head()) - mode.blocks) {
+          faulty++
+          return undefined
+        }
         const block = await post("/wallet/getblock", { id_or_num: number.toString(), detail }) as BlockJson
         if (mode._tag === "lagging" || block.blockID === undefined) return block.blockID === undefined ? undefined : block
         const solid = await solidified()
         if (number <= solid) return block
         const raw = block.block_header.raw_data
+        faulty++
         return {
           blockID: forkedHash(mode.salt, block.blockID),
           block_header: { ...block.block_header, raw_data: { ...raw, txTrieRoot: zeroRoot, parentHash: number - 1n > solid ? forkedHash(mode.salt, raw.parentHash) : raw.parentHash } }
@@ -77,6 +83,7 @@ export const startFaultyNode = (upstream: string, mode: NodeFaultMode) =>
           case "/wallet/gettransactioninfobyblocknum": {
             const number = BigInt(String(body.num))
             const beyond = mode._tag === "lagging" ? number > (await head()) - lag : number > (await solidified())
+            if (beyond) faulty++
             return beyond ? [] : raw(await forward(path, body))
           }
           default:
@@ -97,7 +104,7 @@ export const startFaultyNode = (upstream: string, mode: NodeFaultMode) =>
       server.listen(0, "127.0.0.1", () => {
         const address = server.address()
         const port = typeof address === "object" && address !== null ? address.port : 0
-        resume(Effect.succeed({ url: `http://127.0.0.1:${port}`, requests: () => requests, server }))
+        resume(Effect.succeed({ url: `http://127.0.0.1:${port}`, requests: () => requests, faulty: () => faulty, server }))
       })
     }),
     ({ server }) => Effect.async<void>((resume) => {
