@@ -24,7 +24,9 @@ export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.AutomationLed
     // Claim in one statement: a scope locked by another worker is skipped, not waited for. The
     // due scopes are picked once, in a CTE: as a subquery joined to the UPDATE the planner may
     // rescan them for every settings row, and each rescan skips the rows this statement has just
-    // updated and takes the next ones, so far more than `limit` scopes were claimed.
+    // updated and takes the next ones, so far more than `limit` scopes were claimed. The UPDATE
+    // returns its rows in the order its join reads them (the heap's), so they are sorted again
+    // by the claim's keys.
     claimDue: (network, now, claimedUntil, limit) =>
       sql<DueRow>`
         WITH due AS MATERIALIZED (
@@ -34,11 +36,13 @@ export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.AutomationLed
           ORDER BY d.automation_last_run_at NULLS FIRST, d.tenant_id
           LIMIT ${limit}
           FOR UPDATE OF d SKIP LOCKED
+        ), claimed AS (
+          UPDATE tenant_settings s SET automation_round_claimed_until = ${claimedUntil}
+          FROM due
+          WHERE s.tenant_id = due.tenant_id AND s.network = ${network}
+          RETURNING s.tenant_id AS id, s.automation_last_run_at AS last_run_at, s.tenant_id::text, ${settings}
         )
-        UPDATE tenant_settings s SET automation_round_claimed_until = ${claimedUntil}
-        FROM due
-        WHERE s.tenant_id = due.tenant_id AND s.network = ${network}
-        RETURNING s.tenant_id::text, ${settings}`.pipe(
+        SELECT * FROM claimed ORDER BY last_run_at NULLS FIRST, id`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map((row) => ({ scope: { tenantId: row.tenant_id as Kernel.TenantId, network }, policy: automationOf(row) })))
       ),

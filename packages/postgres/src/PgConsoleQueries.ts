@@ -143,10 +143,12 @@ export const make = Effect.gen(function*() {
         )
       ),
 
+    // Every ORDER BY here names its key through the table's alias (or a numeric column of its
+    // own): a bare \`id\` would name the text alias \`id::text\` and sort as text (9 before 10).
     sweepsNotSucceeded: (limit) =>
       sql<{ id: string; tenant_id: string; network: Kernel.Network; address: string; status: Sweeps.SweepStatus; stage: string; reason: string; amount: string; updated_at: Date }>`
         SELECT id::text, tenant_id::text, network, address, status, stage, reason, amount::text, updated_at
-        FROM sweep_tasks WHERE status <> 'succeeded' ORDER BY id DESC LIMIT ${limit}`.pipe(
+        FROM sweep_tasks t WHERE status <> 'succeeded' ORDER BY t.id DESC LIMIT ${limit}`.pipe(
         Effect.orDie,
         Effect.map((rows) =>
           rows.map((r) => ({
@@ -182,12 +184,12 @@ export const make = Effect.gen(function*() {
 
     findTransaction: (txid) =>
       sql<{ kind: "deposit" | "sweep"; id: string; tenant_id: string; network: Kernel.Network; status: string; address: string; amount: string }>`
-        SELECT 'deposit' AS kind, id::text, tenant_id::text, network, status, address, amount::text FROM deposits
+        SELECT 'deposit' AS kind, id::text, tenant_id::text, network, status, address, amount::text, id AS n FROM deposits
           WHERE network IN ('main', 'nile') AND txid = ${txid}
         UNION ALL
-        SELECT 'sweep' AS kind, id::text, tenant_id::text, network, status, address, amount::text FROM sweep_tasks
+        SELECT 'sweep' AS kind, id::text, tenant_id::text, network, status, address, amount::text, id AS n FROM sweep_tasks
           WHERE network IN ('main', 'nile') AND txid = ${txid}
-        ORDER BY kind, id`.pipe(
+        ORDER BY kind, n`.pipe(
         Effect.orDie,
         Effect.map((rows) =>
           rows.map((r) => ({ kind: r.kind, id: r.id, tenantId: r.tenant_id, network: r.network, status: r.status, address: r.address, amount: BigInt(r.amount) }))

@@ -79,11 +79,13 @@ export const make = Effect.gen(function*() {
         if (updated[0] !== undefined) return toDelegation(updated[0])
         return yield* Effect.fail(new Delegation.DelegationMoved({ current: yield* find(previous.taskId) }))
       }),
+    // Keys qualified: a bare `task_id` would name the text alias `task_id::text AS task_id` and sort
+    // as text (task 1000 before 999), off the energy_delegations_open index's order.
     open: (network, limit) =>
       sql<DelegationRow>`
-        SELECT ${cols} FROM energy_delegations
+        SELECT ${cols} FROM energy_delegations d
         WHERE network = ${network} AND state <> 'reclaimed'
-        ORDER BY created_at, task_id LIMIT ${limit}`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toDelegation)))
+        ORDER BY d.created_at, d.task_id LIMIT ${limit}`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toDelegation)))
   })
 })
 

@@ -151,6 +151,10 @@ export const make = Effect.gen(function*() {
     // deadline when the round is new (with its delivery_rounds row), and the attempt's row. An
     // event with an open attempt, or a row already recorded past its attempt count, is only
     // claimed. A new round that cannot start comes back with its configuration, to say why.
+    //
+    // The claimed events come back in the order picked (the dispatcher launches them so): an
+    // UPDATE returns its rows in the order its join reads them, and the joins after it may
+    // reorder them again, so the last SELECT sorts by the pick's keys.
     claimDue: (r) =>
       sql<DueRow>`
         WITH RECURSIVE ${openTenants(r.network)}, busy AS (
@@ -167,7 +171,7 @@ export const make = Effect.gen(function*() {
           ) d
           WHERE t.tenant_id IS NOT NULL
         ), picked AS (
-          SELECT e.id, e.round_url IS NULL AS new_round,
+          SELECT e.id, k.rank, k.next_attempt AS due_at, e.round_url IS NULL AS new_round,
                  CASE
                    WHEN EXISTS (
                      SELECT 1 FROM delivery_attempts o
@@ -195,7 +199,7 @@ export const make = Effect.gen(function*() {
                  deadline_at = CASE WHEN p.start_url IS NOT NULL AND p.new_round THEN ${r.roundDeadline} ELSE e.deadline_at END
           FROM picked p WHERE e.id = p.id
           RETURNING e.id, e.tenant_id, e.network, e.event_type, e.payload, e.current_round, e.attempts, e.round_url,
-                    e.round_started_at, e.deadline_at, e.last_error, p.start_url, p.new_round
+                    e.round_started_at, e.deadline_at, e.last_error, p.start_url, p.new_round, p.rank, p.due_at
         ), rounds AS (
           INSERT INTO delivery_rounds (event_id, round, url, started_at, deadline_at)
           SELECT id, current_round, start_url, ${r.now}, ${r.roundDeadline} FROM claimed WHERE start_url IS NOT NULL AND new_round
@@ -215,7 +219,8 @@ export const make = Effect.gen(function*() {
         LEFT JOIN started st ON st.event_id = c.id
         LEFT JOIN apps a ON a.tenant_id = c.tenant_id AND a.network = c.network
         LEFT JOIN tenant_settings s ON s.tenant_id = c.tenant_id AND s.network = c.network AND c.round_url IS NULL
-        LEFT JOIN delivery_attempts o ON o.event_id = c.id AND o.round = c.current_round AND o.ended_at IS NULL`.pipe(
+        LEFT JOIN delivery_attempts o ON o.event_id = c.id AND o.round = c.current_round AND o.ended_at IS NULL
+        ORDER BY c.rank, c.due_at, c.id`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map(toDueEvent(r.now)))
       ),

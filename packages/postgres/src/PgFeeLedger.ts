@@ -113,7 +113,7 @@ export const make = Effect.gen(function*() {
         Effect.map(([row]) => toTotals(row!))
       ),
     list: (scope, period, limit) =>
-      sql<EntryRow>`SELECT ${cols} FROM fee_ledger WHERE ${inPeriod(scope, period)} ORDER BY block_time DESC, task_id DESC LIMIT ${limit}`.pipe(
+      sql<EntryRow>`SELECT ${cols} FROM fee_ledger f WHERE ${inPeriod(scope, period)} ORDER BY f.block_time DESC, f.task_id DESC LIMIT ${limit}`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map(toEntry))
       )

@@ -30,7 +30,7 @@ export const make = Effect.gen(function*() {
         Effect.map((rows) => rows.length === 1)
       ),
     recent: (limit) =>
-      sql<Row>`SELECT id::text, token_id::text, action, target, outcome, at FROM operator_audit ORDER BY id DESC LIMIT ${limit}`.pipe(
+      sql<Row>`SELECT id::text, token_id::text, action, target, outcome, at FROM operator_audit a ORDER BY a.id DESC LIMIT ${limit}`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map(entryOf))
       )

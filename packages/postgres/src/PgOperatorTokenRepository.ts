@@ -43,7 +43,7 @@ export const make = Effect.gen(function*() {
         ? sql<Row>`SELECT ${sql.unsafe(columns)} FROM operator_credentials WHERE id = ${id}`.pipe(Effect.orDie, Effect.map(one))
         : Effect.succeed(Option.none()),
     listTokens: (limit) =>
-      sql<Row>`SELECT ${sql.unsafe(columns)} FROM operator_credentials WHERE kind = 'token' ORDER BY id DESC LIMIT ${limit}`.pipe(
+      sql<Row>`SELECT ${sql.unsafe(columns)} FROM operator_credentials c WHERE kind = 'token' ORDER BY c.id DESC LIMIT ${limit}`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map(credentialOf))
       ),

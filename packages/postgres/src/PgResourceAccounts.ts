@@ -47,7 +47,7 @@ export const make = Effect.gen(function*() {
       }),
     find,
     list: () =>
-      sql<ResourceAccountRow>`SELECT ${cols} FROM resource_accounts ORDER BY network, tenant_id NULLS FIRST`.pipe(
+      sql<ResourceAccountRow>`SELECT ${cols} FROM resource_accounts r ORDER BY r.network, r.tenant_id NULLS FIRST`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map(toAccount))
       )

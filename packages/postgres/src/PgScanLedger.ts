@@ -260,12 +260,13 @@ export const make = Effect.gen(function*() {
           yield* sql`DELETE FROM scan_cursors WHERE network = ${network}`
         })
       ).pipe(Effect.orDie),
+    // Keys qualified: a bare `block_number` would name the text alias `block_number::text` and sort as text.
     openOutflows: (network, limit) =>
       sql<OutflowRow>`
         SELECT network, txid, log_index, block_number::text, block_hash, block_time, tenant_id::text, wallet_id::text,
                custom_id, address, destination, contract, amount::text, state, task_id::text
-        FROM unaccounted_outflows WHERE network = ${network} AND state = 'open'
-        ORDER BY block_number, txid COLLATE "C", log_index LIMIT ${limit}`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toStoredOutflow))),
+        FROM unaccounted_outflows o WHERE network = ${network} AND state = 'open'
+        ORDER BY o.block_number, o.txid COLLATE "C", o.log_index LIMIT ${limit}`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toStoredOutflow))),
     closeOutflow: (network, transfer, resolution) =>
       sql<{ txid: string }>`
         UPDATE unaccounted_outflows

@@ -10,13 +10,15 @@ const bigintOrNull = (text: string | null): bigint | null => (text === null ? nu
 /**
  * The database's tables in the memory tables' shapes (core's `StoreSnapshot`), read in one
  * repeatable-read transaction, so that a checker outside the service (the simulator's settling
- * and invariants) reads the same facts on either store.
+ * and invariants) reads the same facts on either store. Each table by its key (as the memory
+ * tables hold rows by ID; qualified, so that a key is never its text alias): in the heap's order, a seed's violations would be listed in an order
+ * that changes with where PostgreSQL put the rows.
  */
 export const readPgSnapshot: Effect.Effect<Memory.StoreSnapshot, never, SqlClient.SqlClient> = Effect.flatMap(SqlClient.SqlClient, (sql) => {
   const read = Effect.gen(function*() {
     yield* sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`
     const tenants = yield* sql<{ id: string; name: string; status: Tenants.TenantStatus; expires_at: Date | null; created_at: Date; updated_at: Date }>`
-      SELECT id::text AS id, name, status, expires_at, created_at, updated_at FROM tenants`
+      SELECT id::text AS id, name, status, expires_at, created_at, updated_at FROM tenants ORDER BY tenants.id`
     const apps = yield* sql<{
       app_id: string
       tenant_id: string
@@ -31,7 +33,7 @@ export const readPgSnapshot: Effect.Effect<Memory.StoreSnapshot, never, SqlClien
       secret_rotated_at: Date
     }>`
       SELECT app_id::text AS app_id, tenant_id::text AS tenant_id, network, secret_key_id, secret_sealed, webhook_key_id,
-             webhook_key_sealed, confirmation_rule, deposit_minimum::text AS deposit_minimum, created_at, secret_rotated_at FROM apps`
+             webhook_key_sealed, confirmation_rule, deposit_minimum::text AS deposit_minimum, created_at, secret_rotated_at FROM apps ORDER BY apps.app_id`
     const wallets = yield* sql<{
       id: string
       tenant_id: string
@@ -49,7 +51,7 @@ export const readPgSnapshot: Effect.Effect<Memory.StoreSnapshot, never, SqlClien
     }>`
       SELECT id::text AS id, tenant_id::text AS tenant_id, network, address, custom_id, balance_usdt::text AS balance_usdt,
              balance_trx::text AS balance_trx, balance_block::text AS balance_block, collected_usdt::text AS collected_usdt,
-             last_collected_at, created_at, balance_synced_at, balance_stale_from::text AS balance_stale_from FROM wallets`
+             last_collected_at, created_at, balance_synced_at, balance_stale_from::text AS balance_stale_from FROM wallets ORDER BY wallets.id`
     const settings = yield* sql<{
       tenant_id: string
       network: Kernel.Network
@@ -73,7 +75,7 @@ export const readPgSnapshot: Effect.Effect<Memory.StoreSnapshot, never, SqlClien
              collection_updated_at, automation_enabled, automation_threshold::text AS automation_threshold,
              automation_interval_minutes, max_wallet_trx_fee::text AS max_wallet_trx_fee, max_rental_cost::text AS max_rental_cost,
              rental_allowed, automation_updated_at, webhook_url, webhook_enabled, webhook_updated_at, automation_last_run_at,
-             automation_round_claimed_until FROM tenant_settings`
+             automation_round_claimed_until FROM tenant_settings ORDER BY tenant_settings.tenant_id, network COLLATE "C"`
     const cursors = yield* sql<{
       network: Kernel.Network
       block_number: string
@@ -87,13 +89,15 @@ export const readPgSnapshot: Effect.Effect<Memory.StoreSnapshot, never, SqlClien
       SELECT network, block_number::text AS block_number, block_hash, head_number::text AS head_number,
              solidified_number::text AS solidified_number, lease_holder,
              CASE WHEN lease_expires_at = '-infinity' THEN NULL ELSE lease_expires_at END AS lease_expires_at, updated_at
-      FROM scan_cursors`
+      FROM scan_cursors ORDER BY network COLLATE "C"`
     const logs = yield* sql<DepositRows.ObservedLogRow & { booked: boolean }>`
-      SELECT ${sql.literal(DepositRows.observedLogColumns)}, o.booked FROM observed_logs o`
+      SELECT ${sql.literal(DepositRows.observedLogColumns)}, o.booked FROM observed_logs o
+      ORDER BY o.network COLLATE "C", o.txid COLLATE "C", o.log_index`
     const deposits = yield* sql<DepositRows.DepositRow & { updated_at: Date }>`
-      SELECT ${sql.literal(DepositRows.depositColumns)}, d.updated_at FROM deposits d`
+      SELECT ${sql.literal(DepositRows.depositColumns)}, d.updated_at FROM deposits d ORDER BY d.id`
     const totals = yield* sql<{ tenant_id: string; network: Kernel.Network; confirmed_usdt: string }>`
-      SELECT tenant_id::text AS tenant_id, network, confirmed_usdt::text AS confirmed_usdt FROM deposit_totals`
+      SELECT tenant_id::text AS tenant_id, network, confirmed_usdt::text AS confirmed_usdt FROM deposit_totals
+      ORDER BY deposit_totals.tenant_id, network COLLATE "C"`
     const events = yield* sql<{
       id: string
       tenant_id: string
@@ -117,7 +121,7 @@ export const readPgSnapshot: Effect.Effect<Memory.StoreSnapshot, never, SqlClien
     }>`
       SELECT id::text AS id, tenant_id::text AS tenant_id, network, event_type, deposit_id::text AS deposit_id, revision, payload,
              status, attempts, current_round, next_attempt, deadline_at, last_error, created_at, delivered_at, round_url,
-             round_started_at, claimed_by, claimed_until FROM events`
+             round_started_at, claimed_by, claimed_until FROM events ORDER BY events.id`
     const rounds = yield* sql<{
       id: string
       event_id: string
@@ -130,7 +134,7 @@ export const readPgSnapshot: Effect.Effect<Memory.StoreSnapshot, never, SqlClien
       reason: string
     }>`
       SELECT id::text AS id, event_id::text AS event_id, round, url, started_at, deadline_at, ended_at, outcome, reason
-      FROM delivery_rounds`
+      FROM delivery_rounds ORDER BY delivery_rounds.id`
     const attempts = yield* sql<{
       id: string
       event_id: string
@@ -147,7 +151,7 @@ export const readPgSnapshot: Effect.Effect<Memory.StoreSnapshot, never, SqlClien
       outcome: Notifications.DeliveryOutcome | null
     }>`
       SELECT id::text AS id, event_id::text AS event_id, round, attempt, url, started_at, sent_at, ended_at, duration_ms, http_status,
-             response_excerpt, error, outcome FROM delivery_attempts`
+             response_excerpt, error, outcome FROM delivery_attempts ORDER BY delivery_attempts.id`
     const delegations = yield* sql<{
       task_id: string
       network: Kernel.Network
@@ -163,9 +167,9 @@ export const readPgSnapshot: Effect.Effect<Memory.StoreSnapshot, never, SqlClien
       created_at: Date
       updated_at: Date
     }>`SELECT task_id, network, owner_address, receiver_address, energy, balance, state, delegate_txid, delegate_expiration,
-              reclaim_txid, reclaim_expiration, created_at, updated_at FROM energy_delegations`
+              reclaim_txid, reclaim_expiration, created_at, updated_at FROM energy_delegations ORDER BY task_id`
     const tasks = yield* sql<SweepRows.SweepRow & { claimed_by: string | null; claimed_until: Date | null }>`
-      SELECT ${sql.literal(SweepRows.sweepColumns)}, t.claimed_by, t.claimed_until FROM sweep_tasks t`
+      SELECT ${sql.literal(SweepRows.sweepColumns)}, t.claimed_by, t.claimed_until FROM sweep_tasks t ORDER BY t.id`
     return {
       tenants: tenants.map((r): Memory.MemoryTables.TenantRow => ({
         id: r.id as Kernel.TenantId,

@@ -87,4 +87,14 @@ export const delegationLedgerContract = <E>(name: string, storage: Layer.Layer<D
         // Only this test writes to main.
         expect((yield* ledger.open("main", 1)).map((row) => row.taskId)).toEqual(["9032"])
       }))
+
+    it.effect("lists delegations planned at the same moment by task ID as a number (task 999 before task 1000)", () =>
+      Effect.gen(function*() {
+        const ledger = yield* DelegationLedger
+        const moment = at("2026-04-02T00:00:00Z")
+        yield* ledger.plan(planned("1000", { network: "nile", createdAt: moment }))
+        yield* ledger.plan(planned("999", { network: "nile", createdAt: moment }))
+        const mine = (rows: ReadonlyArray<EnergyDelegation>) => rows.filter((row) => ["999", "1000"].includes(row.taskId)).map((row) => row.taskId)
+        expect(mine(yield* ledger.open("nile", 100))).toEqual(["999", "1000"])
+      }))
   })

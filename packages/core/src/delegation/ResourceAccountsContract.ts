@@ -51,6 +51,18 @@ export const resourceAccountsContract = <E>(name: string, storage: Layer.Layer<R
         expect(listed).toEqual([mainDefault, nileDefault, own])
       }))
 
+    it.effect("lists the accounts of one network by tenant ID as a number (tenant 9 before tenant 10)", () =>
+      Effect.gen(function*() {
+        const accounts = yield* ResourceAccounts
+        const first = yield* newTenant("order-0")
+        let last = first
+        for (let i = 1; last.length === first.length && i < 1000; i++) last = yield* newTenant(`order-${i}`)
+        const [shorter, longer] = [account(first), account(last)]
+        yield* accounts.create(longer)
+        yield* accounts.create(shorter)
+        expect((yield* accounts.list()).filter((a) => a.tenantId === first || a.tenantId === last)).toEqual([shorter, longer])
+      }))
+
     it.effect("a tenant's own account wins, else the network's default, else none", () =>
       Effect.gen(function*() {
         const accounts = yield* ResourceAccounts

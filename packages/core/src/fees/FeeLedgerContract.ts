@@ -150,6 +150,16 @@ export const feeLedgerContract = <E>(name: string, storage: Layer.Layer<Ports, E
         expect(yield* ledger.list(scope, { since: at("2026-03-01T00:00:00Z"), until: at("2026-03-02T00:00:00Z") }, 10)).toEqual([a])
       }))
 
+    it.effect("list: entries of the same block time by task ID as a number, highest first (task 10000000 before 9900000)", () =>
+      Effect.gen(function*() {
+        const ledger = yield* FeeLedger
+        const scope = yield* newScope()
+        const blockTime = at("2026-03-05T00:00:00Z")
+        const [shorter, longer] = [entry(scope, "9900000", { blockTime }), entry(scope, "10000000", { blockTime })]
+        for (const e of [shorter, longer]) yield* ledger.record(e)
+        expect(yield* ledger.list(scope, { since: at("2026-03-05T00:00:00Z") }, 10)).toEqual([longer, shorter])
+      }))
+
     it.effect("unbooked: succeeded and failed tasks settled from a receipt, without an entry; never cancelled, unfinished or expired ones", () =>
       Effect.gen(function*() {
         const ledger = yield* FeeLedger

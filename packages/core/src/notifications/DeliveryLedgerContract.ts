@@ -8,7 +8,7 @@ import { roundDeadline } from "./DeliverySchedule.js"
 import { NotificationRepository } from "./NotificationRepository.js"
 import { DepositBook } from "../scanning/DepositBook.js"
 import type { TenantScope } from "../tenants/Scope.js"
-import { attemptsOf, claimed, eventOf, finished, heldBy, recordOf, roundsOf, stateOf } from "./DeliverySteps.js"
+import { attemptsOf, claimed, claimRequest, eventOf, finished, heldBy, recordOf, roundsOf, stateOf } from "./DeliverySteps.js"
 import { outboxEvent, webhookScope } from "../testing/OutboxEvents.js"
 import { onFreshStorage } from "../testing/FreshStorage.js"
 import { StorageFixtures } from "../testing/StorageFixtures.js"
@@ -147,6 +147,24 @@ export const deliveryLedgerContract = <E>(name: string, storage: Layer.Layer<Por
         expect(sorted((yield* claimed("c", at(10), { limit: 1 })).keys())).toEqual([tiedSecond.id])
         expect(sorted((yield* claimed("d", at(10), { limit: 0 })).keys())).toEqual([])
         expect(sorted((yield* claimed("d", at(10), { limit: 5 })).keys())).toEqual([late.id])
+      }))
+
+    // The dispatcher launches (and so sends) in the order returned: a store must not hand them
+    // back in the order its rows happen to lie in (here, the reverse of the claim order).
+    test("claimDue returns the events in claim order: by rank, then due time, then ID", () =>
+      Effect.gen(function*() {
+        const a = yield* enabledScope
+        const b = yield* enabledScope
+        const bLate = yield* outboxEvent(b, at(2))
+        const bEarly = yield* outboxEvent(b, at(1))
+        const aLate = yield* outboxEvent(a, at(3))
+        const aEarly = yield* outboxEvent(a, at(0))
+        // Claimed and released, so that its row is written again (after the others, in PostgreSQL's heap).
+        const moved = yield* claimed("x", at(0))
+        yield* Effect.flatMap(DeliveryLedger, (ledger) => ledger.release([claimOf("x", moved.get(aEarly.id)!)]))
+        const order = yield* Effect.flatMap(DeliveryLedger, (ledger) => ledger.claimDue(claimRequest("y", at(100), {})))
+        // Each tenant's first (a's due at 0, b's at 1), then each one's second (b's at 2, a's at 3).
+        expect(order.map((e) => e.eventId)).toEqual([aEarly.id, bEarly.id, bLate.id, aLate.id])
       }))
 
     test("a new round without a usable configuration is claimed without an attempt, with the configuration read; failNewRound ends it", () =>

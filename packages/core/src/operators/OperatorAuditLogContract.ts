@@ -20,6 +20,17 @@ export const operatorAuditLogContract = <E>(name: string, storage: Layer.Layer<O
         expect(yield* audit.recent(1)).toEqual([second])
       }))
 
+    it.effect("lists the latest first by ID as a number (entry 10 before entry 9)", () =>
+      Effect.gen(function*() {
+        const audit = yield* OperatorAuditLog
+        const token = yield* (yield* OperatorTokenRepository).insert(new Uint8Array(32).fill(110), { kind: "token", tokenId: null, expiresAt: new Date("2031-01-01T00:00:00Z") })
+        const entry = (n: number) => audit.record({ tokenId: token.id, action: "redeliver_event", target: `event ${n}`, outcome: "done", at: new Date("2030-01-02T00:00:00Z") })
+        const first = yield* entry(0)
+        let [previous, last] = [first, first]
+        for (let n = 1; last.id.length === first.id.length && n < 1000; n++) [previous, last] = [last, yield* entry(n)]
+        expect(yield* audit.recent(2)).toEqual([last, previous])
+      }))
+
     it.effect("an entry recorded as started is settled once with its outcome; a second settle and an unknown ID change nothing", () =>
       Effect.gen(function*() {
         const audit = yield* OperatorAuditLog

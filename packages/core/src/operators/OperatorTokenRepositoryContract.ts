@@ -38,6 +38,16 @@ export const operatorTokenRepositoryContract = <E>(name: string, storage: Layer.
         expect((yield* repo.listTokens(1)).length).toBe(1)
       }))
 
+    it.effect("lists the newest token first by ID as a number (token 10 before token 9)", () =>
+      Effect.gen(function*() {
+        const repo = yield* OperatorTokenRepository
+        const token = (n: number) => repo.insert(hash(100 + n), { kind: "token", tokenId: null, expiresAt: in2031 })
+        const first = yield* token(0)
+        let [previous, last] = [first, first]
+        for (let n = 1; last.id.length === first.id.length && n < 150; n++) [previous, last] = [last, yield* token(n)]
+        expect((yield* repo.listTokens(2)).map((t) => t.id)).toEqual([last.id, previous.id])
+      }))
+
     it.effect("revoke marks once: the first revocation time stays; an unknown ID is none", () =>
       Effect.gen(function*() {
         const repo = yield* OperatorTokenRepository

@@ -242,6 +242,20 @@ export const scanLedgerContract = <E>(name: string, storage: Layer.Layer<ScanLed
         expect((yield* ledger.openOutflows("nile", 10)).map((o) => o.transfer.txid.slice(0, 2))).toEqual(["cc"])
       }))
 
+    test("open outflows are listed by block number as a number (block 9 before block 10)", () =>
+      Effect.gen(function*() {
+        const ledger = yield* ScanLedger
+        const { matches: [w] } = yield* tenantWallets(1)
+        const [b8, b9] = [block(8n), block(9n)] as const
+        yield* ledger.append("nile", Option.none(), [
+          scanned(b8, [], [], [outflow(b8, w!, "bb")]),
+          scanned(b9, [], [], [outflow(b9, w!, "aa")]),
+          scanned(b10, [], [], [outflow(b10, w!, "cc")])
+        ], tip)
+        expect((yield* ledger.openOutflows("nile", 10)).map((o) => o.block.number)).toEqual([8n, 9n, 10n])
+        expect((yield* ledger.openOutflows("nile", 1)).map((o) => o.block.number)).toEqual([8n])
+      }))
+
     test("rewind drops the blocks above the target and every transfer in them, from the position the caller read", () =>
       Effect.gen(function*() {
         const ledger = yield* ScanLedger

@@ -99,6 +99,21 @@ export const automationLedgerContract = <E>(name: string, storage: Layer.Layer<A
         expect(yield* claimed("nile", later(10), later(20), 2)).toEqual(tenantsOf(neverRun, neverRunEither))
       }))
 
+    // Written in another order than the claim's (as PostgreSQL's heap holds them): the claim's order is kept.
+    test("claimDue returns the scopes it claims in its order", () =>
+      Effect.gen(function*() {
+        const ledger = yield* AutomationLedger
+        const ranThreeHoursAgo = yield* automatedScope({ lastRunAt: later(-180) })
+        const neverRun = yield* automatedScope()
+        const ranTwoHoursAgo = yield* automatedScope({ lastRunAt: later(-120) })
+        const neverRunEither = yield* automatedScope()
+        const sameAsFirst = yield* automatedScope({ lastRunAt: later(-180) })
+        const due = yield* ledger.claimDue("nile", t0, later(10), 100)
+        expect(due.map((d) => d.scope.tenantId)).toEqual(
+          [neverRun, neverRunEither, ranThreeHoursAgo, sameAsFirst, ranTwoHoursAgo].map((s) => s.tenantId)
+        )
+      }))
+
     test("claimDue claims at most `limit` scopes, however many are due", () =>
       Effect.gen(function*() {
         const scopes = yield* Effect.forEach([1, 2, 3, 4], () => automatedScope())

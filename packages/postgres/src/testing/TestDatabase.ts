@@ -24,3 +24,19 @@ export const freshDatabaseUrl = Effect.acquireRelease(
 export const TestDatabaseLive = Layer.unwrapScoped(
   Effect.map(freshDatabaseUrl, ({ url }) => DatabaseAtUrl(url))
 )
+
+/**
+ * A fresh database whose every session starts with these planner settings (`enable_nestloop:
+ * "off"`, …): to run a contract under the plans the planner picks on other data, where a
+ * statement's row order is whatever its joins happen to give.
+ */
+export const testDatabaseWith = (settings: Readonly<Record<string, string>>) =>
+  Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const { adminUrl, name, url } = yield* freshDatabaseUrl
+      for (const [setting, value] of Object.entries(settings)) {
+        yield* onAdmin(adminUrl, `ALTER DATABASE ${name} SET ${setting} = ${value}`).pipe(Effect.orDie)
+      }
+      return DatabaseAtUrl(url)
+    })
+  )
