@@ -1,7 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { type Notifications, Sweeps, type Tenants } from "@collector/core"
 import { type Context, Effect, Layer, Option } from "effect"
-import { insertEvents } from "./EventOutbox.js"
+import { insertEventAfter } from "./EventOutbox.js"
 import { eventColumns, type EventRow, toEvent } from "./NotificationRows.js"
 import { mutableColumns, sweepColumns, type SweepRow, terminalSql, toSweepTask } from "./SweepRows.js"
 import { aliased, render } from "./RowRuleSql.js"
@@ -60,10 +60,11 @@ export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.SweepReposito
       RETURNING t.wallet_id::text AS wallet_id`
 
   /**
-   * `casUpdate` and the wallet's books in one statement (a round trip per terminal task fewer
-   * than a statement each): the wallet's row changes only when the task's compare-and-set did.
+   * `casUpdate`, the wallet's books and the event in one statement, so one round trip and no
+   * transaction to open: the wallet's row changes and the event is written only when the task's
+   * compare-and-set did, and a failure of any part (the event's unique key, say) undoes all.
    */
-  const casUpdateWithBooks = (task: Sweeps.SweepTask, worker: string, outcome: Sweeps.SweepOutcome) => {
+  const finishStatement = (outcome: Sweeps.SweepOutcome, worker: string) => {
     const books = [
       ...(outcome.collected === null ? [] : [
         sql`collected_usdt = w.collected_usdt + ${outcome.collected.amount.toString()}::numeric`,
@@ -71,10 +72,13 @@ export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.SweepReposito
       ]),
       ...(outcome.balanceChanged ? [sql`balance_stale_from = GREATEST(coalesce(w.balance_stale_from, 0), w.balance_block + 1)`] : [])
     ]
-    if (books.length === 0) return casUpdate(task, worker)
+    const booksQuery = books.length === 0
+      ? sql``
+      : sql`books AS (UPDATE wallets w SET ${sql.csv(books)} FROM task WHERE w.id = task.wallet_id::bigint),`
     return sql<{ wallet_id: string }>`
-      WITH task AS (${casUpdate(task, worker)}),
-      books AS (UPDATE wallets w SET ${sql.csv(books)} FROM task WHERE w.id = task.wallet_id::bigint)
+      WITH task AS (${casUpdate(outcome.task, worker)}),
+      ${booksQuery}
+      event AS (${insertEventAfter(sql, outcome.event, "task")})
       SELECT wallet_id FROM task`
   }
 
@@ -206,19 +210,14 @@ export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.SweepReposito
         ? Effect.dieMessage(`sweep task ${task.id}: the terminal status ${task.status} is written by finish, not save`)
         : casUpdate(task, worker).pipe(Effect.orDie, Effect.map((rows) => rows.length === 1)),
 
-    // The task's terminal state, its event and the wallet's books commit together or not at all;
-    // the outcome says what changes (the core decided it), this only writes it.
+    // The task's terminal state, its event and the wallet's books commit together or not at all,
+    // in one statement; the outcome says what changes (the core decided it), this only writes it.
     finish: (outcome, worker) => {
       const task = outcome.task
       if (!Sweeps.isTerminal(task.status)) {
         return Effect.dieMessage(`sweep task ${task.id}: finish needs a terminal status, not ${task.status}`)
       }
-      return sql.withTransaction(Effect.gen(function*() {
-        const [row] = yield* casUpdateWithBooks(task, worker, outcome)
-        if (row === undefined) return false
-        yield* insertEvents(sql, [outcome.event])
-        return true
-      })).pipe(Effect.orDie)
+      return finishStatement(outcome, worker).pipe(Effect.orDie, Effect.map((rows) => rows.length === 1))
     },
 
     signingKey: (walletId) =>

@@ -111,6 +111,17 @@ export const make = (config: NodeConfig): Effect.Effect<Chain.ChainService, neve
         }
       })
 
+    /** The TRX balance and activation from `/walletsolidity/getaccount`: an account the node does not know is not activated. */
+    const trxBalance: Chain.ChainService["trxBalance"] = (address) =>
+      Effect.gen(function*() {
+        if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
+        const accountPath = "/walletsolidity/getaccount"
+        const accountJson = yield* node.post(accountPath, { address, visible: true })
+        const activated = !isUnknownObject(accountJson)
+        const trx = activated ? (yield* decodeReply(AccountReply, accountPath)(accountJson)).balance : 0n
+        return { activated, trx }
+      })
+
     /**
      * Balances at the solidified block: its number is read first (unless the caller read it),
      * so the figures are at least that recent. Two calls: the TRX balance and activation from
@@ -119,14 +130,8 @@ export const make = (config: NodeConfig): Effect.Effect<Chain.ChainService, neve
     const balances: Chain.ChainService["balances"] = (address, solidified) =>
       Effect.gen(function*() {
         if (!TronAddress.isValidTronAddress(address)) return yield* rejected(`not a TRON address: ${address}`)
-        const accountPath = "/walletsolidity/getaccount"
-        const [accountJson, usdtBalance] = yield* Effect.all([
-          node.post(accountPath, { address, visible: true }),
-          usdt.balanceOf(address)
-        ], { concurrency: "unbounded" })
-        const activated = !isUnknownObject(accountJson)
-        const trx = activated ? (yield* decodeReply(AccountReply, accountPath)(accountJson)).balance : 0n
-        return { address, activated, trx, usdt: usdtBalance, atBlock: solidified }
+        const [held, usdtBalance] = yield* Effect.all([trxBalance(address), usdt.balanceOf(address)], { concurrency: "unbounded" })
+        return { address, ...held, usdt: usdtBalance, atBlock: solidified }
       })
 
     /**
@@ -192,6 +197,8 @@ export const make = (config: NodeConfig): Effect.Effect<Chain.ChainService, neve
       blockTransfers,
       account,
       balances,
+      usdtBalance: usdt.balanceOf,
+      trxBalance,
       resources,
       parameters,
       isBlackListed: usdt.isBlackListed,

@@ -49,6 +49,8 @@ const scriptedChain = (node: ScriptedNode): ChainService => {
         return { address, activated: true, trx: n * 10n, usdt: n * 1_000n, atBlock: solidified } satisfies AccountBalances
       }),
     parameters: unused,
+    usdtBalance: () => unused,
+    trxBalance: () => unused,
     resources: () => unused,
     estimateTransferEnergy: () => unused,
     buildUsdtTransfer: () => unused,

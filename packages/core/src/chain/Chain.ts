@@ -14,6 +14,7 @@ import type {
   Receipt,
   SignedTransaction,
   StakeTotals,
+  TrxBalance,
   UnsignedTransaction
 } from "./ChainModel.js"
 
@@ -36,6 +37,10 @@ export interface ChainService {
   readonly account: (address: string, solidified?: bigint) => Effect.Effect<AccountState, Failure>
   /** Only the balances of `account`, at least as recent as the solidified block `solidified` (read before). */
   readonly balances: (address: string, solidified: bigint) => Effect.Effect<AccountBalances, Failure>
+  /** Only the USDT balance of `balances`, at the solidified block, in one node call. */
+  readonly usdtBalance: (address: string) => Effect.Effect<bigint, Failure>
+  /** Only the TRX balance and activation of `balances`, at the solidified block, in one node call. */
+  readonly trxBalance: (address: string) => Effect.Effect<TrxBalance, Failure>
   /** Only the energy and bandwidth figures of `account`, in one node call. */
   readonly resources: (address: string) => Effect.Effect<AccountResources, Failure>
   readonly parameters: Effect.Effect<ChainParameters, Failure>

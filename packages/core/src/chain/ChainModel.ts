@@ -45,6 +45,9 @@ export interface AccountBalances {
   readonly atBlock: bigint
 }
 
+/** The TRX part of `AccountBalances`: what the solidified block says of the account's TRX. */
+export type TrxBalance = Pick<AccountBalances, "activated" | "trx">
+
 /** An account at the solidified block, with its resource figures at the head. */
 export interface AccountState extends AccountResources, AccountBalances {}
 

@@ -47,6 +47,8 @@ const memoryNode = (head: bigint) => {
       serve(() => number > state.head ? Effect.fail(new BlockNotFound({ number })) : Effect.succeed({ block: block(number), transfers: [] })),
     account: refuse,
     balances: refuse,
+    usdtBalance: refuse,
+    trxBalance: refuse,
     resources: refuse,
     parameters: refuse(),
     isBlackListed: (address) => serve(() => Effect.succeed(address === "TBlack")),

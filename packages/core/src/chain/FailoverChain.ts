@@ -194,6 +194,8 @@ export const failoverChain = (
       blockTransfers: (number) => options.crossCheck ? crossCheckedTransfers(number) : firstAnswer((c) => c.blockTransfers(number)),
       account: (address, solidified) => firstAnswer((c) => c.account(address, solidified)),
       balances: (address, solidified) => firstAnswer((c) => c.balances(address, solidified)),
+      usdtBalance: (address) => firstAnswer((c) => c.usdtBalance(address)),
+      trxBalance: (address) => firstAnswer((c) => c.trxBalance(address)),
       resources: (address) => firstAnswer((c) => c.resources(address)),
       parameters: firstAnswer((c) => c.parameters),
       isBlackListed: (address) => firstAnswer((c) => c.isBlackListed(address)),

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { AccountState, ChainParameters } from "../chain/ChainModel.js"
 import { walletReading } from "./testing/WalletReading.js"
 import { defaultAutomationPolicy } from "../settings/Settings.js"
-import { decideEnergy } from "./EnergyDecision.js"
+import { decideEnergy, ownEnergyDecision } from "./EnergyDecision.js"
 import { mainnetFees } from "./MainnetFees.js"
 import type { RentalDecision, RentalPlan } from "./RentalDecision.js"
 
@@ -62,6 +62,37 @@ describe("the energy decision", () => {
       expect(rented.choice).toMatchObject({ _tag: "Pay", path: "rented" })
       const refused = yield* decide({ account: inactive, estimatedEnergy: 130_285n, policy: { maxWalletTrxFee: 15_000_000n, rentalAllowed: false } })
       expect(refused.choice._tag).toBe("Unpayable")
+    }))
+})
+
+describe("the decision on the resource figures alone (no TRX or activation read)", () => {
+  // 64,285 energy with the margin is 70,714: [energy limit, energy used, path or none].
+  const table: ReadonlyArray<readonly [bigint, bigint, "own" | "none"]> = [
+    [70_714n, 0n, "own"],
+    [100_000n, 29_286n, "own"],
+    [100_000n, 29_287n, "none"],
+    [70_713n, 0n, "none"],
+    [0n, 0n, "none"],
+    [50_000n, 80_000n, "none"]
+  ]
+  it.each(table)("energy %s used %s: %s", (energyLimit, energyUsed, expected) => {
+    const resources = account({ energyLimit, energyUsed })
+    const decision = ownEnergyDecision(resources, 64_285n, mainnet)
+    expect(Option.match(decision, { onNone: () => "none", onSome: (d) => d.choice._tag === "Pay" ? d.choice.path : d.choice._tag })).toBe(expected)
+  })
+
+  it("a transfer that needs no energy is no proof the account is on chain: decided on the whole account", () => {
+    expect(Option.isNone(ownEnergyDecision(account({ energyLimit: 0n }), 0n, mainnet))).toBe(true)
+  })
+
+  it.effect("decides as the whole account's decision does, whatever the TRX and the activation said", () =>
+    Effect.gen(function*() {
+      const covered = account({ energyLimit: 80_000n, energyUsed: 5_000n })
+      const alone = Option.getOrThrow(ownEnergyDecision(covered, 64_285n, mainnet))
+      expect(alone).toMatchObject({ preparedEnergy: 70_714n, feeLimit: 7_071_400n, shortfall: 0n, rental: null })
+      expect(yield* decide({ account: { ...covered, trx: 0n }, estimatedEnergy: 64_285n })).toEqual(alone)
+      // The solidified block may not show an account activated moments ago that the head gives energy.
+      expect(yield* decide({ account: { ...covered, activated: false }, estimatedEnergy: 64_285n })).toEqual(alone)
     }))
 })
 

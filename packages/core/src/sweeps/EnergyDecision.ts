@@ -1,8 +1,8 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { ChainService } from "../chain/Chain.js"
-import type { AccountState, ChainParameters } from "../chain/ChainModel.js"
+import type { AccountResources, AccountState, ChainParameters } from "../chain/ChainModel.js"
 import { stakeForEnergy } from "../delegation/StakeForEnergy.js"
-import { chooseEnergyPath, type EnergyPath, type StakeShortPolicy, type WaterfallChoice } from "./EnergyWaterfall.js"
+import { chooseEnergyPath, type EnergyPath, payWithOwnEnergy, type StakeShortPolicy, type WaterfallChoice } from "./EnergyWaterfall.js"
 import { withMargin } from "./EnergyMargin.js"
 import type { RentalDecision, RentalPlan } from "./RentalDecision.js"
 import { energyLeft, energyToAdd } from "./ResourcesLeft.js"
@@ -55,6 +55,29 @@ export const stakeOffer = (chain: ChainService, owner: string | null, account: A
   })
 
 /**
+ * The decision the head's resource figures settle alone: the wallet's energy covers the transfer
+ * with its margin. Only an account on chain has energy (a node reports none for an unknown
+ * address), and energy that covers the transfer leaves nothing to burn, lend or rent, so neither
+ * the wallet's TRX nor its activation at the solidified block needs reading. None when the energy
+ * falls short: then `decideEnergy` decides on the whole account.
+ */
+export const ownEnergyDecision = (resources: AccountResources, estimatedEnergy: bigint, parameters: ChainParameters): Option.Option<EnergyDecision> => {
+  const preparedEnergy = withMargin(estimatedEnergy)
+  const left = energyLeft(resources)
+  if (left === 0n || left < preparedEnergy) return Option.none()
+  const feeLimit = preparedEnergy * parameters.energyFee
+  return Option.some({
+    choice: payWithOwnEnergy(preparedEnergy),
+    preparedEnergy,
+    feeLimit,
+    shortfall: 0n,
+    burnFee: preparedEnergy * parameters.energyFee,
+    rental: null,
+    rentalPlan: { preparedEnergy, feeLimit, energy: energyToAdd(resources, preparedEnergy), activate: false }
+  })
+}
+
+/**
  * The one energy decision of a sweep, made alike when a task is prepared and when a sweep is
  * estimated: the waterfall (`chooseEnergyPath`) over the wallet's reading, the own stake's offer
  * and, only when neither the wallet's energy, the stake nor its TRX covers it and rental is allowed, the
@@ -73,6 +96,8 @@ export const decideEnergy = <E, R>(input: {
 }): Effect.Effect<EnergyDecision, E, R> =>
   Effect.gen(function*() {
     const { account, parameters, policy } = input
+    const own = ownEnergyDecision(account, input.estimatedEnergy, parameters)
+    if (Option.isSome(own)) return own.value
     const preparedEnergy = withMargin(input.estimatedEnergy)
     const feeLimit = preparedEnergy * parameters.energyFee
     const left = account.activated ? energyLeft(account) : 0n

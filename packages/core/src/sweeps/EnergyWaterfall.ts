@@ -34,9 +34,12 @@ export type WaterfallChoice =
 
 const pay = (path: EnergyPath, reason: string): WaterfallChoice => ({ _tag: "Pay", path, reason })
 
+/** The first path, taken whenever an activated wallet's energy covers what is needed: nothing else is looked at. */
+export const payWithOwnEnergy = (energyNeeded: bigint): WaterfallChoice => pay("own", `the wallet's own energy covers the ${energyNeeded} needed`)
+
 export const chooseEnergyPath = (input: WaterfallInput): WaterfallChoice => {
   const shortfall = input.energyNeeded - (input.energyLeft > 0n ? input.energyLeft : 0n)
-  if (input.activated && shortfall <= 0n) return pay("own", `the wallet's own energy covers the ${input.energyNeeded} needed`)
+  if (input.activated && shortfall <= 0n) return payWithOwnEnergy(input.energyNeeded)
   const burnFee = (shortfall > 0n ? shortfall : input.energyNeeded) * input.energyFee
   const burn = (): WaterfallChoice | undefined => {
     if (!input.activated) return undefined

@@ -26,6 +26,8 @@ const unconfiguredChain = (network: Network): ChainService => {
     blockTransfers: () => down,
     account: () => down,
     balances: () => down,
+    usdtBalance: () => down,
+    trxBalance: () => down,
     resources: () => down,
     parameters: down,
     isBlackListed: () => down,

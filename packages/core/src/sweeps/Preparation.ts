@@ -6,7 +6,7 @@ import { resourceAccountFor } from "../delegation/ResourceAccountFor.js"
 import { EnergyProvider, type EnergyProviderService } from "../energy/EnergyProvider.js"
 import { effectiveSettings } from "../settings/Settings.js"
 import { SettingsRepository } from "../settings/SettingsRepository.js"
-import { decideEnergy, type EnergyDecision, feeSourceOfPath, stakeOffer } from "./EnergyDecision.js"
+import { decideEnergy, type EnergyDecision, feeSourceOfPath, ownEnergyDecision, stakeOffer } from "./EnergyDecision.js"
 import type { EnergyPath } from "./EnergyWaterfall.js"
 import { withMargin } from "./EnergyMargin.js"
 import { bandwidthLeft, energyToAdd } from "./ResourcesLeft.js"
@@ -33,72 +33,105 @@ export const awaitBandwidth = (task: SweepTask, now: Date, account: AccountResou
     reason: `waiting for free bandwidth: ${bandwidthLeft(account)} of ${transferBandwidth} bytes left`
   }, settings.bandwidthInterval)
 
-/** What preparation decided, and the account reading it decided on. */
+/**
+ * What preparation read of the wallet: the energy and bandwidth figures at the head and, only
+ * when its energy fell short of the transfer, its TRX at the solidified block (undefined otherwise:
+ * nothing is burned, lent or rented then, so the TRX was not read).
+ */
+export interface PreparedReading {
+  readonly resources: AccountResources
+  readonly trx: bigint | undefined
+}
+
+/** What preparation decided, and the reading it decided on. */
 export interface Prepared {
   readonly result: StepResult
-  readonly account: AccountState
+  readonly reading: PreparedReading
 }
 
 /**
  * `pending` from `queued` or `waiting_bandwidth`: fixes the amount from the balance at the
  * solidified block, estimates energy with the margin, and picks the fee source. Bandwidth is
  * waited for before anything is rented, so no rental runs out while the wallet waits.
+ *
+ * The node is read for what the decision needs and no more: the USDT balance and the resource
+ * figures, then the estimate. The wallet's TRX and activation, the freeze list and the own
+ * stake are read only when that is not enough: the energy falls short of the transfer
+ * (`ownEnergyDecision`), or the estimate is refused.
  */
 export const prepare = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView) =>
   Effect.gen(function*() {
     const chain = yield* Chain
-    // The pass read the solidified block before any task's reads: the balances are at least that recent.
-    const account = yield* chain.account(task.address, view.solidified.number)
-    return { result: yield* decide(task, now, settings, view, account), account } satisfies Prepared
+    // The pass read the solidified block before any task's reads: the balance is at least that recent.
+    const [usdt, resources] = yield* Effect.all([chain.usdtBalance(task.address), chain.resources(task.address)], { concurrency: "unbounded" })
+    return yield* decide(task, now, settings, view, { usdt, atBlock: view.solidified.number, resources })
   })
 
-const decide = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView, account: AccountState) =>
+const decide = (
+  task: SweepTask,
+  now: Date,
+  settings: SweeperSettings,
+  view: ChainView,
+  wallet: { readonly usdt: bigint; readonly atBlock: bigint; readonly resources: AccountResources }
+) =>
   Effect.gen(function*() {
     const chain = yield* Chain
-    const amount = task.mode === "all" ? account.usdt : task.requestedAmount!
-    if (amount === 0n) return end(task, now, "cancelled", "nothing to collect: the USDT balance is 0", { amount: 0n })
+    const decided = (result: StepResult, trx?: bigint): Prepared => ({ result, reading: { resources: wallet.resources, trx } })
+    const amount = task.mode === "all" ? wallet.usdt : task.requestedAmount!
+    if (amount === 0n) return decided(end(task, now, "cancelled", "nothing to collect: the USDT balance is 0", { amount: 0n }))
     if (task.minimumAmount !== null && amount < task.minimumAmount) {
-      return end(task, now, "cancelled", `the balance ${amount} fell below the automation threshold ${task.minimumAmount} since the task was made`)
+      return decided(end(task, now, "cancelled", `the balance ${amount} fell below the automation threshold ${task.minimumAmount} since the task was made`))
     }
-    if (amount > account.usdt) {
-      return end(task, now, "failed", `the fixed amount ${amount} is above the balance ${account.usdt} at block ${account.atBlock}`)
+    if (amount > wallet.usdt) {
+      return decided(end(task, now, "failed", `the fixed amount ${amount} is above the balance ${wallet.usdt} at block ${wallet.atBlock}`))
     }
-    // A frozen wallet's transfer reverts (and so does its estimate): nothing is rented or signed for it.
-    const [frozen, estimate, settingsNow] = yield* Effect.all([
-      chain.isBlackListed(task.address),
+    const [estimate, settingsNow] = yield* Effect.all([
       Effect.either(chain.estimateTransferEnergy({ from: task.address, to: task.destination, amount })),
       Effect.flatMap(SettingsRepository, (repo) => Effect.map(repo.get({ tenantId: task.tenantId, network: task.network }), effectiveSettings))
     ], { concurrency: "unbounded" })
-    if (frozen) {
+    if (Either.isLeft(estimate)) {
+      // A frozen wallet's transfer reverts, and so does its estimate: only a refused estimate
+      // asks whether the issuer froze the wallet. Nothing is rented or signed for it.
+      if (!(yield* chain.isBlackListed(task.address))) return yield* Effect.fail(estimate.left)
       yield* Metric.increment(frozenWallets(task.network, "preparation"))
       yield* Effect.logWarning("sweep of a frozen wallet failed: the USDT issuer has blacklisted it").pipe(
         Effect.annotateLogs({ network: task.network, task_id: task.id, wallet_id: task.walletId, address: task.address })
       )
-      return end(task, now, "failed", frozenReason, { amount })
+      return decided(end(task, now, "failed", frozenReason, { amount }))
     }
-    const estimatedEnergy = yield* Either.match(estimate, { onLeft: Effect.fail, onRight: Effect.succeed })
+    const estimatedEnergy = estimate.right
     const policy = settingsNow.automation
     const maxWalletTrxFee = task.maxWalletTrxFee ?? policy.maxWalletTrxFee
     const provider = yield* EnergyProvider
-    const lender = yield* stakeLender(task)
-    const needed = withMargin(estimatedEnergy)
-    const stake = yield* stakeOffer(chain, lender, account, energyToAdd(account, needed))
-    const decision = yield* decideEnergy({
-      account,
-      estimatedEnergy,
-      parameters: view.parameters,
-      policy: { maxWalletTrxFee, rentalAllowed: policy.rentalAllowed },
-      stake,
-      rentalOf: (plan) => decideRental(provider, task.address, plan, policy.maxRentalCost),
-      providerName: provider.name
+    const own = ownEnergyDecision(wallet.resources, estimatedEnergy, view.parameters)
+    // An account with energy is on chain; otherwise the solidified block says whether it is.
+    const held = Option.isSome(own) ? undefined : yield* chain.trxBalance(task.address)
+    const decision = Option.isSome(own) ? own.value : yield* Effect.gen(function*() {
+      const account: AccountState = { address: task.address, ...held!, usdt: wallet.usdt, atBlock: wallet.atBlock, ...wallet.resources }
+      const lender = yield* stakeLender(task)
+      const stake = yield* stakeOffer(chain, lender, account, energyToAdd(account, withMargin(estimatedEnergy)))
+      return yield* decideEnergy({
+        account,
+        estimatedEnergy,
+        parameters: view.parameters,
+        policy: { maxWalletTrxFee, rentalAllowed: policy.rentalAllowed },
+        stake,
+        rentalOf: (plan) => decideRental(provider, task.address, plan, policy.maxRentalCost),
+        providerName: provider.name
+      })
     })
+    const activated = held?.activated ?? true
     const { choice } = decision
     const prepared = { amount, preparedEnergy: decision.preparedEnergy, maxWalletTrxFee, feeReason: choice.reason }
-    if (choice._tag === "Unpayable") return end(task, now, "failed", choice.reason, prepared)
-    if (account.activated && !hasBandwidth(account)) return awaitBandwidth(task, now, account, settings, { ...prepared, stage: "waiting_bandwidth" })
-    // The stake is short and the tenant's policy says wait: looked at again, cancelled at prepareBy.
-    if (choice._tag === "Wait") return proceed(task, now, { ...prepared, energyPath: null, stage: "queued", reason: choice.reason }, settings.rentalInterval)
-    return choose(task, now, decision, choice.path, prepared, provider)
+    const result = choice._tag === "Unpayable"
+      ? end(task, now, "failed", choice.reason, prepared)
+      : activated && !hasBandwidth(wallet.resources)
+      ? awaitBandwidth(task, now, wallet.resources, settings, { ...prepared, stage: "waiting_bandwidth" })
+      // The stake is short and the tenant's policy says wait: looked at again, cancelled at prepareBy.
+      : choice._tag === "Wait"
+      ? proceed(task, now, { ...prepared, energyPath: null, stage: "queued", reason: choice.reason }, settings.rentalInterval)
+      : choose(task, now, decision, choice.path, prepared, provider)
+    return decided(result, held?.trx)
   })
 
 /**

@@ -1,8 +1,8 @@
 import { Duration, Effect } from "effect"
 import { Chain } from "../chain/Chain.js"
-import type { AccountState } from "../chain/ChainModel.js"
 import type { WalletKey } from "../wallets/WalletKey.js"
 import { Signer } from "../wallets/WalletKeys.js"
+import type { PreparedReading } from "./Preparation.js"
 import { SweepRepository } from "./SweepRepository.js"
 import { energyLeft } from "./ResourcesLeft.js"
 import { end, proceed } from "./SweepStep.js"
@@ -18,17 +18,17 @@ const tapos = 65_536n
  * the task with the transaction stored. Nothing leaves the process before that state is saved:
  * should the save be lost, the signature was never sent anywhere and `ready` starts again.
  *
- * `prepared` is what the same step read before (the preparation's): its account reading, taken
- * moments before with nothing of ours in between, so as recent as a new reading would be, and the
- * wallet's sealed key, read beside it. A task signed in a later step (after a rental, say) reads
- * both again.
+ * `prepared` is what the same step read before (the preparation's): its resource figures (and
+ * the TRX balance, when it read it), taken moments before with nothing of ours in between, so as
+ * recent as a new reading would be, and the wallet's sealed key, read beside it. A task signed in
+ * a later step (after a rental, say) reads both again.
  */
 export const sign = (
   task: SweepTask,
   now: Date,
   settings: SweeperSettings,
   view: ChainView,
-  prepared?: { readonly account: AccountState; readonly key: Effect.Effect<WalletKey> }
+  prepared?: { readonly reading: PreparedReading; readonly key: Effect.Effect<WalletKey> }
 ) =>
   Effect.gen(function*() {
     const chain = yield* Chain
@@ -38,13 +38,13 @@ export const sign = (
     const feeLimit = task.preparedEnergy! * energyFee
     // The resources prepared must still be there: fee_limit covers the whole transfer, so energy
     // gone since preparation would be paid in the wallet's TRX, past what the task allows.
-    const reading = prepared?.account
-    const left = energyLeft(reading ?? (yield* chain.resources(task.address)))
+    const reading = prepared?.reading
+    const left = energyLeft(reading?.resources ?? (yield* chain.resources(task.address)))
     const shortfall = task.preparedEnergy! - left
     if (shortfall > 0n) {
       const burn = shortfall * energyFee
       const allowed = task.feeSource === "wallet_trx" ? task.maxWalletTrxFee ?? 0n : 0n
-      if (burn > allowed || burn > (reading ?? (yield* chain.balances(task.address, view.solidified.number))).trx) {
+      if (burn > allowed || burn > (reading?.trx ?? (yield* chain.trxBalance(task.address)).trx)) {
         return end(task, now, "failed", `the wallet's energy fell to ${left} since preparation: signing would burn ${burn} SUN of its TRX`)
       }
     }

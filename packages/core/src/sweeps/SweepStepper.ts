@@ -23,7 +23,7 @@ const preparing = (task: SweepTask) => task.status === "pending" || task.status 
 
 /**
  * Preparation, and the signature at once when it found the resources in place: the signature
- * is checked against the preparation's own account reading (taken moments before, in this
+ * is checked against the preparation's own reading (taken moments before, in this
  * step), and only the signed task is saved. Nothing leaves the process before that save, so a
  * failure anywhere in the step leaves the task as it was, to be prepared again. The sealed key
  * is read beside the preparation's node calls rather than after them (a step's calls follow one
@@ -33,12 +33,12 @@ const preparing = (task: SweepTask) => task.status === "pending" || task.status 
 const prepareAndSign = (task: SweepTask, now: Date, settings: SweeperSettings, view: ChainView) =>
   Effect.gen(function*() {
     const repo = yield* SweepRepository
-    const [{ account, result }, key] = yield* Effect.all([
+    const [{ reading, result }, key] = yield* Effect.all([
       prepare(task, now, settings, view),
       Effect.exit(repo.signingKey(task.walletId))
     ], { concurrency: 2 })
     return result._tag === "Save" && result.task.status === "ready"
-      ? yield* sign(result.task, now, settings, view, { account, key })
+      ? yield* sign(result.task, now, settings, view, { reading, key })
       : result
   })
 

@@ -250,6 +250,8 @@ const scriptedChain = (script: Script): ChainService => {
     blockTransfers: () => unused,
     account: (address) => Effect.as(down, accountOf(address, script.accounts?.[address])),
     balances: (address) => Effect.as(down, accountOf(address, script.accounts?.[address])),
+    usdtBalance: (address) => Effect.as(down, accountOf(address, script.accounts?.[address]).usdt),
+    trxBalance: (address) => Effect.as(down, accountOf(address, script.accounts?.[address])),
     resources: (address) => Effect.as(down, accountOf(address, script.accounts?.[address])),
     parameters: Effect.as(down, parameters),
     isBlackListed: (address) => Effect.as(down, script.frozen?.includes(address) ?? false),

@@ -185,32 +185,63 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
       expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
     }))
 
-  it.effect("a sweep the wallet can pay is prepared and signed in one step, on the preparation's one account reading", () =>
+  /** The pass with the wallet's node reads and its key read noted, in the order they start. */
+  const notingPass = Effect.gen(function*() {
+    const chain = yield* Chain.Chain
+    const reads = yield* Ref.make<ReadonlyArray<string>>([])
+    const noted = <A, E>(what: string, read: Effect.Effect<A, E>) => Effect.zipRight(Ref.update(reads, (r) => [...r, what]), read)
+    const counted = Chain.Chain.of({
+      ...chain,
+      account: (address, solidified) => noted("account", chain.account(address, solidified)),
+      balances: (address, solidified) => noted("balances", chain.balances(address, solidified)),
+      usdtBalance: (address) => noted("usdt", chain.usdtBalance(address)),
+      trxBalance: (address) => noted("trx", chain.trxBalance(address)),
+      resources: (address) => noted("resources", chain.resources(address)),
+      isBlackListed: (address) => noted("freeze list", chain.isBlackListed(address)),
+      estimateTransferEnergy: (transfer) => noted("estimate", chain.estimateTransferEnergy(transfer))
+    })
+    const repo = yield* Sweeps.SweepRepository
+    const keyed = Sweeps.SweepRepository.of({ ...repo, signingKey: (walletId) => noted("key", repo.signingKey(walletId)) })
+    const summary = yield* pass().pipe(Effect.provideService(Chain.Chain, counted), Effect.provideService(Sweeps.SweepRepository, keyed))
+    const [first, second, third, ...rest] = yield* Ref.get(reads)
+    // The balance, the resources and the key are read at once: the order they start in is the scheduler's.
+    return { summary, atOnce: [first, second, third].sort(), after: rest }
+  })
+
+  it.effect("a sweep the wallet's TRX pays is prepared and signed in one step; its TRX is read because its energy falls short", () =>
     Effect.gen(function*() {
-      const chain = yield* Chain.Chain
       const scope = yield* seedScope(1, { rentalAllowed: false })
       const w = yield* trxWallet(scope.wallets[0]!, usdt(4n))
       const created = yield* createTask(scope, w)
-      const reads = yield* Ref.make<ReadonlyArray<string>>([])
-      const noted = <A, E>(what: string, read: Effect.Effect<A, E>) => Effect.zipRight(Ref.update(reads, (r) => [...r, what]), read)
-      const counted = Chain.Chain.of({
-        ...chain,
-        account: (address, solidified) => noted("account", chain.account(address, solidified)),
-        balances: (address, solidified) => noted("balances", chain.balances(address, solidified)),
-        resources: (address) => noted("resources", chain.resources(address)),
-        estimateTransferEnergy: (transfer) => noted("estimate", chain.estimateTransferEnergy(transfer))
-      })
-      const repo = yield* Sweeps.SweepRepository
-      const keyed = Sweeps.SweepRepository.of({ ...repo, signingKey: (walletId) => noted("key", repo.signingKey(walletId)) })
-      const counting = pass().pipe(Effect.provideService(Chain.Chain, counted), Effect.provideService(Sweeps.SweepRepository, keyed))
-      expect(yield* counting).toMatchObject({ claimed: 1, saved: 1, failed: 0 })
+      const { summary, atOnce, after } = yield* notingPass
+      expect(summary).toMatchObject({ claimed: 1, saved: 1, failed: 0 })
       // One save: the signed transaction, with everything the preparation fixed.
       expect((yield* taskOf(scope, created.id)).task).toMatchObject({ status: "signed", feeSource: "wallet_trx", amount: usdt(4n), version: 1 })
-      // One account reading, no resource or balance reading for the signature; the key read
-      // beside the account, not after the estimate.
-      expect(yield* Ref.get(reads)).toEqual(["account", "key", "estimate"])
+      // No whole-account reading, no freeze list (the estimate passed), no reading again for the
+      // signature: the TRX, once the estimate shows the energy short of it.
+      expect(atOnce).toEqual(["key", "resources", "usdt"])
+      expect(after).toEqual(["estimate", "trx"])
       const { task, seen } = yield* runUntilDone(scope, created.id)
       expect(task.status, `${task.reason} after ${seen.join(" -> ")}`).toBe("succeeded")
+      expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
+    }))
+
+  it.effect("a sweep the wallet's own energy pays reads its balance, resources and estimate only, and burns nothing", () =>
+    Effect.gen(function*() {
+      const sim = yield* Sim
+      const scope = yield* seedScope(1, { rentalAllowed: false })
+      // Activated with a single SUN: its TRX could pay nothing, its delegated energy pays it all.
+      const w = yield* rentalWallet(scope.wallets[0]!, usdt(6n))
+      yield* sim.chain.delegateEnergy(w.address, 200_000n)
+      yield* sim.chain.mine(1)
+      const created = yield* createTask(scope, w)
+      const { summary, atOnce, after } = yield* notingPass
+      expect(summary).toMatchObject({ claimed: 1, saved: 1, failed: 0 })
+      expect((yield* taskOf(scope, created.id)).task).toMatchObject({ status: "signed", feeSource: "resources", energyPath: "own", amount: usdt(6n) })
+      expect(atOnce).toEqual(["key", "resources", "usdt"])
+      expect(after).toEqual(["estimate"])
+      const { task, seen } = yield* runUntilDone(scope, created.id)
+      expect(task, `${task.reason} after ${seen.join(" -> ")}`).toMatchObject({ status: "succeeded", actualFee: 0n })
       expect(yield* sentFrom(w.address)).toEqual([task.transaction!.txid])
     }))
 
@@ -281,8 +312,8 @@ layer(SweepWorld, { excludeTestServices: true, timeout: 120_000 })("the sweeper 
       const gate = yield* Deferred.make<void>()
       const slow = Chain.Chain.of({
         ...chain,
-        account: (address, solidified) =>
-          Deferred.succeed(entered, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(chain.account(address, solidified)))
+        resources: (address) =>
+          Deferred.succeed(entered, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(chain.resources(address)))
       })
       const slowPass = yield* Effect.fork(Effect.provideService(pass("w-slow", { ...eagerSweeperSettings, leaseTtl: Duration.zero }), Chain.Chain, slow))
       yield* Deferred.await(entered)

@@ -153,6 +153,15 @@ export const chainContractSuite = (harness: ContractHarness) => {
         expect(yield* chain.balances(facts.unknownAccount, atBlock)).toEqual({ address: facts.unknownAccount, activated: false, trx: 0n, usdt: 0n, atBlock })
       }))
 
+    test([], "reads the USDT balance alone, and the TRX balance and activation alone, as the balances give them", ({ chain, facts }) =>
+      Effect.gen(function*() {
+        const { address, activated, trx, usdt } = facts.account
+        expect(yield* chain.usdtBalance(address)).toBe(usdt)
+        expect(yield* chain.trxBalance(address)).toEqual({ activated, trx })
+        expect(yield* chain.usdtBalance(facts.unknownAccount)).toBe(0n)
+        expect(yield* chain.trxBalance(facts.unknownAccount)).toEqual({ activated: false, trx: 0n })
+      }))
+
     test([], "reads an address the chain does not know ({}) as not activated, with zero balances", ({ chain, facts }) =>
       Effect.gen(function*() {
         expect(yield* chain.account(facts.unknownAccount)).toMatchObject({

@@ -54,6 +54,8 @@ export const chainUnusedBy = (step: string, calls: Partial<ChainService> = {}): 
     blockTransfers: () => unused,
     account: () => unused,
     balances: () => unused,
+    usdtBalance: () => unused,
+    trxBalance: () => unused,
     resources: () => unused,
     parameters: unused,
     isBlackListed: () => Effect.succeed(false),
