@@ -161,7 +161,7 @@ export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.SweepReposito
     unfinishedByStatus: (network) =>
       sql<{ status: Sweeps.SweepStatus; n: string }>`
         SELECT status, count(*)::text AS n FROM sweep_tasks
-        WHERE network = ${network} AND status NOT IN ${terminal} GROUP BY status`.pipe(
+        WHERE network = ${network} AND status NOT IN ${terminal} GROUP BY status ORDER BY status`.pipe(
         Effect.orDie,
         Effect.map((rows) => Object.fromEntries(rows.map((row) => [row.status, Number(row.n)])) as Partial<Record<Sweeps.SweepStatus, number>>)
       ),
@@ -197,10 +197,14 @@ export const make: Effect.Effect<Context.Tag.Service<typeof Sweeps.SweepReposito
 
     // Reads the unfinished tasks of the network (the due index), as the claim does.
     handBack: (network, workers) =>
+      // In ID order, as the memory store answers (RETURNING follows the table's order); `back.id` keeps the numeric sort.
       workers.length === 0 ? Effect.succeed([]) : sql<{ id: Sweeps.SweepTaskId }>`
-        UPDATE sweep_tasks t SET claimed_by = NULL, claimed_until = NULL
-        WHERE t.network = ${network} AND t.status NOT IN ${terminal} AND t.claimed_by = ANY(${workers}::text[])
-        RETURNING t.id::text AS id`.pipe(
+        WITH back AS (
+          UPDATE sweep_tasks t SET claimed_by = NULL, claimed_until = NULL
+          WHERE t.network = ${network} AND t.status NOT IN ${terminal} AND t.claimed_by = ANY(${workers}::text[])
+          RETURNING t.id
+        )
+        SELECT back.id::text AS id FROM back ORDER BY back.id`.pipe(
         Effect.orDie,
         Effect.map((rows) => rows.map((row) => row.id))
       ),
