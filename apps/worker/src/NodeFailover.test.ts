@@ -5,7 +5,7 @@ import { createServer } from "node:net"
 import { startTs } from "../../../test-support/Processes.js"
 import { stopped } from "../../../test-support/ChildExit.js"
 import { masterKeyBytes } from "./testing/EngineWorld.js"
-import { startFaultyNode } from "./testing/FaultyNode.js"
+import { startLaggingNode } from "./testing/LaggingNode.js"
 import { DatabaseUrl, ProcessWorld } from "./testing/ProcessWorld.js"
 import { seedTenant, Sim } from "./testing/ScanHarness.js"
 
@@ -87,17 +87,8 @@ layer(ProcessWorld, { excludeTestServices: true, timeout: 180_000 })("a worker w
       const sim = yield* Sim
       // Enough chain under the lagging node's head.
       yield* sim.chain.mine(45).pipe(Effect.orDie)
-      const lagging = yield* startFaultyNode(sim.url, { _tag: "lagging", blocks: 20n })
+      const lagging = yield* startLaggingNode(sim.url, 20n)
       yield* depositBookedThrough([lagging.url, sim.url], 1)
       expect(lagging.requests(), "the worker asked the lagging node too").toBeGreaterThan(0)
-    }).pipe(Effect.scoped), 180_000)
-
-  it.effect("the first node serves another fork above the solidified block (no transfers there): the deposit is booked once, from the canonical chain", () =>
-    Effect.gen(function*() {
-      const sim = yield* Sim
-      const forked = yield* startFaultyNode(sim.url, { _tag: "forked", salt: "fork-1" })
-      // Past the solidified depth (19 blocks), so the canonical block of the mint is served by both.
-      yield* depositBookedThrough([forked.url, sim.url], 24)
-      expect(forked.faulty(), "the worker read blocks of the other fork").toBeGreaterThan(0)
     }).pipe(Effect.scoped), 180_000)
 })
